@@ -1,0 +1,18 @@
+"""Example bots, served by ``arena bot serve NAME``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
+from arena.bots.examples.chaos import ChaosBot
+from arena.bots.examples.random_bot import RandomBot
+from arena.bots.sdk import Bot
+
+EXAMPLES: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "bid-euchre-basic": BidEuchreBasicBot,
+    "chaos": ChaosBot,
+}
+
+__all__ = ["EXAMPLES", "BidEuchreBasicBot", "ChaosBot", "RandomBot"]

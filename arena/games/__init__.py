@@ -1,0 +1,29 @@
+"""Pure, deterministic rule engines, one module per game."""
+
+from arena.games.api import (
+    Event,
+    Game,
+    GameError,
+    GameInfo,
+    IllegalActionError,
+    OptionError,
+    OptionSpec,
+    State,
+    UnknownGameError,
+)
+from arena.games.registry import all_games, game_names, get_game
+
+__all__ = [
+    "Event",
+    "Game",
+    "GameError",
+    "GameInfo",
+    "IllegalActionError",
+    "OptionError",
+    "OptionSpec",
+    "State",
+    "UnknownGameError",
+    "all_games",
+    "game_names",
+    "get_game",
+]

@@ -1,0 +1,194 @@
+"""The engine contract every game implements, after OpenSpiel's Game/State split.
+
+A ``Game`` holds the facts of a game (seats, teams, options) and makes states; a
+``State`` is one match in progress. Engines are pure: no I/O, no clock, and every
+chance event comes from the ``random.Random`` the state seeds itself, so the same
+seed and the same actions give the same match on every machine.
+
+Actions are small non-negative integers with a meaning that is stable for the whole
+game (``play QH`` always has the same number), as in OpenSpiel. Each game also gives
+an action its canonical text and a typed payload, which ``arena.wire`` turns into
+proto messages.
+"""
+
+from __future__ import annotations
+
+import abc
+import pickle
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+OptionValue = bool | int
+Options = dict[str, OptionValue]
+
+
+class GameError(Exception):
+    """Base of every error an engine raises on purpose."""
+
+
+class IllegalActionError(GameError):
+    """The action is not in ``legal_actions()``; the state is unchanged."""
+
+
+class OptionError(GameError):
+    """An option is unknown or has a value outside what the game allows."""
+
+
+class UnknownGameError(GameError):
+    """No game is registered under that name."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One named rule variant or safeguard of a game."""
+
+    name: str
+    default: OptionValue
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, raw: object) -> OptionValue:
+        """Accept a typed value or its text form (``true``, ``0``, ``150``)."""
+        if isinstance(self.default, bool):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("true", "1", "on", "yes"):
+                return True
+            if text in ("false", "0", "off", "no"):
+                return False
+            raise OptionError(f"option {self.name!r} takes true or false, not {raw!r}")
+        try:
+            value = int(str(raw).strip()) if not isinstance(raw, int) else raw
+        except ValueError:
+            raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}") from None
+        if isinstance(value, bool):
+            raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+        low = self.minimum if self.minimum is not None else "-inf"
+        high = self.maximum if self.maximum is not None else "inf"
+        if (self.minimum is not None and value < self.minimum) or (
+            self.maximum is not None and value > self.maximum
+        ):
+            raise OptionError(f"option {self.name!r} must be in {low}..{high}, not {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a match's event log, from which replays and watch streams are made.
+
+    ``visible_to`` is ``None`` for a public event; otherwise only those seats may see it
+    during play (a deal is ``()``: nobody but the replay).
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    visible_to: tuple[int, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        return self.visible_to is None
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts of a game, declared once at the top of its module."""
+
+    name: str
+    title: str
+    num_seats: int
+    seat_teams: tuple[int, ...]
+    options: tuple[OptionSpec, ...] = ()
+    description: str = ""
+
+    @property
+    def num_teams(self) -> int:
+        return max(self.seat_teams) + 1
+
+    def seats_of_team(self, team: int) -> tuple[int, ...]:
+        return tuple(s for s, t in enumerate(self.seat_teams) if t == team)
+
+    def resolve_options(self, raw: Mapping[str, object] | None = None) -> Options:
+        """Defaults overlaid with ``raw``; unknown names and bad values raise ``OptionError``."""
+        specs = {o.name: o for o in self.options}
+        resolved: Options = {o.name: o.default for o in self.options}
+        for name, value in (raw or {}).items():
+            spec = specs.get(name)
+            if spec is None:
+                allowed = ", ".join(sorted(specs)) or "none"
+                raise OptionError(
+                    f"unknown option {name!r} for {self.name}; allowed options: {allowed}"
+                )
+            resolved[name] = spec.parse(value)
+        return resolved
+
+
+class State(abc.ABC):
+    """One match in progress. Mutated only through ``apply``."""
+
+    game_info: GameInfo
+    events: list[Event]
+
+    @abc.abstractmethod
+    def current_seat(self) -> int:
+        """Seat to act, or -1 once the match is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Every legal action of the seat to act, in canonical (ascending) order."""
+
+    @abc.abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply an action already known to be legal."""
+
+    @abc.abstractmethod
+    def action_text(self, action: int) -> str:
+        """Canonical short text, e.g. ``play QH``; unique among the legal actions."""
+
+    @abc.abstractmethod
+    def action_payload(self, action: int) -> tuple[str, object]:
+        """The typed form ``(kind, value)``: the proto oneof field and its value."""
+
+    @abc.abstractmethod
+    def observation(self, seat: int) -> Any:
+        """What ``seat`` may know now, as the game's observation dataclass; nothing more."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """Running game score of each team."""
+
+    @abc.abstractmethod
+    def winner(self) -> int | None:
+        """Winning team at the end, or ``None`` for a draw (or while the match runs)."""
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the seat to act; an illegal one raises and changes nothing."""
+        if self.is_terminal():
+            raise IllegalActionError(f"{self.game_info.name}: the match is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                f"{self.game_info.name}: action {action} is not legal for seat "
+                f"{self.current_seat()}"
+            )
+        self._apply(action)
+
+    def snapshot(self) -> bytes:
+        """A byte image of the whole state, for checking that nothing changed."""
+        return pickle.dumps(self.__dict__)
+
+
+class Game(abc.ABC):
+    """Makes states; holds no per-match data."""
+
+    info: GameInfo
+
+    @abc.abstractmethod
+    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> State:
+        """A fresh match dealt from ``seed``; options are validated with ``resolve_options``."""

@@ -1,0 +1,670 @@
+"""Bid Euchre: four players in two partnerships bid for tricks with a 24-card deck.
+
+Seats 0 and 2 play seats 1 and 3. Every card is dealt (six each, no kitty, no up-card),
+then each seat makes exactly one call, starting left of the dealer: pass, or a call
+above the highest so far among ``3 < 4 < 5 < ASK < MOON``. The highest caller, the
+declarer, names trump and leads; a 3, 4 or 5 promises that many of the six tricks for
+the partnership. ``ASK`` and ``MOON`` promise all six played alone, the partner's hand
+dead; ``ASK`` first swaps one card for the partner's best trump.
+
+What surprises people who know other trick games:
+
+* The jack of trump (right bower) and the other jack of the same colour (left bower) are
+  the two highest trumps. The left bower *is* a trump for leading, following and winning,
+  and is no longer a card of its printed suit.
+* There is no obligation to trump or overtrump, only to follow the led suit.
+* The defenders score every trick they take, whether or not the contract is made; a
+  failed contract costs the bid (6 for ``ASK`` and ``MOON``), so scores go negative.
+* The game ends once a team has 32 after a hand and the scores differ; tied teams past
+  32 play on. As an arena safeguard, the game also stops after ``max_hands`` scored
+  hands (equal scores then are a draw), since weak bots may never reach 32.
+* Stick the dealer is on by default: after three passes the dealer must call, so every
+  hand is played. With it off, four passes throw the hand in.
+* A thrown-in hand (four passes, or the ``ace_no_face`` variant) scores nothing and does
+  not count towards ``max_hands``; the deal still passes left.
+
+Action ids keep one meaning for the whole game, in the order a hand unfolds, so the
+ascending order of any legal list is also the natural one (cards in canonical order:
+suits C, D, H, S, ranks 9, T, J, Q, K, A; card index = 6 * suit + rank)::
+
+     0        keep hand      (ace_no_face: decline to throw in)
+     1        throw in       (ace_no_face: throw the hand in)
+     2..7     pass, call 3, call 4, call 5, call ASK, call MOON
+     8..11    trump C, trump D, trump H, trump S
+    12..35    give <card>    (ASK: declarer's card to partner), 12 + card index
+    36..59    return <card>  (ASK: partner's card back), 36 + card index
+    60..83    play <card>    60 + card index
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from arena.games.api import (
+    Event,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    Options,
+    OptionSpec,
+    State,
+)
+from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty
+from arena.games.registry import register
+from arena.games.tricks import PlayedCard, Trick, cards_that_follow, seat_after, trick_winner
+
+# --- Facts of the game -------------------------------------------------------------------
+
+GAME_INFO = GameInfo(
+    name="bid-euchre",
+    title="Bid Euchre",
+    num_seats=4,
+    seat_teams=(0, 1, 0, 1),
+    options=(
+        OptionSpec(
+            "stick_the_dealer",
+            True,
+            "After three passes the dealer must call; off: four passes throw the hand in.",
+        ),
+        OptionSpec(
+            "ace_no_face",
+            False,
+            "Before the calls, a hand with an ace and no K, Q or J may be thrown in.",
+        ),
+        OptionSpec(
+            "max_hands",
+            100,
+            "Arena safeguard: after this many scored hands the higher score wins "
+            "(equal scores are a draw).",
+            minimum=1,
+            maximum=10000,
+        ),
+    ),
+    description="Partnership euchre with one round of calls from 3 tricks up to a lone "
+    "shoot-the-moon, bowers as top trumps, and a game to 32.",
+)
+
+NUM_SEATS = 4
+SEAT_TEAMS = GAME_INFO.seat_teams
+TRICKS_PER_HAND = 6
+GAME_TARGET = 32
+
+RANKS = "9TJQKA"
+"""Ranks low to high as printed; trump order is set apart in ``STRENGTH``."""
+
+CARDS: tuple[Card, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
+"""The 24 cards in canonical order (the order of hands and of card action ids)."""
+
+CARD_ORDER: dict[Card, int] = {card: index for index, card in enumerate(CARDS)}
+
+SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
+"""The suit whose jack becomes the left bower when the key suit is trump."""
+
+# The calls, by strength: index 0 is a pass; a call must beat the highest index so far.
+PASS, THREE, FOUR, FIVE, ASK, MOON = range(6)
+CALLS = ("pass", "three", "four", "five", "ask", "moon")
+CALL_TEXTS = ("pass", "call 3", "call 4", "call 5", "call ASK", "call MOON")
+CALL_SHOWN = ("pass", "3", "4", "5", "ASK", "MOON")
+ALONE_CALLS = (ASK, MOON)
+TRICKS_NEEDED = (0, 3, 4, 5, 6, 6)
+SET_COST = (0, 3, 4, 5, 6, 6)
+"""What a failed call costs: the bid, and 6 (not 12 or 24) for either lone call."""
+ALONE_MADE_POINTS = {ASK: 12, MOON: 24}
+"""Made ``ASK`` and ``MOON`` pay a fixed amount; a made 3, 4 or 5 pays the tricks taken."""
+
+
+def _effective_suits(trump: str) -> dict[Card, str]:
+    """Each card's suit in a deal with this trump: the left bower counts as trump."""
+    suits = {card: card[1] for card in CARDS}
+    suits["J" + SAME_COLOUR[trump]] = trump
+    return suits
+
+
+def _strengths(trump: str) -> dict[Card, int]:
+    """Order within each effective suit. Plain suits rank A K Q J T 9 (0..5); trumps rank
+    above every plain card: right bower 13, left bower 12, then A 11 down to 9 at 6.
+    """
+    strengths = {card: RANKS.index(card[0]) for card in CARDS}
+    for rank in "9TQKA":
+        strengths[rank + trump] = 6 + RANKS.index(rank)
+    strengths["J" + SAME_COLOUR[trump]] = 12
+    strengths["J" + trump] = 13
+    return strengths
+
+
+EFFECTIVE_SUIT: dict[str, dict[Card, str]] = {t: _effective_suits(t) for t in SUITS}
+STRENGTH: dict[str, dict[Card, int]] = {t: _strengths(t) for t in SUITS}
+
+# --- Action ids (see the module docstring) -------------------------------------------------
+
+KEEP_HAND = 0
+THROW_IN = 1
+CALL_BASE = 2
+TRUMP_BASE = 8
+GIVE_BASE = 12
+RETURN_BASE = 36
+PLAY_BASE = 60
+NUM_ACTIONS = 84
+
+GIVE_ACTION = {card: GIVE_BASE + i for i, card in enumerate(CARDS)}
+RETURN_ACTION = {card: RETURN_BASE + i for i, card in enumerate(CARDS)}
+PLAY_ACTION = {card: PLAY_BASE + i for i, card in enumerate(CARDS)}
+
+ACTION_TEXTS: tuple[str, ...] = (
+    "keep hand",
+    "throw in",
+    *CALL_TEXTS,
+    *(f"trump {suit}" for suit in SUITS),
+    *(f"give {card}" for card in CARDS),
+    *(f"return {card}" for card in CARDS),
+    *(f"play {card}" for card in CARDS),
+)
+ACTION_PAYLOADS: tuple[tuple[str, object], ...] = (
+    ("ace_no_face", False),
+    ("ace_no_face", True),
+    *(("call", call) for call in CALLS),
+    *(("trump", suit) for suit in SUITS),
+    *(("give", card) for card in CARDS),
+    *(("return_card", card) for card in CARDS),
+    *(("play", card) for card in CARDS),
+)
+assert len(ACTION_TEXTS) == len(ACTION_PAYLOADS) == NUM_ACTIONS
+
+
+def _checked(action: int) -> int:
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalActionError(f"bid-euchre has action ids 0..{NUM_ACTIONS - 1}, not {action}")
+    return action
+
+
+CALLS_ABOVE: tuple[list[int], ...] = tuple(
+    [CALL_BASE + PASS] + [CALL_BASE + c for c in range(high + 1, MOON + 1)]
+    for high in range(MOON + 1)
+)
+"""Legal calls given the highest call so far: pass, or anything higher (only pass after MOON)."""
+STUCK_DEALER_CALLS = [CALL_BASE + c for c in range(THREE, MOON + 1)]
+TRUMP_ACTIONS = [TRUMP_BASE + i for i in range(len(SUITS))]
+ACE_NO_FACE_ACTIONS = [KEEP_HAND, THROW_IN]
+
+# Phases, named as the proto's BidEuchrePhase values (lower case, without the prefix).
+ACE_NO_FACE = "ace_no_face"
+BIDDING = "bidding"
+TRUMP = "trump"
+ASK_GIVE = "ask_give"
+ASK_RETURN = "ask_return"
+PLAY = "play"
+GAME_OVER = "game_over"
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % NUM_SEATS
+
+
+def may_throw_in_ace_no_face(hand: list[Card]) -> bool:
+    """The ``ace_no_face`` variant: at least one ace and no king, queen or jack."""
+    ranks = {card[0] for card in hand}
+    return "A" in ranks and not ranks & {"K", "Q", "J"}
+
+
+# --- Game ----------------------------------------------------------------------------------
+
+
+class BidEuchreGame(Game):
+    """Makes Bid Euchre matches; holds no per-match data."""
+
+    info = GAME_INFO
+
+    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> BidEuchreState:
+        return BidEuchreState(seed, GAME_INFO.resolve_options(options))
+
+
+# --- State ---------------------------------------------------------------------------------
+
+
+class BidEuchreState(State):
+    """One match, from the first deal to a team past 32 (or the ``max_hands`` safeguard).
+
+    The legal actions are computed once after every change and kept, so asking for them
+    is cheap and does not alter the state (``snapshot()`` stays stable).
+    """
+
+    game_info = GAME_INFO
+
+    def __init__(self, seed: int, options: Options) -> None:
+        self._rng = random.Random(seed)
+        self.stick_the_dealer = bool(options["stick_the_dealer"])
+        self.ace_no_face = bool(options["ace_no_face"])
+        self.max_hands = int(options["max_hands"])
+        self.events: list[Event] = []
+        self.team_scores = [0, 0]
+        self.hand_number = 0
+        self.hands_scored = 0
+        self.winning_team: int | None = None
+        self.dealer = self._rng.randrange(NUM_SEATS)
+        self._deal()
+
+    # -- the contract --------------------------------------------------------------------
+
+    def current_seat(self) -> int:
+        return self.current
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def scores(self) -> list[int]:
+        return list(self.team_scores)
+
+    def winner(self) -> int | None:
+        return self.winning_team
+
+    def action_text(self, action: int) -> str:
+        return ACTION_TEXTS[_checked(action)]
+
+    def action_payload(self, action: int) -> tuple[str, object]:
+        return ACTION_PAYLOADS[_checked(action)]
+
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            self._play(CARDS[action - PLAY_BASE])
+        elif phase == BIDDING:
+            self._call(action - CALL_BASE)
+        elif phase == TRUMP:
+            self._name_trump(SUITS[action - TRUMP_BASE])
+        elif phase == ASK_GIVE:
+            self._give(CARDS[action - GIVE_BASE])
+        elif phase == ASK_RETURN:
+            self._return(CARDS[action - RETURN_BASE])
+        else:
+            self._answer_ace_no_face(action == THROW_IN)
+
+    # -- deal -----------------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        """Shuffle and deal one card at a time clockwise from the dealer's left."""
+        deck = list(CARDS)
+        self._rng.shuffle(deck)
+        hands: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+        for k in range(NUM_SEATS):
+            hands[(self.dealer + 1 + k) % NUM_SEATS] = deck[k::NUM_SEATS]
+        self._begin_hand(hands)
+
+    def _begin_hand(self, hands: list[list[Card]]) -> None:
+        """Start a hand from dealt cards: reset the hand's record, then ask the first seat."""
+        self.hand_number += 1
+        self.hands = [sorted(hand, key=CARD_ORDER.__getitem__) for hand in hands]
+        self.calls: list[BidEuchreCallMade] = []
+        self.high_call = PASS
+        self.high_caller: int | None = None
+        self.declarer: int | None = None
+        self.contract: int | None = None
+        self.trump: str | None = None
+        self.sitting_out: int | None = None
+        self.card_given: Card | None = None
+        self.card_returned: Card | None = None
+        self.trick: list[PlayedCard] = []
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0, 0]
+        self.events.append(
+            Event(
+                "deal",
+                f"Hand {self.hand_number}: seat {self.dealer} deals",
+                self.dealer,
+                {"dealer": self.dealer, "hands": [list(hand) for hand in self.hands]},
+                visible_to=(),
+            )
+        )
+        self.ace_no_face_to_ask = (
+            [seat for seat in self._bidding_order() if may_throw_in_ace_no_face(self.hands[seat])]
+            if self.ace_no_face
+            else []
+        )
+        if self.ace_no_face_to_ask:
+            self.phase = ACE_NO_FACE
+            self.current = self.ace_no_face_to_ask[0]
+            self._legal = ACE_NO_FACE_ACTIONS
+        else:
+            self._open_bidding()
+
+    def _bidding_order(self) -> list[int]:
+        return [(self.dealer + 1 + k) % NUM_SEATS for k in range(NUM_SEATS)]
+
+    def _answer_ace_no_face(self, throw_in: bool) -> None:
+        seat = self.current
+        if throw_in:
+            self._throw_in(
+                "ace_no_face",
+                seat,
+                f"Seat {seat} throws the hand in (an ace and no face card)",
+            )
+            return
+        # Keeping is silent at the table, so only the seat itself sees it.
+        self.events.append(
+            Event("keep_hand", f"Seat {seat} keeps the hand", seat, {}, visible_to=(seat,))
+        )
+        self.ace_no_face_to_ask.pop(0)
+        if self.ace_no_face_to_ask:
+            self.current = self.ace_no_face_to_ask[0]
+        else:
+            self._open_bidding()
+
+    def _throw_in(self, reason: str, seat: int | None, text: str) -> None:
+        """The hand scores nothing; the deal passes left and a new hand is dealt."""
+        self.events.append(
+            Event(
+                "throw_in",
+                text,
+                seat,
+                {"reason": reason, "dealer": self.dealer, "hand_number": self.hand_number},
+            )
+        )
+        self.dealer = (self.dealer + 1) % NUM_SEATS
+        self._deal()
+
+    # -- auction --------------------------------------------------------------------------
+
+    def _open_bidding(self) -> None:
+        self.phase = BIDDING
+        self.current = (self.dealer + 1) % NUM_SEATS
+        self._legal = CALLS_ABOVE[PASS]
+
+    def _call(self, call: int) -> None:
+        seat = self.current
+        self.calls.append(BidEuchreCallMade(seat, CALLS[call]))
+        if call > self.high_call:
+            self.high_call, self.high_caller = call, seat
+        text = f"Seat {seat} passes" if call == PASS else f"Seat {seat} calls {CALL_SHOWN[call]}"
+        self.events.append(Event("call", text, seat, {"call": CALLS[call]}))
+        if seat != self.dealer:
+            self.current = (seat + 1) % NUM_SEATS
+            forced = (
+                self.stick_the_dealer and self.current == self.dealer and self.high_call == PASS
+            )
+            self._legal = STUCK_DEALER_CALLS if forced else CALLS_ABOVE[self.high_call]
+        elif self.high_caller is None:
+            self._throw_in("all_pass", None, "All four pass: the hand is thrown in")
+        else:
+            self.declarer, self.contract = self.high_caller, self.high_call
+            self.phase = TRUMP
+            self.current = self.declarer
+            self._legal = TRUMP_ACTIONS
+
+    # -- trump and the ASK exchange -------------------------------------------------------
+
+    def _name_trump(self, suit: str) -> None:
+        declarer = self.current
+        self.trump = suit
+        self.events.append(
+            Event(
+                "trump",
+                f"Seat {declarer} names {SUIT_NAMES[suit]} trump",
+                declarer,
+                {"trump": suit},
+            )
+        )
+        if self.contract == ASK:
+            self.phase = ASK_GIVE
+            self._legal = [GIVE_ACTION[card] for card in self.hands[declarer]]
+            return
+        if self.contract == MOON:
+            self.sitting_out = partner_of(declarer)
+        self._open_play()
+
+    def _give(self, card: Card) -> None:
+        """The declarer passes one card face down; it stays dead with partner's hand."""
+        declarer = self.current
+        partner = partner_of(declarer)
+        dealt = self.hands[partner]
+        self.hands[declarer].remove(card)
+        self.hands[partner] = sorted([*dealt, card], key=CARD_ORDER.__getitem__)
+        self.card_given = card
+        self.events.append(
+            Event(
+                "give",
+                f"Seat {declarer} gives {pretty(card)} to partner",
+                declarer,
+                {"card": card},
+                visible_to=tuple(sorted((declarer, partner))),
+            )
+        )
+        self.phase = ASK_RETURN
+        self.current = partner
+        self._legal = [RETURN_ACTION[card] for card in self._returnable(dealt)]
+
+    def _returnable(self, dealt: list[Card]) -> list[Card]:
+        """Partner's highest trump among the six dealt cards (bowers included); any of the
+        six when none is a trump. The card just received can never go back.
+        """
+        assert self.trump is not None
+        trump = self.trump
+        trumps = [card for card in dealt if EFFECTIVE_SUIT[trump][card] == trump]
+        if not trumps:
+            return dealt
+        return [max(trumps, key=STRENGTH[trump].__getitem__)]
+
+    def _return(self, card: Card) -> None:
+        partner = self.current
+        declarer = partner_of(partner)
+        self.hands[partner].remove(card)
+        self.hands[declarer] = sorted([*self.hands[declarer], card], key=CARD_ORDER.__getitem__)
+        self.card_returned = card
+        self.events.append(
+            Event(
+                "return",
+                f"Seat {partner} returns {pretty(card)}",
+                partner,
+                {"card": card},
+                visible_to=tuple(sorted((declarer, partner))),
+            )
+        )
+        self.sitting_out = partner
+        self._open_play()
+
+    # -- play -----------------------------------------------------------------------------
+
+    def _open_play(self) -> None:
+        """The declarer leads the first trick, alone or not; any card may be led."""
+        assert self.declarer is not None
+        self.phase = PLAY
+        self.current = self.declarer
+        self._trick_size = NUM_SEATS if self.sitting_out is None else NUM_SEATS - 1
+        self._legal = [PLAY_ACTION[card] for card in self.hands[self.declarer]]
+
+    def _play(self, card: Card) -> None:
+        seat = self.current
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append(PlayedCard(seat, card))
+        self.events.append(Event("play", f"Seat {seat} plays {pretty(card)}", seat, {"card": card}))
+        if len(trick) == self._trick_size:
+            self._finish_trick()
+            return
+        assert self.trump is not None
+        suit_of = EFFECTIVE_SUIT[self.trump]
+        following = seat_after(seat, NUM_SEATS, self.sitting_out)
+        self.current = following
+        playable = cards_that_follow(
+            self.hands[following], suit_of[trick[0].card], suit_of.__getitem__
+        )
+        self._legal = [PLAY_ACTION[c] for c in playable]
+
+    def _finish_trick(self) -> None:
+        assert self.trump is not None
+        trump = self.trump
+        cards = tuple(self.trick)
+        winner = trick_winner(
+            cards, trump, EFFECTIVE_SUIT[trump].__getitem__, STRENGTH[trump].__getitem__
+        )
+        self.tricks.append(Trick(cards[0].seat, cards, winner))
+        self.trick = []
+        self.tricks_won[SEAT_TEAMS[winner]] += 1
+        self.events.append(
+            Event(
+                "trick",
+                f"Seat {winner} takes the trick",
+                winner,
+                {
+                    "leader": cards[0].seat,
+                    "cards": [{"seat": p.seat, "card": p.card} for p in cards],
+                    "winner": winner,
+                },
+            )
+        )
+        if len(self.tricks) == TRICKS_PER_HAND:
+            self._score_hand()
+        else:
+            self.current = winner
+            self._legal = [PLAY_ACTION[card] for card in self.hands[winner]]
+
+    # -- scoring and the end ----------------------------------------------------------------
+
+    def _score_hand(self) -> None:
+        """Apply the scoring table, then end the game or deal the next hand."""
+        assert self.declarer is not None and self.contract is not None
+        contract = self.contract
+        bidders = SEAT_TEAMS[self.declarer]
+        taken = self.tricks_won[bidders]
+        made = taken >= TRICKS_NEEDED[contract]
+        points = [0, 0]
+        if made:
+            points[bidders] = ALONE_MADE_POINTS.get(contract, taken)
+        else:
+            points[bidders] = -SET_COST[contract]
+        points[1 - bidders] = TRICKS_PER_HAND - taken  # defenders always score their tricks
+        for team in (0, 1):
+            self.team_scores[team] += points[team]
+        self.hands_scored += 1
+        outcome = "made" if made else "set"
+        self.events.append(
+            Event(
+                "hand_end",
+                f"Hand {self.hand_number}: {CALL_SHOWN[contract]} by seat {self.declarer} "
+                f"{outcome} with {taken} tricks; points {points[0]:+d}/{points[1]:+d}, "
+                f"scores {self.team_scores[0]}:{self.team_scores[1]}",
+                None,
+                {
+                    "hand_number": self.hand_number,
+                    "declarer": self.declarer,
+                    "contract": CALLS[contract],
+                    "trump": self.trump,
+                    "made": made,
+                    "tricks": list(self.tricks_won),
+                    "points": points,
+                    "scores": list(self.team_scores),
+                },
+            )
+        )
+        a, b = self.team_scores
+        if max(a, b) >= GAME_TARGET:
+            self._end_game(0 if a > b else 1)
+        elif self.hands_scored >= self.max_hands:
+            self._end_game(None if a == b else (0 if a > b else 1))
+        else:
+            self.dealer = (self.dealer + 1) % NUM_SEATS
+            self._deal()
+
+    def _end_game(self, winning_team: int | None) -> None:
+        self.winning_team = winning_team
+        self.phase = GAME_OVER
+        self.current = -1
+        self._legal = []
+        a, b = self.team_scores
+        text = (
+            f"Draw at {a}:{b} after {self.hands_scored} hands"
+            if winning_team is None
+            else f"Team {winning_team} wins {a}:{b}"
+        )
+        self.events.append(
+            Event(
+                "game_end",
+                text,
+                None,
+                {
+                    "winner": winning_team,
+                    "scores": list(self.team_scores),
+                    "hands_scored": self.hands_scored,
+                },
+            )
+        )
+
+    # -- observation ----------------------------------------------------------------------
+
+    def observation(self, seat: int) -> BidEuchreObservation:
+        """The one place that decides what a seat sees: its own cards, the public record,
+        and the exchanged cards only for the two seats of an ``ASK``. The dead hand of a
+        seat that sits out is shown to nobody but its holder.
+        """
+        if not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"bid-euchre has seats 0..3, not {seat}")
+        exchange = (
+            (self.declarer, partner_of(self.declarer))
+            if self.contract == ASK and self.declarer is not None
+            else ()
+        )
+        in_exchange = seat in exchange
+        return BidEuchreObservation(
+            seat=seat,
+            dealer=self.dealer,
+            phase=self.phase,
+            hand_number=self.hand_number,
+            hand=tuple(self.hands[seat]),
+            calls=tuple(self.calls),
+            declarer=self.declarer,
+            contract=None if self.contract is None else CALLS[self.contract],
+            trump=self.trump,
+            sitting_out=self.sitting_out,
+            card_given=self.card_given if in_exchange else None,
+            card_returned=self.card_returned if in_exchange else None,
+            trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
+            tricks_won=tuple(self.tricks_won),
+            scores=tuple(self.team_scores),
+            hand_sizes=tuple(len(hand) for hand in self.hands),
+        )
+
+
+# --- Observation -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BidEuchreCallMade:
+    """One call of the auction: ``call`` is pass, three, four, five, ask or moon."""
+
+    seat: int
+    call: str
+
+
+@dataclass(frozen=True, slots=True)
+class BidEuchreObservation:
+    """What one seat may know; fields mirror the proto ``BidEuchreObservation`` by name.
+
+    ``contract`` and ``trump`` are ``None`` until set; ``card_given``/``card_returned``
+    are set only for the declarer and partner of an ``ASK``. ``hand_sizes`` counts the
+    dead hand of a seat sitting out (it holds its cards face down).
+    """
+
+    seat: int
+    dealer: int
+    phase: str
+    hand_number: int
+    hand: tuple[Card, ...]
+    calls: tuple[BidEuchreCallMade, ...]
+    declarer: int | None
+    contract: str | None
+    trump: str | None
+    sitting_out: int | None
+    card_given: Card | None
+    card_returned: Card | None
+    trick: tuple[PlayedCard, ...]
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+
+
+register(BidEuchreGame())

@@ -1,0 +1,102 @@
+"""Start arena services as child processes and learn where they listen.
+
+Every ``arena ... serve`` command prints ``... listening on HOST:PORT`` once it is
+ready; with ``--port 0`` that line is the only way to learn the port, so the demo and
+the tests wait for it here rather than sleeping and hoping.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+_LISTENING = re.compile(r"listening on (\S+)")
+
+
+class ServiceFailed(RuntimeError):
+    pass
+
+
+@dataclass
+class Service:
+    process: subprocess.Popen[str]
+    address: str
+    args: tuple[str, ...]
+    output: deque[str]
+
+    def __post_init__(self) -> None:
+        # Keep reading so a chatty child never blocks on a full pipe.
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        with contextlib.suppress(ValueError, OSError):
+            for line in self.process.stdout:
+                self.output.append(line.rstrip())
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def arena_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "arena.cli", *args]
+
+
+def start_service(args: Sequence[str], timeout: float = 30.0) -> Service:
+    """Run ``args`` and wait until it says where it listens."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
+    assert process.stdout is not None
+    deadline = time.monotonic() + timeout
+    seen: list[str] = []
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stdout], [], [], 0.2)
+        if ready:
+            line = process.stdout.readline()
+            if not line and process.poll() is not None:
+                break
+            seen.append(line.rstrip())
+            match = _LISTENING.search(line)
+            if match:
+                return Service(process, match.group(1), tuple(args), deque(seen, maxlen=200))
+        elif process.poll() is not None:
+            break
+    process.kill()
+    process.wait()
+    output = " | ".join(seen[-5:]) or "no output"
+    raise ServiceFailed(f"{' '.join(args)} did not start: {output}")
+
+
+@contextlib.contextmanager
+def services(commands: Sequence[Sequence[str]]) -> Iterator[list[Service]]:
+    """Start several services; stop them all on the way out, whatever happens."""
+    started: list[Service] = []
+    try:
+        for command in commands:
+            started.append(start_service(command))
+        yield started
+    finally:
+        for service in reversed(started):
+            service.stop()

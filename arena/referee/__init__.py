@@ -1,0 +1,1 @@
+"""The referee: runs matches between bots over gRPC and records them."""

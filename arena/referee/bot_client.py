@@ -1,0 +1,149 @@
+"""The referee's side of the Bot service: one channel per bot, one conversation per seat.
+
+A seat talks to its bot either by unary ``Act`` calls or, when the bot's ``Hello`` offers
+it, on one ``ActStream`` kept open for the match. A stream that misses a deadline is
+dropped and reopened for the next decision, so a late answer can never be taken for the
+answer to a later question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+from arena import __version__
+from arena.referee.faults import FaultKind
+from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
+
+if TYPE_CHECKING:
+    from arena.v1.bot_pb2_grpc import BotAsyncStub
+
+_EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from grpc-stubs
+
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    # Each bot gets its own connection, even when several seats share one address.
+    ("grpc.use_local_subchannel_pool", 1),
+]
+
+
+class BotFault(Exception):
+    """A decision failed; ``kind`` is an ``arena.v1.FaultKind``."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+def fault_from_rpc_error(error: grpc.aio.AioRpcError) -> BotFault:
+    code = error.code()
+    detail = f"{code.name}: {error.details() or ''}".strip()
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return BotFault(referee_pb2.FAULT_KIND_TIMEOUT, "no answer before the deadline")
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, detail)
+    return BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, detail)
+
+
+@dataclass
+class BotConnection:
+    """One bot process as seen by a match: its channel and its Hello."""
+
+    address: str
+    channel: grpc.aio.Channel
+    stub: BotAsyncStub
+    hello: bot_pb2.HelloResponse | None = None
+
+    @classmethod
+    def open(cls, address: str) -> BotConnection:
+        channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        return cls(address, channel, bot_pb2_grpc.BotStub(channel))
+
+    async def say_hello(self, timeout_s: float) -> bot_pb2.HelloResponse:
+        try:
+            self.hello = await self.stub.Hello(
+                bot_pb2.HelloRequest(arena_version=__version__),
+                timeout=timeout_s,
+                wait_for_ready=True,
+            )
+        except grpc.aio.AioRpcError as error:
+            fault = fault_from_rpc_error(error)
+            if fault.kind == referee_pb2.FAULT_KIND_TIMEOUT:
+                fault = BotFault(
+                    referee_pb2.FAULT_KIND_UNREACHABLE,
+                    f"no answer to Hello within {timeout_s:g} s",
+                )
+            raise fault from None
+        return self.hello
+
+    async def close(self) -> None:
+        await self.channel.close(grace=None)
+
+
+class SeatConversation:
+    """The decisions of one seat in one match."""
+
+    def __init__(self, bot: BotConnection) -> None:
+        self.bot = bot
+        self.use_stream = bool(bot.hello and bot.hello.supports_stream)
+        self._stream: grpc.aio.StreamStreamCall[bot_pb2.ActRequest, bot_pb2.ActResponse] | None = (
+            None
+        )
+
+    async def act(self, request: bot_pb2.ActRequest, timeout_s: float) -> bot_pb2.ActResponse:
+        """The bot's answer, or ``BotFault``."""
+        if not self.use_stream:
+            try:
+                response: bot_pb2.ActResponse = await self.bot.stub.Act(request, timeout=timeout_s)
+                return response
+            except grpc.aio.AioRpcError as error:
+                raise fault_from_rpc_error(error) from None
+        return await self._act_on_stream(request, timeout_s)
+
+    async def _act_on_stream(
+        self, request: bot_pb2.ActRequest, timeout_s: float
+    ) -> bot_pb2.ActResponse:
+        if self._stream is None:
+            self._stream = self.bot.stub.ActStream()  # type: ignore[call-arg]
+        stream = self._stream
+
+        async def exchange() -> object:
+            await stream.write(request)
+            return await stream.read()
+
+        try:
+            response = await asyncio.wait_for(exchange(), timeout_s)
+        except TimeoutError:
+            self._drop_stream()
+            raise BotFault(
+                referee_pb2.FAULT_KIND_TIMEOUT, "no answer before the deadline"
+            ) from None
+        except grpc.aio.AioRpcError as error:
+            self._drop_stream()
+            raise fault_from_rpc_error(error) from None
+        except asyncio.InvalidStateError:
+            self._drop_stream()
+            raise BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, "the bot closed its stream") from None
+        if response is _EOF:
+            self._drop_stream()
+            raise BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, "the bot closed its stream")
+        assert isinstance(response, bot_pb2.ActResponse)
+        return response
+
+    def _drop_stream(self) -> None:
+        if self._stream is not None:
+            self._stream.cancel()
+            self._stream = None
+
+    async def close(self) -> None:
+        if self._stream is not None:
+            with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                await self._stream.done_writing()
+            self._drop_stream()

@@ -1,0 +1,315 @@
+"""Plays one match: the engine, one conversation per seat, deadlines and faults.
+
+The runner is the only code that both holds hidden information and talks to bots, so
+it sends each seat exactly its own observation and the legal actions, nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from arena import wire
+from arena.games.api import Game, Options, State
+from arena.referee.bot_client import BotConnection, BotFault, SeatConversation
+from arena.referee.faults import Fault, FaultLedger, FaultPolicy, substitute_action
+from arena.referee.feed import MatchFeed
+from arena.replay import ReplayRecorder, ReplayStore
+from arena.v1 import bot_pb2, referee_pb2
+
+HELLO_TIMEOUT_S = 2.0
+MATCH_ENDED_TIMEOUT_S = 1.0
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """A validated request to play one match."""
+
+    match_id: str
+    game: Game
+    seat_bots: tuple[str, ...]
+    seed: int
+    options: Options
+    move_deadline_s: float
+    policy: FaultPolicy = field(default_factory=FaultPolicy)
+
+
+@dataclass
+class _Outcome:
+    end: referee_pb2.MatchEnd.ValueType = referee_pb2.MATCH_END_COMPLETED
+    forfeit_team: int | None = None
+    decisions: int = 0
+
+
+class MatchRunner:
+    def __init__(self, spec: MatchSpec, feed: MatchFeed, replays: ReplayStore) -> None:
+        self.spec = spec
+        self.feed = feed
+        self.replays = replays
+        self.info = spec.game.info
+        self.ledger = FaultLedger(spec.policy, self.info.seat_teams)
+        self.recorder = ReplayRecorder(
+            match_id=spec.match_id,
+            game=self.info.name,
+            seed=spec.seed,
+            options=spec.options,
+            seats=[
+                {"seat": s, "team": self.info.seat_teams[s], "bot": b}
+                for s, b in enumerate(spec.seat_bots)
+            ],
+            move_deadline_s=spec.move_deadline_s,
+            max_faults=spec.policy.max_faults,
+        )
+
+    async def run(self) -> referee_pb2.MatchResult:
+        started = time.monotonic()
+        spec = self.spec
+        connections = {a: BotConnection.open(a) for a in dict.fromkeys(spec.seat_bots)}
+        state = spec.game.new_state(spec.seed, spec.options)
+        outcome = _Outcome()
+        self.feed.post(
+            referee_pb2.MatchEvent(
+                kind=referee_pb2.MATCH_EVENT_KIND_STARTED,
+                text=f"{self.info.title}, seed {spec.seed}: "
+                + ", ".join(f"seat {s} {b}" for s, b in enumerate(spec.seat_bots)),
+            )
+        )
+        try:
+            failed = await self._greet(connections)
+            if failed:
+                outcome.end = referee_pb2.MATCH_END_FORFEIT
+                if len(failed) < self.info.num_teams:
+                    outcome.forfeit_team = min(failed)
+                else:
+                    outcome.end = referee_pb2.MATCH_END_NO_CONTEST
+            else:
+                seats = [SeatConversation(connections[b]) for b in spec.seat_bots]
+                try:
+                    await self._play(state, seats, outcome)
+                finally:
+                    for seat in seats:
+                        await seat.close()
+            result = self._result(state, outcome, time.monotonic() - started)
+            self._save_replay(state, result)
+            if outcome.end != referee_pb2.MATCH_END_NO_CONTEST:
+                await self._notify_end(connections, state, result)
+        finally:
+            for connection in connections.values():
+                await connection.close()
+        self.feed.post(
+            referee_pb2.MatchEvent(
+                kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
+                text=_result_line(result),
+                scores=[t.score for t in result.teams],
+                result=result,
+            ),
+            last=True,
+        )
+        return result
+
+    async def _greet(self, connections: dict[str, BotConnection]) -> set[int]:
+        """Hello every bot; returns the teams whose bot cannot play this match."""
+        timeout = max(HELLO_TIMEOUT_S, self.spec.move_deadline_s)
+        answers = await asyncio.gather(
+            *(c.say_hello(timeout) for c in connections.values()), return_exceptions=True
+        )
+        problems: dict[str, BotFault] = {}
+        for (address, _), answer in zip(connections.items(), answers, strict=True):
+            if isinstance(answer, BotFault):
+                problems[address] = answer
+            elif isinstance(answer, BaseException):
+                raise answer
+            elif self.info.name not in answer.games:
+                problems[address] = BotFault(
+                    referee_pb2.FAULT_KIND_UNREACHABLE,
+                    f"bot {answer.name!r} does not play {self.info.name} "
+                    f"(it plays: {', '.join(answer.games) or 'nothing'})",
+                )
+        failed_teams: set[int] = set()
+        for seat, address in enumerate(self.spec.seat_bots):
+            problem = problems.get(address)
+            if problem is None:
+                continue
+            failed_teams.add(self.info.seat_teams[seat])
+            self._record_fault(Fault(seat, 0, problem.kind, problem.detail))
+        return failed_teams
+
+    async def _play(
+        self, state: State, seats: Sequence[SeatConversation], outcome: _Outcome
+    ) -> None:
+        spec = self.spec
+        self._publish_events(state, 0)
+        while not state.is_terminal():
+            seat = state.current_seat()
+            legal = state.legal_actions()
+            index = outcome.decisions
+            request = wire.act_request(
+                state,
+                match_id=spec.match_id,
+                decision_index=index,
+                deadline_s=spec.move_deadline_s,
+                legal=legal,
+            )
+            sent = time.perf_counter()
+            problem: BotFault | None = None
+            try:
+                response = await seats[seat].act(request, spec.move_deadline_s)
+                action = response.action_id
+                if response.match_id and response.match_id != spec.match_id:
+                    problem = BotFault(
+                        referee_pb2.FAULT_KIND_WRONG_MATCH,
+                        f"answer names match {response.match_id!r}",
+                    )
+                elif action not in legal:
+                    problem = BotFault(
+                        referee_pb2.FAULT_KIND_ILLEGAL_ACTION,
+                        f"action id {action} is not one of the {len(legal)} legal ids",
+                    )
+            except BotFault as fault:
+                problem = fault
+            think_ms = (time.perf_counter() - sent) * 1000
+            if problem is not None:
+                action = substitute_action(spec.seed, index, legal)
+                forfeit = self._record_fault(
+                    Fault(seat, index, problem.kind, problem.detail, state.action_text(action))
+                )
+                if forfeit is not None:
+                    outcome.end = referee_pb2.MATCH_END_FORFEIT
+                    outcome.forfeit_team = forfeit
+                    return
+            self.recorder.decision(
+                index=index,
+                seat=seat,
+                action=action,
+                text=state.action_text(action),
+                think_ms=think_ms,
+                substituted=problem is not None,
+            )
+            before = len(state.events)
+            state.apply(action)
+            outcome.decisions += 1
+            self._publish_events(state, before)
+
+    def _publish_events(self, state: State, start: int) -> None:
+        new = state.events[start:]
+        self.recorder.events(new)
+        scores = state.scores()
+        for event in new:
+            if event.public:
+                self.feed.post(
+                    referee_pb2.MatchEvent(
+                        kind=referee_pb2.MATCH_EVENT_KIND_GAME,
+                        seat=event.seat,
+                        game_kind=event.kind,
+                        text=event.text,
+                        scores=scores,
+                    )
+                )
+
+    def _record_fault(self, fault: Fault) -> int | None:
+        self.recorder.fault(fault.to_json())
+        self.feed.post(
+            referee_pb2.MatchEvent(
+                kind=referee_pb2.MATCH_EVENT_KIND_FAULT,
+                seat=fault.seat,
+                text=f"seat {fault.seat}: {fault.kind_name} ({fault.detail})",
+                fault=fault.to_proto(),
+            )
+        )
+        return self.ledger.record(fault)
+
+    def _result(self, state: State, outcome: _Outcome, seconds: float) -> referee_pb2.MatchResult:
+        info = self.info
+        scores = state.scores()
+        if outcome.end == referee_pb2.MATCH_END_COMPLETED:
+            winner = state.winner()
+        elif outcome.forfeit_team is not None and info.num_teams == 2:
+            winner = 1 - outcome.forfeit_team
+        else:
+            winner = None
+        teams = [
+            referee_pb2.TeamResult(
+                team=t,
+                seats=list(info.seats_of_team(t)),
+                bots=[self.spec.seat_bots[s] for s in info.seats_of_team(t)],
+                score=scores[t],
+                faults=self.ledger.team_faults(t),
+            )
+            for t in range(info.num_teams)
+        ]
+        return referee_pb2.MatchResult(
+            match_id=self.spec.match_id,
+            game=info.name,
+            seed=self.spec.seed,
+            teams=teams,
+            winner_team=winner,
+            end=outcome.end,
+            forfeit_team=outcome.forfeit_team,
+            seat_faults=[self.ledger.seat_faults(s) for s in range(info.num_seats)],
+            faults=[f.to_proto() for f in self.ledger.faults],
+            replay_id=self.spec.match_id,
+            decisions=outcome.decisions,
+            duration=wire.duration(seconds),
+        )
+
+    def _save_replay(self, state: State, result: referee_pb2.MatchResult) -> None:
+        document = self.recorder.finish(
+            {
+                "end": referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower(),
+                "scores": list(state.scores()),
+                "winner_team": result.winner_team if result.HasField("winner_team") else None,
+                "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
+                "decisions": result.decisions,
+                "seat_faults": list(result.seat_faults),
+                "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
+            }
+        )
+        self.replays.save(self.spec.match_id, document)
+
+    async def _notify_end(
+        self,
+        connections: dict[str, BotConnection],
+        state: State,
+        result: referee_pb2.MatchResult,
+    ) -> None:
+        deals = [
+            bot_pb2.DealtHand(
+                seats=[bot_pb2.Cards(cards=[wire.card(c) for c in h]) for h in e.data["hands"]]
+            )
+            for e in state.events
+            if e.kind == "deal"
+        ]
+        calls: list[Any] = []
+        for seat, address in enumerate(self.spec.seat_bots):
+            calls.append(
+                connections[address].stub.MatchEnded(
+                    bot_pb2.MatchEndedRequest(
+                        match_id=self.spec.match_id,
+                        game=self.info.name,
+                        seat=seat,
+                        scores=[t.score for t in result.teams],
+                        winner_team=result.winner_team if result.HasField("winner_team") else None,
+                        deals=deals,
+                        replay_id=result.replay_id,
+                    ),
+                    timeout=MATCH_ENDED_TIMEOUT_S,
+                )
+            )
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*calls, return_exceptions=True)
+
+
+def _result_line(result: referee_pb2.MatchResult) -> str:
+    scores = " : ".join(str(t.score) for t in result.teams)
+    if result.end == referee_pb2.MATCH_END_NO_CONTEST:
+        return f"no contest: no team could play ({scores})"
+    if result.end == referee_pb2.MATCH_END_FORFEIT:
+        return f"team {result.forfeit_team} forfeits; scores {scores}"
+    if result.HasField("winner_team"):
+        return f"team {result.winner_team} wins {scores}"
+    return f"draw {scores}"

@@ -1,0 +1,95 @@
+"""Validation of PlayMatch requests: every rejection says what was wrong and what is allowed."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import uuid
+from datetime import timedelta
+
+from arena.games import OptionError, UnknownGameError, get_game
+from arena.referee.faults import FaultPolicy
+from arena.referee.match import MatchSpec
+from arena.v1 import referee_pb2
+
+DEFAULT_MOVE_DEADLINE_S = 1.0
+MAX_MOVE_DEADLINE_S = 60.0
+MAX_FAULTS_LIMIT = 1000
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_HOSTNAME = re.compile(
+    r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+)
+
+
+class InvalidRequest(ValueError):
+    """The request cannot be played; the message is for the caller."""
+
+
+def check_address(address: str) -> str:
+    """Accept ``host:port`` (hostname, IPv4, or ``[IPv6]``) with port 1..65535."""
+    allowed = "use host:port, e.g. 127.0.0.1:50051, bots.example:7000 or [::1]:50051"
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise InvalidRequest(f"malformed bot address {address!r}: {allowed}")
+    if host.startswith("[") and host.endswith("]"):
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            raise InvalidRequest(f"malformed bot address {address!r}: {allowed}") from None
+    elif not _HOSTNAME.match(host):
+        raise InvalidRequest(f"malformed bot address {address!r}: {allowed}")
+    return address
+
+
+def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
+    try:
+        game = get_game(request.game)
+    except UnknownGameError as error:
+        raise InvalidRequest(str(error)) from None
+    info = game.info
+    bots = list(request.bots)
+    if len(bots) == info.num_seats:
+        seat_bots = tuple(bots)
+    elif len(bots) == info.num_teams:
+        seat_bots = tuple(bots[t] for t in info.seat_teams)
+    else:
+        counts = sorted({info.num_seats, info.num_teams})
+        raise InvalidRequest(
+            f"{info.name} takes {' or '.join(map(str, counts))} bot addresses "
+            f"(one per seat or one per team), got {len(bots)}"
+        )
+    for address in bots:
+        check_address(address)
+    try:
+        options = info.resolve_options(dict(request.options))
+    except OptionError as error:
+        raise InvalidRequest(str(error)) from None
+    if request.HasField("move_deadline"):
+        deadline = request.move_deadline.ToTimedelta() / timedelta(seconds=1)
+        if not 0 < deadline <= MAX_MOVE_DEADLINE_S:
+            raise InvalidRequest(
+                f"move_deadline must be positive and at most {MAX_MOVE_DEADLINE_S:g} s, "
+                f"got {deadline:g} s"
+            )
+    else:
+        deadline = DEFAULT_MOVE_DEADLINE_S
+    max_faults = request.fault_policy.max_faults
+    if not 0 <= max_faults <= MAX_FAULTS_LIMIT:
+        raise InvalidRequest(
+            f"fault_policy.max_faults must be 1..{MAX_FAULTS_LIMIT} (0 for the default), "
+            f"got {max_faults}"
+        )
+    match_id = request.match_id or uuid.uuid4().hex
+    if not MATCH_ID.match(match_id):
+        raise InvalidRequest(
+            f"bad match_id {request.match_id!r}: use 1 to 64 letters, digits, '-' or '_'"
+        )
+    return MatchSpec(
+        match_id=match_id,
+        game=game,
+        seat_bots=seat_bots,
+        seed=request.seed,
+        options=options,
+        move_deadline_s=deadline,
+        policy=FaultPolicy.from_proto(request.fault_policy),
+    )

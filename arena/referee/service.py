@@ -1,0 +1,125 @@
+"""The Referee gRPC service: validates requests, runs matches concurrently, serves replays."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena import wire
+from arena.games import all_games
+from arena.referee.feed import FeedRegistry
+from arena.referee.match import MatchRunner
+from arena.referee.requests import InvalidRequest, match_spec
+from arena.replay import ReplayNotFound, ReplayStore
+from arena.v1 import referee_pb2, referee_pb2_grpc
+
+DEFAULT_MAX_CONCURRENT_MATCHES = 256
+if TYPE_CHECKING:
+    Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+
+
+class RefereeService(referee_pb2_grpc.RefereeServicer):
+    def __init__(
+        self, replays: ReplayStore, max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES
+    ) -> None:
+        self.replays = replays
+        self.feeds = FeedRegistry()
+        self.max_concurrent = max_concurrent
+        self.running = 0
+
+    async def ListGames(
+        self, request: referee_pb2.ListGamesRequest, context: Context
+    ) -> referee_pb2.ListGamesResponse:
+        return referee_pb2.ListGamesResponse(games=[wire.game_description(g) for g in all_games()])
+
+    async def PlayMatch(
+        self, request: referee_pb2.PlayMatchRequest, context: Context
+    ) -> referee_pb2.MatchResult:
+        try:
+            spec = match_spec(request)
+        except InvalidRequest as error:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        feed = self.feeds.get(spec.match_id)
+        if feed is not None and not feed.done:
+            await context.abort(
+                grpc.StatusCode.ALREADY_EXISTS, f"match {spec.match_id!r} is already running"
+            )
+        if self.running >= self.max_concurrent:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this referee already runs {self.max_concurrent} matches, its limit; retry later",
+            )
+        self.running += 1
+        try:
+            runner = MatchRunner(spec, self.feeds.open(spec.match_id), self.replays)
+            return await runner.run()
+        finally:
+            self.running -= 1
+
+    async def WatchMatch(
+        self, request: referee_pb2.WatchMatchRequest, context: Context
+    ) -> AsyncIterator[referee_pb2.MatchEvent]:
+        feed = self.feeds.get(request.match_id)
+        if feed is None:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND,
+                f"no running or recent match {request.match_id!r} on this referee; "
+                "finished matches are in GetReplay",
+            )
+        async for event in feed.follow():
+            yield event
+
+    async def GetReplay(
+        self, request: referee_pb2.GetReplayRequest, context: Context
+    ) -> referee_pb2.Replay:
+        try:
+            text = self.replays.load_text(request.replay_id)
+        except ReplayNotFound as error:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+        return referee_pb2.Replay(replay_id=request.replay_id, json=text)
+
+
+async def start_server(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    replay_dir: str | Path = "replays",
+    max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
+) -> tuple[grpc.aio.Server, int]:
+    """Start a referee with health and reflection; returns the server and its bound port."""
+    server = grpc.aio.server()
+    referee_pb2_grpc.add_RefereeServicer_to_server(
+        RefereeService(ReplayStore(replay_dir), max_concurrent), server
+    )
+    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    services = (
+        referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name,
+        health.SERVICE_NAME,
+        reflection.SERVICE_NAME,
+    )
+    reflection.enable_server_reflection(services, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{port}")
+    await server.start()
+    for name in ("", services[0]):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, bound
+
+
+def serve(**kwargs: object) -> None:
+    """Run a referee until interrupted."""
+
+    async def main() -> None:
+        server, port = await start_server(**kwargs)  # type: ignore[arg-type]
+        print(f"referee listening on {kwargs.get('host', '127.0.0.1')}:{port}", flush=True)
+        await server.wait_for_termination()
+
+    asyncio.run(main())

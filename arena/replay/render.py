@@ -1,0 +1,57 @@
+"""A replay as a readable hand-by-hand account, for ``arena replay show``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games.cards import pretty_cards
+
+
+def render(doc: dict[str, Any]) -> str:
+    seats = doc["seats"]
+    lines = [
+        f"{doc['game']} match {doc['match_id']}  seed {doc['seed']}",
+        "options: " + (", ".join(f"{k}={v}" for k, v in sorted(doc["options"].items())) or "none"),
+    ]
+    for seat in seats:
+        lines.append(f"  seat {seat['seat']} (team {seat['team']}): {seat['bot']}")
+    for hand in doc["hands"]:
+        lines.append("")
+        dealer = hand.get("dealer")
+        lines.append(
+            f"Hand {hand['number']}" + (f", dealer seat {dealer}" if dealer is not None else "")
+        )
+        for seat, cards in enumerate(hand.get("deal", [])):
+            lines.append(f"  seat {seat} holds {pretty_cards(cards)}")
+        echo_of: int | None = None  # seat whose decision the next event may just repeat
+        for entry in hand["log"]:
+            if "decision" in entry:
+                d = entry["decision"]
+                mark = "  (played by the referee)" if d["substituted"] else ""
+                lines.append(f"  seat {d['seat']}: {d['text']:<16} {d['think_ms']:8.1f} ms{mark}")
+                echo_of = d["seat"]
+                continue
+            if "fault" in entry:
+                f = entry["fault"]
+                lines.append(f"  ! seat {f['seat']} fault {f['kind']}: {f['detail']}")
+            elif entry["event"]["kind"] != "deal" and entry["event"].get("seat", -1) != echo_of:
+                lines.append(f"  - {entry['event']['text']}")
+            echo_of = None
+        if "scores" in hand:
+            lines.append(f"  scores after hand: {' : '.join(map(str, hand['scores']))}")
+    result = doc.get("result") or {}
+    lines.append("")
+    if doc["faults"] and not any("fault" in e for h in doc["hands"] for e in h["log"]):
+        for f in doc["faults"]:
+            lines.append(f"! seat {f['seat']} fault {f['kind']}: {f['detail']}")
+    winner = result.get("winner_team")
+    verdict = "draw" if winner is None else f"team {winner} wins"
+    if result.get("end") == "forfeit":
+        verdict = f"team {result.get('forfeit_team')} forfeits; " + verdict
+    elif result.get("end") == "no_contest":
+        verdict = "no contest"
+    lines.append(
+        f"Result: {verdict}, scores {' : '.join(map(str, result.get('scores', [])))}, "
+        f"{result.get('decisions', 0)} decisions, {len(doc['faults'])} faults"
+    )
+    return "\n".join(lines)

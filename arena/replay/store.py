@@ -1,0 +1,49 @@
+"""Replays on local disk, one JSON file per match, written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class ReplayNotFound(LookupError):
+    pass
+
+
+class ReplayStore:
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+
+    def _path(self, replay_id: str) -> Path:
+        if not _ID.match(replay_id):
+            raise ReplayNotFound(
+                f"bad replay id {replay_id!r}: use 1 to 64 letters, digits, '-' or '_'"
+            )
+        return self.directory / f"{replay_id}.json"
+
+    def save(self, replay_id: str, document: dict[str, Any]) -> Path:
+        path = self._path(replay_id)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(document, out, indent=1)
+            out.write("\n")
+        os.replace(tmp, path)
+        return path
+
+    def load_text(self, replay_id: str) -> str:
+        path = self._path(replay_id)
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ReplayNotFound(f"no replay {replay_id!r} in {self.directory}") from None
+
+    def load(self, replay_id: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.load_text(replay_id))
+        return data

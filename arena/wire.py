@@ -1,0 +1,217 @@
+"""The one place where engine objects become proto messages.
+
+Engines speak plain Python (card codes, small dataclasses, lowercase enum names); bots
+speak ``arena.v1``. The mapping is by name, driven by the proto descriptors, so adding a
+game means adding its messages and its engine, with no per-game code here:
+
+- a dataclass attribute fills the proto field of the same name;
+- a ``Card`` field takes a card code (``"QH"``, ``"X1"``, ``"GC"``);
+- a ``Suit`` field takes a suit letter; any other enum field takes the value name
+  without its prefix, in lowercase (``"ask"`` for ``BID_EUCHRE_CALL_ASK``);
+- ``None`` leaves a field unset; sequences fill repeated fields.
+
+A game's observation goes into the ``ActRequest.observation`` oneof field, and its action
+payloads into ``LegalAction.payload``, both named after the game (``bid-euchre`` ->
+``bid_euchre``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import timedelta
+from functools import cache
+from typing import Any
+
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2
+from google.protobuf.message import Message
+from google.protobuf.message_factory import GetMessageClass
+
+from arena.games.api import Game, State
+from arena.v1 import bot_pb2, cards_pb2, referee_pb2
+
+_FD = _descriptor.FieldDescriptor
+_RANKS = {
+    "2": cards_pb2.RANK_TWO,
+    "3": cards_pb2.RANK_THREE,
+    "4": cards_pb2.RANK_FOUR,
+    "5": cards_pb2.RANK_FIVE,
+    "6": cards_pb2.RANK_SIX,
+    "7": cards_pb2.RANK_SEVEN,
+    "8": cards_pb2.RANK_EIGHT,
+    "9": cards_pb2.RANK_NINE,
+    "T": cards_pb2.RANK_TEN,
+    "J": cards_pb2.RANK_JACK,
+    "Q": cards_pb2.RANK_QUEEN,
+    "K": cards_pb2.RANK_KING,
+    "A": cards_pb2.RANK_ACE,
+}
+_SUITS = {
+    "C": cards_pb2.SUIT_CLUBS,
+    "D": cards_pb2.SUIT_DIAMONDS,
+    "H": cards_pb2.SUIT_HEARTS,
+    "S": cards_pb2.SUIT_SPADES,
+}
+_SPECIALS = {
+    "GC": cards_pb2.SPECIAL_GRAND_COLON,
+    "RC": cards_pb2.SPECIAL_ROYAL_COLON,
+    "LC": cards_pb2.SPECIAL_LITTLE_COLON,
+}
+
+
+def field_name(game_name: str) -> str:
+    """Oneof field of a game: ``bid-euchre`` -> ``bid_euchre``."""
+    return game_name.replace("-", "_")
+
+
+@cache
+def card(code: str) -> cards_pb2.Card:
+    """The proto form of a card code. Cached: callers must not mutate the result."""
+    if code in _SPECIALS:
+        return cards_pb2.Card(code=code, special=_SPECIALS[code])
+    if len(code) == 2 and code[0] == "X" and code[1] in "1234":
+        return cards_pb2.Card(code=code, special=cards_pb2.SPECIAL_JOKER, number=int(code[1]))
+    if len(code) != 2 or code[0] not in _RANKS or code[1] not in _SUITS:
+        raise ValueError(f"not a card code: {code!r}")
+    return cards_pb2.Card(code=code, rank=_RANKS[code[0]], suit=_SUITS[code[1]])
+
+
+def _upper_snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).upper()
+
+
+Converter = Callable[[Any], Any]
+
+
+@cache
+def _enum_converter(enum: _descriptor.EnumDescriptor) -> Converter:
+    if enum.full_name == "arena.v1.Suit":
+        return lambda letter: _SUITS[letter]
+    prefix = _upper_snake(enum.name) + "_"
+    numbers = {v.name[len(prefix) :].lower(): v.number for v in enum.values}
+    return lambda name: numbers[name]
+
+
+def _converter(field: _FD) -> Converter:
+    if field.enum_type is not None:
+        return _enum_converter(field.enum_type)
+    if field.message_type is not None:
+        if field.message_type.full_name == "arena.v1.Card":
+            return card
+        return _message_converter(field.message_type)
+    return lambda value: value
+
+
+@cache
+def _message_converter(message: _descriptor.Descriptor) -> Converter:
+    cls = GetMessageClass(message)
+    plan = [(f.name, f.is_repeated, _converter(f)) for f in message.fields]
+
+    def convert(value: Any) -> Message:
+        kwargs: dict[str, Any] = {}
+        for name, repeated, conv in plan:
+            item = getattr(value, name, None)
+            if item is None:
+                continue
+            kwargs[name] = [conv(x) for x in item] if repeated else conv(item)
+        return cls(**kwargs)
+
+    return convert
+
+
+def _game_message(container: Any, game_name: str) -> _descriptor.Descriptor:
+    """The per-game message type held in ``container``'s field named after the game."""
+    field = container.fields_by_name.get(field_name(game_name))
+    if field is None or field.message_type is None:
+        raise LookupError(f"{container.full_name} has no field for game {game_name!r}")
+    message: _descriptor.Descriptor = field.message_type
+    return message
+
+
+def observation(game_name: str, obs: object) -> Message:
+    """The typed observation message of a game from the engine's observation object."""
+    message: Message = _message_converter(_game_message(bot_pb2.ActRequest.DESCRIPTOR, game_name))(
+        obs
+    )
+    return message
+
+
+@cache
+def _payload_converters(game_name: str) -> dict[str, Converter]:
+    message = _game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name)
+    return {f.name: _converter(f) for f in message.fields}
+
+
+@cache
+def _payload_class(game_name: str) -> Any:
+    return GetMessageClass(_game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name))
+
+
+def legal_action(state: State, action: int) -> bot_pb2.LegalAction:
+    game_name = state.game_info.name
+    kind, value = state.action_payload(action)
+    payload = _payload_class(game_name)(**{kind: _payload_converters(game_name)[kind](value)})
+    return bot_pb2.LegalAction(
+        id=action,
+        text=state.action_text(action),
+        **{field_name(game_name): payload},
+    )
+
+
+def duration(seconds: float) -> duration_pb2.Duration:
+    d = duration_pb2.Duration()
+    d.FromTimedelta(timedelta(seconds=seconds))
+    return d
+
+
+def act_request(
+    state: State,
+    *,
+    match_id: str,
+    decision_index: int,
+    deadline_s: float,
+    legal: list[int],
+) -> bot_pb2.ActRequest:
+    """The request for the seat to act: its observation and the legal actions only."""
+    seat = state.current_seat()
+    game_name = state.game_info.name
+    per_game: dict[str, Any] = {
+        field_name(game_name): observation(game_name, state.observation(seat))
+    }
+    return bot_pb2.ActRequest(
+        match_id=match_id,
+        game=game_name,
+        seat=seat,
+        team=state.game_info.seat_teams[seat],
+        decision_index=decision_index,
+        deadline=duration(deadline_s),
+        legal_actions=[legal_action(state, a) for a in legal],
+        **per_game,
+    )
+
+
+def game_description(game: Game) -> referee_pb2.GameDescription:
+    info = game.info
+    options = []
+    for spec in info.options:
+        is_bool = isinstance(spec.default, bool)
+        options.append(
+            referee_pb2.GameOption(
+                name=spec.name,
+                type=referee_pb2.OPTION_TYPE_BOOL if is_bool else referee_pb2.OPTION_TYPE_INT,
+                default_value=str(spec.default).lower() if is_bool else str(spec.default),
+                description=spec.help,
+                minimum=spec.minimum,
+                maximum=spec.maximum,
+            )
+        )
+    return referee_pb2.GameDescription(
+        name=info.name,
+        title=info.title,
+        seats=info.num_seats,
+        seat_teams=list(info.seat_teams),
+        teams=info.num_teams,
+        options=options,
+        description=info.description,
+    )

@@ -1,0 +1,40 @@
+"""A test bot process that plays randomly and appends every ActRequest it receives, as
+JSON lines, to the file named by --out: the tests read what really crossed the wire."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+
+from google.protobuf import json_format
+
+from arena.bots import Bot, serve
+from arena.bots.examples import RandomBot
+from arena.v1 import bot_pb2
+
+
+class SpyBot(Bot):
+    name = "spy"
+
+    def __init__(self, out: str, games: tuple[str, ...] | None = None) -> None:
+        self.inner = RandomBot(seed=5)
+        self.games = self.inner.games if games is None else games
+        self.out = open(out, "a", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        self.lock = threading.Lock()
+
+    def act(self, request: bot_pb2.ActRequest) -> int:
+        line = json_format.MessageToJson(request, indent=None)
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+        return self.inner.act(request)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--games", help="comma-separated games to claim (default: all)")
+    args = parser.parse_args()
+    games = None if args.games is None else tuple(g for g in args.games.split(",") if g)
+    serve(SpyBot(args.out, games), port=args.port)

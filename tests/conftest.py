@@ -1,0 +1,73 @@
+"""Shared fixtures: a referee and bots as real processes, talking gRPC over loopback."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from arena.processes import Service, arena_command, start_service
+from arena.v1 import referee_pb2_grpc
+
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session")
+def replay_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("replays")
+
+
+@pytest.fixture(scope="session")
+def referee(replay_dir: Path) -> Iterator[Service]:
+    service = start_service(
+        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
+    )
+    yield service
+    service.stop()
+
+
+@pytest.fixture(scope="session")
+def referee_stub(referee: Service) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    with grpc.insecure_channel(referee.address) as channel:
+        yield referee_pb2_grpc.RefereeStub(channel)
+
+
+BotFactory = Callable[..., Service]
+
+
+def _bot_command(name: str, *flags: str) -> list[str]:
+    if name == "spy":
+        return [sys.executable, str(TESTS / "bots" / "spy_bot.py"), "--port", "0", *flags]
+    return arena_command("bot", "serve", name, "--port", "0", *flags)
+
+
+@pytest.fixture
+def start_bot() -> Iterator[BotFactory]:
+    """Start a bot process for this test; ``start_bot("chaos", "--mode", "hang")``."""
+    started: list[Service] = []
+
+    def start(name: str, *flags: str) -> Service:
+        service = start_service(_bot_command(name, *flags))
+        started.append(service)
+        return service
+
+    yield start
+    for service in started:
+        service.stop()
+
+
+@pytest.fixture(scope="session")
+def random_bot() -> Iterator[Service]:
+    service = start_service(_bot_command("random", "--seed", "11"))
+    yield service
+    service.stop()
+
+
+@pytest.fixture(scope="session")
+def basic_bot() -> Iterator[Service]:
+    service = start_service(_bot_command("bid-euchre-basic"))
+    yield service
+    service.stop()

@@ -1,0 +1,751 @@
+"""Bid Euchre rules, one test per rule, plus the worked examples of the specification.
+
+Positions are set up with ``arranged_deal`` (a fixed deal instead of the shuffle) and then
+driven only through the public API, by canonical action text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from arena.games.api import IllegalActionError, OptionError
+from arena.games.bid_euchre import (
+    CARDS,
+    EFFECTIVE_SUIT,
+    NUM_ACTIONS,
+    STRENGTH,
+    BidEuchreGame,
+    BidEuchreState,
+)
+from arena.games.registry import get_game
+
+GAME = BidEuchreGame()
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def arranged_deal(
+    hands: Sequence[str],
+    dealer: int,
+    *,
+    scores: tuple[int, int] = (0, 0),
+    **options: object,
+) -> BidEuchreState:
+    """A fresh match whose first hand is dealt as given (one string of codes per seat).
+
+    Test-only: it discards the seeded first deal and starts the hand again from these
+    cards, so the engine needs no public hook for fixed deals.
+    """
+    cards = [hand.split() for hand in hands]
+    assert sorted(c for hand in cards for c in hand) == sorted(CARDS), "deal all 24 once"
+    state = GAME.new_state(0, options)
+    state.events.clear()
+    state.hand_number = 0
+    state.dealer = dealer
+    state.team_scores = list(scores)
+    state._begin_hand(cards)
+    return state
+
+
+def action_id(state: BidEuchreState, text: str) -> int:
+    """The action id with this canonical text, legal or not."""
+    for action in range(NUM_ACTIONS):
+        if state.action_text(action) == text:
+            return action
+    raise KeyError(text)
+
+
+def act(state: BidEuchreState, *texts: str) -> None:
+    for text in texts:
+        state.apply(action_id(state, text))
+
+
+def play(state: BidEuchreState, *cards: str) -> None:
+    """Play these cards in order, each by whichever seat is to act."""
+    act(state, *(f"play {card}" for card in cards))
+
+
+def legal_texts(state: BidEuchreState) -> list[str]:
+    return [state.action_text(a) for a in state.legal_actions()]
+
+
+def last_event(state: BidEuchreState, kind: str) -> dict[str, object]:
+    return dict(next(e for e in reversed(state.events) if e.kind == kind).data)
+
+
+# --- deals ---------------------------------------------------------------------------------
+# Seat 0 calls first (dealer 3) unless a test says otherwise. Teams: 0 & 2 against 1 & 3.
+
+# Seat 0 holds the four top spades; the defenders can take two tricks at most.
+FOUR_TOP_SPADES = (
+    "JS JC AS KS 9H 9D",
+    "AH KH QH TH AC KC",
+    "AD KD QD TD QC TC",
+    "QS TS 9S JH JD 9C",
+)
+BIDDERS_TAKE_4 = (  # spades trump; seat 0 takes 4, seat 1 the last 2
+    ("JS", "TH", "TD", "9S"),
+    ("JC", "QH", "QD", "TS"),
+    ("AS", "KH", "KD", "QS"),
+    ("KS", "KC", "TC", "9C"),
+    ("9H", "AH", "AD", "JH"),
+    ("AC", "QC", "JD", "9D"),
+)
+BIDDERS_TAKE_5 = (  # the same four, then seat 2's ace of diamonds; seat 1 the last
+    *BIDDERS_TAKE_4[:4],
+    ("9D", "AH", "AD", "JD"),
+    ("QC", "JH", "9H", "AC"),
+)
+
+# As above but seat 3 holds the king of spades over seat 0's queen.
+KING_OVER_QUEEN = (
+    "JS JC AS QS 9H 9D",
+    "AH KH QH TH AC KC",
+    "AD KD QD TD QC TC",
+    "KS TS 9S JH JD 9C",
+)
+BIDDERS_TAKE_3 = (
+    ("JS", "TH", "TC", "9S"),
+    ("JC", "QH", "TD", "TS"),
+    ("QS", "KH", "QD", "KS"),
+    ("9C", "AS", "KC", "QC"),
+    ("9H", "AH", "KD", "JH"),
+    ("AC", "AD", "JD", "9D"),
+)
+
+# Hearts trump for a lone hand: seat 2 holds the left bower and the ace of hearts.
+ASK_DEAL = (
+    "JH KH QH TH 9H 9C",
+    "AS KS QS JS TS 9S",
+    "JD AH AD KD QD TD",
+    "AC KC QC JC TC 9D",
+)
+# After giving 9C and receiving JD, seat 0 holds the six top trumps it can lead.
+ASK_ALL_SIX = (
+    ("JH", "9S", "9D"),
+    ("JD", "TS", "TC"),
+    ("KH", "JS", "JC"),
+    ("QH", "QS", "QC"),
+    ("TH", "KS", "KC"),
+    ("9H", "AS", "AC"),
+)
+# After giving 9H instead, seat 0's 9C falls to seat 3's ace of clubs.
+ASK_LOSES_LAST = (*ASK_ALL_SIX[:5], ("9C", "AS", "AC"))
+
+MOON_DEAL = (
+    "JH JD AH KH QH 9C",
+    "AS KS QS JS TS 9S",
+    "TH 9H AD KD QD TD",
+    "AC KC QC JC TC 9D",
+)
+MOON_SIX_TRUMPS = (
+    "JH JD AH KH QH TH",
+    "AS KS QS JS TS 9S",
+    "9C 9H AD KD QD TD",
+    "AC KC QC JC TC 9D",
+)
+MOON_TRICKS = (
+    ("JH", "9S", "9D"),
+    ("JD", "TS", "TC"),
+    ("AH", "JS", "JC"),
+    ("KH", "QS", "QC"),
+    ("QH", "KS", "KC"),
+)
+
+
+def bid_and_play(
+    hands: Sequence[str],
+    call: str,
+    trump: str,
+    tricks: Sequence[Sequence[str]],
+    *,
+    exchange: tuple[str, str] | None = None,
+    scores: tuple[int, int] = (0, 0),
+    **options: object,
+) -> BidEuchreState:
+    """Seat 0 makes ``call`` (the others pass), names trump, exchanges for ASK, plays."""
+    state = arranged_deal(hands, dealer=3, scores=scores, **options)
+    act(state, call, "pass", "pass", "pass", f"trump {trump}")
+    if exchange is not None:
+        act(state, f"give {exchange[0]}", f"return {exchange[1]}")
+    for trick in tricks:
+        play(state, *trick)
+    return state
+
+
+def hand_points(state: BidEuchreState) -> list[int]:
+    points = last_event(state, "hand_end")["points"]
+    assert isinstance(points, list)
+    return points
+
+
+# --- worked examples -----------------------------------------------------------------------
+
+
+def test_example_1_call_5_with_4_tricks_is_set_for_5_and_defenders_score_2() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 5", "S", BIDDERS_TAKE_4)
+    assert hand_points(state) == [-5, 2]
+    assert state.scores() == [-5, 2]
+
+
+def test_example_2_call_3_with_5_tricks_scores_5_and_defenders_1() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_5)
+    assert state.scores() == [5, 1]
+
+
+def test_example_3_ask_returns_left_bower_over_ace_and_six_tricks_score_12() -> None:
+    state = arranged_deal(ASK_DEAL, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H", "give 9C")
+    assert legal_texts(state) == ["return JD"]
+    act(state, "return JD")
+    for trick in ASK_ALL_SIX:
+        play(state, *trick)
+    assert state.scores() == [12, 0]
+
+
+def test_example_4_moon_with_5_tricks_is_set_for_6_and_defenders_score_1() -> None:
+    state = bid_and_play(MOON_DEAL, "call MOON", "H", [*MOON_TRICKS, ("9C", "AS", "AC")])
+    assert last_event(state, "hand_end")["tricks"] == [5, 1]
+    assert state.scores() == [-6, 1]
+
+
+def test_example_5_equal_scores_past_32_play_another_hand() -> None:
+    state = bid_and_play(KING_OVER_QUEEN, "call 3", "S", BIDDERS_TAKE_3, scores=(30, 30))
+    assert state.scores() == [33, 33]
+    assert not state.is_terminal()
+    assert state.hand_number == 2
+    assert state.events[-1].kind == "deal"
+
+
+def test_example_5_unequal_scores_past_32_end_with_the_higher_winning() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, scores=(30, 30))
+    assert state.scores() == [34, 32]
+    assert state.is_terminal()
+    assert state.winner() == 0
+    assert state.current_seat() == -1
+    assert state.legal_actions() == []
+
+
+def test_example_6_stuck_dealer_may_only_call_after_three_passes() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "pass", "pass", "pass")
+    assert state.current_seat() == 3
+    assert legal_texts(state) == ["call 3", "call 4", "call 5", "call ASK", "call MOON"]
+
+
+# --- deal and seats --------------------------------------------------------------------------
+
+
+def test_first_dealer_and_deal_come_from_the_seed_one_card_at_a_time_from_dealers_left() -> None:
+    for seed in range(20):
+        state = GAME.new_state(seed)
+        rng = random.Random(seed)
+        dealer = rng.randrange(4)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        expected: list[list[str]] = [[], [], [], []]
+        for i, card in enumerate(deck):
+            expected[(dealer + 1 + i) % 4].append(card)
+        deal = state.events[0]
+        assert deal.kind == "deal" and deal.visible_to == ()
+        assert deal.data["dealer"] == dealer == state.dealer
+        assert [sorted(h) for h in deal.data["hands"]] == [sorted(h) for h in expected]
+        assert state.current_seat() == (dealer + 1) % 4
+
+
+def test_hands_are_shown_in_canonical_order_clubs_to_spades_nine_to_ace() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    assert state.observation(0).hand == ("JC", "9D", "9H", "JS", "KS", "AS")
+
+
+def test_the_deal_passes_left_after_every_hand() -> None:
+    state = GAME.new_state(7, {"max_hands": 5})
+    rng = random.Random(0)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    dealers = [e.data["dealer"] for e in state.events if e.kind == "deal"]
+    assert len(dealers) >= 5
+    assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(dealers))
+
+
+# --- bidding -------------------------------------------------------------------------------
+
+
+def test_each_call_must_beat_the_highest_so_far_and_pass_is_always_open() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    assert legal_texts(state) == [
+        "pass",
+        "call 3",
+        "call 4",
+        "call 5",
+        "call ASK",
+        "call MOON",
+    ]
+    act(state, "call 4")
+    assert legal_texts(state) == ["pass", "call 5", "call ASK", "call MOON"]
+    with pytest.raises(IllegalActionError):
+        act(state, "call 3")
+
+
+def test_partners_may_outbid_each_other_and_the_highest_caller_declares_and_leads() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "call 3", "pass", "call 4", "pass")
+    assert state.observation(1).declarer == 2
+    assert state.observation(1).contract == "four"
+    assert state.current_seat() == 2
+    act(state, "trump D")
+    assert state.current_seat() == 2
+    assert state.observation(2).phase == "play"
+
+
+def test_only_pass_remains_once_moon_is_called() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "call MOON")
+    for seat in (1, 2, 3):
+        assert state.current_seat() == seat
+        assert legal_texts(state) == ["pass"]
+        act(state, "pass")
+    assert state.observation(0).phase == "trump"
+
+
+def test_declarer_and_contract_are_unknown_until_the_auction_ends() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "call 3", "pass")
+    seen = state.observation(2)
+    assert seen.declarer is None and seen.contract is None
+    assert [(c.seat, c.call) for c in seen.calls] == [(0, "three"), (1, "pass")]
+
+
+def test_a_stuck_dealer_may_still_pass_when_someone_called() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "pass", "call 3", "pass")
+    assert "pass" in legal_texts(state)
+
+
+def test_without_stick_the_dealer_four_passes_throw_the_hand_in_and_the_deal_passes_left() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3, stick_the_dealer=False)
+    act(state, "pass", "pass", "pass")
+    assert "pass" in legal_texts(state)
+    act(state, "pass")
+    assert last_event(state, "throw_in")["reason"] == "all_pass"
+    assert state.scores() == [0, 0]
+    assert state.dealer == 0
+    assert state.hand_number == 2
+    assert state.current_seat() == 1
+    assert state.observation(1).phase == "bidding"
+
+
+def test_a_thrown_in_hand_does_not_count_towards_max_hands() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3, stick_the_dealer=False, max_hands=1)
+    act(state, "pass", "pass", "pass", "pass")
+    assert not state.is_terminal()
+
+
+# --- ace no face ---------------------------------------------------------------------------
+
+ACES_NO_FACES = (
+    "KS QS JS KH QH JH",
+    "AS TS 9S AH TH 9H",
+    "KC QC JC KD QD JD",
+    "AC TC 9C AD TD 9D",
+)
+
+
+def test_ace_no_face_asks_only_eligible_seats_in_bidding_order() -> None:
+    state = arranged_deal(ACES_NO_FACES, dealer=0, ace_no_face=True)
+    assert state.observation(1).phase == "ace_no_face"
+    assert state.current_seat() == 1
+    assert legal_texts(state) == ["keep hand", "throw in"]
+    act(state, "keep hand")
+    assert state.current_seat() == 3  # seat 2 holds faces and is never asked
+    act(state, "keep hand")
+    assert state.observation(0).phase == "bidding"
+    assert state.current_seat() == 1
+
+
+def test_ace_no_face_throw_in_ends_the_hand_and_passes_the_deal() -> None:
+    state = arranged_deal(ACES_NO_FACES, dealer=2, ace_no_face=True)
+    assert state.current_seat() == 3
+    act(state, "throw in")
+    thrown = next(e for e in reversed(state.events) if e.kind == "throw_in")
+    assert thrown.seat == 3 and thrown.data["reason"] == "ace_no_face"
+    assert thrown.public
+    assert state.dealer == 3
+    assert state.hand_number == 2
+    assert state.scores() == [0, 0]
+
+
+def test_ace_no_face_is_not_offered_when_the_option_is_off() -> None:
+    state = arranged_deal(ACES_NO_FACES, dealer=0)
+    assert state.observation(1).phase == "bidding"
+    assert "throw in" not in legal_texts(state)
+
+
+def test_ace_no_face_goes_straight_to_bidding_when_nobody_qualifies() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3, ace_no_face=True)
+    assert state.observation(0).phase == "bidding"
+
+
+# --- card ranking and following --------------------------------------------------------------
+
+
+def test_hearts_trump_ranks_right_bower_left_bower_then_ace_down_to_nine() -> None:
+    trumps = [c for c in CARDS if EFFECTIVE_SUIT["H"][c] == "H"]
+    by_strength = sorted(trumps, key=STRENGTH["H"].__getitem__, reverse=True)
+    assert by_strength == ["JH", "JD", "AH", "KH", "QH", "TH", "9H"]
+    diamonds = [c for c in CARDS if EFFECTIVE_SUIT["H"][c] == "D"]
+    assert sorted(diamonds, key=STRENGTH["H"].__getitem__, reverse=True) == [
+        "AD",
+        "KD",
+        "QD",
+        "TD",
+        "9D",
+    ]
+
+
+BOWERS = (
+    "AH 9S TS QS KS AS",
+    "JD 9D TD QD KD AD",
+    "9C TC JC QC KC AC",
+    "JH 9H TH QH KH JS",
+)
+
+
+def test_left_bower_must_follow_when_trump_is_led() -> None:
+    state = arranged_deal(BOWERS, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump H", "play AH")
+    assert legal_texts(state) == ["play JD"]
+
+
+def test_right_bower_beats_left_bower_and_ace_of_trump() -> None:
+    state = arranged_deal(BOWERS, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    play(state, "AH", "JD", "9C", "JH")
+    assert last_event(state, "trick")["winner"] == 3
+
+
+def test_left_bower_beats_the_ace_of_trump() -> None:
+    state = arranged_deal(BOWERS, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    play(state, "AH", "JD", "9C", "9H")
+    assert last_event(state, "trick")["winner"] == 1
+
+
+def test_a_led_left_bower_calls_for_trump_not_its_printed_suit() -> None:
+    state = arranged_deal(BOWERS, dealer=0)
+    act(state, "call 3", "pass", "pass", "pass", "trump H", "play JD")
+    assert state.current_seat() == 2
+    assert len(legal_texts(state)) == 6  # clubs only: void in trump
+    play(state, "9C")
+    assert legal_texts(state) == ["play 9H", "play TH", "play JH", "play QH", "play KH"]
+    play(state, "9H")
+    assert legal_texts(state) == ["play AH"]
+
+
+LEFT_BOWER_WITH_CLUBS = (
+    "JD 9C TC JC QC KC",
+    "9D TD QD KD AD AC",
+    "9S TS JS QS KS AS",
+    "9H TH JH QH KH AH",
+)
+
+
+def test_left_bower_is_not_a_card_of_its_printed_suit() -> None:
+    state = arranged_deal(LEFT_BOWER_WITH_CLUBS, dealer=0)
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    play(state, "AD", "9S", "9H")
+    assert state.current_seat() == 0
+    assert len(legal_texts(state)) == 6  # holds no diamond: JD is a heart now
+    play(state, "JD")
+    assert last_event(state, "trick")["winner"] == 0
+
+
+def test_a_player_holding_the_led_suit_must_follow_it() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump S", "play JS", "play TH", "play TD")
+    assert legal_texts(state) == ["play 9S", "play TS", "play QS"]
+
+
+def test_a_void_player_need_not_trump() -> None:
+    state = arranged_deal(KING_OVER_QUEEN, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump S")
+    for trick in BIDDERS_TAKE_3[:3]:
+        play(state, *trick)
+    play(state, "9C")
+    assert state.current_seat() == 0
+    assert legal_texts(state) == ["play 9D", "play 9H", "play AS"]
+
+
+def test_the_declarer_leads_any_card_to_the_first_trick() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    assert state.current_seat() == 0
+    assert len(legal_texts(state)) == 6
+
+
+def test_the_trick_winner_leads_the_next_trick() -> None:
+    state = arranged_deal(KING_OVER_QUEEN, dealer=3)
+    act(state, "call 3", "pass", "pass", "pass", "trump S")
+    for trick in BIDDERS_TAKE_3[:3]:
+        play(state, *trick)
+    assert state.current_seat() == 3
+
+
+# --- the ASK exchange and lone hands -----------------------------------------------------------
+
+
+def test_ask_declarer_gives_first_any_of_six_cards() -> None:
+    state = arranged_deal(ASK_DEAL, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H")
+    assert state.observation(0).phase == "ask_give"
+    assert state.current_seat() == 0
+    assert legal_texts(state) == [
+        "give 9C",
+        "give 9H",
+        "give TH",
+        "give JH",
+        "give QH",
+        "give KH",
+    ]
+
+
+NO_TRUMP_PARTNER = (
+    "JH KH QH TH 9H 9C",
+    "JD AH AD KD QD TD",
+    "AS KS QS JS TS 9S",
+    "AC KC QC JC TC 9D",
+)
+
+
+def test_ask_partner_without_trump_returns_any_card_of_their_own_six() -> None:
+    state = arranged_deal(NO_TRUMP_PARTNER, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H", "give 9C")
+    assert state.current_seat() == 2
+    assert legal_texts(state) == [f"return {r}S" for r in "9TJQKA"]
+
+
+def test_ask_partner_cannot_send_back_the_card_just_received() -> None:
+    state = arranged_deal(NO_TRUMP_PARTNER, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H", "give JH")
+    assert "return JH" not in legal_texts(state)
+    with pytest.raises(IllegalActionError):
+        act(state, "return JH")
+
+
+LOW_TRUMP_PARTNER = (
+    "JH AH KH QH TH 9C",
+    "AS KS QS JS TS 9S",
+    "9H AD KD QD TD AC",
+    "JD KC QC JC TC 9D",
+)
+
+
+def test_ask_partner_returns_own_highest_trump_even_below_the_card_received() -> None:
+    state = arranged_deal(LOW_TRUMP_PARTNER, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H", "give AH")
+    assert legal_texts(state) == ["return 9H"]
+
+
+def test_ask_exchange_is_seen_only_by_declarer_and_partner() -> None:
+    state = arranged_deal(ASK_DEAL, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H", "give 9C", "return JD")
+    for seat in (0, 2):
+        seen = state.observation(seat)
+        assert (seen.card_given, seen.card_returned) == ("9C", "JD")
+    for seat in (1, 3):
+        seen = state.observation(seat)
+        assert (seen.card_given, seen.card_returned) == (None, None)
+    exchange = [e for e in state.events if e.kind in ("give", "return")]
+    assert [(e.kind, e.seat, e.visible_to) for e in exchange] == [
+        ("give", 0, (0, 2)),
+        ("return", 2, (0, 2)),
+    ]
+    assert state.observation(0).hand == ("JD", "9H", "TH", "JH", "QH", "KH")
+    assert state.observation(1).hand_sizes == (6, 6, 6, 6)
+
+
+def test_the_sitting_out_partner_is_skipped_and_tricks_have_three_cards() -> None:
+    state = arranged_deal(ASK_DEAL, dealer=3)
+    act(state, "call ASK", "pass", "pass", "pass", "trump H", "give 9C", "return JD")
+    assert state.observation(1).sitting_out == 2
+    seats = []
+    for trick in ASK_ALL_SIX:
+        for card in trick:
+            seats.append(state.current_seat())
+            play(state, card)
+    assert 2 not in seats
+    assert seats[:4] == [0, 1, 3, 0]
+    assert all(len(t["cards"]) == 3 for t in (e.data for e in state.events if e.kind == "trick"))
+
+
+def test_moon_partner_sits_out_at_once_and_the_dead_hand_is_never_shown() -> None:
+    state = arranged_deal(MOON_DEAL, dealer=3)
+    act(state, "call MOON", "pass", "pass", "pass", "trump H")
+    assert state.observation(3).sitting_out == 2
+    assert state.current_seat() == 0
+    for seat in (0, 1, 3):
+        assert "AD" not in repr(state.observation(seat))
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hands", "call", "trump", "tricks", "exchange", "points"),
+    [
+        (KING_OVER_QUEEN, "call 3", "S", BIDDERS_TAKE_3, None, [3, 3]),
+        (FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_5, None, [5, 1]),
+        (FOUR_TOP_SPADES, "call 4", "S", BIDDERS_TAKE_4, None, [4, 2]),
+        (KING_OVER_QUEEN, "call 4", "S", BIDDERS_TAKE_3, None, [-4, 3]),
+        (FOUR_TOP_SPADES, "call 5", "S", BIDDERS_TAKE_5, None, [5, 1]),
+        (FOUR_TOP_SPADES, "call 5", "S", BIDDERS_TAKE_4, None, [-5, 2]),
+        (ASK_DEAL, "call ASK", "H", ASK_ALL_SIX, ("9C", "JD"), [12, 0]),
+        (ASK_DEAL, "call ASK", "H", ASK_LOSES_LAST, ("9H", "JD"), [-6, 1]),
+        (MOON_SIX_TRUMPS, "call MOON", "H", [*MOON_TRICKS, ("TH", "AS", "AC")], None, [24, 0]),
+        (MOON_DEAL, "call MOON", "H", [*MOON_TRICKS, ("9C", "AS", "AC")], None, [-6, 1]),
+    ],
+    ids=[
+        "3 made exactly scores 3",
+        "3 made with 5 scores the 5 tricks",
+        "4 made scores 4",
+        "4 set costs 4",
+        "5 made scores 5",
+        "5 set costs 5",
+        "ASK made scores 12",
+        "ASK set costs 6",
+        "MOON made scores 24",
+        "MOON set costs 6",
+    ],
+)
+def test_scoring_table_row_and_defenders_always_score_their_tricks(
+    hands: Sequence[str],
+    call: str,
+    trump: str,
+    tricks: Sequence[Sequence[str]],
+    exchange: tuple[str, str] | None,
+    points: list[int],
+) -> None:
+    state = bid_and_play(hands, call, trump, tricks, exchange=exchange)
+    assert hand_points(state) == points
+    assert state.scores() == points
+
+
+def test_a_team_past_32_still_loses_to_a_higher_score() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, scores=(28, 31))
+    assert state.scores() == [32, 33]
+    assert state.winner() == 1
+
+
+def test_scores_may_go_negative() -> None:
+    state = bid_and_play(MOON_DEAL, "call MOON", "H", [*MOON_TRICKS, ("9C", "AS", "AC")])
+    assert state.scores()[0] == -6
+
+
+def test_max_hands_ends_a_level_game_as_a_draw() -> None:
+    state = bid_and_play(KING_OVER_QUEEN, "call 3", "S", BIDDERS_TAKE_3, max_hands=1)
+    assert state.is_terminal()
+    assert state.winner() is None
+    assert last_event(state, "game_end")["winner"] is None
+    assert state.observation(0).phase == "game_over"
+
+
+def test_max_hands_ends_the_game_with_the_higher_score_winning() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, max_hands=1)
+    assert state.is_terminal()
+    assert state.winner() == 0
+
+
+def test_hand_end_event_carries_the_whole_result() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 5", "S", BIDDERS_TAKE_4, scores=(3, 4))
+    assert last_event(state, "hand_end") == {
+        "hand_number": 1,
+        "declarer": 0,
+        "contract": "five",
+        "trump": "S",
+        "made": False,
+        "tricks": [4, 2],
+        "points": [-5, 2],
+        "scores": [-2, 6],
+    }
+
+
+# --- illegal actions, options, actions --------------------------------------------------------
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3)
+    act(state, "call 4")
+    before = state.snapshot()
+    for bad in ("call 3", "play JS", "trump S", "give 9C", "throw in"):
+        with pytest.raises(IllegalActionError):
+            act(state, bad)
+    for bad_id in (-1, NUM_ACTIONS, 10_000):
+        with pytest.raises(IllegalActionError):
+            state.apply(bad_id)
+    assert state.snapshot() == before
+    assert state.current_seat() == 1
+
+
+def test_no_action_is_accepted_once_the_game_is_over() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, max_hands=1)
+    before = state.snapshot()
+    with pytest.raises(IllegalActionError):
+        state.apply(0)
+    assert state.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_hands": 0},
+        {"max_hands": 10_001},
+        {"max_hands": "lots"},
+        {"stick_the_dealer": "maybe"},
+        {"joker": True},
+        {"double_deck": True},
+    ],
+)
+def test_bad_options_are_rejected(options: dict[str, object]) -> None:
+    with pytest.raises(OptionError):
+        GAME.new_state(0, options)
+
+
+def test_options_accept_their_text_forms() -> None:
+    state = GAME.new_state(0, {"stick_the_dealer": "false", "max_hands": "10000"})
+    assert state.stick_the_dealer is False
+    assert state.max_hands == 10_000
+
+
+def test_the_game_is_registered_with_its_facts() -> None:
+    game = get_game("bid-euchre")
+    assert game.info.title == "Bid Euchre"
+    assert game.info.seat_teams == (0, 1, 0, 1)
+    assert {o.name: o.default for o in game.info.options} == {
+        "stick_the_dealer": True,
+        "ace_no_face": False,
+        "max_hands": 100,
+    }
+
+
+def test_action_texts_are_unique_and_payloads_name_the_proto_oneof() -> None:
+    state = GAME.new_state(0)
+    texts = [state.action_text(a) for a in range(NUM_ACTIONS)]
+    assert len(set(texts)) == NUM_ACTIONS
+    assert state.action_payload(action_id(state, "throw in")) == ("ace_no_face", True)
+    assert state.action_payload(action_id(state, "keep hand")) == ("ace_no_face", False)
+    assert state.action_payload(action_id(state, "call ASK")) == ("call", "ask")
+    assert state.action_payload(action_id(state, "pass")) == ("call", "pass")
+    assert state.action_payload(action_id(state, "trump H")) == ("trump", "H")
+    assert state.action_payload(action_id(state, "give 9C")) == ("give", "9C")
+    assert state.action_payload(action_id(state, "return JD")) == ("return_card", "JD")
+    assert state.action_payload(action_id(state, "play QH")) == ("play", "QH")
+
+
+def test_action_ids_keep_their_meaning_across_states() -> None:
+    first, second = GAME.new_state(1), GAME.new_state(2)
+    for action in range(NUM_ACTIONS):
+        assert first.action_text(action) == second.action_text(action)

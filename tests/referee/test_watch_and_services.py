@@ -1,0 +1,92 @@
+"""WatchMatch streams public events only; health and reflection answer like any gRPC server."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from arena import wire
+from arena.processes import Service
+from arena.v1 import referee_pb2, referee_pb2_grpc
+
+
+def test_watch_streams_public_events_in_order_and_ends_with_the_result(
+    referee: Service,
+    referee_stub: referee_pb2_grpc.RefereeStub,
+    basic_bot: Service,
+    random_bot: Service,
+) -> None:
+    request = referee_pb2.PlayMatchRequest(
+        game="bid-euchre",
+        bots=[basic_bot.address, random_bot.address],
+        seed=31,
+        move_deadline=wire.duration(2.0),
+        match_id="watched-31",
+    )
+    outcome: list[referee_pb2.MatchResult] = []
+    player = threading.Thread(target=lambda: outcome.append(referee_stub.PlayMatch(request)))
+    player.start()
+    events: list[referee_pb2.MatchEvent] = []
+    for _ in range(50):  # the match may not have reached the referee yet
+        try:
+            events = list(
+                referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="watched-31"))
+            )
+            break
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.NOT_FOUND
+            threading.Event().wait(0.05)
+    player.join()
+    assert [e.sequence for e in events] == list(range(len(events)))
+    assert events[0].kind == referee_pb2.MATCH_EVENT_KIND_STARTED
+    assert events[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
+    assert events[-1].result == outcome[0]
+    kinds = {e.game_kind for e in events if e.kind == referee_pb2.MATCH_EVENT_KIND_GAME}
+    assert {"call", "play"} <= kinds
+    assert "deal" not in kinds
+    # Nothing private: no event text names a card that was still hidden at that moment.
+    replay = json.loads(
+        referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id="watched-31")).json
+    )
+    private = [
+        e["event"]["text"]
+        for h in replay["hands"]
+        for e in h["log"]
+        if "event" in e and "visible_to" in e["event"]
+    ]
+    public_texts = {e.text for e in events}
+    assert not public_texts & set(private)
+    plays = [e for e in events if e.game_kind == "play"]
+    decisions = [e["decision"] for h in replay["hands"] for e in h["log"] if "decision" in e]
+    assert len(plays) == sum(d["text"].startswith("play") for d in decisions)
+
+
+def test_watching_an_unknown_match_is_not_found(referee_stub: referee_pb2_grpc.RefereeStub) -> None:
+    try:
+        list(referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="never-played")))
+    except grpc.RpcError as error:
+        assert error.code() == grpc.StatusCode.NOT_FOUND
+        assert "never-played" in error.details()
+    else:
+        raise AssertionError("WatchMatch of an unknown match must fail")
+
+
+def test_health_service_reports_serving(referee: Service) -> None:
+    with grpc.insecure_channel(referee.address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "arena.v1.Referee"):
+            answer = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert answer.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_reflection_lists_the_referee_service(referee: Service) -> None:
+    with grpc.insecure_channel(referee.address) as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        request = reflection_pb2.ServerReflectionRequest(list_services="")
+        response = next(stub.ServerReflectionInfo(iter([request]), timeout=5))
+        names = {s.name for s in response.list_services_response.service}
+    assert {"arena.v1.Referee", "grpc.health.v1.Health"} <= names

@@ -1,0 +1,1 @@
+"""Celery workers that schedule and play tournaments (arrives with the tournament work)."""
