@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from google.protobuf import descriptor as _descriptor
@@ -99,7 +99,9 @@ def _converter(field: _FD) -> Converter:
     if field.message_type is not None:
         if field.message_type.full_name == "arena.v1.Card":
             return card
-        return _message_converter(field.message_type)
+        # Nested engine values (a played card, a finished trick) are frozen and recur in
+        # every later observation: convert each once.
+        return lru_cache(maxsize=4096)(_message_converter(field.message_type))
     return lambda value: value
 
 
@@ -148,18 +150,33 @@ def _payload_class(game_name: str) -> Any:
     return GetMessageClass(_game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name))
 
 
+_LEGAL_ACTION_CACHE_SIZE = 1 << 16
+_legal_actions: dict[tuple[str, int], bot_pb2.LegalAction] = {}
+
+
 def legal_action(state: State, action: int) -> bot_pb2.LegalAction:
+    """The wire form of a legal action. Cached: an id means the same action for the whole
+    game (the engine contract), so its text and payload never change."""
     game_name = state.game_info.name
+    cached = _legal_actions.get((game_name, action))
+    if cached is not None:
+        return cached
     kind, value = state.action_payload(action)
     payload = _payload_class(game_name)(**{kind: _payload_converters(game_name)[kind](value)})
-    return bot_pb2.LegalAction(
+    message = bot_pb2.LegalAction(
         id=action,
         text=state.action_text(action),
         **{field_name(game_name): payload},
     )
+    if len(_legal_actions) >= _LEGAL_ACTION_CACHE_SIZE:
+        _legal_actions.clear()
+    _legal_actions[(game_name, action)] = message
+    return message
 
 
+@lru_cache(maxsize=256)
 def duration(seconds: float) -> duration_pb2.Duration:
+    """A Duration message. Cached: callers must not mutate the result."""
     d = duration_pb2.Duration()
     d.FromTimedelta(timedelta(seconds=seconds))
     return d

@@ -13,19 +13,25 @@ A bot is one class::
 
 ``act`` gets the whole ``arena.v1.ActRequest`` (the seat's typed observation in the
 field named after the game, and the legal actions) and returns an action id. The SDK
-serves both unary ``Act`` and the faster ``ActStream``.
+serves both unary ``Act`` and the faster ``ActStream`` on an asyncio gRPC server and
+calls ``act`` inline, the cheapest path for a quick bot; a bot that thinks for long
+sets ``threaded = True`` so that one slow decision does not hold up its other seats.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import signal
-import threading
-from collections.abc import Iterator
-from concurrent import futures
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 
 from arena.v1 import bot_pb2, bot_pb2_grpc
+
+if TYPE_CHECKING:
+    Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -38,6 +44,8 @@ class Bot:
     games: tuple[str, ...] = ()
     supports_stream: bool = True
     """Offer ``ActStream``; set False to be asked by unary ``Act`` calls only."""
+    threaded: bool = False
+    """Run ``act`` in a worker thread instead of on the server's event loop."""
 
     def act(self, request: bot_pb2.ActRequest) -> int:
         raise NotImplementedError
@@ -50,9 +58,7 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    def Hello(
-        self, request: bot_pb2.HelloRequest, context: grpc.ServicerContext
-    ) -> bot_pb2.HelloResponse:
+    async def Hello(self, request: bot_pb2.HelloRequest, context: Context) -> bot_pb2.HelloResponse:
         return bot_pb2.HelloResponse(
             name=self.bot.name,
             version=self.bot.version,
@@ -60,33 +66,32 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
             supports_stream=self.bot.supports_stream,
         )
 
-    def _answer(self, request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-        return bot_pb2.ActResponse(action_id=self.bot.act(request), match_id=request.match_id)
+    async def _answer(self, request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
+        if self.bot.threaded:
+            action = await asyncio.get_running_loop().run_in_executor(None, self.bot.act, request)
+        else:
+            action = self.bot.act(request)
+        return bot_pb2.ActResponse(action_id=action, match_id=request.match_id)
 
-    def Act(
-        self, request: bot_pb2.ActRequest, context: grpc.ServicerContext
-    ) -> bot_pb2.ActResponse:
-        return self._answer(request)
+    async def Act(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
+        return await self._answer(request)
 
-    def ActStream(
-        self, request_iterator: Iterator[bot_pb2.ActRequest], context: grpc.ServicerContext
-    ) -> Iterator[bot_pb2.ActResponse]:
-        for request in request_iterator:
-            yield self._answer(request)
+    async def ActStream(
+        self, request_iterator: AsyncIterator[bot_pb2.ActRequest], context: Context
+    ) -> AsyncIterator[bot_pb2.ActResponse]:
+        async for request in request_iterator:
+            yield await self._answer(request)
 
-    def MatchEnded(
-        self, request: bot_pb2.MatchEndedRequest, context: grpc.ServicerContext
+    async def MatchEnded(
+        self, request: bot_pb2.MatchEndedRequest, context: Context
     ) -> bot_pb2.MatchEndedResponse:
         self.bot.match_ended(request)
         return bot_pb2.MatchEndedResponse()
 
 
-def start(
-    bot: Bot, port: int = 0, host: str = "127.0.0.1", workers: int = 32
-) -> tuple[grpc.Server, int]:
-    """Start serving ``bot`` in the background; returns the server and the bound port."""
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=workers),
+async def start(bot: Bot, port: int = 0, host: str = "127.0.0.1") -> tuple[grpc.aio.Server, int]:
+    """Start serving ``bot`` on the running event loop; returns the server and its port."""
+    server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -96,16 +101,22 @@ def start(
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
-    server.start()
+    await server.start()
     return server, bound
 
 
 def serve(bot: Bot, port: int = 50051, host: str = "127.0.0.1") -> None:
     """Serve ``bot`` until SIGINT or SIGTERM."""
-    server, bound = start(bot, port, host)
-    print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    stop.wait()
-    server.stop(grace=1).wait()
+
+    async def main() -> None:
+        server, bound = await start(bot, port, host)
+        print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await server.stop(grace=1)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())

@@ -308,6 +308,7 @@ class BidEuchreState(State):
         self.card_given: Card | None = None
         self.card_returned: Card | None = None
         self.trick: list[PlayedCard] = []
+        self._trick_size = NUM_SEATS
         self.tricks: list[Trick] = []
         self.tricks_won = [0, 0]
         self.events.append(
@@ -560,7 +561,7 @@ class BidEuchreState(State):
             )
         )
         a, b = self.team_scores
-        if max(a, b) >= GAME_TARGET:
+        if max(a, b) >= GAME_TARGET and a != b:
             self._end_game(0 if a > b else 1)
         elif self.hands_scored >= self.max_hands:
             self._end_game(None if a == b else (0 if a > b else 1))
@@ -643,9 +644,11 @@ class BidEuchreCallMade:
 class BidEuchreObservation:
     """What one seat may know; fields mirror the proto ``BidEuchreObservation`` by name.
 
-    ``contract`` and ``trump`` are ``None`` until set; ``card_given``/``card_returned``
-    are set only for the declarer and partner of an ``ASK``. ``hand_sizes`` counts the
-    dead hand of a seat sitting out (it holds its cards face down).
+    ``hand_number`` counts every deal, thrown-in hands included (``max_hands`` counts
+    only scored ones). ``contract`` and ``trump`` are ``None`` until set;
+    ``card_given``/``card_returned`` are set only for the declarer and partner of an
+    ``ASK``. ``hand_sizes`` counts the dead hand of a seat sitting out (it holds its
+    cards face down).
     """
 
     seat: int

@@ -175,9 +175,8 @@ class MatchRunner:
             think_ms = (time.perf_counter() - sent) * 1000
             if problem is not None:
                 action = substitute_action(spec.seed, index, legal)
-                forfeit = self._record_fault(
-                    Fault(seat, index, problem.kind, problem.detail, state.action_text(action))
-                )
+                text = state.action_text(action)
+                forfeit = self._record_fault(Fault(seat, index, problem.kind, problem.detail, text))
                 if forfeit is not None:
                     outcome.end = referee_pb2.MATCH_END_FORFEIT
                     outcome.forfeit_team = forfeit

@@ -32,7 +32,8 @@ class ReplayStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(document, out, indent=1)
+            # Compact: the C encoder is ten times faster than indented output.
+            out.write(json.dumps(document, separators=(",", ":")))
             out.write("\n")
         os.replace(tmp, path)
         return path

@@ -19,6 +19,7 @@ MODES = ("hang", "slow", "crash", "illegal", "error", "wrong-match")
 
 class ChaosBot(RandomBot):
     name = "chaos"
+    threaded = True  # a hanging decision must not stop the bot's other conversations
 
     def __init__(
         self, mode: str = "hang", after: int = 0, delay_ms: int = 0, seed: int = 0
