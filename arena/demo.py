@@ -72,9 +72,7 @@ def main() -> None:
                     )
         console.print(table)
         console.print(f"won: bid-euchre-basic {totals['basic']}, random {totals['random']}")
-        console.print(
-            f"replays in {replay_dir}: arena replay show --replay-dir {replay_dir} ID"
-        )
+        console.print(f"replays in {replay_dir}: arena replay show --replay-dir {replay_dir} ID")
     console.print("all processes stopped")
 
 

@@ -5,6 +5,8 @@ with a real mid-game Bid Euchre request as payload. Measured: a referee process 
 matches between two echo bots (separate processes, streams when offered, as in
 production); its cost per decision is match duration / decisions, which includes the
 engine, building each request and the round trip. Ratio = referee / echo; aim <= 0.7.
+The two are measured in alternating rounds and the median round is reported, since a
+shared 2-core machine drifts during a run.
 """
 
 from __future__ import annotations
@@ -35,49 +37,59 @@ def sample_request() -> object:
     )
 
 
-def echo_round_trip_us(address: str, calls: int) -> float:
-    request = sample_request()
-    with grpc.insecure_channel(address) as channel:
-        stub = bot_pb2_grpc.BotStub(channel)
-        for _ in range(200):  # warm up
-            stub.Act(request)
-        timings = []
-        for _ in range(calls):
-            started = time.perf_counter()
-            stub.Act(request)
-            timings.append(time.perf_counter() - started)
-    return statistics.mean(timings) * 1e6
+def echo_round_trip_us(stub: bot_pb2_grpc.BotStub, request: object, calls: int) -> float:
+    started = time.perf_counter()
+    for _ in range(calls):
+        stub.Act(request)
+    return (time.perf_counter() - started) / calls * 1e6
 
 
-def referee_decision_us(referee: str, bots: list[str], matches: int) -> tuple[float, int]:
+def referee_decision_us(
+    stub: referee_pb2_grpc.RefereeStub, bots: list[str], seeds: range
+) -> tuple[float, int]:
     total_s, decisions = 0.0, 0
-    with grpc.insecure_channel(referee) as channel:
-        stub = referee_pb2_grpc.RefereeStub(channel)
-        for seed in range(matches + 1):
-            result = stub.PlayMatch(
-                referee_pb2.PlayMatchRequest(game="bid-euchre", bots=bots, seed=seed)
-            )
-            if seed == 0:
-                continue  # warm-up match
-            total_s += result.duration.ToTimedelta() / timedelta(seconds=1)
-            decisions += result.decisions
+    for seed in seeds:
+        result = stub.PlayMatch(
+            referee_pb2.PlayMatchRequest(game="bid-euchre", bots=bots, seed=seed)
+        )
+        total_s += result.duration.ToTimedelta() / timedelta(seconds=1)
+        decisions += result.decisions
     return total_s / decisions * 1e6, decisions
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--calls", type=int, default=3000)
-    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=1000, help="echo calls per round")
+    parser.add_argument("--matches", type=int, default=4, help="referee matches per round")
     args = parser.parse_args()
     commands = [arena_command("referee", "serve", "--port", "0"), ECHO, ECHO]
-    with services(commands) as (referee, echo_a, echo_b):
-        echo_us = echo_round_trip_us(echo_a.address, args.calls)
-        referee_us, decisions = referee_decision_us(
-            referee.address, [echo_a.address, echo_b.address], args.matches
-        )
-    print(f"bare gRPC echo (unary Act, {args.calls} calls): {echo_us:8.1f} us per call")
-    print(f"referee, per decision ({decisions} decisions): {referee_us:8.1f} us")
-    print(f"ratio referee / echo: {referee_us / echo_us:.2f}  (aim <= 0.70)")
+    request = sample_request()
+    rounds: list[tuple[float, float]] = []
+    with (
+        services(commands) as (referee, echo_a, echo_b),
+        grpc.insecure_channel(echo_a.address) as echo_channel,
+        grpc.insecure_channel(referee.address) as referee_channel,
+    ):
+        echo = bot_pb2_grpc.BotStub(echo_channel)
+        referee_stub = referee_pb2_grpc.RefereeStub(referee_channel)
+        bots = [echo_a.address, echo_b.address]
+        echo_round_trip_us(echo, request, 200)  # warm up both paths
+        referee_decision_us(referee_stub, bots, range(1))
+        decisions = 0
+        for r in range(args.rounds):
+            echo_us = echo_round_trip_us(echo, request, args.calls)
+            seeds = range(1 + r * args.matches, 1 + (r + 1) * args.matches)
+            referee_us, n = referee_decision_us(referee_stub, bots, seeds)
+            decisions += n
+            rounds.append((referee_us / echo_us, echo_us))
+            print(
+                f"round {r + 1}: echo {echo_us:6.1f} us, referee {referee_us:6.1f} us per decision"
+            )
+    ratio, echo_us = statistics.median(rounds)
+    print(f"bare gRPC echo (unary Act, {args.calls} calls a round): {echo_us:.1f} us per call")
+    print(f"referee, per decision ({decisions} decisions): {ratio * echo_us:.1f} us")
+    print(f"median ratio referee / echo: {ratio:.2f}  (aim <= 0.70)")
 
 
 if __name__ == "__main__":
