@@ -243,7 +243,7 @@ def _describe_result(result: referee_pb2.MatchResult) -> str:
             f"{', '.join(dict.fromkeys(team.bots))}): {team.score} points, {team.faults} faults"
         )
     if result.end == referee_pb2.MATCH_END_NO_CONTEST:
-        lines.append("no contest: no team could play")
+        lines.append("no contest: no team could play, or the decision cap was reached")
     elif result.end == referee_pb2.MATCH_END_FORFEIT:
         lines.append(f"team {result.forfeit_team} forfeits; team {result.winner_team} wins")
     elif result.HasField("winner_team"):

@@ -24,6 +24,9 @@ from arena.v1 import bot_pb2, referee_pb2
 
 HELLO_TIMEOUT_S = 2.0
 MATCH_ENDED_TIMEOUT_S = 1.0
+MAX_DECISIONS = 100_000
+"""A match still running after this many decisions ends without a result: bots that,
+say, pass every hand with stick-the-dealer off would otherwise play for ever."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class MatchSpec:
     options: Options
     move_deadline_s: float
     policy: FaultPolicy = field(default_factory=FaultPolicy)
+    max_decisions: int = MAX_DECISIONS
 
 
 @dataclass
@@ -96,8 +100,7 @@ class MatchRunner:
                         await seat.close()
             result = self._result(state, outcome, time.monotonic() - started)
             self._save_replay(state, result)
-            if outcome.end != referee_pb2.MATCH_END_NO_CONTEST:
-                await self._notify_end(connections, state, result)
+            await self._notify_end(connections, state, result)
         finally:
             for connection in connections.values():
                 await connection.close()
@@ -145,6 +148,9 @@ class MatchRunner:
         spec = self.spec
         self._publish_events(state, 0)
         while not state.is_terminal():
+            if outcome.decisions >= spec.max_decisions:
+                outcome.end = referee_pb2.MATCH_END_NO_CONTEST
+                return
             seat = state.current_seat()
             legal = state.legal_actions()
             index = outcome.decisions
@@ -306,7 +312,7 @@ class MatchRunner:
 def _result_line(result: referee_pb2.MatchResult) -> str:
     scores = " : ".join(str(t.score) for t in result.teams)
     if result.end == referee_pb2.MATCH_END_NO_CONTEST:
-        return f"no contest: no team could play ({scores})"
+        return f"no contest ({scores})"
     if result.end == referee_pb2.MATCH_END_FORFEIT:
         return f"team {result.forfeit_team} forfeits; scores {scores}"
     if result.HasField("winner_team"):

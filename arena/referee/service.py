@@ -45,10 +45,11 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             spec = match_spec(request)
         except InvalidRequest as error:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        feed = self.feeds.get(spec.match_id)
-        if feed is not None and not feed.done:
+        if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
             await context.abort(
-                grpc.StatusCode.ALREADY_EXISTS, f"match {spec.match_id!r} is already running"
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"match id {spec.match_id!r} was already used on this referee; "
+                "leave match_id empty for a fresh one",
             )
         if self.running >= self.max_concurrent:
             await context.abort(
@@ -56,11 +57,19 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 f"this referee already runs {self.max_concurrent} matches, its limit; retry later",
             )
         self.running += 1
+        feed = self.feeds.open(spec.match_id)
         try:
-            runner = MatchRunner(spec, self.feeds.open(spec.match_id), self.replays)
-            return await runner.run()
+            return await MatchRunner(spec, feed, self.replays).run()
         finally:
             self.running -= 1
+            if not feed.done:  # the caller went away mid-match: release the watchers
+                feed.post(
+                    referee_pb2.MatchEvent(
+                        kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
+                        text="match abandoned: the caller cancelled it before the end",
+                    ),
+                    last=True,
+                )
 
     async def WatchMatch(
         self, request: referee_pb2.WatchMatchRequest, context: Context

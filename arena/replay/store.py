@@ -38,6 +38,9 @@ class ReplayStore:
         os.replace(tmp, path)
         return path
 
+    def exists(self, replay_id: str) -> bool:
+        return self._path(replay_id).exists()
+
     def load_text(self, replay_id: str) -> str:
         path = self._path(replay_id)
         try:

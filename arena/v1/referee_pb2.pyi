@@ -95,7 +95,9 @@ class _MatchEndEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchEnd.Val
     MATCH_END_FORFEIT: _MatchEnd.ValueType  # 2
     """A team forfeited: too many faults, or its bot unreachable at the start."""
     MATCH_END_NO_CONTEST: _MatchEnd.ValueType  # 3
-    """No team could play (every bot unreachable at the start); no winner, not rated."""
+    """No result, not rated: no team could play (every bot unreachable at the start), or
+    the match reached the referee's cap of 100,000 decisions.
+    """
 
 class MatchEnd(_MatchEnd, metaclass=_MatchEndEnumTypeWrapper):
     """How a match ended."""
@@ -107,7 +109,9 @@ MATCH_END_COMPLETED: MatchEnd.ValueType  # 1
 MATCH_END_FORFEIT: MatchEnd.ValueType  # 2
 """A team forfeited: too many faults, or its bot unreachable at the start."""
 MATCH_END_NO_CONTEST: MatchEnd.ValueType  # 3
-"""No team could play (every bot unreachable at the start); no winner, not rated."""
+"""No result, not rated: no team could play (every bot unreachable at the start), or
+the match reached the referee's cap of 100,000 decisions.
+"""
 Global___MatchEnd: _TypeAlias = MatchEnd  # noqa: Y015
 
 class _MatchEventKind:
@@ -125,7 +129,10 @@ class _MatchEventKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchE
     MATCH_EVENT_KIND_FAULT: _MatchEventKind.ValueType  # 3
     """A bot faulted; `fault` is set."""
     MATCH_EVENT_KIND_ENDED: _MatchEventKind.ValueType  # 4
-    """The match is over; `result` is set. Always the last event."""
+    """The match is over; `result` is set, unless the match was abandoned because the
+    PlayMatch caller cancelled it (then no result and no replay exist). Always the last
+    event.
+    """
 
 class MatchEventKind(_MatchEventKind, metaclass=_MatchEventKindEnumTypeWrapper):
     """Kind of a public match event."""
@@ -139,7 +146,10 @@ MATCH_EVENT_KIND_GAME: MatchEventKind.ValueType  # 2
 MATCH_EVENT_KIND_FAULT: MatchEventKind.ValueType  # 3
 """A bot faulted; `fault` is set."""
 MATCH_EVENT_KIND_ENDED: MatchEventKind.ValueType  # 4
-"""The match is over; `result` is set. Always the last event."""
+"""The match is over; `result` is set, unless the match was abandoned because the
+PlayMatch caller cancelled it (then no result and no replay exist). Always the last
+event.
+"""
 Global___MatchEventKind: _TypeAlias = MatchEventKind  # noqa: Y015
 
 @_typing.final

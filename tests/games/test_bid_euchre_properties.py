@@ -1,4 +1,4 @@
-"""Properties of Bid Euchre over many seeded random playouts (about 1,200 in all).
+"""Properties of Bid Euchre, each over 1,000 seeded random playouts.
 
 Each test draws a deal seed, a seed for the random player and the options, then plays a
 whole match choosing uniformly among the legal actions. Short matches (``max_hands`` 1 to
@@ -74,7 +74,7 @@ def _legal_list_is_canonical(state: BidEuchreState, _: random.Random) -> None:
     assert len(set(texts)) == len(texts)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_every_match_ends_and_only_then_runs_out_of_legal_actions(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -109,7 +109,7 @@ def _every_card_is_somewhere(state: BidEuchreState, _: random.Random) -> None:
     assert views[0].hand_sizes == tuple(len(view.hand) for view in views)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_all_24_cards_are_held_or_played_at_every_step(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -120,7 +120,7 @@ def test_all_24_cards_are_held_or_played_at_every_step(
 # --- determinism ----------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_the_same_seed_and_actions_replay_the_same_match(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -175,7 +175,7 @@ def _nothing_hidden_leaks(state: BidEuchreState, _: random.Random) -> None:
             assert card_codes(event.data) <= public, event
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_no_seat_ever_sees_another_seats_unplayed_cards(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -202,7 +202,7 @@ def _illegal_actions_change_nothing(state: BidEuchreState, policy: random.Random
     assert state.current_seat() == seat
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_an_illegal_action_raises_and_leaves_the_state_unchanged(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -252,7 +252,7 @@ def scores_from_log(events: Sequence[Event], max_hands: int) -> tuple[list[int],
     raise AssertionError("the log ends without a final hand")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ANY_LENGTH)
 def test_scores_and_winner_follow_from_the_event_log_alone(
     seed: int, policy_seed: int, options: dict[str, object]

@@ -3,14 +3,19 @@ with a legal move chosen from the seed, and enough of them forfeit the match."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
+from pathlib import Path
 
 import pytest
 
 from arena import wire
 from arena.games import get_game
 from arena.processes import Service
+from arena.referee.feed import MatchFeed
+from arena.referee.match import MatchRunner, MatchSpec
+from arena.replay import ReplayStore
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.conftest import BotFactory
 
@@ -171,3 +176,28 @@ def test_substituted_moves_are_legal_and_fixed_by_the_seed(
         legal = {state.action_text(a): a for a in state.legal_actions()}
         state.apply(legal[text])
     assert state.is_terminal()
+
+
+def test_a_match_past_the_decision_cap_ends_without_a_result(
+    tmp_path: Path, basic_bot: Service
+) -> None:
+    game = get_game("bid-euchre")
+    spec = MatchSpec(
+        match_id="capped",
+        game=game,
+        seat_bots=(basic_bot.address,) * 4,
+        seed=1,
+        options=game.info.resolve_options(),
+        move_deadline_s=2.0,
+        max_decisions=30,
+    )
+    replays = ReplayStore(tmp_path)
+
+    async def run() -> referee_pb2.MatchResult:
+        return await MatchRunner(spec, MatchFeed("capped"), replays).run()
+
+    result = asyncio.run(run())
+    assert result.end == referee_pb2.MATCH_END_NO_CONTEST
+    assert result.decisions == 30
+    assert not result.HasField("winner_team")
+    assert replays.load("capped")["result"]["end"] == "no_contest"

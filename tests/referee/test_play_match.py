@@ -138,3 +138,15 @@ def test_missing_replay_is_not_found(referee_stub: referee_pb2_grpc.RefereeStub)
         referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id="nope"))
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
     assert "nope" in caught.value.details()
+
+
+def test_a_used_match_id_is_refused_and_the_first_replay_kept(
+    referee_stub: referee_pb2_grpc.RefereeStub, basic_bot: Service, random_bot: Service
+) -> None:
+    first = play(referee_stub, [basic_bot.address, random_bot.address], match_id="once-only")
+    kept = replay_of(referee_stub, first)
+    with pytest.raises(grpc.RpcError) as caught:
+        play(referee_stub, [random_bot.address, basic_bot.address], match_id="once-only")
+    assert caught.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert "match id 'once-only' was already used" in caught.value.details()
+    assert replay_of(referee_stub, first) == kept

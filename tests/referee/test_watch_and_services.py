@@ -12,6 +12,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from arena import wire
 from arena.processes import Service
 from arena.v1 import referee_pb2, referee_pb2_grpc
+from tests.conftest import BotFactory
 
 
 def test_watch_streams_public_events_in_order_and_ends_with_the_result(
@@ -90,3 +91,32 @@ def test_reflection_lists_the_referee_service(referee: Service) -> None:
         response = next(stub.ServerReflectionInfo(iter([request]), timeout=5))
         names = {s.name for s in response.list_services_response.service}
     assert {"arena.v1.Referee", "grpc.health.v1.Health"} <= names
+
+
+def test_watchers_are_released_when_the_caller_abandons_a_match(
+    referee_stub: referee_pb2_grpc.RefereeStub, start_bot: BotFactory, basic_bot: Service
+) -> None:
+    slow = start_bot("chaos", "--mode", "hang")
+    call = referee_stub.PlayMatch.future(
+        referee_pb2.PlayMatchRequest(
+            game="bid-euchre",
+            bots=[slow.address, basic_bot.address],
+            seed=1,
+            move_deadline=wire.duration(30.0),
+            match_id="abandoned-1",
+        )
+    )
+    watch = referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="abandoned-1"))
+    for _ in range(100):
+        try:
+            first = next(watch)
+            break
+        except grpc.RpcError:  # not started yet
+            threading.Event().wait(0.05)
+            watch = referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="abandoned-1"))
+    assert first.kind == referee_pb2.MATCH_EVENT_KIND_STARTED
+    call.cancel()
+    rest = list(watch)
+    assert rest[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
+    assert "abandoned" in rest[-1].text
+    assert not rest[-1].HasField("result")
