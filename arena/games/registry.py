@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+
 from arena.games.api import Game, UnknownGameError
+
+BUILTIN_GAME_MODULES = ("arena.games.bid_euchre",)
+"""Engine modules that register themselves on import."""
 
 _GAMES: dict[str, Game] = {}
 
@@ -32,4 +37,5 @@ def all_games() -> list[Game]:
 
 
 def _load_builtin_games() -> None:
-    import arena.games.bid_euchre  # noqa: F401  (registers itself)
+    for module in BUILTIN_GAME_MODULES:
+        importlib.import_module(module)

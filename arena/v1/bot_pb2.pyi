@@ -5,8 +5,12 @@ The service a bot implements. A bot is a small gRPC server in any language; the
 referee is its only client. A random bot needs Hello and Act, nothing else.
 """
 
+from arena.v1 import baloot_pb2 as _baloot_pb2
 from arena.v1 import bid_euchre_pb2 as _bid_euchre_pb2
+from arena.v1 import bridgette_pb2 as _bridgette_pb2
 from arena.v1 import cards_pb2 as _cards_pb2
+from arena.v1 import persian_rummy_pb2 as _persian_rummy_pb2
+from arena.v1 import seep_pb2 as _seep_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
@@ -90,6 +94,10 @@ class LegalAction(_message.Message):
     ID_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
     BID_EUCHRE_FIELD_NUMBER: _builtins.int
+    BALOOT_FIELD_NUMBER: _builtins.int
+    BRIDGETTE_FIELD_NUMBER: _builtins.int
+    SEEP_FIELD_NUMBER: _builtins.int
+    PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     """Identifier of the action. Ids are stable within a game: the same action (say
     "play QH" in Bid Euchre) always has the same id, so bots may learn on them.
@@ -100,18 +108,38 @@ class LegalAction(_message.Message):
     def bid_euchre(self) -> _bid_euchre_pb2.BidEuchreAction:
         """Bid Euchre action."""
 
+    @_builtins.property
+    def baloot(self) -> _baloot_pb2.BalootAction:
+        """Baloot action."""
+
+    @_builtins.property
+    def bridgette(self) -> _bridgette_pb2.BridgetteAction:
+        """Bridgette action."""
+
+    @_builtins.property
+    def seep(self) -> _seep_pb2.SeepAction:
+        """Seep action."""
+
+    @_builtins.property
+    def persian_rummy(self) -> _persian_rummy_pb2.PersianRummyAction:
+        """Persian Rummy action."""
+
     def __init__(
         self,
         *,
         id: _builtins.int = ...,
         text: _builtins.str = ...,
         bid_euchre: _bid_euchre_pb2.BidEuchreAction | None = ...,
+        baloot: _baloot_pb2.BalootAction | None = ...,
+        bridgette: _bridgette_pb2.BridgetteAction | None = ...,
+        seep: _seep_pb2.SeepAction | None = ...,
+        persian_rummy: _persian_rummy_pb2.PersianRummyAction | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid_euchre", b"bid_euchre", "payload", b"payload"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "payload", b"payload", "persian_rummy", b"persian_rummy", "seep", b"seep"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid_euchre", b"bid_euchre", "id", b"id", "payload", b"payload", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "id", b"id", "payload", b"payload", "persian_rummy", b"persian_rummy", "seep", b"seep", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["bid_euchre"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -131,6 +159,10 @@ class ActRequest(_message.Message):
     DEADLINE_FIELD_NUMBER: _builtins.int
     LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
     BID_EUCHRE_FIELD_NUMBER: _builtins.int
+    BALOOT_FIELD_NUMBER: _builtins.int
+    BRIDGETTE_FIELD_NUMBER: _builtins.int
+    SEEP_FIELD_NUMBER: _builtins.int
+    PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match this decision belongs to."""
     game: _builtins.str
@@ -155,6 +187,22 @@ class ActRequest(_message.Message):
     def bid_euchre(self) -> _bid_euchre_pb2.BidEuchreObservation:
         """Bid Euchre observation."""
 
+    @_builtins.property
+    def baloot(self) -> _baloot_pb2.BalootObservation:
+        """Baloot observation."""
+
+    @_builtins.property
+    def bridgette(self) -> _bridgette_pb2.BridgetteObservation:
+        """Bridgette observation."""
+
+    @_builtins.property
+    def seep(self) -> _seep_pb2.SeepObservation:
+        """Seep observation."""
+
+    @_builtins.property
+    def persian_rummy(self) -> _persian_rummy_pb2.PersianRummyObservation:
+        """Persian Rummy observation."""
+
     def __init__(
         self,
         *,
@@ -166,12 +214,16 @@ class ActRequest(_message.Message):
         deadline: _duration_pb2.Duration | None = ...,
         legal_actions: _abc.Iterable[Global___LegalAction] | None = ...,
         bid_euchre: _bid_euchre_pb2.BidEuchreObservation | None = ...,
+        baloot: _baloot_pb2.BalootObservation | None = ...,
+        bridgette: _bridgette_pb2.BridgetteObservation | None = ...,
+        seep: _seep_pb2.SeepObservation | None = ...,
+        persian_rummy: _persian_rummy_pb2.PersianRummyObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["bid_euchre", b"bid_euchre", "deadline", b"deadline", "observation", b"observation"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "observation", b"observation", "persian_rummy", b"persian_rummy", "seep", b"seep"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid_euchre", b"bid_euchre", "deadline", b"deadline", "decision_index", b"decision_index", "game", b"game", "legal_actions", b"legal_actions", "match_id", b"match_id", "observation", b"observation", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "decision_index", b"decision_index", "game", b"game", "legal_actions", b"legal_actions", "match_id", b"match_id", "observation", b"observation", "persian_rummy", b"persian_rummy", "seat", b"seat", "seep", b"seep", "team", b"team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_observation: _TypeAlias = _typing.Literal["bid_euchre"]  # noqa: Y015
+    _WhichOneofReturnType_observation: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy"]  # noqa: Y015
     _WhichOneofArgType_observation: _TypeAlias = _typing.Literal["observation", b"observation"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_observation) -> _WhichOneofReturnType_observation | None: ...
 
