@@ -20,7 +20,8 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-_LISTENING = re.compile(r"listening on (\S+)")
+# Every ``arena ... serve`` prints "listening on HOST:PORT" when ready, a worker "ready as NAME".
+_READY = re.compile(r"(?:listening on|ready as) (\S+)")
 
 
 class ServiceFailed(RuntimeError):
@@ -44,17 +45,20 @@ class Service:
             for line in self.process.stdout:
                 self.output.append(line.rstrip())
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM, then SIGKILL for whatever of the session is still there."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                pass
+        self.kill()
 
     def kill(self) -> None:
-        self.process.kill()
+        """SIGKILL the service and every process it started (it runs in its own session)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
 
@@ -62,11 +66,18 @@ def arena_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "arena.cli", *args]
 
 
-def start_service(args: Sequence[str], timeout: float = 30.0) -> Service:
-    """Run ``args`` and wait until it says where it listens."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+def start_service(
+    args: Sequence[str], timeout: float = 30.0, env: dict[str, str] | None = None
+) -> Service:
+    """Run ``args`` in a session of its own and wait until it says it is ready."""
+    environment = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     process = subprocess.Popen(
-        list(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        list(args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=environment,
+        start_new_session=True,
     )
     assert process.stdout is not None
     deadline = time.monotonic() + timeout
@@ -78,7 +89,7 @@ def start_service(args: Sequence[str], timeout: float = 30.0) -> Service:
             if not line and process.poll() is not None:
                 break
             seen.append(line.rstrip())
-            match = _LISTENING.search(line)
+            match = _READY.search(line)
             if match:
                 return Service(process, match.group(1), tuple(args), deque(seen, maxlen=200))
         elif process.poll() is not None:

@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from arena.v1 import cards_pb2 as arena_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61rena/v1/bridgette.proto\x12\x08\x61rena.v1\"$\n\x14\x42ridgetteObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"0\n\x0f\x42ridgetteAction\x12\x15\n\x0bplaceholder\x18\x01 \x01(\x08H\x00\x42\x06\n\x04kindB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61rena/v1/bridgette.proto\x12\x08\x61rena.v1\x1a\x14\x61rena/v1/cards.proto\"\x83\x01\n\rBridgetteCall\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.arena.v1.BridgetteCallKind\x12\x12\n\x05level\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12)\n\x06strain\x18\x03 \x01(\x0e\x32\x19.arena.v1.BridgetteStrainB\x08\n\x06_level\"H\n\x11\x42ridgetteCallMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04\x63\x61ll\x18\x02 \x01(\x0b\x32\x17.arena.v1.BridgetteCall\"\xa5\x01\n\x11\x42ridgetteContract\x12\x10\n\x08\x64\x65\x63larer\x18\x01 \x01(\x05\x12\r\n\x05level\x18\x02 \x01(\x05\x12)\n\x06strain\x18\x03 \x01(\x0e\x32\x19.arena.v1.BridgetteStrain\x12-\n\x08\x64oubling\x18\x04 \x01(\x0e\x32\x1b.arena.v1.BridgetteDoubling\x12\x15\n\rtricks_needed\x18\x05 \x01(\x05\"\x8b\x05\n\x14\x42ridgetteObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12\'\n\x05phase\x18\x03 \x01(\x0e\x32\x18.arena.v1.BridgettePhase\x12\x13\n\x0b\x64\x65\x61l_number\x18\x04 \x01(\x05\x12\r\n\x05\x64\x65\x61ls\x18\x05 \x01(\x05\x12\x1c\n\x04hand\x18\x06 \x03(\x0b\x32\x0e.arena.v1.Card\x12\x1f\n\x07up_card\x18\x07 \x01(\x0b\x32\x0e.arena.v1.Card\x12\x14\n\x0c\x64\x65\x61ler_draws\x18\x08 \x01(\x05\x12\x1d\n\x05\x64rawn\x18\t \x03(\x0b\x32\x0e.arena.v1.Card\x12 \n\x08\x64iscards\x18\n \x03(\x0b\x32\x0e.arena.v1.Card\x12\x12\n\nto_discard\x18\x0b \x01(\x05\x12\x12\n\nstock_size\x18\x0c \x01(\x05\x12*\n\x05\x63\x61lls\x18\r \x03(\x0b\x32\x1b.arena.v1.BridgetteCallMade\x12-\n\x08high_bid\x18\x0e \x01(\x0b\x32\x1b.arena.v1.BridgetteContract\x12-\n\x08\x63ontract\x18\x0f \x01(\x0b\x32\x1b.arena.v1.BridgetteContract\x12\x1d\n\x05trump\x18\x10 \x01(\x0e\x32\x0e.arena.v1.Suit\x12#\n\x05trick\x18\x11 \x03(\x0b\x32\x14.arena.v1.PlayedCard\x12\x1f\n\x06tricks\x18\x12 \x03(\x0b\x32\x0f.arena.v1.Trick\x12#\n\x0b\x62\x61rred_suit\x18\x13 \x01(\x0e\x32\x0e.arena.v1.Suit\x12\x12\n\ntricks_won\x18\x14 \x03(\x05\x12\x0e\n\x06scores\x18\x15 \x03(\x05\x12\x12\n\nhand_sizes\x18\x16 \x03(\x05\"\x85\x01\n\x0f\x42ridgetteAction\x12!\n\x07\x64iscard\x18\x01 \x01(\x0b\x32\x0e.arena.v1.CardH\x00\x12\'\n\x04\x63\x61ll\x18\x02 \x01(\x0b\x32\x17.arena.v1.BridgetteCallH\x00\x12\x1e\n\x04play\x18\x03 \x01(\x0b\x32\x0e.arena.v1.CardH\x00\x42\x06\n\x04kind*\xa4\x01\n\x0e\x42ridgettePhase\x12\x1f\n\x1b\x42RIDGETTE_PHASE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x42RIDGETTE_PHASE_DISCARD\x10\x01\x12\x1b\n\x17\x42RIDGETTE_PHASE_AUCTION\x10\x02\x12\x18\n\x14\x42RIDGETTE_PHASE_PLAY\x10\x03\x12\x1d\n\x19\x42RIDGETTE_PHASE_GAME_OVER\x10\x04*\xb5\x01\n\x11\x42ridgetteCallKind\x12#\n\x1f\x42RIDGETTE_CALL_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x42RIDGETTE_CALL_KIND_PASS\x10\x01\x12\x1b\n\x17\x42RIDGETTE_CALL_KIND_BID\x10\x02\x12\x1e\n\x1a\x42RIDGETTE_CALL_KIND_DOUBLE\x10\x03\x12 \n\x1c\x42RIDGETTE_CALL_KIND_REDOUBLE\x10\x04*\xc7\x01\n\x0f\x42ridgetteStrain\x12 \n\x1c\x42RIDGETTE_STRAIN_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x42RIDGETTE_STRAIN_CLUBS\x10\x01\x12\x1d\n\x19\x42RIDGETTE_STRAIN_DIAMONDS\x10\x02\x12\x1b\n\x17\x42RIDGETTE_STRAIN_HEARTS\x10\x03\x12\x1b\n\x17\x42RIDGETTE_STRAIN_SPADES\x10\x04\x12\x1d\n\x19\x42RIDGETTE_STRAIN_NO_TRUMP\x10\x05*\x9b\x01\n\x11\x42ridgetteDoubling\x12\"\n\x1e\x42RIDGETTE_DOUBLING_UNSPECIFIED\x10\x00\x12 \n\x1c\x42RIDGETTE_DOUBLING_UNDOUBLED\x10\x01\x12\x1e\n\x1a\x42RIDGETTE_DOUBLING_DOUBLED\x10\x02\x12 \n\x1c\x42RIDGETTE_DOUBLING_REDOUBLED\x10\x03\x42\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,8 +33,22 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bridgette_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'P\001Z\036cardarena/gen/arena/v1;arenav1'
-  _globals['_BRIDGETTEOBSERVATION']._serialized_start=38
-  _globals['_BRIDGETTEOBSERVATION']._serialized_end=74
-  _globals['_BRIDGETTEACTION']._serialized_start=76
-  _globals['_BRIDGETTEACTION']._serialized_end=124
+  _globals['_BRIDGETTEPHASE']._serialized_start=1227
+  _globals['_BRIDGETTEPHASE']._serialized_end=1391
+  _globals['_BRIDGETTECALLKIND']._serialized_start=1394
+  _globals['_BRIDGETTECALLKIND']._serialized_end=1575
+  _globals['_BRIDGETTESTRAIN']._serialized_start=1578
+  _globals['_BRIDGETTESTRAIN']._serialized_end=1777
+  _globals['_BRIDGETTEDOUBLING']._serialized_start=1780
+  _globals['_BRIDGETTEDOUBLING']._serialized_end=1935
+  _globals['_BRIDGETTECALL']._serialized_start=61
+  _globals['_BRIDGETTECALL']._serialized_end=192
+  _globals['_BRIDGETTECALLMADE']._serialized_start=194
+  _globals['_BRIDGETTECALLMADE']._serialized_end=266
+  _globals['_BRIDGETTECONTRACT']._serialized_start=269
+  _globals['_BRIDGETTECONTRACT']._serialized_end=434
+  _globals['_BRIDGETTEOBSERVATION']._serialized_start=437
+  _globals['_BRIDGETTEOBSERVATION']._serialized_end=1088
+  _globals['_BRIDGETTEACTION']._serialized_start=1091
+  _globals['_BRIDGETTEACTION']._serialized_end=1224
 # @@protoc_insertion_point(module_scope)

@@ -47,7 +47,7 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         (
             ("bot", "serve", "alphazero"),
             1,
-            "unknown bot 'alphazero'; example bots: bid-euchre-basic, chaos, random",
+            "unknown bot 'alphazero'; example bots: bid-euchre-basic, bridgette-basic, chaos, house, random",
         ),
         (("bot", "serve", "chaos", "--mode", "sulk"), 1, "unknown chaos mode 'sulk'"),
         (

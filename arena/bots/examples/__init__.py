@@ -5,14 +5,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
+from arena.bots.examples.bridgette_basic import BridgetteBasicBot
 from arena.bots.examples.chaos import ChaosBot
+from arena.bots.examples.house import HouseBot
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.sdk import Bot
 
 EXAMPLES: dict[str, Callable[..., Bot]] = {
+    "house": HouseBot,
     "random": RandomBot,
     "bid-euchre-basic": BidEuchreBasicBot,
+    "bridgette-basic": BridgetteBasicBot,
     "chaos": ChaosBot,
 }
 
-__all__ = ["EXAMPLES", "BidEuchreBasicBot", "ChaosBot", "RandomBot"]
+__all__ = [
+    "EXAMPLES",
+    "BidEuchreBasicBot",
+    "BridgetteBasicBot",
+    "ChaosBot",
+    "HouseBot",
+    "RandomBot",
+]

@@ -1,0 +1,1 @@
+"""The Arena gRPC API: bot registry, tournaments and leaderboard."""

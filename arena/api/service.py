@@ -1,0 +1,323 @@
+"""The Arena service: the front door for bot authors, organisers and leaderboard readers.
+
+It keeps nothing in memory: bots, tournaments and results live in Redis (``arena.store``),
+matches are queued on Celery (``workers.dispatch``) and played by referees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+
+import grpc
+import redis
+from google.protobuf import duration_pb2, timestamp_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena.games import game_names
+from arena.ratings.leaderboard import Leaderboard, leaderboard
+from arena.referee.bot_client import BotConnection, BotFault
+from arena.referee.requests import InvalidRequest, check_address
+from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
+from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
+from arena.tournament.schedule import schedule
+from arena.tournament.spec import MAX_MATCHES, InvalidSpec, TooLarge, plan
+from arena.v1 import arena_pb2, arena_pb2_grpc
+
+if TYPE_CHECKING:
+    Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+
+HELLO_TIMEOUT_S = 5.0
+WATCH_POLL_S = 0.3
+BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+STATES = {
+    RUNNING: arena_pb2.TOURNAMENT_STATE_RUNNING,
+    FINISHED: arena_pb2.TOURNAMENT_STATE_FINISHED,
+    CANCELLED: arena_pb2.TOURNAMENT_STATE_CANCELLED,
+}
+
+
+def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp
+
+
+def bot_message(bot: RegisteredBot) -> arena_pb2.RegisteredBot:
+    return arena_pb2.RegisteredBot(
+        name=bot.name,
+        address=bot.address,
+        games=list(bot.games),
+        hello_name=bot.hello_name,
+        version=bot.version,
+        registered_at=_timestamp(bot.registered_at),
+    )
+
+
+def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
+    spec = record.spec
+    deadline = duration_pb2.Duration()
+    deadline.FromNanoseconds(int(spec["move_deadline_ms"] * 1e6))
+    return arena_pb2.Tournament(
+        id=record.id,
+        spec=arena_pb2.TournamentSpec(
+            entries=spec["entries"],
+            games=spec["games"],
+            deals=spec["deals"],
+            move_deadline=deadline,
+            max_faults=spec["max_faults"],
+            master_seed=spec["master_seed"],
+            name=spec["name"],
+        ),
+        state=STATES[record.state],
+        matches_total=record.total,
+        matches_done=record.done,
+        forfeits=record.forfeits,
+        created_at=_timestamp(record.created_at),
+        games=list(record.games),
+    )
+
+
+def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Leaderboard:
+    return arena_pb2.Leaderboard(
+        tournament_id=tournament_id,
+        game=board.game,
+        draw_elo=board.draw_elo,
+        matches=board.matches,
+        rows=[
+            arena_pb2.LeaderboardRow(
+                rank=row.rank,
+                bot=row.bot,
+                elo=row.elo,
+                elo_ci95=row.elo_ci95,
+                pairs=row.pairs,
+                wins=row.wins,
+                draws=row.draws,
+                losses=row.losses,
+                matches=row.matches,
+                game_elo=row.game_elo,
+            )
+            for row in board.rows
+        ],
+    )
+
+
+class ArenaService(arena_pb2_grpc.ArenaServicer):
+    def __init__(self, client: redis.Redis) -> None:
+        self.bots = BotRegistry(client)
+        self.tournaments = TournamentStore(client)
+
+    async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
+        record = await asyncio.to_thread(self.tournaments.get, tournament_id)
+        if record is None:
+            await _abort(context, grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}")
+        return record
+
+    async def RegisterBot(
+        self, request: arena_pb2.RegisterBotRequest, context: Context
+    ) -> arena_pb2.RegisteredBot:
+        if not BOT_NAME.match(request.name):
+            await _abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"bad bot name {request.name!r}: use 1 to 40 letters, digits, '-', '_' or '.'",
+            )
+        try:
+            check_address(request.address)
+        except InvalidRequest as error:
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        connection = BotConnection.open(request.address)
+        try:
+            hello = await connection.say_hello(HELLO_TIMEOUT_S)
+        except BotFault as fault:
+            await _abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"bot at {request.address} did not answer Hello: {fault.detail}",
+            )
+        finally:
+            await connection.close()
+        arena_games = game_names()
+        games = tuple(g for g in arena_games if g in hello.games)
+        if not games:
+            await _abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"bot {request.name!r} plays none of the arena's games (it plays: "
+                f"{', '.join(hello.games) or 'nothing'}; the arena has: {', '.join(arena_games)})",
+            )
+        bot = RegisteredBot(
+            request.name, request.address, games, hello.name, hello.version, time.time()
+        )
+        await asyncio.to_thread(self.bots.put, bot)
+        return bot_message(bot)
+
+    async def ListBots(
+        self, request: arena_pb2.ListBotsRequest, context: Context
+    ) -> arena_pb2.ListBotsResponse:
+        bots = await asyncio.to_thread(self.bots.all)
+        return arena_pb2.ListBotsResponse(bots=[bot_message(b) for b in bots])
+
+    async def RemoveBot(
+        self, request: arena_pb2.RemoveBotRequest, context: Context
+    ) -> arena_pb2.RemoveBotResponse:
+        if not await asyncio.to_thread(self.bots.remove, request.name):
+            await _abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {request.name!r}")
+        return arena_pb2.RemoveBotResponse()
+
+    async def SubmitTournament(
+        self, request: arena_pb2.SubmitTournamentRequest, context: Context
+    ) -> arena_pb2.Tournament:
+        bots = {b.name: b for b in await asyncio.to_thread(self.bots.all)}
+        try:
+            tournament_plan = plan(request.spec, sorted(bots))
+        except TooLarge as error:
+            await _abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+        except InvalidSpec as error:
+            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        tournament_id = "t" + uuid.uuid4().hex[:12]
+        matches = schedule(
+            tournament_id,
+            tournament_plan.entries,
+            {name: bots[name].games for name in tournament_plan.entries},
+            tournament_plan.games,
+            tournament_plan.deals,
+            tournament_plan.master_seed,
+        )
+        if not matches:
+            await _abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "no two entries play a common game among: " + ", ".join(tournament_plan.games),
+            )
+        if len(matches) > MAX_MATCHES:
+            await _abort(
+                context,
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{len(matches)} matches is over the limit of {MAX_MATCHES}: fewer deals or entries",
+            )
+        games = sorted({m.game for m in matches})
+        spec = tournament_plan.to_json({name: bots[name].address for name in bots})
+        await asyncio.to_thread(self.tournaments.create, tournament_id, spec, games, matches)
+        await asyncio.to_thread(_queue, tournament_id, [m.match_id for m in matches])
+        return tournament_message(await self._tournament(tournament_id, context))
+
+    async def GetTournament(
+        self, request: arena_pb2.GetTournamentRequest, context: Context
+    ) -> arena_pb2.Tournament:
+        return tournament_message(await self._tournament(request.id, context))
+
+    async def ListTournaments(
+        self, request: arena_pb2.ListTournamentsRequest, context: Context
+    ) -> arena_pb2.ListTournamentsResponse:
+        ids = await asyncio.to_thread(self.tournaments.ids)
+        records = [await asyncio.to_thread(self.tournaments.get, i) for i in ids]
+        return arena_pb2.ListTournamentsResponse(
+            tournaments=[tournament_message(r) for r in records if r is not None]
+        )
+
+    async def ResumeTournament(
+        self, request: arena_pb2.ResumeTournamentRequest, context: Context
+    ) -> arena_pb2.Tournament:
+        record = await self._tournament(request.id, context)
+        if record.state == FINISHED:
+            await _abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"tournament {request.id!r} is finished: every match has a result",
+            )
+        unfinished = await asyncio.to_thread(self.tournaments.unfinished, request.id)
+        await asyncio.to_thread(self.tournaments.set_state, request.id, RUNNING)
+        await asyncio.to_thread(_queue, request.id, [m.match_id for m in unfinished])
+        return tournament_message(await self._tournament(request.id, context))
+
+    async def CancelTournament(
+        self, request: arena_pb2.CancelTournamentRequest, context: Context
+    ) -> arena_pb2.Tournament:
+        record = await self._tournament(request.id, context)
+        if record.state == FINISHED:
+            await _abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"tournament {request.id!r} is already finished",
+            )
+        await asyncio.to_thread(self.tournaments.set_state, request.id, CANCELLED)
+        return tournament_message(await self._tournament(request.id, context))
+
+    async def WatchTournament(
+        self, request: arena_pb2.WatchTournamentRequest, context: Context
+    ) -> AsyncIterator[arena_pb2.Tournament]:
+        last: tuple[int, str] | None = None
+        while True:
+            record = await self._tournament(request.id, context)
+            if (record.done, record.state) != last:
+                last = (record.done, record.state)
+                yield tournament_message(record)
+            if record.state != RUNNING:
+                return
+            await asyncio.sleep(WATCH_POLL_S)
+
+    async def GetLeaderboard(
+        self, request: arena_pb2.GetLeaderboardRequest, context: Context
+    ) -> arena_pb2.Leaderboard:
+        if request.tournament_id:
+            await self._tournament(request.tournament_id, context)
+            ids = [request.tournament_id]
+        else:
+            ids = await asyncio.to_thread(self.tournaments.ids)
+        if request.game and request.game not in game_names():
+            await _abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown game {request.game!r}; available games: {', '.join(game_names())}",
+            )
+        results = []
+        for tournament_id in ids:
+            results.extend(await asyncio.to_thread(self.tournaments.results, tournament_id))
+        board = await asyncio.to_thread(leaderboard, results, request.game)
+        return leaderboard_message(board, request.tournament_id)
+
+
+def _queue(tournament_id: str, match_ids: list[str]) -> None:
+    from workers.dispatch import queue_matches  # Celery loads only where it is needed
+
+    queue_matches(tournament_id, match_ids)
+
+
+async def _abort(context: Context, code: grpc.StatusCode, message: str) -> NoReturn:
+    await context.abort(code, message)
+    raise AssertionError("unreachable")  # context.abort raises
+
+
+async def start_server(
+    *, redis_url: str, host: str = "127.0.0.1", port: int = 50050
+) -> tuple[grpc.aio.Server, int]:
+    server = grpc.aio.server()
+    arena_pb2_grpc.add_ArenaServicer_to_server(
+        ArenaService(redis.Redis.from_url(redis_url)), server
+    )
+    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
+    reflection.enable_server_reflection((name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{port}")
+    await server.start()
+    for service in ("", name):
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+    return server, bound
+
+
+def serve(redis_url: str, host: str = "127.0.0.1", port: int = 50050) -> None:
+    async def main() -> None:
+        server, bound = await start_server(redis_url=redis_url, host=host, port=port)
+        print(f"arena api listening on {host}:{bound}", flush=True)
+        await server.wait_for_termination()
+
+    asyncio.run(main())

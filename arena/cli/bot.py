@@ -1,0 +1,87 @@
+"""``arena bot serve|register|list|remove``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.cli.common import CliError, Groups, add_api_flag, arena_api, group
+from arena.v1 import arena_pb2
+
+
+def add_commands(groups: Groups) -> None:
+    bots = group(groups, "bot", "serve example bots and manage the bot registry")
+    serve = bots.add_parser("serve", help="serve one of the example bots")
+    serve.add_argument("name", help="an example bot: house, random, chaos or GAME-basic")
+    serve.add_argument("--port", type=int, default=50061, help="port (default 50061; 0 picks one)")
+    serve.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    serve.add_argument("--seed", type=int, default=0, help="random and chaos bots: seed")
+    serve.add_argument("--no-stream", action="store_true", help="answer unary Act calls only")
+    serve.add_argument("--mode", help="chaos bot: hang, slow, crash, illegal, error, wrong-match")
+    serve.add_argument("--after", type=int, default=0, help="chaos bot: good decisions first")
+    serve.add_argument("--delay-ms", type=int, default=0, help="chaos bot, slow mode: delay")
+    serve.set_defaults(run=_serve)
+
+    register = bots.add_parser("register", help="register a running bot with the arena")
+    register.add_argument("name", help="registry name (letters, digits, '-', '_', '.')")
+    register.add_argument("address", help="where referees reach the bot, host:port")
+    add_api_flag(register)
+    register.set_defaults(run=_register)
+
+    listing = bots.add_parser("list", help="list registered bots")
+    add_api_flag(listing)
+    listing.set_defaults(run=_list)
+
+    remove = bots.add_parser("remove", help="remove a bot from the registry")
+    remove.add_argument("name")
+    add_api_flag(remove)
+    remove.set_defaults(run=_remove)
+
+
+def _serve(args: argparse.Namespace) -> None:
+    from arena.bots import serve
+    from arena.bots.examples import EXAMPLES, ChaosBot, RandomBot
+
+    factory = EXAMPLES.get(args.name)
+    if factory is None:
+        raise CliError(f"unknown bot {args.name!r}; example bots: {', '.join(sorted(EXAMPLES))}")
+    if args.mode and factory is not ChaosBot:
+        raise CliError("--mode is for the chaos bot only")
+    kwargs: dict[str, Any] = {}
+    if factory in (RandomBot, ChaosBot):
+        kwargs["seed"] = args.seed
+    if factory is ChaosBot:
+        kwargs.update(mode=args.mode or "hang", after=args.after, delay_ms=args.delay_ms)
+    try:
+        bot = factory(**kwargs)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    bot.supports_stream = not args.no_stream
+    try:
+        serve(bot, port=args.port, host=args.host)
+    except OSError as error:
+        raise CliError(str(error)) from None
+
+
+def _register(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        bot = api.RegisterBot(
+            arena_pb2.RegisterBotRequest(name=args.name, address=args.address), timeout=30
+        )
+    plays = ", ".join(bot.games)
+    print(f"registered {bot.name} at {bot.address}: {bot.hello_name} {bot.version}, plays {plays}")
+
+
+def _list(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        bots = api.ListBots(arena_pb2.ListBotsRequest(), timeout=10).bots
+    if not bots:
+        print("no bots registered")
+    for bot in bots:
+        print(f"{bot.name:<20} {bot.address:<22} {', '.join(bot.games)}")
+
+
+def _remove(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        api.RemoveBot(arena_pb2.RemoveBotRequest(name=args.name), timeout=10)
+    print(f"removed {args.name}")

@@ -1,0 +1,175 @@
+"""``arena games``, ``arena match play`` and ``arena replay show``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+
+from arena import wire
+from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups, group, referee
+from arena.v1 import referee_pb2, referee_pb2_grpc
+
+
+def add_commands(groups: Groups) -> None:
+    games = groups.add_parser("games", help="list the games and their options")
+    games.add_argument(
+        "--referee", help="ask this referee (host:port) instead of the local engines"
+    )
+    games.set_defaults(run=_games)
+
+    play = group(groups, "match", "play matches").add_parser(
+        "play", help="play one match between bots through a referee"
+    )
+    play.add_argument("--game", required=True, help="game name, e.g. bid-euchre")
+    play.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="ADDR",
+        help="bot address host:port, once per team or once per seat, in order",
+    )
+    play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
+    play.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="game option"
+    )
+    play.add_argument(
+        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
+    )
+    play.add_argument(
+        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
+    )
+    play.add_argument("--match-id", default="", help="id for the match (default: generated)")
+    play.add_argument("--referee", help="referee host:port (default: start one in this process)")
+    play.add_argument(
+        "--replay-dir", default=DEFAULT_REPLAY_DIR, help="replays, for the in-process referee"
+    )
+    play.add_argument("--json", action="store_true", help="print the result as JSON")
+    play.set_defaults(run=_match_play)
+
+    show = group(groups, "replay", "read replays").add_parser(
+        "show", help="print a replay hand by hand"
+    )
+    show.add_argument("replay", help="replay id or path to a replay JSON file")
+    show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
+    show.add_argument("--referee", help="fetch the replay from this referee instead")
+    show.add_argument("--json", action="store_true", help="print the raw JSON")
+    show.set_defaults(run=_replay_show)
+
+
+def _games(args: argparse.Namespace) -> None:
+    if args.referee:
+        with referee(args.referee) as stub:
+            games = list(stub.ListGames(referee_pb2.ListGamesRequest(), timeout=10).games)
+    else:
+        from arena.games import all_games
+
+        games = [wire.game_description(g) for g in all_games()]
+    for game in games:
+        print(f"{game.name:<14} {game.title}, {game.seats} seats, {game.teams} teams")
+        for option in game.options:
+            print(f"    {option.name}={option.default_value}  {option.description}")
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise CliError(f"--option takes NAME=VALUE, got {pair!r}")
+        options[name] = value
+    return options
+
+
+def _match_play(args: argparse.Namespace) -> None:
+    request = referee_pb2.PlayMatchRequest(
+        game=args.game,
+        bots=args.bot,
+        seed=args.seed,
+        options=_parse_options(args.option),
+        move_deadline=wire.duration(args.deadline_ms / 1000),
+        fault_policy=referee_pb2.FaultPolicy(max_faults=args.max_faults),
+        match_id=args.match_id,
+    )
+    if args.referee:
+        with referee(args.referee) as stub:
+            result: referee_pb2.MatchResult = stub.PlayMatch(request)
+    else:
+        result = asyncio.run(_play_local(request, args.replay_dir))
+    if args.json:
+        print(json_format.MessageToJson(result, always_print_fields_with_no_presence=True))
+        return
+    print(describe_result(result))
+
+
+async def _play_local(
+    request: referee_pb2.PlayMatchRequest, replay_dir: str
+) -> referee_pb2.MatchResult:
+    from arena.referee.service import start_server
+
+    server, port = await start_server(port=0, replay_dir=replay_dir)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = referee_pb2_grpc.RefereeStub(channel)
+            result: referee_pb2.MatchResult = await stub.PlayMatch(request)
+            return result
+    finally:
+        await server.stop(grace=None)
+
+
+def describe_result(result: referee_pb2.MatchResult) -> str:
+    lines = [
+        f"match {result.match_id}: {result.game}, seed {result.seed}, {result.decisions} decisions"
+    ]
+    for team in result.teams:
+        lines.append(
+            f"  team {team.team} (seats {', '.join(map(str, team.seats))}; "
+            f"{', '.join(dict.fromkeys(team.bots))}): {team.score} points, {team.faults} faults"
+        )
+    if result.end == referee_pb2.MATCH_END_NO_CONTEST:
+        lines.append("no contest: no team could play, or the decision cap was reached")
+    elif result.end == referee_pb2.MATCH_END_FORFEIT:
+        lines.append(f"team {result.forfeit_team} forfeits; team {result.winner_team} wins")
+    elif result.HasField("winner_team"):
+        lines.append(f"team {result.winner_team} wins")
+    else:
+        lines.append("draw")
+    for fault in result.faults:
+        kind = referee_pb2.FaultKind.Name(fault.kind).removeprefix("FAULT_KIND_").lower()
+        lines.append(
+            f"  fault: seat {fault.seat}, decision {fault.decision_index}, {kind}: {fault.detail}"
+        )
+    lines.append(f"replay: {result.replay_id}  (arena replay show {result.replay_id})")
+    return "\n".join(lines)
+
+
+def _replay_show(args: argparse.Namespace) -> None:
+    from arena.replay import ReplayNotFound, ReplayStore
+    from arena.replay.render import render
+
+    path = Path(args.replay)
+    if args.referee:
+        with referee(args.referee) as stub:
+            text = stub.GetReplay(
+                referee_pb2.GetReplayRequest(replay_id=args.replay), timeout=10
+            ).json
+    elif path.suffix == ".json" or path.exists():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise CliError(f"cannot read {path}: {error.strerror}") from None
+    else:
+        try:
+            text = ReplayStore(args.replay_dir).load_text(args.replay)
+        except ReplayNotFound as error:
+            raise CliError(str(error)) from None
+    try:
+        doc = json.loads(text)
+        print(json.dumps(doc, indent=1) if args.json else render(doc))
+    except (ValueError, KeyError, TypeError) as error:
+        raise CliError(f"{args.replay} is not a Card Arena replay ({error})") from None

@@ -1,0 +1,96 @@
+"""``arena referee serve``, ``arena api serve`` and ``arena worker``: the long-running parts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups, group
+
+
+def add_commands(groups: Groups) -> None:
+    serve = group(groups, "referee", "run a referee").add_parser(
+        "serve", help="serve the Referee gRPC API"
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks one)")
+    serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
+    serve.add_argument("--max-concurrent", type=int, default=256, help="matches played at once")
+    serve.set_defaults(run=_referee_serve)
+
+    api = group(groups, "api", "run the arena API").add_parser(
+        "serve", help="serve the Arena gRPC API (bots, tournaments, leaderboard)"
+    )
+    api.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    api.add_argument("--port", type=int, default=50050, help="port (default 50050; 0 picks one)")
+    _redis_flag(api)
+    api.set_defaults(run=_api_serve)
+
+    worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
+    _redis_flag(worker)
+    worker.add_argument(
+        "--referee",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="referee host:port, repeatable (default $ARENA_REFEREES or 127.0.0.1:50051)",
+    )
+    worker.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
+    worker.add_argument("--name", default="", help="worker node name (default: celery's)")
+    worker.add_argument("--loglevel", default="WARNING", help="Celery log level (default WARNING)")
+    worker.set_defaults(run=_worker)
+
+
+def _redis_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="Redis URL (default $ARENA_REDIS_URL or redis://127.0.0.1:6379/0)",
+    )
+
+
+def _referee_serve(args: argparse.Namespace) -> None:
+    from arena.referee.service import serve
+
+    try:
+        serve(
+            host=args.host,
+            port=args.port,
+            replay_dir=args.replay_dir,
+            max_concurrent=args.max_concurrent,
+        )
+    except OSError as error:
+        raise CliError(str(error)) from None
+
+
+def _api_serve(args: argparse.Namespace) -> None:
+    os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
+    from arena.api.service import serve
+
+    try:
+        serve(args.redis, host=args.host, port=args.port)
+    except OSError as error:
+        raise CliError(str(error)) from None
+
+
+def _worker(args: argparse.Namespace) -> None:
+    # Settings are read from the environment when the Celery app is imported.
+    os.environ["ARENA_REDIS_URL"] = args.redis
+    if args.referee:
+        os.environ["ARENA_REFEREES"] = ",".join(args.referee)
+    from workers.app import app
+
+    argv = [
+        "worker",
+        "--loglevel=WARNING",
+        f"--concurrency={args.concurrency}",
+        "--without-gossip",
+        "--without-mingle",
+    ]
+    if args.name:
+        argv.append(f"--hostname={args.name}")
+    app.worker_main(argv)

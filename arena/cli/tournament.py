@@ -1,0 +1,242 @@
+"""``arena tournament run|status|resume|cancel|list``, ``arena leaderboard``, ``arena results``."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+import grpc
+from google.protobuf import json_format
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from arena import wire
+from arena.cli.common import CliError, Groups, add_api_flag, arena_api, group
+from arena.v1 import arena_pb2, arena_pb2_grpc
+
+STATE_NAMES = {
+    arena_pb2.TOURNAMENT_STATE_RUNNING: "running",
+    arena_pb2.TOURNAMENT_STATE_FINISHED: "finished",
+    arena_pb2.TOURNAMENT_STATE_CANCELLED: "cancelled",
+}
+
+
+def add_commands(groups: Groups) -> None:
+    tournaments = group(groups, "tournament", "run and follow tournaments")
+    run = tournaments.add_parser("run", help="submit a duplicate round-robin tournament")
+    run.add_argument(
+        "--entry",
+        action="append",
+        required=True,
+        metavar="BOT",
+        help="registered bot, repeat for each entry",
+    )
+    run.add_argument(
+        "--game", action="append", default=[], help="game to play, repeatable (default: all)"
+    )
+    run.add_argument(
+        "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
+    )
+    run.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    run.add_argument(
+        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
+    )
+    run.add_argument(
+        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
+    )
+    run.add_argument("--name", default="", help="a label for listings")
+    run.add_argument("--wait", action="store_true", help="show progress, then the leaderboard")
+    add_api_flag(run)
+    run.set_defaults(run=_run)
+
+    for name, helptext, handler in (
+        ("status", "show a tournament's progress", _status),
+        ("resume", "re-queue a tournament's unfinished matches", _resume),
+        ("cancel", "cancel a tournament (it may be resumed)", _cancel),
+    ):
+        command = tournaments.add_parser(name, help=helptext)
+        command.add_argument("id", help="tournament id")
+        if name == "resume":
+            command.add_argument(
+                "--wait", action="store_true", help="show progress, then the leaderboard"
+            )
+        add_api_flag(command)
+        command.set_defaults(run=handler)
+
+    listing = tournaments.add_parser("list", help="list tournaments, newest first")
+    add_api_flag(listing)
+    listing.set_defaults(run=_list)
+
+    board = groups.add_parser("leaderboard", help="print ratings from stored results")
+    board.add_argument("--tournament", default="", help="only this tournament (default: all)")
+    board.add_argument("--game", default="", help="only this game (default: all games together)")
+    board.add_argument("--json", action="store_true", help="print JSON")
+    board.add_argument("--csv", action="store_true", help="print CSV")
+    add_api_flag(board)
+    board.set_defaults(run=_leaderboard)
+
+
+def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
+    return arena_pb2.TournamentSpec(
+        entries=args.entry,
+        games=args.game,
+        deals=args.deals,
+        move_deadline=wire.duration(args.deadline_ms / 1000),
+        max_faults=args.max_faults,
+        master_seed=args.seed,
+        name=args.name,
+    )
+
+
+def summary(t: arena_pb2.Tournament) -> str:
+    return (
+        f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}): {t.matches_done}/{t.matches_total} "
+        f"matches, {t.forfeits} forfeits; entries {', '.join(t.spec.entries)}; "
+        f"games {', '.join(t.games)}"
+    )
+
+
+def _run(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        tournament = api.SubmitTournament(
+            arena_pb2.SubmitTournamentRequest(spec=_spec(args)), timeout=60
+        )
+        print(summary(tournament))
+        if args.wait:
+            _follow(api, tournament.id)
+
+
+def _follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
+    console = Console(stderr=True)
+    last = None
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task(f"tournament {tournament_id}", total=None)
+        for update in api.WatchTournament(arena_pb2.WatchTournamentRequest(id=tournament_id)):
+            progress.update(task, total=update.matches_total, completed=update.matches_done)
+            last = update
+    if last is None or last.state != arena_pb2.TOURNAMENT_STATE_FINISHED:
+        raise CliError(
+            f"tournament {tournament_id} stopped: {summary(last) if last else 'no progress'}"
+        )
+    print(summary(last))
+    board = api.GetLeaderboard(
+        arena_pb2.GetLeaderboardRequest(tournament_id=tournament_id), timeout=60
+    )
+    print_leaderboard(board)
+
+
+def _status(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        print(summary(api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)))
+
+
+def _resume(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        print(
+            summary(api.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=args.id), timeout=60))
+        )
+        if args.wait:
+            _follow(api, args.id)
+
+
+def _cancel(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        print(
+            summary(api.CancelTournament(arena_pb2.CancelTournamentRequest(id=args.id), timeout=10))
+        )
+
+
+def _list(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        tournaments = api.ListTournaments(
+            arena_pb2.ListTournamentsRequest(), timeout=10
+        ).tournaments
+    if not tournaments:
+        print("no tournaments")
+    for t in tournaments:
+        print(summary(t))
+
+
+def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
+    games = sorted({g for row in board.rows for g in row.game_elo})
+    scope = f"tournament {board.tournament_id}" if board.tournament_id else "all tournaments"
+    table = Table(
+        title=f"Leaderboard, {board.game or 'all games'}, {scope} ({board.matches} matches)"
+    )
+    for column in ("rank", "bot", "Elo", "± 95%", "pairs", "W-D-L", "matches", *games):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in board.rows:
+        table.add_row(
+            str(row.rank),
+            row.bot,
+            f"{row.elo:+.0f}",
+            f"{row.elo_ci95:.0f}",
+            str(row.pairs),
+            f"{row.wins}-{row.draws}-{row.losses}",
+            str(row.matches),
+            *(f"{row.game_elo[g]:+.0f}" if g in row.game_elo else "" for g in games),
+        )
+    Console(width=max(100, 40 + 12 * len(games))).print(table)
+
+
+def _leaderboard(args: argparse.Namespace) -> None:
+    if args.json and args.csv:
+        raise CliError("choose one of --json and --csv")
+    with arena_api(args.api) as api:
+        try:
+            board = api.GetLeaderboard(
+                arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
+                timeout=60,
+            )
+        except grpc.RpcError:
+            raise
+    if args.json:
+        print(
+            json.dumps(
+                json_format.MessageToDict(board, always_print_fields_with_no_presence=True),
+                indent=1,
+            )
+        )
+    elif args.csv:
+        games = sorted({g for row in board.rows for g in row.game_elo})
+        out = csv.writer(sys.stdout)
+        out.writerow(
+            [
+                "rank",
+                "bot",
+                "elo",
+                "elo_ci95",
+                "pairs",
+                "wins",
+                "draws",
+                "losses",
+                "matches",
+                *games,
+            ]
+        )
+        for row in board.rows:
+            out.writerow(
+                [
+                    row.rank,
+                    row.bot,
+                    f"{row.elo:.1f}",
+                    f"{row.elo_ci95:.1f}",
+                    row.pairs,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.matches,
+                    *(f"{row.game_elo[g]:.1f}" if g in row.game_elo else "" for g in games),
+                ]
+            )
+    else:
+        print_leaderboard(board)

@@ -1,0 +1,24 @@
+"""Everything the arena keeps, in Redis. Key layout (all keys start with ``arena:``):
+
+=================================  =====  ============================================
+key                                type   holds
+=================================  =====  ============================================
+``arena:bots``                     hash   bot name -> registered bot (JSON)
+``arena:tournaments``              zset   tournament id, scored by creation time (ms)
+``arena:t:{id}``                   hash   ``spec``, ``games``, ``state``, ``created_at``,
+                                          ``total`` (matches scheduled)
+``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON)
+``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
+``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit
+``arena:t:{id}:leaderboard``       str    ratings at the tournament's end (JSON)
+=================================  =====  ============================================
+
+A result is written with HSETNX: a match played twice (a worker died after the referee
+finished, and the task ran again) is stored once, and only the first write counts.
+Production Redis runs with AOF persistence (``appendonly yes``); see ``deploy/``.
+"""
+
+from arena.store.bots import BotRegistry, RegisteredBot
+from arena.store.tournaments import TournamentRecord, TournamentStore
+
+__all__ = ["BotRegistry", "RegisteredBot", "TournamentRecord", "TournamentStore"]

@@ -1,0 +1,136 @@
+"""Tournaments, their schedules and their results."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from arena.tournament.schedule import ScheduledMatch
+
+TOURNAMENTS = "arena:tournaments"
+
+# The result and its forfeit mark are written together or not at all.
+_RECORD_ONCE = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  if ARGV[3] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) end
+  return 1
+end
+return 0
+"""
+RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
+
+
+def _key(tournament_id: str, part: str = "") -> str:
+    return f"arena:t:{tournament_id}" + (f":{part}" if part else "")
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    id: str
+    spec: dict[str, Any]
+    games: tuple[str, ...]
+    state: str
+    created_at: float
+    total: int
+    done: int
+    forfeits: int
+
+
+class TournamentStore:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._record_once = client.register_script(_RECORD_ONCE)
+
+    def create(
+        self,
+        tournament_id: str,
+        spec: dict[str, Any],
+        games: Sequence[str],
+        matches: Sequence[ScheduledMatch],
+    ) -> None:
+        now = time.time()
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                _key(tournament_id),
+                mapping={
+                    "spec": json.dumps(spec),
+                    "games": json.dumps(list(games)),
+                    "state": RUNNING,
+                    "created_at": repr(now),
+                    "total": len(matches),
+                },
+            )
+            if matches:
+                pipe.hset(
+                    _key(tournament_id, "schedule"),
+                    mapping={m.match_id: json.dumps(m.to_json()) for m in matches},
+                )
+            pipe.zadd(TOURNAMENTS, {tournament_id: int(now * 1000)})
+            pipe.execute()
+
+    def get(self, tournament_id: str) -> TournamentRecord | None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(_key(tournament_id))
+            pipe.hlen(_key(tournament_id, "results"))
+            pipe.scard(_key(tournament_id, "forfeits"))
+            fields, done, forfeits = pipe.execute()
+        if not fields:
+            return None
+        return TournamentRecord(
+            id=tournament_id,
+            spec=json.loads(fields[b"spec"]),
+            games=tuple(json.loads(fields[b"games"])),
+            state=fields[b"state"].decode(),
+            created_at=float(fields[b"created_at"]),
+            total=int(fields[b"total"]),
+            done=int(done),
+            forfeits=int(forfeits),
+        )
+
+    def ids(self) -> list[str]:
+        raw: list[bytes] = self.redis.zrevrange(TOURNAMENTS, 0, -1)  # type: ignore[assignment]
+        return [i.decode() for i in raw]
+
+    def set_state(self, tournament_id: str, state: str) -> None:
+        self.redis.hset(_key(tournament_id), "state", state)
+
+    def state(self, tournament_id: str) -> str | None:
+        raw = self.redis.hget(_key(tournament_id), "state")
+        return None if raw is None else raw.decode()  # type: ignore[union-attr]
+
+    def scheduled(self, tournament_id: str, match_id: str) -> ScheduledMatch | None:
+        raw = self.redis.hget(_key(tournament_id, "schedule"), match_id)
+        return None if raw is None else ScheduledMatch.from_json(json.loads(raw))
+
+    def schedule(self, tournament_id: str) -> list[ScheduledMatch]:
+        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "schedule"))  # type: ignore[assignment]
+        matches = [ScheduledMatch.from_json(json.loads(v)) for v in raw.values()]
+        return sorted(matches, key=lambda m: m.match_id)
+
+    def has_result(self, tournament_id: str, match_id: str) -> bool:
+        return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
+
+    def unfinished(self, tournament_id: str) -> list[ScheduledMatch]:
+        done = set(self.redis.hkeys(_key(tournament_id, "results")))
+        return [m for m in self.schedule(tournament_id) if m.match_id.encode() not in done]
+
+    def record_result(self, tournament_id: str, result: dict[str, Any]) -> bool:
+        """Store a match result unless one is already stored; True if this one counted."""
+        forfeit = "1" if result.get("forfeit_team") is not None else "0"
+        written = self._record_once(
+            keys=[_key(tournament_id, "results"), _key(tournament_id, "forfeits")],
+            args=[result["match_id"], json.dumps(result), forfeit],
+        )
+        return bool(written)
+
+    def results(self, tournament_id: str) -> list[dict[str, Any]]:
+        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "results"))  # type: ignore[assignment]
+        return sorted((json.loads(v) for v in raw.values()), key=lambda r: r["match_id"])
+
+    def save_leaderboard(self, tournament_id: str, leaderboard: dict[str, Any]) -> None:
+        self.redis.set(_key(tournament_id, "leaderboard"), json.dumps(leaderboard))

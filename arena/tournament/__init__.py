@@ -1,0 +1,1 @@
+"""Tournaments as plain data: the spec's validation and the duplicate round-robin schedule."""

@@ -1,0 +1,96 @@
+"""Validation of tournament specs: every rejection says what was wrong and what is allowed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from arena.games import UnknownGameError, game_names, get_game
+from arena.v1 import arena_pb2
+
+MAX_DEALS = 1000
+MAX_MATCHES = 200_000
+MAX_ENTRIES = 64
+DEFAULT_MOVE_DEADLINE_MS = 1000.0
+MAX_MOVE_DEADLINE_MS = 60_000.0
+MAX_FAULTS_LIMIT = 1000
+
+
+class InvalidSpec(ValueError):
+    """The spec cannot be scheduled; the message is for the organiser."""
+
+
+class TooLarge(InvalidSpec):
+    """The spec is valid but over the arena's limits."""
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    entries: tuple[str, ...]
+    games: tuple[str, ...]
+    deals: int
+    move_deadline_ms: float
+    max_faults: int
+    master_seed: int
+    name: str
+
+    def to_json(self, addresses: Mapping[str, str]) -> dict[str, Any]:
+        return {
+            "entries": list(self.entries),
+            "games": list(self.games),
+            "deals": self.deals,
+            "move_deadline_ms": self.move_deadline_ms,
+            "max_faults": self.max_faults,
+            "master_seed": self.master_seed,
+            "name": self.name,
+            "addresses": {e: addresses[e] for e in self.entries},
+        }
+
+
+def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> TournamentPlan:
+    entries = tuple(spec.entries)
+    if len(entries) < 2:
+        raise InvalidSpec(f"a tournament needs at least 2 entries, got {len(entries)}")
+    if len(entries) > MAX_ENTRIES:
+        raise TooLarge(f"at most {MAX_ENTRIES} entries, got {len(entries)}")
+    repeated = sorted({e for e in entries if entries.count(e) > 1})
+    if repeated:
+        raise InvalidSpec(f"each entry may appear once; repeated: {', '.join(repeated)}")
+    unknown = [e for e in entries if e not in registered]
+    if unknown:
+        known = ", ".join(registered) or "none"
+        raise InvalidSpec(
+            f"unknown bot {unknown[0]!r}: register it first (registered bots: {known})"
+        )
+    games = tuple(spec.games) or tuple(game_names())
+    for game in games:
+        try:
+            get_game(game)
+        except UnknownGameError as error:
+            raise InvalidSpec(str(error)) from None
+    if not 1 <= spec.deals <= MAX_DEALS:
+        raise InvalidSpec(f"deals must be 1..{MAX_DEALS} per pairing and game, got {spec.deals}")
+    if spec.HasField("move_deadline"):
+        deadline_ms = spec.move_deadline.ToTimedelta() / timedelta(milliseconds=1)
+        if not 0 < deadline_ms <= MAX_MOVE_DEADLINE_MS:
+            raise InvalidSpec(
+                f"move_deadline must be positive and at most {MAX_MOVE_DEADLINE_MS / 1000:g} s, "
+                f"got {deadline_ms / 1000:g} s"
+            )
+    else:
+        deadline_ms = DEFAULT_MOVE_DEADLINE_MS
+    if not 0 <= spec.max_faults <= MAX_FAULTS_LIMIT:
+        raise InvalidSpec(
+            f"max_faults must be 1..{MAX_FAULTS_LIMIT} (0 for the default), got {spec.max_faults}"
+        )
+    return TournamentPlan(
+        entries=entries,
+        games=games,
+        deals=spec.deals,
+        move_deadline_ms=deadline_ms,
+        max_faults=spec.max_faults,
+        master_seed=spec.master_seed,
+        name=spec.name,
+    )

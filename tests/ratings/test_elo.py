@@ -1,0 +1,101 @@
+"""Maximum-likelihood Elo: right on average, honest intervals, blind to result order."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from arena.ratings import DuplicateResult, Outcome, fit, pair_outcomes
+
+
+def expected(x: float) -> float:
+    return 1 / (1 + 10 ** (-x / 400))
+
+
+def simulate(
+    strengths: dict[str, float], games_per_pair: int, draw_elo: float, rng: random.Random
+) -> list[Outcome]:
+    outcomes = []
+    for a, b in itertools.combinations(sorted(strengths), 2):
+        delta = strengths[a] - strengths[b]
+        p_win, p_loss = expected(delta - draw_elo), expected(-delta - draw_elo)
+        for _ in range(games_per_pair):
+            u = rng.random()
+            outcomes.append(Outcome(a, b, 1.0 if u < p_win else 0.0 if u < p_win + p_loss else 0.5))
+    return outcomes
+
+
+def test_the_same_results_in_any_order_give_identical_ratings() -> None:
+    outcomes = simulate({"a": 0, "b": 80, "c": -40}, 60, 50, random.Random(3))
+    shuffled = outcomes[:]
+    random.Random(4).shuffle(shuffled)
+    flipped = [Outcome(o.b, o.a, 1 - o.score) for o in shuffled]
+    assert fit(outcomes) == fit(shuffled) == fit(flipped)
+
+
+def test_ratings_recover_known_strengths_and_the_draw_margin() -> None:
+    strengths = {"a": 0.0, "b": 100.0, "c": 250.0, "d": -150.0}
+    table = fit(simulate(strengths, 2000, 60, random.Random(5)))
+    mean = sum(strengths.values()) / len(strengths)
+    for rating in table.ratings:
+        assert rating.elo == pytest.approx(strengths[rating.player] - mean, abs=2 * rating.ci95)
+    assert [r.player for r in table.ratings] == ["c", "b", "a", "d"]
+    assert table.draw_elo == pytest.approx(60, abs=10)
+    assert sum(r.elo for r in table.ratings) == pytest.approx(0, abs=1e-6)
+
+
+def test_95_percent_intervals_cover_the_true_differences_about_95_percent_of_the_time() -> None:
+    strengths = {"a": 0.0, "b": 60.0, "c": 150.0, "d": -100.0}
+    rng = random.Random(2026)
+    covered = checks = 0
+    for _ in range(150):
+        table = fit(simulate(strengths, 80, 40, rng))
+        elo = {r.player: r.elo for r in table.ratings}
+        for a, b in itertools.combinations(sorted(strengths), 2):
+            error = (elo[a] - elo[b]) - (strengths[a] - strengths[b])
+            covered += abs(error) <= table.difference_ci95(a, b)
+            checks += 1
+    assert 0.92 <= covered / checks <= 0.98, covered / checks
+
+
+def test_a_player_who_won_everything_gets_a_finite_rating() -> None:
+    outcomes = [Outcome("champ", "x", 1.0)] * 30 + [Outcome("x", "y", 0.5)] * 10
+    table = fit(outcomes)
+    best = table.ratings[0]
+    assert best.player == "champ"
+    assert 200 < best.elo < 3000
+    assert (best.games, best.wins, best.draws, best.losses) == (30, 30, 0, 0)
+
+
+def test_fewer_than_two_players_cannot_be_rated() -> None:
+    with pytest.raises(ValueError, match="at least two players"):
+        fit([], players=["alone"])
+
+
+def test_a_duplicate_pair_is_decided_by_its_total_margin() -> None:
+    results = [
+        DuplicateResult("deal-1", "x", "y", margin=+30),
+        DuplicateResult("deal-1", "y", "x", margin=+10),  # x lost the swapped match by 10
+        DuplicateResult("deal-2", "x", "y", margin=-5),
+        DuplicateResult("deal-2", "y", "x", margin=-5),  # level: a draw
+        DuplicateResult("deal-3", "x", "y", margin=+50),
+        DuplicateResult("deal-3", "y", "x", margin=+60),
+        DuplicateResult("deal-4", "x", "y", margin=+9),  # its twin is not played yet
+    ]
+    assert pair_outcomes(results) == [
+        Outcome("x", "y", 1.0),
+        Outcome("x", "y", 0.5),
+        Outcome("x", "y", 0.0),
+    ]
+
+
+def test_a_forfeit_loses_the_pair_whatever_the_margin() -> None:
+    results = [
+        DuplicateResult("deal-1", "x", "y", margin=+80),
+        DuplicateResult("deal-1", "y", "x", margin=+1, forfeit_by="x"),
+        DuplicateResult("deal-2", "x", "y", margin=0, forfeit_by="x"),
+        DuplicateResult("deal-2", "y", "x", margin=0, forfeit_by="y"),
+    ]
+    assert pair_outcomes(results) == [Outcome("x", "y", 0.0), Outcome("x", "y", 0.5)]

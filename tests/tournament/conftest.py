@@ -1,0 +1,116 @@
+"""A whole arena per test: its own Redis database, a referee, the API, Celery workers and
+bots, all real processes on loopback."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+import pytest
+import redis
+
+from arena.local_redis import LocalRedis, start_redis
+from arena.processes import Service, arena_command, start_service
+from arena.v1 import arena_pb2, arena_pb2_grpc
+
+_databases = itertools.count(1)
+
+# Short enough that a killed worker's task comes back within seconds; longer than any
+# test match.
+WORKER_ENV = {"ARENA_VISIBILITY_TIMEOUT": "8", "ARENA_UNACKED_RESTORE_INTERVAL": "1"}
+
+
+@pytest.fixture(scope="session")
+def local_redis() -> Iterator[LocalRedis]:
+    server = start_redis()
+    yield server
+    server.stop()
+
+
+@dataclass
+class Arena:
+    redis_url: str
+    replay_dir: Path
+    referee: Service
+    api: Service
+    workers: list[Service] = field(default_factory=list)
+    bots: dict[str, Service] = field(default_factory=dict)
+    channel: grpc.Channel | None = None
+
+    @property
+    def stub(self) -> arena_pb2_grpc.ArenaStub:
+        if self.channel is None:
+            self.channel = grpc.insecure_channel(self.api.address)
+        return arena_pb2_grpc.ArenaStub(self.channel)
+
+    @property
+    def redis(self) -> redis.Redis:
+        return redis.Redis.from_url(self.redis_url)
+
+    def start_worker(self, name: str, concurrency: int = 1) -> Service:
+        worker = start_service(
+            arena_command(
+                "worker", "--redis", self.redis_url, "--referee", self.referee.address,
+                "--concurrency", str(concurrency), "--name", f"{name}@arena-test", "--loglevel", os.environ.get("ARENA_TEST_LOGLEVEL", "WARNING"),
+            ),
+            env=WORKER_ENV,
+        )
+        self.workers.append(worker)
+        return worker
+
+    def start_bot(self, name: str, example: str, *flags: str) -> Service:
+        bot = start_service(arena_command("bot", "serve", example, "--port", "0", *flags))
+        self.bots[name] = bot
+        self.stub.RegisterBot(arena_pb2.RegisterBotRequest(name=name, address=bot.address))
+        return bot
+
+    def submit(self, entries: list[str], deals: int = 1, **spec: object) -> arena_pb2.Tournament:
+        request = arena_pb2.SubmitTournamentRequest(
+            spec=arena_pb2.TournamentSpec(entries=entries, deals=deals, **spec)  # type: ignore[arg-type]
+        )
+        tournament: arena_pb2.Tournament = self.stub.SubmitTournament(request)
+        return tournament
+
+    def get(self, tournament_id: str) -> arena_pb2.Tournament:
+        tournament: arena_pb2.Tournament = self.stub.GetTournament(
+            arena_pb2.GetTournamentRequest(id=tournament_id)
+        )
+        return tournament
+
+    def wait_until(self, tournament_id: str, done: int | None = None, timeout: float = 60) -> arena_pb2.Tournament:
+        """Until the tournament is finished (or has ``done`` results)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            t = self.get(tournament_id)
+            if (done is None and t.state == arena_pb2.TOURNAMENT_STATE_FINISHED) or (
+                done is not None and t.matches_done >= done
+            ):
+                return t
+            time.sleep(0.2)
+        r = self.redis
+        raise AssertionError(
+            f"tournament {tournament_id} stuck: {self.get(tournament_id)}; queued "
+            f"{r.llen('celery')}, unacked {r.hlen('unacked')}, index {r.zrange('unacked_index', 0, -1, withscores=True)}"
+        )
+
+    def stop(self) -> None:
+        if self.channel is not None:
+            self.channel.close()
+        for service in [*self.workers, *self.bots.values(), self.api, self.referee]:
+            service.stop()
+
+
+@pytest.fixture
+def arena(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
+    url = local_redis.url(next(_databases))
+    replay_dir = tmp_path / "replays"
+    referee = start_service(arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir)))
+    api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
+    stack = Arena(url, replay_dir, referee, api)
+    yield stack
+    stack.stop()

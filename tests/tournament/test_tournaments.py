@@ -1,0 +1,164 @@
+"""Tournaments end to end: API, Redis, Celery workers, referee and bots, all real."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+
+import grpc
+import pytest
+
+from arena.games import game_names
+from arena.v1 import arena_pb2
+from tests.tournament.conftest import Arena
+
+
+def stored_results(arena: Arena, tournament_id: str) -> list[dict]:
+    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
+    return [json.loads(v) for v in raw.values()]
+
+
+def test_round_robin_across_every_game_is_played_once_each_and_rated(arena: Arena) -> None:
+    arena.start_worker("w1")
+    arena.start_worker("w2")
+    arena.start_bot("house", "house")
+    arena.start_bot("rand-a", "random", "--seed", "1")
+    arena.start_bot("rand-b", "random", "--seed", "2")
+
+    tournament = arena.submit(["house", "rand-a", "rand-b"], deals=1, master_seed=5)
+    games = sorted(game_names())
+    assert sorted(tournament.games) == games
+    # 3 pairings x games x 1 deal x 2 seatings.
+    assert tournament.matches_total == 3 * len(games) * 2
+
+    finished = arena.wait_until(tournament.id)
+    assert finished.matches_done == finished.matches_total
+    results = stored_results(arena, tournament.id)
+    assert len(results) == tournament.matches_total
+    assert Counter(r["game"] for r in results) == {g: 6 for g in games}
+    # Each deal is played twice with the seats swapped, on the same seed.
+    by_pair = Counter((r["pair_key"], r["seed"], tuple(sorted(r["entries"]))) for r in results)
+    assert set(by_pair.values()) == {2}
+
+    board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament.id))
+    assert {row.bot for row in board.rows} == {"house", "rand-a", "rand-b"}
+    assert [row.rank for row in board.rows] == [1, 2, 3]
+    assert abs(sum(row.elo for row in board.rows)) < 1e-6
+    for row in board.rows:
+        assert row.pairs == row.wins + row.draws + row.losses == 2 * len(games)
+        assert row.matches == 4 * len(games)
+        assert set(row.game_elo) == set(games)
+    assert board.matches == tournament.matches_total
+
+
+def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    first = arena.submit(["a", "b"], deals=3, master_seed=99, games=["bid-euchre"])
+    second = arena.submit(["a", "b"], deals=3, master_seed=99, games=["bid-euchre"])
+    other = arena.submit(["a", "b"], deals=3, master_seed=100, games=["bid-euchre"])
+
+    def seeds(t: arena_pb2.Tournament) -> list[tuple[str, int]]:
+        raw = arena.redis.hgetall(f"arena:t:{t.id}:schedule")
+        matches = [json.loads(v) for v in raw.values()]
+        return sorted((m["match_id"].split("-", 1)[1], m["seed"]) for m in matches)
+
+    assert seeds(first) == seeds(second) != seeds(other)
+    assert len(seeds(first)) == 6
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"entries": ["a"]}, "a tournament needs at least 2 entries, got 1"),
+        ({"entries": ["a", "ghost"]}, "unknown bot 'ghost': register it first (registered bots: a, b)"),
+        ({"entries": ["a", "a"]}, "each entry may appear once; repeated: a"),
+        ({"entries": ["a", "b"], "games": ["chess"]}, "unknown game 'chess'; available games: "),
+        ({"entries": ["a", "b"], "deals": 0}, "deals must be 1..1000 per pairing and game, got 0"),
+        ({"entries": ["a", "b"], "max_faults": -1}, "max_faults must be 1..1000 (0 for the default), got -1"),
+    ],
+)
+def test_bad_tournament_specs_are_rejected_and_nothing_is_stored(
+    arena: Arena, spec: dict, message: str
+) -> None:
+    arena.start_bot("a", "random")
+    arena.start_bot("b", "random")
+    request = arena_pb2.TournamentSpec(deals=spec.pop("deals", 1), **spec)
+    with pytest.raises(grpc.RpcError) as caught:
+        arena.stub.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=request))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert message in caught.value.details()
+    assert arena.redis.zcard("arena:tournaments") == 0
+
+
+def test_registration_calls_hello_and_refuses_bots_that_cannot_play(arena: Arena) -> None:
+    bot = arena.start_bot("house", "house")
+    listed = arena.stub.ListBots(arena_pb2.ListBotsRequest()).bots
+    assert [(b.name, b.address, b.hello_name) for b in listed] == [("house", bot.address, "house")]
+    assert sorted(listed[0].games) == sorted(game_names())
+
+    with pytest.raises(grpc.RpcError) as caught:
+        arena.stub.RegisterBot(arena_pb2.RegisterBotRequest(name="ghost", address="127.0.0.1:1"))
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "bot at 127.0.0.1:1 did not answer Hello" in caught.value.details()
+
+    with pytest.raises(grpc.RpcError) as caught:
+        arena.stub.RegisterBot(arena_pb2.RegisterBotRequest(name="bad name!", address=bot.address))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+    arena.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="house"))
+    assert not arena.stub.ListBots(arena_pb2.ListBotsRequest()).bots
+    with pytest.raises(grpc.RpcError) as caught:
+        arena.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="house"))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_worker_killed_mid_tournament_loses_and_doubles_nothing(arena: Arena) -> None:
+    victim = arena.start_worker("victim", concurrency=2)
+    for name in ("a", "b", "c"):
+        arena.start_bot(name, "random", "--seed", str(ord(name)))
+    tournament = arena.submit(["a", "b", "c"], deals=4, games=["bid-euchre"])
+    arena.wait_until(tournament.id, done=2)
+    victim.kill()  # SIGKILL, children included: no chance to hand anything back
+    assert arena.redis.hlen("unacked") > 0, "the worker died holding no task: nothing tested"
+    arena.start_worker("rescuer", concurrency=2)
+    finished = arena.wait_until(tournament.id)
+    results = stored_results(arena, tournament.id)
+    assert finished.matches_done == finished.matches_total == len(results) == 24
+    assert len({r["match_id"] for r in results}) == 24
+
+
+def test_resume_after_every_worker_stopped_finishes_only_the_rest(arena: Arena) -> None:
+    worker = arena.start_worker("first")
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    tournament = arena.submit(["a", "b"], deals=6, games=["bid-euchre"])
+    arena.wait_until(tournament.id, done=3)
+    worker.stop()
+    arena.redis.delete("celery")  # the queued tasks are lost with the broker's queue
+    stopped = arena.get(tournament.id)
+    assert stopped.matches_done < stopped.matches_total
+    before = {r["match_id"]: r for r in stored_results(arena, tournament.id)}
+
+    resumed = arena.stub.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=tournament.id))
+    assert resumed.state == arena_pb2.TOURNAMENT_STATE_RUNNING
+    arena.start_worker("second")
+    finished = arena.wait_until(tournament.id)
+    after = {r["match_id"]: r for r in stored_results(arena, tournament.id)}
+    assert finished.matches_done == len(after) == 12
+    assert all(after[k] == v for k, v in before.items())  # nothing replayed or overwritten
+
+
+def test_cancel_stops_a_tournament_and_resume_completes_it(arena: Arena) -> None:
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    tournament = arena.submit(["a", "b"], deals=4, games=["bid-euchre"])
+    cancelled = arena.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=tournament.id))
+    assert cancelled.state == arena_pb2.TOURNAMENT_STATE_CANCELLED
+    arena.start_worker("w")  # the queued tasks now skip themselves
+    time.sleep(2)
+    assert arena.get(tournament.id).matches_done == 0
+    arena.stub.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=tournament.id))
+    finished = arena.wait_until(tournament.id)
+    assert finished.matches_done == 8

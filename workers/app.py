@@ -1,0 +1,41 @@
+"""The Celery application: Redis as broker and result backend, tuned so that no match is
+lost when a worker dies and none is counted twice when it runs again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+from celery.signals import worker_ready
+
+from workers.settings import Settings
+
+settings = Settings()
+
+app = Celery("arena", broker=settings.redis_url, backend=settings.redis_url, include=["workers.tasks"])
+app.conf.update(
+    # A task is acknowledged only when it has finished, and handed back to the queue if
+    # the process running it dies: a killed worker's match is played again elsewhere.
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    # One task at a time per process: a long match never holds others hostage.
+    worker_prefetch_multiplier=1,
+    broker_transport_options={
+        "visibility_timeout": settings.visibility_timeout_s,
+        "unacked_restore_interval": settings.unacked_restore_interval_s,
+        "unacked_restore_throttle": 1,
+    },
+    result_backend_transport_options={"visibility_timeout": settings.visibility_timeout_s},
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    result_expires=7 * 24 * 3600,
+    broker_connection_retry_on_startup=True,
+    worker_hijack_root_logger=False,
+)
+
+
+@worker_ready.connect
+def _say_ready(sender: Any = None, **_: Any) -> None:
+    # The line process supervisors (the demo, the tests) wait for.
+    print(f"arena worker ready as {sender.hostname}", flush=True)

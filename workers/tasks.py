@@ -1,0 +1,120 @@
+"""Celery tasks: play one scheduled match through a referee; finalise a tournament.
+
+``play_match`` may run more than once for the same match (a worker died after the
+referee finished, a message was redelivered): the result is stored with HSETNX, so only
+the first one counts. Each attempt gets its own referee match id, so attempts never
+collide on a referee.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+import zlib
+from datetime import timedelta
+from functools import cache
+from typing import Any
+
+import grpc
+import redis
+from celery import Task
+
+from arena import wire
+from arena.ratings.leaderboard import leaderboard
+from arena.store import TournamentStore
+from arena.store.tournaments import CANCELLED, FINISHED
+from arena.v1 import referee_pb2, referee_pb2_grpc
+from workers.app import app, settings
+
+MAX_RETRIES = 8
+RETRY_CODES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED}
+
+
+@cache
+def store() -> TournamentStore:
+    return TournamentStore(redis.Redis.from_url(settings.redis_url))
+
+
+def pick_referee(match_id: str, attempt: int) -> str:
+    """Spread matches over the referees; each retry moves to the next one."""
+    referees = settings.referees
+    return referees[(zlib.crc32(match_id.encode()) + attempt) % len(referees)]
+
+
+def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
+    with grpc.insecure_channel(referee) as channel:
+        result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(request)
+        return result
+
+
+@app.task(bind=True, max_retries=MAX_RETRIES, name="arena.play_match")
+def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
+    tournaments = store()
+    record = tournaments.get(tournament_id)
+    if record is None or record.state == CANCELLED:
+        return {"match_id": match_id, "skipped": "cancelled or unknown tournament"}
+    if tournaments.has_result(tournament_id, match_id):
+        return {"match_id": match_id, "skipped": "already played"}
+    match = tournaments.scheduled(tournament_id, match_id)
+    if match is None:
+        return {"match_id": match_id, "skipped": "not in the schedule"}
+    spec = record.spec
+    attempt = self.request.retries
+    referee = pick_referee(match_id, attempt)
+    request = referee_pb2.PlayMatchRequest(
+        game=match.game,
+        bots=[spec["addresses"][e] for e in match.entries],
+        seed=match.seed,
+        move_deadline=wire.duration(spec["move_deadline_ms"] / 1000),
+        fault_policy=referee_pb2.FaultPolicy(max_faults=spec["max_faults"]),
+        match_id=f"{match_id}-{uuid.uuid4().hex[:8]}",
+    )
+    try:
+        result = _play(referee, request)
+    except grpc.RpcError as error:
+        if error.code() in RETRY_CODES:
+            raise self.retry(countdown=min(2**attempt * 0.5, 30), exc=error) from None
+        raise
+    stored = tournaments.record_result(
+        tournament_id,
+        {
+            "match_id": match_id,
+            "tournament_id": tournament_id,
+            "game": match.game,
+            "pair_key": match.pair_key,
+            "deal": match.deal,
+            "seed": match.seed,
+            "entries": list(match.entries),
+            "scores": [t.score for t in result.teams],
+            "winner_team": result.winner_team if result.HasField("winner_team") else None,
+            "end": referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower(),
+            "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
+            "team_faults": [t.faults for t in result.teams],
+            "decisions": result.decisions,
+            "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
+            "replay_id": result.replay_id,
+            "referee": referee,
+            "finished_at": time.time(),
+        },
+    )
+    if stored:
+        record = tournaments.get(tournament_id)
+        if record is not None and record.done >= record.total:
+            # The chord callback normally does this; a redelivered task can make a chord
+            # count wrong, so the match that completes the schedule asks as well.
+            finalize_tournament.delay(tournament_id)
+    return {"match_id": match_id, "stored": stored}
+
+
+@app.task(name="arena.finalize_tournament")
+def finalize_tournament(tournament_id: str) -> dict[str, Any]:
+    """Chord callback: rate the tournament and mark it finished if nothing is missing."""
+    tournaments = store()
+    results = tournaments.results(tournament_id)
+    board = leaderboard(results)
+    tournaments.save_leaderboard(tournament_id, board.to_json())
+    record = tournaments.get(tournament_id)
+    finished = record is not None and record.done >= record.total and record.state != CANCELLED
+    if finished:
+        tournaments.set_state(tournament_id, FINISHED)
+    return {"tournament_id": tournament_id, "finished": finished, "results": len(results)}
