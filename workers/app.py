@@ -12,7 +12,9 @@ from workers.settings import Settings
 
 settings = Settings()
 
-app = Celery("arena", broker=settings.redis_url, backend=settings.redis_url, include=["workers.tasks"])
+app = Celery(
+    "arena", broker=settings.redis_url, backend=settings.redis_url, include=["workers.tasks"]
+)
 app.conf.update(
     # A task is acknowledged only when it has finished, and handed back to the queue if
     # the process running it dies: a killed worker's match is played again elsewhere.

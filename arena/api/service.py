@@ -199,7 +199,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await _abort(
                 context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{len(matches)} matches is over the limit of {MAX_MATCHES}: fewer deals or entries",
+                f"{len(matches)} matches is over the limit of {MAX_MATCHES}: use fewer deals "
+                "or entries",
             )
         games = sorted({m.game for m in matches})
         spec = tournament_plan.to_json({name: bots[name].address for name in bots})
@@ -282,6 +283,33 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         board = await asyncio.to_thread(leaderboard, results, request.game)
         return leaderboard_message(board, request.tournament_id)
 
+    async def ListResults(
+        self, request: arena_pb2.ListResultsRequest, context: Context
+    ) -> arena_pb2.ListResultsResponse:
+        await self._tournament(request.tournament_id, context)
+        results = await asyncio.to_thread(self.tournaments.results, request.tournament_id)
+        return arena_pb2.ListResultsResponse(results=[record_message(r) for r in results])
+
+
+def record_message(result: dict[str, Any]) -> arena_pb2.MatchRecord:
+    return arena_pb2.MatchRecord(
+        match_id=result["match_id"],
+        game=result["game"],
+        pair_key=result["pair_key"],
+        deal=result["deal"],
+        seed=result["seed"],
+        entries=result["entries"],
+        scores=result["scores"],
+        winner_team=result["winner_team"],
+        end=arena_pb2.ResultEnd.Value("RESULT_END_" + result["end"].upper()),
+        forfeit_team=result["forfeit_team"],
+        team_faults=result["team_faults"],
+        decisions=result["decisions"],
+        duration_ms=result["duration_ms"],
+        replay_id=result["replay_id"],
+        referee=result["referee"],
+    )
+
 
 def _queue(tournament_id: str, match_ids: list[str]) -> None:
     from workers.dispatch import queue_matches  # Celery loads only where it is needed
@@ -304,7 +332,9 @@ async def start_server(
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
-    reflection.enable_server_reflection((name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable_server_reflection(
+        (name, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")

@@ -7,7 +7,6 @@ import csv
 import json
 import sys
 
-import grpc
 from google.protobuf import json_format
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -66,6 +65,12 @@ def add_commands(groups: Groups) -> None:
         add_api_flag(command)
         command.set_defaults(run=handler)
 
+    results = tournaments.add_parser("results", help="export a tournament's match results")
+    results.add_argument("id", help="tournament id")
+    results.add_argument("--csv", action="store_true", help="CSV instead of JSON")
+    add_api_flag(results)
+    results.set_defaults(run=_results)
+
     listing = tournaments.add_parser("list", help="list tournaments, newest first")
     add_api_flag(listing)
     listing.set_defaults(run=_list)
@@ -106,10 +111,10 @@ def _run(args: argparse.Namespace) -> None:
         )
         print(summary(tournament))
         if args.wait:
-            _follow(api, tournament.id)
+            follow(api, tournament.id)
 
 
-def _follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
+def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
     console = Console(stderr=True)
     last = None
     with Progress(
@@ -145,7 +150,7 @@ def _resume(args: argparse.Namespace) -> None:
             summary(api.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=args.id), timeout=60))
         )
         if args.wait:
-            _follow(api, args.id)
+            follow(api, args.id)
 
 
 def _cancel(args: argparse.Namespace) -> None:
@@ -166,6 +171,71 @@ def _list(args: argparse.Namespace) -> None:
         print(summary(t))
 
 
+RESULT_COLUMNS = (
+    "match_id",
+    "game",
+    "pair_key",
+    "deal",
+    "seed",
+    "entry_0",
+    "entry_1",
+    "score_0",
+    "score_1",
+    "winner_team",
+    "end",
+    "forfeit_team",
+    "faults_0",
+    "faults_1",
+    "decisions",
+    "duration_ms",
+    "replay_id",
+    "referee",
+)
+
+
+def _results(args: argparse.Namespace) -> None:
+    with arena_api(args.api) as api:
+        records = api.ListResults(
+            arena_pb2.ListResultsRequest(tournament_id=args.id), timeout=60
+        ).results
+    if not args.csv:
+        rows = [
+            json_format.MessageToDict(
+                r, always_print_fields_with_no_presence=True, preserving_proto_field_name=True
+            )
+            for r in records
+        ]
+        print(json.dumps(rows, indent=1))
+        return
+    out = csv.writer(sys.stdout)
+    out.writerow(RESULT_COLUMNS)
+    for r in records:
+        end = arena_pb2.ResultEnd.Name(r.end).removeprefix("RESULT_END_").lower()
+        out.writerow(
+            [
+                r.match_id,
+                r.game,
+                r.pair_key,
+                r.deal,
+                r.seed,
+                *r.entries,
+                *r.scores,
+                r.winner_team if r.HasField("winner_team") else "",
+                end,
+                r.forfeit_team if r.HasField("forfeit_team") else "",
+                *r.team_faults,
+                r.decisions,
+                r.duration_ms,
+                r.replay_id,
+                r.referee,
+            ]
+        )
+
+
+def _elo(value: float) -> str:
+    return f"{round(value):+d}"  # never "-0"
+
+
 def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
     games = sorted({g for row in board.rows for g in row.game_elo})
     scope = f"tournament {board.tournament_id}" if board.tournament_id else "all tournaments"
@@ -178,12 +248,12 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         table.add_row(
             str(row.rank),
             row.bot,
-            f"{row.elo:+.0f}",
+            _elo(row.elo),
             f"{row.elo_ci95:.0f}",
             str(row.pairs),
             f"{row.wins}-{row.draws}-{row.losses}",
             str(row.matches),
-            *(f"{row.game_elo[g]:+.0f}" if g in row.game_elo else "" for g in games),
+            *(_elo(row.game_elo[g]) if g in row.game_elo else "" for g in games),
         )
     Console(width=max(100, 40 + 12 * len(games))).print(table)
 
@@ -192,13 +262,10 @@ def _leaderboard(args: argparse.Namespace) -> None:
     if args.json and args.csv:
         raise CliError("choose one of --json and --csv")
     with arena_api(args.api) as api:
-        try:
-            board = api.GetLeaderboard(
-                arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
-                timeout=60,
-            )
-        except grpc.RpcError:
-            raise
+        board = api.GetLeaderboard(
+            arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
+            timeout=60,
+        )
     if args.json:
         print(
             json.dumps(

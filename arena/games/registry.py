@@ -6,7 +6,11 @@ import importlib
 
 from arena.games.api import Game, UnknownGameError
 
-BUILTIN_GAME_MODULES = ("arena.games.bid_euchre", "arena.games.bridgette")
+BUILTIN_GAME_MODULES = (
+    "arena.games.baloot",
+    "arena.games.bid_euchre",
+    "arena.games.bridgette",
+)
 """Engine modules that register themselves on import."""
 
 _GAMES: dict[str, Game] = {}

@@ -74,7 +74,11 @@ def trick_winner(
 
 
 def seat_after(seat: int, num_seats: int, sitting_out: int | None = None) -> int:
-    """The next seat clockwise (to the left), skipping a seat that sits the deal out."""
+    """The next seat in turn order, skipping a seat that sits the deal out.
+
+    Seats are numbered in each game's direction of play (clockwise in Bid Euchre,
+    counter-clockwise in Baloot), so the next seat is always ``seat + 1``.
+    """
     following = (seat + 1) % num_seats
     if following == sitting_out:
         following = (following + 1) % num_seats

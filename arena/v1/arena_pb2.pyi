@@ -51,6 +51,34 @@ TOURNAMENT_STATE_CANCELLED: TournamentState.ValueType  # 3
 """Cancelled; may be resumed."""
 Global___TournamentState: _TypeAlias = TournamentState  # noqa: Y015
 
+class _ResultEnd:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ResultEndEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ResultEnd.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RESULT_END_UNSPECIFIED: _ResultEnd.ValueType  # 0
+    """Not set."""
+    RESULT_END_COMPLETED: _ResultEnd.ValueType  # 1
+    """Played to the end."""
+    RESULT_END_FORFEIT: _ResultEnd.ValueType  # 2
+    """A team forfeited (faults or unreachable)."""
+    RESULT_END_NO_CONTEST: _ResultEnd.ValueType  # 3
+    """No result (nobody could play, or the decision cap); not rated."""
+
+class ResultEnd(_ResultEnd, metaclass=_ResultEndEnumTypeWrapper):
+    """How a stored match ended."""
+
+RESULT_END_UNSPECIFIED: ResultEnd.ValueType  # 0
+"""Not set."""
+RESULT_END_COMPLETED: ResultEnd.ValueType  # 1
+"""Played to the end."""
+RESULT_END_FORFEIT: ResultEnd.ValueType  # 2
+"""A team forfeited (faults or unreachable)."""
+RESULT_END_NO_CONTEST: ResultEnd.ValueType  # 3
+"""No result (nobody could play, or the decision cap); not rated."""
+Global___ResultEnd: _TypeAlias = ResultEnd  # noqa: Y015
+
 @_typing.final
 class RegisterBotRequest(_message.Message):
     """Register a bot."""
@@ -613,3 +641,140 @@ class Leaderboard(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Leaderboard: _TypeAlias = Leaderboard  # noqa: Y015
+
+@_typing.final
+class ListResultsRequest(_message.Message):
+    """Ask for a tournament's results."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Tournament id."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListResultsRequest: _TypeAlias = ListResultsRequest  # noqa: Y015
+
+@_typing.final
+class MatchRecord(_message.Message):
+    """One stored match result."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    PAIR_KEY_FIELD_NUMBER: _builtins.int
+    DEAL_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    WINNER_TEAM_FIELD_NUMBER: _builtins.int
+    END_FIELD_NUMBER: _builtins.int
+    FORFEIT_TEAM_FIELD_NUMBER: _builtins.int
+    TEAM_FAULTS_FIELD_NUMBER: _builtins.int
+    DECISIONS_FIELD_NUMBER: _builtins.int
+    DURATION_MS_FIELD_NUMBER: _builtins.int
+    REPLAY_ID_FIELD_NUMBER: _builtins.int
+    REFEREE_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """Match id in the tournament's schedule."""
+    game: _builtins.str
+    """Game name."""
+    pair_key: _builtins.str
+    """Identifies the duplicate pair; the same for both seatings of one deal."""
+    deal: _builtins.int
+    """Deal number within the pairing and game (0-based)."""
+    seed: _builtins.int
+    """Deal seed."""
+    winner_team: _builtins.int
+    """Winning team; unset for a draw or no contest."""
+    end: Global___ResultEnd.ValueType
+    """How the match ended."""
+    forfeit_team: _builtins.int
+    """The forfeiting team, when end is RESULT_END_FORFEIT."""
+    decisions: _builtins.int
+    """Decisions made in the match."""
+    duration_ms: _builtins.float
+    """Match duration in milliseconds."""
+    replay_id: _builtins.str
+    """Replay id on the referee that played it."""
+    referee: _builtins.str
+    """Address of that referee."""
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Entry playing team 0, then entry playing team 1."""
+
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Final score per team."""
+
+    @_builtins.property
+    def team_faults(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Faults per team."""
+
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        pair_key: _builtins.str = ...,
+        deal: _builtins.int = ...,
+        seed: _builtins.int = ...,
+        entries: _abc.Iterable[_builtins.str] | None = ...,
+        scores: _abc.Iterable[_builtins.int] | None = ...,
+        winner_team: _builtins.int | None = ...,
+        end: Global___ResultEnd.ValueType = ...,
+        forfeit_team: _builtins.int | None = ...,
+        team_faults: _abc.Iterable[_builtins.int] | None = ...,
+        decisions: _builtins.int = ...,
+        duration_ms: _builtins.float = ...,
+        replay_id: _builtins.str = ...,
+        referee: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal", b"deal", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
+    _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
+    _WhichOneofReturnType__winner_team: _TypeAlias = _typing.Literal["winner_team"]  # noqa: Y015
+    _WhichOneofArgType__winner_team: _TypeAlias = _typing.Literal["_winner_team", b"_winner_team"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__forfeit_team) -> _WhichOneofReturnType__forfeit_team | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__winner_team) -> _WhichOneofReturnType__winner_team | None: ...
+
+Global___MatchRecord: _TypeAlias = MatchRecord  # noqa: Y015
+
+@_typing.final
+class ListResultsResponse(_message.Message):
+    """A tournament's results."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchRecord]:
+        """Results in match id order."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___MatchRecord] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListResultsResponse: _TypeAlias = ListResultsResponse  # noqa: Y015

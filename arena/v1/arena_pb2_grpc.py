@@ -85,6 +85,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.GetLeaderboardRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.Leaderboard.FromString,
                 _registered_method=True)
+        self.ListResults = channel.unary_unary(
+                '/arena.v1.Arena/ListResults',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -162,6 +167,13 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListResults(self, request, context):
+        """Every stored match result of a tournament, in match id order.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -214,6 +226,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetLeaderboard,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.GetLeaderboardRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.Leaderboard.SerializeToString,
+            ),
+            'ListResults': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListResults,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -487,6 +504,33 @@ class Arena:
             '/arena.v1.Arena/GetLeaderboard',
             arena_dot_v1_dot_arena__pb2.GetLeaderboardRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.Leaderboard.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListResults(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/ListResults',
+            arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -57,6 +57,8 @@ class ArenaStub:
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]
     """Ratings from the stored results: of one tournament or of all, overall or per game."""
+    ListResults: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]
+    """Every stored match result of a tournament, in match id order."""
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -85,6 +87,8 @@ class ArenaAsyncStub(ArenaStub):
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]  # type: ignore[assignment]
     """Ratings from the stored results: of one tournament or of all, overall or per game."""
+    ListResults: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]  # type: ignore[assignment]
+    """Every stored match result of a tournament, in match id order."""
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     """Bot registry, tournaments and leaderboard."""
@@ -170,5 +174,13 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Leaderboard, _abc.Awaitable[_arena_pb2.Leaderboard]]:
         """Ratings from the stored results: of one tournament or of all, overall or per game."""
+
+    @_abc_1.abstractmethod
+    def ListResults(
+        self,
+        request: _arena_pb2.ListResultsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListResultsResponse, _abc.Awaitable[_arena_pb2.ListResultsResponse]]:
+        """Every stored match result of a tournament, in match id order."""
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from arena.v1 import cards_pb2 as arena_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/baloot.proto\x12\x08\x61rena.v1\"!\n\x11\x42\x61lootObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"-\n\x0c\x42\x61lootAction\x12\x15\n\x0bplaceholder\x18\x01 \x01(\x08H\x00\x42\x06\n\x04kindB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/baloot.proto\x12\x08\x61rena.v1\x1a\x14\x61rena/v1/cards.proto\"|\n\rBalootBidMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12 \n\x03\x62id\x18\x02 \x01(\x0e\x32\x13.arena.v1.BalootBid\x12\x15\n\rbidding_round\x18\x03 \x01(\x05\x12$\n\x05stage\x18\x04 \x01(\x0e\x32\x15.arena.v1.BalootPhase\"N\n\x12\x42\x61lootDoublingMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x08\x64oubling\x18\x02 \x01(\x0e\x32\x18.arena.v1.BalootDoubling\"Y\n\rBalootProject\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.arena.v1.BalootProjectKind\x12\x1d\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x0e.arena.v1.Card\">\n\x11\x42\x61lootDeclaration\x12)\n\x08projects\x18\x01 \x03(\x0b\x32\x17.arena.v1.BalootProject\"\x7f\n\x15\x42\x61lootDeclaredProject\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12)\n\x04kind\x18\x02 \x01(\x0e\x32\x1b.arena.v1.BalootProjectKind\x12\x1d\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x0e.arena.v1.Card\x12\x0e\n\x06points\x18\x04 \x01(\x05\"a\n\x14\x42\x61lootContractChoice\x12*\n\x08\x63ontract\x18\x01 \x01(\x0e\x32\x18.arena.v1.BalootContract\x12\x1d\n\x05trump\x18\x02 \x01(\x0e\x32\x0e.arena.v1.Suit\"\xf4\x05\n\x11\x42\x61lootObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12$\n\x05phase\x18\x03 \x01(\x0e\x32\x15.arena.v1.BalootPhase\x12\x14\n\x0cround_number\x18\x04 \x01(\x05\x12\x1c\n\x04hand\x18\x05 \x03(\x0b\x32\x0e.arena.v1.Card\x12\x1f\n\x07up_card\x18\x06 \x01(\x0b\x32\x0e.arena.v1.Card\x12\x15\n\rbidding_round\x18\x07 \x01(\x05\x12%\n\x04\x62ids\x18\x08 \x03(\x0b\x32\x17.arena.v1.BalootBidMade\x12*\n\x08\x63ontract\x18\t \x01(\x0e\x32\x18.arena.v1.BalootContract\x12\x1d\n\x05trump\x18\n \x01(\x0e\x32\x0e.arena.v1.Suit\x12\x12\n\x05\x62uyer\x18\x0b \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nmultiplier\x18\x0c \x01(\x05\x12\r\n\x05gahwa\x18\r \x01(\x08\x12\x0e\n\x06locked\x18\x0e \x01(\x08\x12\x18\n\x10\x64oubling_allowed\x18\x0f \x01(\x08\x12/\n\tdoublings\x18\x10 \x03(\x0b\x32\x1c.arena.v1.BalootDoublingMade\x12\x35\n\x0cown_projects\x18\x11 \x03(\x0b\x32\x1f.arena.v1.BalootDeclaredProject\x12\x31\n\x08projects\x18\x12 \x03(\x0b\x32\x1f.arena.v1.BalootDeclaredProject\x12\x19\n\x0cproject_team\x18\x13 \x01(\x05H\x01\x88\x01\x01\x12#\n\x05trick\x18\x14 \x03(\x0b\x32\x14.arena.v1.PlayedCard\x12\x1f\n\x06tricks\x18\x15 \x03(\x0b\x32\x0f.arena.v1.Trick\x12\x12\n\ntricks_won\x18\x16 \x03(\x05\x12\r\n\x05\x61\x62nat\x18\x17 \x03(\x05\x12\x0e\n\x06scores\x18\x18 \x03(\x05\x12\x12\n\nhand_sizes\x18\x19 \x03(\x05\x42\x08\n\x06_buyerB\x0f\n\r_project_team\"\xea\x01\n\x0c\x42\x61lootAction\x12\"\n\x03\x62id\x18\x01 \x01(\x0e\x32\x13.arena.v1.BalootBidH\x00\x12\x30\n\x06\x63hoose\x18\x02 \x01(\x0b\x32\x1e.arena.v1.BalootContractChoiceH\x00\x12,\n\x08\x64oubling\x18\x03 \x01(\x0e\x32\x18.arena.v1.BalootDoublingH\x00\x12.\n\x07\x64\x65\x63lare\x18\x04 \x01(\x0b\x32\x1b.arena.v1.BalootDeclarationH\x00\x12\x1e\n\x04play\x18\x05 \x01(\x0b\x32\x0e.arena.v1.CardH\x00\x42\x06\n\x04kind*}\n\tBalootBid\x12\x1a\n\x16\x42\x41LOOT_BID_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x42\x41LOOT_BID_PASS\x10\x01\x12\x14\n\x10\x42\x41LOOT_BID_HOKUM\x10\x02\x12\x12\n\x0e\x42\x41LOOT_BID_SUN\x10\x03\x12\x15\n\x11\x42\x41LOOT_BID_ASHKAL\x10\x04*e\n\x0e\x42\x61lootContract\x12\x1f\n\x1b\x42\x41LOOT_CONTRACT_UNSPECIFIED\x10\x00\x12\x17\n\x13\x42\x41LOOT_CONTRACT_SUN\x10\x01\x12\x19\n\x15\x42\x41LOOT_CONTRACT_HOKUM\x10\x02*\xbb\x01\n\x0e\x42\x61lootDoubling\x12\x1f\n\x1b\x42\x41LOOT_DOUBLING_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x42\x41LOOT_DOUBLING_DECLINE\x10\x01\x12\x1a\n\x16\x42\x41LOOT_DOUBLING_DOUBLE\x10\x02\x12\x1a\n\x16\x42\x41LOOT_DOUBLING_TRIPLE\x10\x03\x12\x18\n\x14\x42\x41LOOT_DOUBLING_FOUR\x10\x04\x12\x19\n\x15\x42\x41LOOT_DOUBLING_GAHWA\x10\x05*\x91\x02\n\x0b\x42\x61lootPhase\x12\x1c\n\x18\x42\x41LOOT_PHASE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x42\x41LOOT_PHASE_BIDDING\x10\x01\x12\x1d\n\x19\x42\x41LOOT_PHASE_CLAIM_WINDOW\x10\x02\x12\x1c\n\x18\x42\x41LOOT_PHASE_SECOND_TURN\x10\x03\x12 \n\x1c\x42\x41LOOT_PHASE_CONTRACT_CHOICE\x10\x04\x12\x19\n\x15\x42\x41LOOT_PHASE_DOUBLING\x10\x05\x12\x1a\n\x16\x42\x41LOOT_PHASE_DECLARING\x10\x06\x12\x18\n\x14\x42\x41LOOT_PHASE_PLAYING\x10\x07\x12\x1a\n\x16\x42\x41LOOT_PHASE_GAME_OVER\x10\x08*\xb9\x01\n\x11\x42\x61lootProjectKind\x12#\n\x1f\x42\x41LOOT_PROJECT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x42\x41LOOT_PROJECT_KIND_SIRA\x10\x01\x12\x1d\n\x19\x42\x41LOOT_PROJECT_KIND_FIFTY\x10\x02\x12\x1f\n\x1b\x42\x41LOOT_PROJECT_KIND_HUNDRED\x10\x03\x12!\n\x1d\x42\x41LOOT_PROJECT_KIND_FOUR_ACES\x10\x04\x42\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,8 +33,30 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.baloot_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'P\001Z\036cardarena/gen/arena/v1;arenav1'
-  _globals['_BALOOTOBSERVATION']._serialized_start=35
-  _globals['_BALOOTOBSERVATION']._serialized_end=68
-  _globals['_BALOOTACTION']._serialized_start=70
-  _globals['_BALOOTACTION']._serialized_end=115
+  _globals['_BALOOTBID']._serialized_start=1642
+  _globals['_BALOOTBID']._serialized_end=1767
+  _globals['_BALOOTCONTRACT']._serialized_start=1769
+  _globals['_BALOOTCONTRACT']._serialized_end=1870
+  _globals['_BALOOTDOUBLING']._serialized_start=1873
+  _globals['_BALOOTDOUBLING']._serialized_end=2060
+  _globals['_BALOOTPHASE']._serialized_start=2063
+  _globals['_BALOOTPHASE']._serialized_end=2336
+  _globals['_BALOOTPROJECTKIND']._serialized_start=2339
+  _globals['_BALOOTPROJECTKIND']._serialized_end=2524
+  _globals['_BALOOTBIDMADE']._serialized_start=57
+  _globals['_BALOOTBIDMADE']._serialized_end=181
+  _globals['_BALOOTDOUBLINGMADE']._serialized_start=183
+  _globals['_BALOOTDOUBLINGMADE']._serialized_end=261
+  _globals['_BALOOTPROJECT']._serialized_start=263
+  _globals['_BALOOTPROJECT']._serialized_end=352
+  _globals['_BALOOTDECLARATION']._serialized_start=354
+  _globals['_BALOOTDECLARATION']._serialized_end=416
+  _globals['_BALOOTDECLAREDPROJECT']._serialized_start=418
+  _globals['_BALOOTDECLAREDPROJECT']._serialized_end=545
+  _globals['_BALOOTCONTRACTCHOICE']._serialized_start=547
+  _globals['_BALOOTCONTRACTCHOICE']._serialized_end=644
+  _globals['_BALOOTOBSERVATION']._serialized_start=647
+  _globals['_BALOOTOBSERVATION']._serialized_end=1403
+  _globals['_BALOOTACTION']._serialized_start=1406
+  _globals['_BALOOTACTION']._serialized_end=1640
 # @@protoc_insertion_point(module_scope)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.games import game_names
 from arena.processes import Service, arena_command
 
 
@@ -47,7 +48,7 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         (
             ("bot", "serve", "alphazero"),
             1,
-            "unknown bot 'alphazero'; example bots: bid-euchre-basic, bridgette-basic, chaos, house, random",
+            "unknown bot 'alphazero'; example bots: baloot-basic, bid-euchre-basic, bridgette-basic, chaos, house, random",
         ),
         (("bot", "serve", "chaos", "--mode", "sulk"), 1, "unknown chaos mode 'sulk'"),
         (
@@ -101,7 +102,11 @@ def test_unreachable_referee_is_one_line() -> None:
 def test_games_lists_each_game_with_its_options() -> None:
     done = arena("games")
     assert done.returncode == 0
-    assert done.stdout.splitlines()[:4] == [
+    lines = done.stdout.splitlines()
+    headers = [line.split()[0] for line in lines if not line.startswith(" ")]
+    assert headers == game_names()
+    start = lines.index("bid-euchre     Bid Euchre, 4 seats, 2 teams")
+    assert lines[start : start + 4] == [
         "bid-euchre     Bid Euchre, 4 seats, 2 teams",
         "    stick_the_dealer=true  After three passes the dealer must call; off: four passes throw the hand in.",
         "    ace_no_face=false  Before the calls, a hand with an ace and no K, Q or J may be thrown in.",

@@ -52,10 +52,11 @@ class Arena:
     def redis(self) -> redis.Redis:
         return redis.Redis.from_url(self.redis_url)
 
-    def start_worker(self, name: str, concurrency: int = 1) -> Service:
+    def start_worker(self, name: str, concurrency: int = 1, referees: list[str] | None = None) -> Service:
+        flags = [f for r in referees or [self.referee.address] for f in ("--referee", r)]
         worker = start_service(
             arena_command(
-                "worker", "--redis", self.redis_url, "--referee", self.referee.address,
+                "worker", "--redis", self.redis_url, *flags,
                 "--concurrency", str(concurrency), "--name", f"{name}@arena-test", "--loglevel", os.environ.get("ARENA_TEST_LOGLEVEL", "WARNING"),
             ),
             env=WORKER_ENV,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from arena.bots.examples.baloot_basic import BalootBasicBot
 from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.bots.examples.bridgette_basic import BridgetteBasicBot
 from arena.bots.examples.chaos import ChaosBot
@@ -14,6 +15,7 @@ from arena.bots.sdk import Bot
 EXAMPLES: dict[str, Callable[..., Bot]] = {
     "house": HouseBot,
     "random": RandomBot,
+    "baloot-basic": BalootBasicBot,
     "bid-euchre-basic": BidEuchreBasicBot,
     "bridgette-basic": BridgetteBasicBot,
     "chaos": ChaosBot,
@@ -21,6 +23,7 @@ EXAMPLES: dict[str, Callable[..., Bot]] = {
 
 __all__ = [
     "EXAMPLES",
+    "BalootBasicBot",
     "BidEuchreBasicBot",
     "BridgetteBasicBot",
     "ChaosBot",

@@ -3,6 +3,7 @@ bot (random where a game has none). It is the default opponent of the arena."""
 
 from __future__ import annotations
 
+from arena.bots.examples.baloot_basic import BalootBasicBot
 from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.bots.examples.bridgette_basic import BridgetteBasicBot
 from arena.bots.examples.random_bot import RandomBot
@@ -10,7 +11,7 @@ from arena.bots.sdk import Bot
 from arena.games import game_names
 from arena.v1 import bot_pb2
 
-RULE_BASED: tuple[type[Bot], ...] = (BidEuchreBasicBot, BridgetteBasicBot)
+RULE_BASED: tuple[type[Bot], ...] = (BalootBasicBot, BidEuchreBasicBot, BridgetteBasicBot)
 
 
 class HouseBot(Bot):

@@ -1,0 +1,94 @@
+"""The tournament commands as a user runs them, and a cluster with a dead referee."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import subprocess
+
+from arena.local_redis import free_port
+from arena.processes import arena_command
+from arena.ratings.leaderboard import leaderboard
+from tests.tournament.conftest import Arena
+
+
+def arena_cli(api: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        arena_command(*args, "--api", api), capture_output=True, text=True, timeout=300
+    )
+
+
+def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2)
+    api = arena.api.address
+    house = arena.start_bot("spare", "house")  # started and registered through the API...
+    registered = arena_cli(api, "bot", "register", "house", house.address)
+    assert registered.returncode == 0, registered.stderr
+    assert registered.stdout.startswith(f"registered house at {house.address}: house 1, plays ")
+    arena.start_bot("rand", "random", "--seed", "4")
+    assert arena_cli(api, "bot", "list").stdout.splitlines()[0].startswith("house ")
+
+    done = arena_cli(
+        api, "tournament", "run", "--entry", "house", "--entry", "rand", "--game", "bid-euchre",
+        "--deals", "3", "--seed", "8", "--wait",
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    tournament_id = lines[0].split()[1]
+    assert lines[0].startswith(f"tournament {tournament_id} (running): 0/6 matches")
+    assert lines[1].startswith(f"tournament {tournament_id} (finished): 6/6 matches, 0 forfeits")
+    assert "Leaderboard, all games, tournament" in done.stdout
+    assert "6/6" in done.stderr  # the progress bar's last state
+    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
+    assert [row[:2] for row in rows] == [["1", "house"], ["2", "rand"]]
+    assert rows[0][5] == "3-0-0" and rows[1][5] == "0-0-3"
+
+    status = arena_cli(api, "tournament", "status", tournament_id)
+    assert status.stdout.startswith(f"tournament {tournament_id} (finished): 6/6 matches")
+
+    as_json = json.loads(arena_cli(api, "leaderboard", "--tournament", tournament_id, "--json").stdout)
+    assert [row["bot"] for row in as_json["rows"]] == ["house", "rand"]
+    assert as_json["rows"][0]["wins"] == 3
+    as_csv = list(csv.DictReader(io.StringIO(arena_cli(api, "leaderboard", "--csv").stdout)))
+    assert [row["bot"] for row in as_csv] == ["house", "rand"]
+    assert float(as_csv[0]["elo"]) == round(as_json["rows"][0]["elo"], 1)
+
+    results = json.loads(arena_cli(api, "tournament", "results", tournament_id).stdout)
+    assert len(results) == 6 and {r["end"] for r in results} == {"RESULT_END_COMPLETED"}
+    exported = arena_cli(api, "tournament", "results", tournament_id, "--csv").stdout
+    table = list(csv.DictReader(io.StringIO(exported)))
+    assert [r["match_id"] for r in table] == [r["match_id"] for r in results]
+    assert {r["entry_0"] for r in table} == {"house", "rand"}
+
+    # The same stored results, read back in any order, rate the same.
+    stored = [json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament_id}:results").values()]
+    shuffled = stored[:]
+    random.Random(1).shuffle(shuffled)
+    assert leaderboard(stored) == leaderboard(shuffled) == leaderboard(list(reversed(stored)))
+
+
+def test_bad_command_lines_are_one_line_errors(arena: Arena) -> None:
+    api = arena.api.address
+    unknown = arena_cli(api, "tournament", "status", "t-nope")
+    assert unknown.returncode == 1
+    assert unknown.stderr == "arena: error: NOT_FOUND: no tournament 't-nope'\n"
+    too_few = arena_cli(api, "tournament", "run", "--entry", "solo")
+    assert too_few.stderr == (
+        "arena: error: INVALID_ARGUMENT: a tournament needs at least 2 entries, got 1\n"
+    )
+    dead = arena_cli(f"127.0.0.1:{free_port()}", "bot", "list")
+    assert dead.returncode == 1 and dead.stderr.startswith("arena: error: cannot reach the arena API")
+
+
+def test_matches_sent_to_a_dead_referee_are_retried_on_a_live_one(arena: Arena) -> None:
+    dead = f"127.0.0.1:{free_port()}"
+    arena.start_worker("w", concurrency=2, referees=[dead, arena.referee.address])
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    tournament = arena.submit(["a", "b"], deals=5, games=["bid-euchre"])
+    arena.wait_until(tournament.id)
+    results = [json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament.id}:results").values()]
+    assert len(results) == 10
+    assert {r["referee"] for r in results} == {arena.referee.address}
