@@ -53,6 +53,9 @@ class Bot:
     def match_ended(self, request: bot_pb2.MatchEndedRequest) -> None:
         """Called once per seat when a match is over; override to learn from it."""
 
+    def close(self) -> None:
+        """Called once when the server stops; release anything ``act`` may be waiting on."""
+
 
 class _BotServicer(bot_pb2_grpc.BotServicer):
     def __init__(self, bot: Bot) -> None:
@@ -116,6 +119,7 @@ def serve(bot: Bot, port: int = 50051, host: str = "127.0.0.1") -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
+        bot.close()
         await server.stop(grace=1)
 
     with contextlib.suppress(KeyboardInterrupt):

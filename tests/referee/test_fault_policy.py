@@ -27,7 +27,7 @@ def play(
     bots: list[str],
     *,
     seed: int = 3,
-    deadline_s: float = 0.3,
+    deadline_s: float = 1.0,
     max_faults: int = 0,
 ) -> referee_pb2.MatchResult:
     result: referee_pb2.MatchResult = stub.PlayMatch(

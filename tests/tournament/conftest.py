@@ -83,7 +83,7 @@ class Arena:
         )
         return tournament
 
-    def wait_until(self, tournament_id: str, done: int | None = None, timeout: float = 60) -> arena_pb2.Tournament:
+    def wait_until(self, tournament_id: str, done: int | None = None, timeout: float = 180) -> arena_pb2.Tournament:
         """Until the tournament is finished (or has ``done`` results)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -34,6 +34,9 @@ class ChaosBot(RandomBot):
         self._lock = threading.Lock()
         self._never = threading.Event()
 
+    def close(self) -> None:
+        self._never.set()  # wake every hanging decision so the process can exit
+
     def act(self, request: bot_pb2.ActRequest) -> int:
         with self._lock:
             self.decisions += 1

@@ -1,0 +1,37 @@
+"""``make demo``'s program: a whole local arena, a tournament over every game, and nothing
+left running afterwards."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from arena.games import game_names
+
+
+def test_demo_plays_every_game_prints_the_leaderboard_and_stops_everything() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.demo", "--deals", "1"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    output = done.stderr + done.stdout
+    total = 3 * len(game_names()) * 2  # 3 pairings, 1 deal, 2 seatings
+    assert f"{total}/{total} matches, 0 forfeits" in output
+    assert "Leaderboard, all games" in output
+    for bot in ("house", "random-1", "random-2"):
+        assert re.search(rf"│\s+\d\s+│ {bot}\s+│", output), bot
+    for game in game_names():
+        assert game in output
+    replay_dir = re.search(r"replays in (\S+)", output)
+    redis_url = re.search(r"Redis redis://(127\.0\.0\.1:\d+)/", output)
+    assert replay_dir is not None and redis_url is not None
+    # The referee's command line names the replay directory; Redis's, the API's and the
+    # workers' name the Redis address.
+    for pattern in (replay_dir.group(1), redis_url.group(1)):
+        leftovers = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
+        assert leftovers.stdout == "", f"the demo left processes running: {pattern}"
+    assert "everything the demo started has stopped" in output
