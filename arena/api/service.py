@@ -266,17 +266,22 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetLeaderboard(
         self, request: arena_pb2.GetLeaderboardRequest, context: Context
     ) -> arena_pb2.Leaderboard:
-        if request.tournament_id:
-            await self._tournament(request.tournament_id, context)
-            ids = [request.tournament_id]
-        else:
-            ids = await asyncio.to_thread(self.tournaments.ids)
         if request.game and request.game not in game_names():
             await _abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"unknown game {request.game!r}; available games: {', '.join(game_names())}",
             )
+        if request.tournament_id:
+            record = await self._tournament(request.tournament_id, context)
+            if record.state == FINISHED and not request.game:
+                # The ratings the tournament finished with, fitted once by its chord callback.
+                stored = await asyncio.to_thread(self.tournaments.leaderboard, record.id)
+                if stored is not None:
+                    return leaderboard_message(Leaderboard.from_json(stored), record.id)
+            ids = [request.tournament_id]
+        else:
+            ids = await asyncio.to_thread(self.tournaments.ids)
         results = []
         for tournament_id in ids:
             results.extend(await asyncio.to_thread(self.tournaments.results, tournament_id))

@@ -35,6 +35,11 @@ class Leaderboard:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Leaderboard:
+        rows = tuple(Row(**row) for row in data["rows"])
+        return cls(data["game"], rows, data["draw_elo"], data["matches"])
+
 
 def duplicate_result(result: Mapping[str, Any]) -> DuplicateResult | None:
     """A stored result as a half of a duplicate pair; None if it cannot be rated."""

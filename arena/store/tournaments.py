@@ -134,3 +134,7 @@ class TournamentStore:
 
     def save_leaderboard(self, tournament_id: str, leaderboard: dict[str, Any]) -> None:
         self.redis.set(_key(tournament_id, "leaderboard"), json.dumps(leaderboard))
+
+    def leaderboard(self, tournament_id: str) -> dict[str, Any] | None:
+        raw = self.redis.get(_key(tournament_id, "leaderboard"))
+        return None if raw is None else json.loads(raw)

@@ -50,6 +50,14 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(arena: Aren
         assert row.matches == 4 * len(games)
         assert set(row.game_elo) == set(games)
     assert board.matches == tournament.matches_total
+    # The stored ratings (fitted by the chord callback) equal a fresh fit of the results.
+    overall = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest())
+    assert list(overall.rows) == list(board.rows)
+    per_game = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game="bid-euchre"))
+    assert per_game.matches == 6
+    assert {r.bot: round(r.elo, 6) for r in per_game.rows} == {
+        r.bot: round(r.game_elo["bid-euchre"], 6) for r in board.rows
+    }
 
 
 def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
