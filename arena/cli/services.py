@@ -18,6 +18,7 @@ def add_commands(groups: Groups) -> None:
     serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks one)")
     serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
     serve.add_argument("--max-concurrent", type=int, default=256, help="matches played at once")
+    serve.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
     serve.set_defaults(run=_referee_serve)
 
     api = group(groups, "api", "run the arena API").add_parser(
@@ -62,6 +63,7 @@ def _referee_serve(args: argparse.Namespace) -> None:
             port=args.port,
             replay_dir=args.replay_dir,
             max_concurrent=args.max_concurrent,
+            metrics_port=args.metrics_port,
         )
     except OSError as error:
         raise CliError(str(error)) from None

@@ -16,8 +16,9 @@ from typing import Any
 
 from arena import wire
 from arena.games.api import Game, Options, State
+from arena.referee import metrics
 from arena.referee.bot_client import BotConnection, BotFault, SeatConversation
-from arena.referee.faults import Fault, FaultLedger, FaultPolicy, substitute_action
+from arena.referee.faults import KIND_NAMES, Fault, FaultLedger, FaultPolicy, substitute_action
 from arena.referee.feed import MatchFeed
 from arena.replay import ReplayRecorder, ReplayStore
 from arena.v1 import bot_pb2, referee_pb2
@@ -99,6 +100,8 @@ class MatchRunner:
                     for seat in seats:
                         await seat.close()
             result = self._result(state, outcome, time.monotonic() - started)
+            end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
+            metrics.MATCH_SECONDS.labels(self.info.name, end).observe(time.monotonic() - started)
             self._save_replay(state, result)
             await self._notify_end(connections, state, result)
         finally:
@@ -178,7 +181,11 @@ class MatchRunner:
                     )
             except BotFault as fault:
                 problem = fault
-            think_ms = (time.perf_counter() - sent) * 1000
+            think_s = time.perf_counter() - sent
+            bot = spec.seat_bots[seat]
+            metrics.DECISION_SECONDS.labels(self.info.name, bot).observe(think_s)
+            outcome_label = "ok" if problem is None else KIND_NAMES[problem.kind]
+            metrics.DECISIONS.labels(self.info.name, outcome_label).inc()
             if problem is not None:
                 action = substitute_action(spec.seed, index, legal)
                 text = state.action_text(action)
@@ -192,7 +199,7 @@ class MatchRunner:
                 seat=seat,
                 action=action,
                 text=state.action_text(action),
-                think_ms=think_ms,
+                think_ms=think_s * 1000,
                 substituted=problem is not None,
             )
             before = len(state.events)
@@ -217,6 +224,7 @@ class MatchRunner:
                 )
 
     def _record_fault(self, fault: Fault) -> int | None:
+        metrics.FAULTS.labels(fault.kind_name, self.spec.seat_bots[fault.seat]).inc()
         self.recorder.fault(fault.to_json())
         self.feed.post(
             referee_pb2.MatchEvent(

@@ -13,6 +13,7 @@ from grpc_reflection.v1alpha import reflection
 
 from arena import wire
 from arena.games import all_games
+from arena.referee import metrics
 from arena.referee.feed import FeedRegistry
 from arena.referee.match import MatchRunner
 from arena.referee.requests import InvalidRequest, match_spec
@@ -57,11 +58,13 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 f"this referee already runs {self.max_concurrent} matches, its limit; retry later",
             )
         self.running += 1
+        metrics.MATCHES_RUNNING.inc()
         feed = self.feeds.open(spec.match_id)
         try:
             return await MatchRunner(spec, feed, self.replays).run()
         finally:
             self.running -= 1
+            metrics.MATCHES_RUNNING.dec()
             if not feed.done:  # the caller went away mid-match: release the watchers
                 feed.post(
                     referee_pb2.MatchEvent(
@@ -94,14 +97,25 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
 
 
+def serve_metrics(host: str, port: int) -> None:
+    """Expose this process's Prometheus registry at http://HOST:PORT/metrics."""
+    from prometheus_client import start_http_server
+
+    start_http_server(port, addr=host)
+
+
 async def start_server(
     *,
     host: str = "127.0.0.1",
     port: int = 50051,
     replay_dir: str | Path = "replays",
     max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
+    metrics_port: int | None = None,
 ) -> tuple[grpc.aio.Server, int]:
-    """Start a referee with health and reflection; returns the server and its bound port."""
+    """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
+    given); returns the server and its bound port."""
+    if metrics_port is not None:
+        serve_metrics(host, metrics_port)
     server = grpc.aio.server()
     referee_pb2_grpc.add_RefereeServicer_to_server(
         RefereeService(ReplayStore(replay_dir), max_concurrent), server
@@ -128,7 +142,10 @@ def serve(**kwargs: object) -> None:
 
     async def main() -> None:
         server, port = await start_server(**kwargs)  # type: ignore[arg-type]
-        print(f"referee listening on {kwargs.get('host', '127.0.0.1')}:{port}", flush=True)
+        host = kwargs.get("host", "127.0.0.1")
+        if kwargs.get("metrics_port") is not None:
+            print(f"referee metrics on http://{host}:{kwargs['metrics_port']}/metrics", flush=True)
+        print(f"referee listening on {host}:{port}", flush=True)
         await server.wait_for_termination()
 
     asyncio.run(main())

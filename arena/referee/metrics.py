@@ -1,0 +1,36 @@
+"""The referee's Prometheus metrics: one place for their names, labels and help text.
+
+Bots are labelled by address: it is what the referee knows for sure, and what an
+operator uses to find the process.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+DECISION_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+MATCH_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+
+DECISIONS = Counter(
+    "arena_referee_decisions",
+    "Decisions asked of bots, by game and outcome (ok, or the fault kind).",
+    ["game", "outcome"],
+)
+DECISION_SECONDS = Histogram(
+    "arena_referee_decision_seconds",
+    "Time from sending a decision request to a bot until its answer or the fault.",
+    ["game", "bot"],
+    buckets=DECISION_BUCKETS,
+)
+FAULTS = Counter(
+    "arena_referee_faults",
+    "Bot faults by kind (timeout, rpc_error, unreachable, illegal_action, wrong_match).",
+    ["kind", "bot"],
+)
+MATCHES_RUNNING = Gauge("arena_referee_matches_running", "Matches being played right now.")
+MATCH_SECONDS = Histogram(
+    "arena_referee_match_duration_seconds",
+    "Wall-clock duration of finished matches, by game and how they ended.",
+    ["game", "end"],
+    buckets=MATCH_BUCKETS,
+)
