@@ -10,6 +10,7 @@ BUILTIN_GAME_MODULES = (
     "arena.games.baloot",
     "arena.games.bid_euchre",
     "arena.games.bridgette",
+    "arena.games.persian_rummy",
 )
 """Engine modules that register themselves on import."""
 

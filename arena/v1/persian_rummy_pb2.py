@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from arena.v1 import cards_pb2 as arena_dot_v1_dot_cards__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x61rena/v1/persian_rummy.proto\x12\x08\x61rena.v1\"\'\n\x17PersianRummyObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"3\n\x12PersianRummyAction\x12\x15\n\x0bplaceholder\x18\x01 \x01(\x08H\x00\x42\x06\n\x04kindB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x61rena/v1/persian_rummy.proto\x12\x08\x61rena.v1\x1a\x14\x61rena/v1/cards.proto\"O\n\x13PersianRummyDiscard\x12\x1c\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x0e.arena.v1.Card\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"\x9a\x01\n\x15PersianRummyTableMeld\x12\n\n\x02id\x18\x01 \x01(\x05\x12,\n\x04kind\x18\x02 \x01(\x0e\x32\x1e.arena.v1.PersianRummyMeldKind\x12#\n\x05\x63\x61rds\x18\x03 \x03(\x0b\x32\x14.arena.v1.PlayedCard\x12\x0f\n\x07\x64oubled\x18\x04 \x01(\x08\x12\x11\n\tmelded_by\x18\x05 \x01(\x05\"D\n\x15PersianRummySeatCards\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x1d\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x0e.arena.v1.Card\"\xb4\x03\n\x17PersianRummyObservation\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x64\x65\x61l_number\x18\x02 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x03 \x01(\x05\x12*\n\x05phase\x18\x04 \x01(\x0e\x32\x1b.arena.v1.PersianRummyPhase\x12\x1c\n\x04hand\x18\x05 \x03(\x0b\x32\x0e.arena.v1.Card\x12\x33\n\x0c\x64iscard_pile\x18\x06 \x03(\x0b\x32\x1d.arena.v1.PersianRummyDiscard\x12.\n\x05melds\x18\x07 \x03(\x0b\x32\x1f.arena.v1.PersianRummyTableMeld\x12\x12\n\nstock_size\x18\x08 \x01(\x05\x12\x12\n\nhand_sizes\x18\t \x03(\x05\x12\x0e\n\x06scores\x18\n \x03(\x05\x12\x14\n\x0ctable_points\x18\x0b \x03(\x05\x12#\n\x0b\x63hosen_card\x18\x0c \x01(\x0b\x32\x0e.arena.v1.Card\x12\x0e\n\x06passes\x18\r \x01(\x05\x12\x34\n\x0bknown_cards\x18\x0e \x03(\x0b\x32\x1f.arena.v1.PersianRummySeatCards\"6\n\x15PersianRummyMeldCards\x12\x1d\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x0e.arena.v1.Card\"I\n\x17PersianRummyLayoffCards\x12\x0f\n\x07meld_id\x18\x01 \x01(\x05\x12\x1d\n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x0e.arena.v1.Card\"\xe0\x01\n\x12PersianRummyAction\x12\x14\n\ndraw_stock\x18\x01 \x01(\x08H\x00\x12\x0e\n\x04take\x18\x02 \x01(\x05H\x00\x12\x13\n\tpass_turn\x18\x03 \x01(\x08H\x00\x12/\n\x04meld\x18\x04 \x01(\x0b\x32\x1f.arena.v1.PersianRummyMeldCardsH\x00\x12\x33\n\x06layoff\x18\x05 \x01(\x0b\x32!.arena.v1.PersianRummyLayoffCardsH\x00\x12!\n\x07\x64iscard\x18\x06 \x01(\x0b\x32\x0e.arena.v1.CardH\x00\x42\x06\n\x04kind*\xbb\x01\n\x11PersianRummyPhase\x12#\n\x1fPERSIAN_RUMMY_PHASE_UNSPECIFIED\x10\x00\x12\x1c\n\x18PERSIAN_RUMMY_PHASE_DRAW\x10\x01\x12\"\n\x1ePERSIAN_RUMMY_PHASE_USE_CHOSEN\x10\x02\x12\x1c\n\x18PERSIAN_RUMMY_PHASE_MELD\x10\x03\x12!\n\x1dPERSIAN_RUMMY_PHASE_GAME_OVER\x10\x04*\x81\x01\n\x14PersianRummyMeldKind\x12\'\n#PERSIAN_RUMMY_MELD_KIND_UNSPECIFIED\x10\x00\x12\x1f\n\x1bPERSIAN_RUMMY_MELD_KIND_SET\x10\x01\x12\x1f\n\x1bPERSIAN_RUMMY_MELD_KIND_RUN\x10\x02\x42\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,8 +33,22 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.persian_rummy_pb2'
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'P\001Z\036cardarena/gen/arena/v1;arenav1'
-  _globals['_PERSIANRUMMYOBSERVATION']._serialized_start=42
-  _globals['_PERSIANRUMMYOBSERVATION']._serialized_end=81
-  _globals['_PERSIANRUMMYACTION']._serialized_start=83
-  _globals['_PERSIANRUMMYACTION']._serialized_end=134
+  _globals['_PERSIANRUMMYPHASE']._serialized_start=1170
+  _globals['_PERSIANRUMMYPHASE']._serialized_end=1357
+  _globals['_PERSIANRUMMYMELDKIND']._serialized_start=1360
+  _globals['_PERSIANRUMMYMELDKIND']._serialized_end=1489
+  _globals['_PERSIANRUMMYDISCARD']._serialized_start=64
+  _globals['_PERSIANRUMMYDISCARD']._serialized_end=143
+  _globals['_PERSIANRUMMYTABLEMELD']._serialized_start=146
+  _globals['_PERSIANRUMMYTABLEMELD']._serialized_end=300
+  _globals['_PERSIANRUMMYSEATCARDS']._serialized_start=302
+  _globals['_PERSIANRUMMYSEATCARDS']._serialized_end=370
+  _globals['_PERSIANRUMMYOBSERVATION']._serialized_start=373
+  _globals['_PERSIANRUMMYOBSERVATION']._serialized_end=809
+  _globals['_PERSIANRUMMYMELDCARDS']._serialized_start=811
+  _globals['_PERSIANRUMMYMELDCARDS']._serialized_end=865
+  _globals['_PERSIANRUMMYLAYOFFCARDS']._serialized_start=867
+  _globals['_PERSIANRUMMYLAYOFFCARDS']._serialized_end=940
+  _globals['_PERSIANRUMMYACTION']._serialized_start=943
+  _globals['_PERSIANRUMMYACTION']._serialized_end=1167
 # @@protoc_insertion_point(module_scope)

@@ -9,11 +9,13 @@ from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.bots.examples.bridgette_basic import BridgetteBasicBot
 from arena.bots.examples.chaos import ChaosBot
 from arena.bots.examples.house import HouseBot
+from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.sdk import Bot
 
 EXAMPLES: dict[str, Callable[..., Bot]] = {
     "house": HouseBot,
+    "persian-rummy-basic": PersianRummyBasicBot,
     "random": RandomBot,
     "baloot-basic": BalootBasicBot,
     "bid-euchre-basic": BidEuchreBasicBot,
@@ -28,5 +30,6 @@ __all__ = [
     "BridgetteBasicBot",
     "ChaosBot",
     "HouseBot",
+    "PersianRummyBasicBot",
     "RandomBot",
 ]

@@ -6,12 +6,18 @@ from __future__ import annotations
 from arena.bots.examples.baloot_basic import BalootBasicBot
 from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.bots.examples.bridgette_basic import BridgetteBasicBot
+from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.sdk import Bot
 from arena.games import game_names
 from arena.v1 import bot_pb2
 
-RULE_BASED: tuple[type[Bot], ...] = (BalootBasicBot, BidEuchreBasicBot, BridgetteBasicBot)
+RULE_BASED: tuple[type[Bot], ...] = (
+    BalootBasicBot,
+    BidEuchreBasicBot,
+    BridgetteBasicBot,
+    PersianRummyBasicBot,
+)
 
 
 class HouseBot(Bot):
