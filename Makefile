@@ -48,6 +48,7 @@ bench: install
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
 	$(PY) -m bench.tournament_throughput
+	$(PY) -m bench.seep_worst_floor
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo

@@ -30,7 +30,7 @@ class ServiceFailed(RuntimeError):
 
 @dataclass
 class Service:
-    process: subprocess.Popen[str]
+    process: subprocess.Popen[bytes]
     address: str
     args: tuple[str, ...]
     output: deque[str]
@@ -43,7 +43,7 @@ class Service:
         assert self.process.stdout is not None
         with contextlib.suppress(ValueError, OSError):
             for line in self.process.stdout:
-                self.output.append(line.rstrip())
+                self.output.append(line.decode(errors="replace").rstrip())
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM, then SIGKILL for whatever of the session is still there."""
@@ -69,29 +69,39 @@ def start_service(
 ) -> Service:
     """Run ``args`` in a session of its own and wait until it says it is ready."""
     environment = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
+    # Unbuffered: select() must see every byte the child wrote, none hidden in a buffer.
     process = subprocess.Popen(
         list(args),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        text=True,
+        bufsize=0,
         env=environment,
         start_new_session=True,
     )
     assert process.stdout is not None
+    fd = process.stdout.fileno()
     deadline = time.monotonic() + timeout
+    pending = b""
     seen: list[str] = []
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], 0.2)
-        if ready:
-            line = process.stdout.readline()
-            if not line and process.poll() is not None:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if not ready:
+            if process.poll() is not None:
                 break
-            seen.append(line.rstrip())
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for raw in lines:
+            line = raw.decode(errors="replace").rstrip()
+            seen.append(line)
             match = _READY.search(line)
             if match:
-                return Service(process, match.group(1), tuple(args), deque(seen, maxlen=200))
-        elif process.poll() is not None:
-            break
+                service = Service(process, match.group(1), tuple(args), deque(seen, maxlen=200))
+                if pending:
+                    service.output.append(pending.decode(errors="replace"))
+                return service
     process.kill()
     process.wait()
     output = " | ".join(seen[-5:]) or "no output"

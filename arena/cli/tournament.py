@@ -255,7 +255,7 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
             str(row.matches),
             *(_elo(row.game_elo[g]) if g in row.game_elo else "" for g in games),
         )
-    Console(width=max(100, 40 + 12 * len(games))).print(table)
+    Console(width=max(120, 70 + 15 * len(games))).print(table)
 
 
 def _leaderboard(args: argparse.Namespace) -> None:

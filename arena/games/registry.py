@@ -11,6 +11,7 @@ BUILTIN_GAME_MODULES = (
     "arena.games.bid_euchre",
     "arena.games.bridgette",
     "arena.games.persian_rummy",
+    "arena.games.seep",
 )
 """Engine modules that register themselves on import."""
 

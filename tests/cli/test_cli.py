@@ -48,7 +48,7 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         (
             ("bot", "serve", "alphazero"),
             1,
-            "unknown bot 'alphazero'; example bots: baloot-basic, bid-euchre-basic, bridgette-basic, chaos, house, persian-rummy-basic, random",
+            "unknown bot 'alphazero'; example bots: baloot-basic, bid-euchre-basic, bridgette-basic, chaos, house, persian-rummy-basic, random, seep-basic",
         ),
         (("bot", "serve", "chaos", "--mode", "sulk"), 1, "unknown chaos mode 'sulk'"),
         (

@@ -11,12 +11,14 @@ from arena.bots.examples.chaos import ChaosBot
 from arena.bots.examples.house import HouseBot
 from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
 from arena.bots.examples.random_bot import RandomBot
+from arena.bots.examples.seep_basic import SeepBasicBot
 from arena.bots.sdk import Bot
 
 EXAMPLES: dict[str, Callable[..., Bot]] = {
     "house": HouseBot,
     "persian-rummy-basic": PersianRummyBasicBot,
     "random": RandomBot,
+    "seep-basic": SeepBasicBot,
     "baloot-basic": BalootBasicBot,
     "bid-euchre-basic": BidEuchreBasicBot,
     "bridgette-basic": BridgetteBasicBot,
@@ -32,4 +34,5 @@ __all__ = [
     "HouseBot",
     "PersianRummyBasicBot",
     "RandomBot",
+    "SeepBasicBot",
 ]

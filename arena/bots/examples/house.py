@@ -8,6 +8,7 @@ from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.bots.examples.bridgette_basic import BridgetteBasicBot
 from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
 from arena.bots.examples.random_bot import RandomBot
+from arena.bots.examples.seep_basic import SeepBasicBot
 from arena.bots.sdk import Bot
 from arena.games import game_names
 from arena.v1 import bot_pb2
@@ -17,6 +18,7 @@ RULE_BASED: tuple[type[Bot], ...] = (
     BidEuchreBasicBot,
     BridgetteBasicBot,
     PersianRummyBasicBot,
+    SeepBasicBot,
 )
 
 

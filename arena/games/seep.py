@@ -1,0 +1,1239 @@
+"""Seep: a four-player fishing game from North India, partners opposite, played to 100.
+
+Seats 0 and 2 (team 0) play seats 1 and 3 (team 1). Play and dealing pass from seat s to
+s+1. A deal starts with the bidder (dealer + 1) alone holding four cards: he names a house
+value from 9 to 13 that he holds a card of, four floor cards turn up, he makes play 1,
+and only then are the other 44 cards dealt in packets of four. Each of the 48 plays uses
+one hand card to THROW it, CAPTURE loose cards (and the house of its value), BUILD a new
+house of value 9..13, ADD to a house (cementing it) or BREAK another seat's ordinary house
+to a higher value. Card points (every spade its capture value, the other aces 1, the ten
+of diamonds 6: 100 in all) plus sweep bonuses make each team's deal score; the running
+difference decides a *bazzi* at 100.
+
+What surprises people who know Casino or Scopa:
+
+* Capturing is compulsory and maximal: a card that can take something cannot be thrown,
+  and a capture must leave no loose combination equal to the card (the house of the
+  card's value always goes too). Building is never compulsory.
+* A house is named by its value: there is at most one per value, and cards that would
+  make a second one join the first (ADD, or a BREAK into an existing house). A loose card
+  of a house's value can never lie beside it.
+* Every owner of a house must keep a card of its value in hand until the house is
+  captured or broken (the retention check); a play that breaks this rule is illegal.
+  Adding to a partner's house needs no such card; adding to an opponents' house needs
+  it and makes you a co-owner.
+* A deal score below 9 loses the bazzi at once, whatever the running difference; a
+  sweep on play 1 is worth 25, on play 48 nothing, otherwise 50.
+* The deal does not pass every time: the team that trails (or a tie) keeps the deal.
+
+Action ids keep one meaning for the whole game. An id is ``head << 52 | rank`` with
+``head = (kind * 52 + card) * 5 + slot`` (at most 1,559, so ids stay below 2**63):
+
+* ``kind``: 0 BID, 1 CAPTURE, 2 BUILD, 3 ADD, 4 BREAK, 5 THROW (the canonical order);
+* ``card``: the hand card's index in canonical card order, ``4 * (value - 1) + suit``
+  with suits C, D, H, S (0 for BID);
+* ``slot``: BID, BUILD and ADD the value minus 9, BREAK the broken house's value minus 9,
+  0 for CAPTURE and THROW;
+* ``rank``: the set of loose cards moved, as its position in the lexicographic order of
+  all subsets of the 52 cards listed in canonical order, a shorter prefix first (the
+  empty set is 0, {AC} is 1, {AC, AD} is 2, ..., {KS} is 2**52 - 1). In closed form, with
+  ``M`` the set as a 52-bit mask whose top bit is AC, ``rank = 2**52 + |S| - M - low(M)``
+  where ``low(M)`` is M's lowest set bit. No plain bitmask can give this order, whatever
+  the bit of each card: ``{AC, AD}`` must sort before ``{AD}``, yet has all its bits and
+  one more.
+
+So ascending ids are exactly the canonical order of the rules: kind, card, value or
+house, then the loose cards card by card with a shorter prefix first.
+
+Legal moves come from bitmasks over the loose cards (at most 16, in canonical order):
+every subset whose values add up to at most 13 is a *group* of its sum, and the
+t-packable sets are the unions of pairwise disjoint groups of sum t (built from the
+groups, so the work follows the number of answers rather than 2**16). This analysis
+depends only on the multiset of loose values and is cached per multiset, so a decision
+only picks from its cached lists by the seat's hand and the houses (sets of house values
+are bitmasks too), and turns each chosen mask into an id. An applied id gives its loose
+cards back from its rank. The list is complete, never truncated: an adversarial floor
+of 13 or more loose cards can have thousands of legal plays (``bench/seep_worst_floor``).
+
+Decisions of this engine where the rules leave room (see also the rules' own Decisions):
+
+* ``scores()`` are bazzis won per team; the deal scores and running difference are in
+  the observation and in every ``hand_end`` event.
+* A redeal (bidder without a card above 8) is logged as a ``throw_in`` showing the four
+  cards, then a new ``deal``; it is not a deal of the match for ``max_deals``.
+* Arena safeguard (option ``max_deals``, default 50): a bazzi still open after that many
+  deals goes to the team ahead on the difference, or is void (over, nobody wins) at 0.
+  After a void bazzi the dealer rule reads as for an undecided deal with a difference of
+  0: the same dealer deals again.
+* A sweep on play 48 is recorded as a sweep with bonus 0.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from arena.games.api import (
+    Event,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    Options,
+    OptionSpec,
+    State,
+)
+from arena.games.cards import SUITS, Card, pretty
+from arena.games.registry import register
+
+# --- Facts of the game -------------------------------------------------------------------
+
+GAME_INFO = GameInfo(
+    name="seep",
+    title="Seep",
+    num_seats=4,
+    seat_teams=(0, 1, 0, 1),
+    options=(
+        OptionSpec(
+            "bazzis",
+            1,
+            "Bazzis the match lasts; more bazzis won wins, equal is a draw.",
+            minimum=1,
+            maximum=99,
+        ),
+        OptionSpec(
+            "max_deals",
+            50,
+            "Arena safeguard: a bazzi still open after this many deals goes to the team "
+            "ahead on the running difference, or is void at 0.",
+            minimum=1,
+            maximum=10000,
+        ),
+    ),
+    description="North-Indian fishing game for two partnerships: bid a house value, "
+    "capture, build, cement and break houses, sweep the floor, and win a bazzi by 100.",
+)
+
+NUM_SEATS = 4
+SEAT_TEAMS = GAME_INFO.seat_teams
+PLAYS_PER_DEAL = 48
+BAZZI_TARGET = 100
+MIN_DEAL_SCORE = 9
+HOUSE_VALUES = (9, 10, 11, 12, 13)
+MAX_SUM = 13
+
+RANK_CHARS = "A23456789TJQK"
+"""Rank characters by capture value 1..13 (the card code's rank character)."""
+
+CARDS: tuple[Card, ...] = tuple(r + s for r in RANK_CHARS for s in SUITS)
+"""The 52 cards in canonical order: capture value, then suit C, D, H, S."""
+CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
+VALUE: tuple[int, ...] = tuple(i // 4 + 1 for i in range(52))
+"""Capture value by card index: A 1, 2..10 pips, J 11, Q 12, K 13."""
+
+
+def _points(card: Card) -> int:
+    value = RANK_CHARS.index(card[0]) + 1
+    if card[1] == "S":
+        return value
+    if card[0] == "A":
+        return 1
+    return 6 if card == "TD" else 0
+
+
+POINTS: tuple[int, ...] = tuple(_points(card) for card in CARDS)
+"""Point value by card index; the pack totals 100."""
+assert sum(POINTS) == 100
+
+SWEEP_OPENING = 25
+SWEEP_NORMAL = 50
+SWEEP_LAST = 0
+
+# --- Action ids (see the module docstring) -------------------------------------------------
+
+BID, CAPTURE, BUILD, ADD, BREAK, THROW = range(6)
+KIND_NAMES = ("bid", "capture", "build", "add", "break", "throw")
+RANK_BITS = 52
+FULL = 1 << RANK_BITS
+MAX_HEAD = (THROW * 52 + 51) * 5 + 4
+ACTION_LIMIT = (MAX_HEAD + 1) << RANK_BITS
+assert ACTION_LIMIT <= 2**63
+
+CARD_OFFSET: tuple[int, ...] = tuple((card * 5) << RANK_BITS for card in range(52))
+"""What a card adds to an id: ids of one kind and slot differ by card only here."""
+
+
+def _base(kind: int, slot: int) -> int:
+    return (kind * 260 + slot) << RANK_BITS
+
+
+BID_ACTIONS: dict[int, int] = {value: _base(BID, value - 9) for value in HOUSE_VALUES}
+THROW_BASE = _base(THROW, 0)
+CAPTURE_BASE = _base(CAPTURE, 0)
+BUILD_BASE = {value: _base(BUILD, value - 9) for value in HOUSE_VALUES}
+ADD_BASE = {value: _base(ADD, value - 9) for value in HOUSE_VALUES}
+BREAK_BASE = {value: _base(BREAK, value - 9) for value in HOUSE_VALUES[:-1]}
+THROW_ONLY: list[int] = [THROW_BASE]
+"""The plays of a card that can only be thrown (shared; never changed)."""
+HOUSE_BITS = sum(1 << value for value in HOUSE_VALUES)
+ALL_VALUES = sum(1 << value for value in range(1, 14))
+BREAK_ROOM = tuple((1 << (14 - v)) - 1 for v in range(14))
+"""Per card value v: bit W set when a house of value W can rise by v (W + v <= 13)."""
+
+MASK_WEIGHT: tuple[int, ...] = tuple(1 << (51 - card) for card in range(52))
+"""Bit of each card in the 52-bit mask ``M`` of the docstring (AC is the top bit)."""
+
+
+def loose_rank(cards: list[int]) -> int:
+    """The ``rank`` part of an id for a set of card indices (any order)."""
+    if not cards:
+        return 0
+    mask = 0
+    for card in cards:
+        mask |= MASK_WEIGHT[card]
+    return FULL + len(cards) - mask - (mask & -mask)
+
+
+def loose_cards(rank: int) -> list[int]:
+    """Inverse of ``loose_rank``: card indices in canonical order.
+
+    Below a set whose last card is c - 1, the sets that continue with card e (e >= c) fill
+    a block of 2**(51 - e) ranks, so the next card is the first whose blocks reach past
+    the rank: found from the bit length of what is left, not by walking the cards.
+    """
+    cards: list[int] = []
+    card = 0
+    while rank:
+        rank -= 1  # past the set that stops here
+        room = 1 << (52 - card)  # the blocks of cards card..51 fill room - 1 ranks
+        following = 51 - ((room - rank - 1).bit_length() - 1)
+        rank -= room - (1 << (52 - following))  # the blocks of the cards skipped
+        cards.append(following)
+        card = following + 1
+    return cards
+
+
+@dataclass(frozen=True, slots=True)
+class SeepCapture:
+    """Payload of a CAPTURE: the hand card and the loose cards taken."""
+
+    card: Card
+    loose: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeepBuild:
+    """Payload of a BUILD: the hand card, the new house's value, the loose cards moved."""
+
+    card: Card
+    value: int
+    loose: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeepAdd:
+    """Payload of an ADD: the hand card, the house's value, the loose cards moved."""
+
+    card: Card
+    value: int
+    loose: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeepBreak:
+    """Payload of a BREAK: the hand card, the broken house's value and its new value."""
+
+    card: Card
+    house: int
+    value: int
+    loose: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """An action id taken apart; ``value`` is the house value after the play (BID: the
+    bid; CAPTURE and THROW: the card's value) and ``house`` the broken value of a BREAK."""
+
+    kind: int
+    card: int
+    value: int
+    house: int
+    loose: tuple[int, ...]
+
+
+def decode(action: int) -> Decoded:
+    """Take an id apart; anything that is no Seep action raises ``IllegalActionError``."""
+    if not isinstance(action, int) or not 0 <= action < ACTION_LIMIT:
+        raise IllegalActionError(f"seep has action ids 0..{ACTION_LIMIT - 1}, not {action!r}")
+    head, rank = action >> RANK_BITS, action & (FULL - 1)
+    slot, kind_card = head % 5, head // 5
+    kind, card = divmod(kind_card, 52)
+    loose = tuple(loose_cards(rank))
+    value, house = VALUE[card], 0
+    if kind == BID:
+        ok = card == 0 and not loose
+        value = 9 + slot
+    elif kind == THROW:
+        ok = slot == 0 and not loose
+    elif kind == CAPTURE:
+        ok = slot == 0 and card not in loose
+    elif kind == BREAK:
+        house = 9 + slot
+        value += house
+        ok = value <= MAX_SUM and card not in loose
+    else:  # BUILD or ADD; only an ADD of a card of the house's value moves no loose card
+        ok = value <= 9 + slot and card not in loose
+        ok = ok and (bool(loose) or (kind == ADD and value == 9 + slot))
+        value = 9 + slot
+    if not ok:
+        raise IllegalActionError(f"{action} is not a seep action id")
+    return Decoded(kind, card, value, house, loose)
+
+
+def _codes(cards: tuple[int, ...] | list[int]) -> tuple[Card, ...]:
+    return tuple(map(CARDS.__getitem__, cards))
+
+
+def _text(d: Decoded) -> str:
+    tail = "".join(" " + CARDS[c] for c in d.loose)
+    card = CARDS[d.card]
+    if d.kind == BID:
+        return f"bid {d.value}"
+    if d.kind == THROW:
+        return f"throw {card}"
+    if d.kind == CAPTURE:
+        return f"capture {card}{tail}"
+    if d.kind == BREAK:
+        return f"break {card} {d.house}{tail}"
+    return f"{KIND_NAMES[d.kind]} {card} {d.value}{tail}"
+
+
+def _payload(d: Decoded) -> tuple[str, object]:
+    card, loose = CARDS[d.card], _codes(d.loose)
+    if d.kind == BID:
+        return ("bid", d.value)
+    if d.kind == THROW:
+        return ("throw", card)
+    if d.kind == CAPTURE:
+        return ("capture", SeepCapture(card, loose))
+    if d.kind == BUILD:
+        return ("build", SeepBuild(card, d.value, loose))
+    if d.kind == ADD:
+        return ("add", SeepAdd(card, d.value, loose))
+    return ("break_house", SeepBreak(card, d.house, d.value, loose))
+
+
+# --- Floor analysis: groups and packable sets as bitmasks over the loose cards ------------
+
+
+class FloorSums:
+    """What a multiset of loose values allows, as bitmasks over the loose cards listed in
+    canonical order (bit i = i-th loose card). Shared by every floor with these values.
+
+    ``groups[t]`` lists every set of loose cards whose values add up to t (1..13). A set
+    is t-packable when it is a union of pairwise disjoint groups of sum t; the empty set
+    is. ``required[t]`` is the mask of the loose cards of value t.
+    """
+
+    __slots__ = (
+        "_capture",
+        "_options",
+        "_packable",
+        "fits",
+        "groups",
+        "required",
+        "sums",
+    )
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        groups: list[list[int]] = [[] for _ in range(MAX_SUM + 1)]
+        count = len(values)
+        stack = [(0, 0, 0)]
+        while stack:
+            start, mask, total = stack.pop()
+            for i in range(start, count):
+                subtotal = total + values[i]
+                if subtotal > MAX_SUM:
+                    break  # values ascend: no later card fits either
+                grown = mask | 1 << i
+                groups[subtotal].append(grown)
+                stack.append((i + 1, grown, subtotal))
+        self.groups = groups
+        sums = sum(1 << t for t in range(MAX_SUM + 1) if groups[t])
+        self.sums = sums
+        """Bit t set when some loose cards add up to t."""
+        self.fits = [((sums << v) | 1 << v) & ~((1 << v) - 1) for v in range(MAX_SUM + 1)]
+        """Per card value v: bit V set when v alone or v plus some loose cards make V."""
+        required = [0] * (MAX_SUM + 1)
+        for i, value in enumerate(values):
+            required[value] |= 1 << i
+        self.required = required
+        self._packable: dict[int, list[int]] = {}
+        self._capture: dict[int, list[int]] = {}
+        self._options: dict[int, list[int]] = {}
+
+    def packable(self, t: int) -> list[int]:
+        found = self._packable.get(t)
+        if found is None:
+            unions = {0}
+            for group in self.groups[t]:
+                unions.update([u | group for u in unions if not u & group])
+            found = self._packable[t] = list(unions)
+        return found
+
+    def captures(self, value: int) -> list[int]:
+        """Maximal captures for a card of ``value``: value-packable sets that every group
+        of that sum meets (nothing left may add up to the card). ``[0]`` when nothing sums
+        to ``value``."""
+        found = self._capture.get(value)
+        if found is None:
+            groups = self.groups[value]
+            found = self._capture[value] = [
+                s for s in self.packable(value) if all(s & g for g in groups)
+            ]
+        return found
+
+    def options(self, target: int, short: int) -> list[int]:
+        """Sets S such that a hand card worth ``target - short`` plus S is target-packable
+        and S holds every loose card of value ``target``: a group of sum ``short`` (none
+        when ``short`` is 0) plus a target-packable set. May include the empty set."""
+        key = target * 16 + short
+        found = self._options.get(key)
+        if found is None:
+            need = self.required[target]
+            packs = [p for p in self.packable(target) if p & need == need]
+            if short:
+                found = list({g | p for g in self.groups[short] for p in packs if not g & p})
+            else:
+                found = packs
+            self._options[key] = found
+        return found
+
+
+_FLOORS: dict[tuple[int, ...], FloorSums] = {}
+_FLOOR_CACHE_SIZE = 20_000
+
+
+def floor_sums(values: tuple[int, ...]) -> FloorSums:
+    """The cached analysis of a multiset of loose values (ascending)."""
+    found = _FLOORS.get(values)
+    if found is None:
+        if len(_FLOORS) >= _FLOOR_CACHE_SIZE:
+            _FLOORS.clear()
+        found = _FLOORS[values] = FloorSums(values)
+    return found
+
+
+BIG_FLOOR = 6
+"""Above this many loose cards, the 52-bit masks of loose subsets come from byte tables."""
+
+
+def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
+    """The card mask ``M`` of every subset of the first 8 loose cards, and of the next 8."""
+    tables = []
+    for part in (loose[:8], loose[8:16]):
+        table = [0]
+        for card in part:
+            weight = MASK_WEIGHT[card]
+            table += [m + weight for m in table]
+        tables.append(table)
+    return tables[0], tables[1]
+
+
+# Phases, named as the proto's SeepPhase values (lower case, without the prefix).
+BIDDING = "bid"
+PLAY = "play"
+GAME_OVER = "game_over"
+
+
+def team_of(seat: int) -> int:
+    return SEAT_TEAMS[seat]
+
+
+def _seats_text(owners: int) -> str:
+    return ", ".join(str(s) for s in range(NUM_SEATS) if owners >> s & 1)
+
+
+PRETTY: tuple[str, ...] = tuple(pretty(card) for card in CARDS)
+"""Human form of each card index, for event texts."""
+
+
+def _pretty(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join([PRETTY[c] for c in cards])
+
+
+# --- Game ----------------------------------------------------------------------------------
+
+
+class SeepGame(Game):
+    """Makes Seep matches; holds no per-match data."""
+
+    info = GAME_INFO
+
+    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> SeepState:
+        return SeepState(seed, GAME_INFO.resolve_options(options))
+
+
+# --- State ---------------------------------------------------------------------------------
+
+
+class House:
+    """A house on the floor: its value, its cards, their total and its owners (a seat
+    bitmask). Multiplicity k = total // value; k >= 2 means cemented."""
+
+    __slots__ = ("cards", "owners", "total", "value")
+
+    def __init__(self, value: int, cards: list[int], total: int, owners: int) -> None:
+        self.value = value
+        self.cards = cards
+        self.total = total
+        self.owners = owners
+
+    @property
+    def cemented(self) -> bool:
+        return self.total > self.value
+
+
+class SeepState(State):
+    """One match, from the first deal to the last bazzi (or the safeguard).
+
+    The legal actions are computed once after every change and kept, so asking for them
+    is cheap and changes nothing.
+    """
+
+    game_info = GAME_INFO
+    phase: str
+    current: int
+    loose: list[int]
+
+    def __init__(self, seed: int, options: Options) -> None:
+        self._rng = random.Random(seed)
+        self.bazzis_to_play = int(options["bazzis"])
+        self.max_deals = int(options["max_deals"])
+        self.events: list[Event] = []
+        self.bazzis_won = [0, 0]
+        self.bazzis_over = 0
+        self.difference = 0
+        self.deal_number = 0
+        self.deals_in_bazzi = 0
+        self.deal_history: list[SeepDealResult] = []
+        self.winning_team: int | None = None
+        self.dealer = self._rng.randrange(NUM_SEATS)
+        self._deal()
+
+    # -- the contract --------------------------------------------------------------------
+
+    def current_seat(self) -> int:
+        return self.current
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def scores(self) -> list[int]:
+        return list(self.bazzis_won)
+
+    def winner(self) -> int | None:
+        return self.winning_team
+
+    def action_text(self, action: int) -> str:
+        return _text(decode(action))
+
+    def action_payload(self, action: int) -> tuple[str, object]:
+        return _payload(decode(action))
+
+    def _apply(self, action: int) -> None:
+        if self.phase == BIDDING:
+            self._bid(9 + (action >> RANK_BITS))
+            return
+        head = action >> RANK_BITS
+        slot, kind_card = head % 5, head // 5
+        kind, card = divmod(kind_card, 52)
+        seat = self.current
+        self.hands[seat].remove(card)
+        rank = action & (FULL - 1)
+        taken = loose_cards(rank) if rank else []
+        if taken:
+            self.loose = [c for c in self.loose if c not in taken]
+        if kind == CAPTURE:
+            self._capture(seat, card, taken)
+        elif kind == THROW:
+            self._throw(seat, card)
+        elif kind == BREAK:
+            self._break(seat, card, 9 + slot, taken)
+        else:
+            self._house(seat, kind, card, 9 + slot, taken)
+        self._next_play()
+
+    # -- deal and bid ---------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        """Shuffle the whole pack and deal, again and again while the bidder has no card
+        above 8."""
+        self.redeal_cards: list[int] = []
+        while True:
+            deck = list(range(52))
+            self._rng.shuffle(deck)
+            if self._begin_deal(deck):
+                return
+
+    def _begin_deal(self, deck: list[int]) -> bool:
+        """Four cards to the bidder, four face down to the floor. A bidder with no card
+        above 8 shows them and the deal is void (False): the same dealer deals again."""
+        self.bidder = (self.dealer + 1) % NUM_SEATS
+        self.bid: int | None = None
+        self.hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.hands[self.bidder] = sorted(deck[:4])
+        self.face_down = sorted(deck[4:8])
+        self.stock = deck[8:]
+        self.loose = []
+        self.houses: dict[int, House] = {}
+        self.piles: list[list[int]] = [[], []]
+        self.pile_points = [0, 0]
+        self.sweep_bonuses: list[list[int]] = [[], []]
+        self.pile_views = [EMPTY_PILE, EMPTY_PILE]
+        self.last_capture_team: int | None = None
+        self.play_number = 0
+        self.plays: list[SeepPlay] = []
+        hands = [[CARDS[c] for c in hand] for hand in self.hands]
+        self.events.append(
+            Event(
+                "deal",
+                f"Seat {self.dealer} deals four cards to seat {self.bidder} and four to the floor",
+                self.dealer,
+                {
+                    "dealer": self.dealer,
+                    "hands": hands,
+                    "floor": [CARDS[c] for c in self.face_down],
+                },
+                visible_to=(),
+            )
+        )
+        shown = self.hands[self.bidder]
+        if VALUE[shown[-1]] <= 8:
+            self.redeal_cards.extend(shown)
+            self.events.append(
+                Event(
+                    "throw_in",
+                    f"Seat {self.bidder} shows {_pretty(shown)}: no card above 8, redeal",
+                    self.bidder,
+                    {
+                        "reason": "no_card_above_8",
+                        "cards": [CARDS[c] for c in shown],
+                        "dealer": self.dealer,
+                        "scores": list(self.bazzis_won),
+                    },
+                )
+            )
+            return False
+        self.deal_number += 1
+        self.deals_in_bazzi += 1
+        self.phase = BIDDING
+        self.current = self.bidder
+        values = {VALUE[c] for c in shown}
+        self._legal = [BID_ACTIONS[v] for v in HOUSE_VALUES if v in values]
+        return True
+
+    def _bid(self, value: int) -> None:
+        seat = self.current
+        self.bid = value
+        self.events.append(Event("bid", f"Seat {seat} bids {value}", seat, {"value": value}))
+        self.loose = self.face_down
+        self.face_down = []
+        self.events.append(
+            Event(
+                "floor",
+                f"The floor turns up {_pretty(self.loose)}",
+                None,
+                {"cards": [CARDS[c] for c in self.loose]},
+            )
+        )
+        self.phase = PLAY
+        self._compute_legal()
+
+    def _deal_rest(self) -> None:
+        """After play 1: packets of four to b, b+1, b+2, dealer, twice, then b+1, b+2,
+        dealer; each seat sees only its own packets."""
+        b = self.bidder
+        order = [b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3]
+        got: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        stock = self.stock
+        for packet, seat in enumerate(order):
+            got[seat % NUM_SEATS].extend(stock[4 * packet : 4 * packet + 4])
+        self.stock = []
+        for k in range(NUM_SEATS):
+            seat = (b + k) % NUM_SEATS
+            self.hands[seat] = sorted(self.hands[seat] + got[seat])
+            self.events.append(
+                Event(
+                    "deal_rest",
+                    f"Seat {seat} receives {_pretty(got[seat])}",
+                    None,
+                    {"seat": seat, "cards": [CARDS[c] for c in got[seat]]},
+                    visible_to=(seat,),
+                )
+            )
+
+    # -- legal plays ------------------------------------------------------------------------
+
+    def _compute_legal(self) -> None:
+        """Every legal play of the seat to act, as ascending ids.
+
+        Cards of one value have the same plays (only the card in the id differs), so the
+        plays are found once per value and then stamped with each card. Sets of house
+        values are bitmasks (bit V for value V); sets of loose cards are masks over the
+        loose list (bit i for the i-th), turned into the id's rank once per mask.
+        """
+        seat = self.current
+        hand = self.hands[seat]
+        loose = self.loose
+        values = tuple(map(VALUE.__getitem__, loose))
+        floor = _FLOORS.get(values) or floor_sums(values)
+        fits_of = floor.fits
+        captures_of = floor.captures
+        options_of = floor.options
+        houses = self.houses
+        me = 1 << seat
+        partner = 1 << ((seat + 2) % NUM_SEATS)
+        held = 0  # values the mover holds
+        held_twice = 0  # values the mover holds two or more of
+        for c in hand:
+            bit = 1 << VALUE[c]
+            held_twice |= held & bit
+            held |= bit
+        owned = helped = breakable = standing = 0
+        if houses:
+            for house in houses.values():
+                bit = 1 << house.value
+                standing |= bit  # every house
+                if house.owners & me:
+                    owned |= bit  # houses the mover owns
+                else:
+                    if house.owners & partner:
+                        helped |= bit  # houses of his partner's and not his
+                    if house.total == house.value:
+                        breakable |= bit  # ordinary houses he does not own
+        free = HOUSE_BITS & ~standing
+        may_take = ALL_VALUES  # values that may capture or be thrown
+        if self.play_number == 0:  # the opening: only the bid value
+            assert self.bid is not None
+            free &= 1 << self.bid
+            may_take = 1 << self.bid
+        reach = (held | helped) & (free | standing)  # houses a card might build or join
+        blocked = owned & ~held_twice  # a last card of a house the mover owns stays
+        takes = standing | floor.sums  # values that capture something
+        ranks: dict[int, int] = {0: 0}
+
+        def rank(mask: int) -> int:
+            m = 0
+            bits = mask
+            while bits:
+                low = bits & -bits
+                m += MASK_WEIGHT[loose[low.bit_length() - 1]]
+                bits ^= low
+            found = ranks[mask] = FULL + mask.bit_count() - m - (m & -m)
+            return found
+
+        if len(loose) > BIG_FLOOR:  # many plays to come: look masks up a byte at a time
+            low_byte, high_byte = _mask_tables(loose)
+
+            def rank(mask: int) -> int:
+                m = low_byte[mask & 255] + high_byte[mask >> 8]
+                found = ranks[mask] = FULL + mask.bit_count() - m - (m & -m)
+                return found
+
+        ids: list[int] = []
+        previous = 0
+        options: list[int] = []
+        for card in hand:
+            v = VALUE[card]
+            if v != previous:
+                previous = v
+                bit = 1 << v
+                housing = (fits_of[v] & reach or breakable) and not blocked & bit
+                if may_take & bit:  # CAPTURE, or THROW when nothing can be taken
+                    if takes & bit:
+                        options = []
+                        for s in captures_of(v):
+                            if s or standing & bit:
+                                r = ranks.get(s)
+                                options.append(CAPTURE_BASE + (rank(s) if r is None else r))
+                    elif not housing:  # the common case: the card can only be thrown
+                        options = THROW_ONLY
+                        ids.append(THROW_BASE + CARD_OFFSET[card])
+                        continue
+                    else:
+                        options = [THROW_BASE]
+                else:
+                    options = []
+                if housing:  # BUILD, ADD, BREAK
+                    keeps = (held & ~bit) | (held_twice & bit)  # values held after the play
+                    fits = fits_of[v]
+                    builds = keeps & free & fits
+                    adds = (keeps | helped) & standing & fits if standing else 0
+                    breaks = breakable and breakable & (keeps >> v) & BREAK_ROOM[v]
+                    while builds:
+                        low = builds & -builds
+                        builds ^= low
+                        value = low.bit_length() - 1
+                        base = BUILD_BASE[value]
+                        for s in options_of(value, value - v):
+                            if s:
+                                r = ranks.get(s)
+                                options.append(base + (rank(s) if r is None else r))
+                    while adds:
+                        low = adds & -adds
+                        adds ^= low
+                        value = low.bit_length() - 1
+                        base = ADD_BASE[value]
+                        for s in options_of(value, value - v):
+                            r = ranks.get(s)
+                            options.append(base + (rank(s) if r is None else r))
+                    while breaks:
+                        low = breaks & -breaks
+                        breaks ^= low
+                        value = low.bit_length() - 1
+                        base = BREAK_BASE[value]
+                        for s in options_of(value + v, 0):
+                            r = ranks.get(s)
+                            options.append(base + (rank(s) if r is None else r))
+            offset = CARD_OFFSET[card]
+            for base in options:
+                ids.append(base + offset)
+        ids.sort()
+        self._legal = ids
+
+    # -- plays ------------------------------------------------------------------------------
+
+    def _throw(self, seat: int, card: int) -> None:
+        bisect.insort(self.loose, card)
+        play = self.play_number + 1
+        code = CARDS[card]
+        self.plays.append(SeepPlay(play, seat, "throw", code))
+        self.events.append(
+            Event("throw", f"Seat {seat} throws {PRETTY[card]}", seat, {"card": code, "play": play})
+        )
+
+    def _capture(self, seat: int, card: int, taken: list[int]) -> None:
+        value = VALUE[card]
+        house = self.houses.pop(value, None)
+        house_cards = house.cards if house is not None else []
+        team = SEAT_TEAMS[seat]
+        self.last_capture_team = team
+        play = self.play_number + 1
+        sweep = not self.loose and not self.houses
+        bonus = 0
+        if sweep:
+            bonus = SWEEP_NORMAL
+            if play == 1:
+                bonus = SWEEP_OPENING
+            elif play == PLAYS_PER_DEAL:
+                bonus = SWEEP_LAST
+            self.sweep_bonuses[team].append(bonus)
+        self._take(team, [card, *taken, *house_cards])
+        code = CARDS[card]
+        loose = _codes(taken)
+        house_codes = _codes(house_cards)
+        self.plays.append(
+            SeepPlay(
+                play,
+                seat,
+                "capture",
+                code,
+                value if house is not None else None,
+                None,
+                loose,
+                house_codes,
+                sweep,
+                bonus,
+            )
+        )
+        text = f"Seat {seat} captures {_pretty([*taken, *house_cards])} with {PRETTY[card]}"
+        if sweep:
+            text += f": a sweep, +{bonus}"
+        self.events.append(
+            Event(
+                "capture",
+                text,
+                seat,
+                {
+                    "card": code,
+                    "play": play,
+                    "loose": list(loose),
+                    "house": list(house_codes),
+                    "sweep": sweep,
+                    "bonus": bonus,
+                },
+            )
+        )
+
+    def _take(self, team: int, cards: list[int]) -> None:
+        """Cards go to a team's pile; its view for observations is made here, once."""
+        pile = self.piles[team]
+        pile += cards
+        pile.sort()
+        self.pile_points[team] += sum(map(POINTS.__getitem__, cards))
+        bonuses = self.sweep_bonuses[team]
+        points, sweep_points = self.pile_points[team], sum(bonuses)
+        self.pile_views[team] = SeepTeamPile(
+            _codes(pile), points, len(bonuses), sweep_points, points + sweep_points
+        )
+
+    def _house(self, seat: int, kind: int, card: int, value: int, taken: list[int]) -> None:
+        """BUILD a new house, or ADD to the existing one of ``value``."""
+        moved = [card, *taken]
+        total = VALUE[card]
+        for c in taken:
+            total += VALUE[c]
+        me = 1 << seat
+        if kind == BUILD:
+            house = self.houses[value] = House(value, sorted(moved), total, me)
+            text = f"Seat {seat} builds a {value}-house of {_pretty(house.cards)}"
+        else:
+            house = self.houses[value]
+            house.cards = sorted(house.cards + moved)
+            house.total += total
+            partner = 1 << ((seat + 2) % NUM_SEATS)
+            if not house.owners & (me | partner):
+                house.owners |= me
+            text = (
+                f"Seat {seat} adds {_pretty(moved)} to the {value}-house, now "
+                f"{house.total // value} x {value}, owners {_seats_text(house.owners)}"
+            )
+        kind_name = KIND_NAMES[kind]
+        play = self.play_number + 1
+        code = CARDS[card]
+        loose = _codes(taken)
+        self.plays.append(SeepPlay(play, seat, kind_name, code, value, None, loose))
+        self.events.append(
+            Event(
+                kind_name,
+                text,
+                seat,
+                {"card": code, "play": play, "value": value, "loose": list(loose)},
+            )
+        )
+
+    def _break(self, seat: int, card: int, old: int, taken: list[int]) -> None:
+        broken = self.houses.pop(old)
+        value = old + VALUE[card]
+        moved = [*broken.cards, card, *taken]
+        total = broken.total + VALUE[card]
+        for c in taken:
+            total += VALUE[c]
+        target = self.houses.get(value)
+        if target is None:
+            self.houses[value] = House(value, sorted(moved), total, 1 << seat)
+            into = "a"
+        else:
+            target.cards = sorted(target.cards + moved)
+            target.total += total
+            target.owners |= 1 << seat
+            into = "the"
+        play = self.play_number + 1
+        code = CARDS[card]
+        loose = _codes(taken)
+        self.plays.append(SeepPlay(play, seat, "break", code, value, old, loose))
+        self.events.append(
+            Event(
+                "break",
+                f"Seat {seat} breaks the {old}-house with {PRETTY[card]} into {into} {value}-house",
+                seat,
+                {"card": code, "play": play, "house": old, "value": value, "loose": list(loose)},
+            )
+        )
+
+    def _next_play(self) -> None:
+        self.play_number += 1
+        if self.play_number == 1:
+            self._deal_rest()
+        if self.play_number == PLAYS_PER_DEAL:
+            self._end_deal()
+            return
+        self.current = (self.current + 1) % NUM_SEATS
+        self._compute_legal()
+
+    # -- scoring, bazzis and the end ------------------------------------------------------
+
+    def _end_deal(self) -> None:
+        """Left-over loose cards go to the team of the latest capture (no sweep), then the
+        deal is scored."""
+        assert not self.houses, "a house outlived its owners"
+        if self.loose:
+            team = self.last_capture_team
+            assert team is not None, "a deal without any capture"
+            left = self.loose
+            self._take(team, left)
+            self.events.append(
+                Event(
+                    "leftover",
+                    f"Team {team} takes the cards left on the floor: {_pretty(left)}",
+                    None,
+                    {"team": team, "cards": [CARDS[c] for c in left]},
+                )
+            )
+            self.loose = []
+        points = list(self.pile_points)
+        bonuses = [sum(b) for b in self.sweep_bonuses]
+        deal_scores = [points[t] + bonuses[t] for t in (0, 1)]
+        self._settle(deal_scores, points, bonuses)
+
+    def _settle(self, deal_scores: list[int], points: list[int], bonuses: list[int]) -> None:
+        """The 9-point rule, the running difference, the safeguard, the next dealer."""
+        a, b = deal_scores
+        winner: int | None = None
+        over = False
+        if a < MIN_DEAL_SCORE or b < MIN_DEAL_SCORE:
+            winner, over = (1 if a < MIN_DEAL_SCORE else 0), True
+            reason = "under_9"
+        else:
+            self.difference += a - b
+            reason = "difference"
+            if self.difference >= BAZZI_TARGET:
+                winner, over = 0, True
+            elif self.difference <= -BAZZI_TARGET:
+                winner, over = 1, True
+            elif self.deals_in_bazzi >= self.max_deals:
+                over, reason = True, "max_deals"
+                winner = None if self.difference == 0 else (0 if self.difference > 0 else 1)
+        dealer = self.dealer
+        dealer_team = team_of(dealer)
+        if over and winner is not None:
+            following = (dealer + 3) % NUM_SEATS if winner == dealer_team else (dealer + 2) % 4
+        else:
+            lead = self.difference if dealer_team == 0 else -self.difference
+            following = (dealer + 1) % NUM_SEATS if lead > 0 else dealer
+        if over:
+            self.difference = 0
+            self.bazzis_over += 1
+            self.deals_in_bazzi = 0
+            if winner is not None:
+                self.bazzis_won[winner] += 1
+        result = SeepDealResult(
+            self.deal_number,
+            self.bazzis_over + (0 if over else 1),
+            dealer,
+            (a, b),
+            self.difference,
+            winner if over else None,
+            over,
+        )
+        self.deal_history.append(result)
+        self.events.append(
+            Event(
+                "hand_end",
+                f"Deal {self.deal_number}: team 0 scores {a}, team 1 scores {b}; "
+                f"difference {self.difference:+d}",
+                None,
+                {
+                    "deal_number": self.deal_number,
+                    "points": list(points),
+                    "sweep_bonuses": list(bonuses),
+                    "deal_scores": [a, b],
+                    "difference": self.difference,
+                    "bazzi_over": over,
+                    "bazzi_winner": winner if over else None,
+                    "reason": reason if over else None,
+                    "scores": list(self.bazzis_won),
+                    "next_dealer": following,
+                },
+            )
+        )
+        if over:
+            text = (
+                f"Bazzi {self.bazzis_over} is void"
+                if winner is None
+                else f"Team {winner} wins bazzi {self.bazzis_over}"
+            )
+            self.events.append(
+                Event(
+                    "bazzi_end",
+                    text,
+                    None,
+                    {
+                        "bazzi": self.bazzis_over,
+                        "winner": winner,
+                        "reason": reason,
+                        "scores": list(self.bazzis_won),
+                    },
+                )
+            )
+        if self.bazzis_over >= self.bazzis_to_play:
+            x, y = self.bazzis_won
+            self._end_game(None if x == y else (0 if x > y else 1))
+            return
+        self.dealer = following
+        self._deal()
+
+    def _end_game(self, winning_team: int | None) -> None:
+        self.winning_team = winning_team
+        self.phase = GAME_OVER
+        self.current = -1
+        self._legal = []
+
+        a, b = self.bazzis_won
+        text = (
+            f"Draw, bazzis {a}:{b}" if winning_team is None else f"Team {winning_team} wins {a}:{b}"
+        )
+        self.events.append(
+            Event(
+                "game_end",
+                text,
+                None,
+                {"winner": winning_team, "scores": list(self.bazzis_won)},
+            )
+        )
+
+    # -- observation ----------------------------------------------------------------------
+
+    def observation(self, seat: int) -> SeepObservation:
+        """The one place that decides what a seat sees: its own hand and the public table
+        (the floor once turned up, every play, the piles, the scores)."""
+        if not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"seep has seats 0..3, not {seat}")
+        houses = tuple(
+            [
+                SeepHouse(
+                    value,
+                    _codes(house.cards),
+                    house.total > value,
+                    house.total // value,
+                    OWNER_SEATS[house.owners],
+                )
+                for value, house in sorted(self.houses.items())
+            ]
+        )
+        return SeepObservation(
+            seat=seat,
+            phase=self.phase,
+            dealer=self.dealer,
+            bidder=self.bidder,
+            bid=self.bid,
+            hand=_codes(self.hands[seat]),
+            loose=_codes(self.loose),
+            houses=houses,
+            face_down_floor=len(self.face_down),
+            play_number=self.play_number,
+            hand_sizes=tuple(map(len, self.hands)),
+            captured_counts=tuple(map(len, self.piles)),
+            piles=tuple(self.pile_views),
+            last_capture_team=self.last_capture_team,
+            plays=tuple(self.plays),
+            difference=self.difference,
+            scores=tuple(self.bazzis_won),
+            bazzi_number=min(self.bazzis_over + 1, self.bazzis_to_play),
+            bazzis=self.bazzis_to_play,
+            deal_number=self.deal_number,
+            deals_in_bazzi=self.deals_in_bazzi,
+            max_deals=self.max_deals,
+            deal_history=tuple(self.deal_history),
+            redeal_cards=_codes(self.redeal_cards),
+        )
+
+
+# --- Observation -----------------------------------------------------------------------------
+# The nested records are named tuples rather than frozen dataclasses: they are as
+# immutable and hashable, convert to proto by field name just the same, and are three
+# times cheaper to build, which counts since every play and observation makes some.
+
+OWNER_SEATS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(s for s in range(NUM_SEATS) if owners >> s & 1) for owners in range(1 << NUM_SEATS)
+)
+"""The seats of an owner bitmask, ascending."""
+
+
+class SeepHouse(NamedTuple):
+    """A house as the proto ``SeepHouse``: value, cards, cemented flag, k and owners."""
+
+    value: int
+    cards: tuple[Card, ...]
+    cemented: bool
+    multiplicity: int
+    owners: tuple[int, ...]
+
+
+class SeepPlay(NamedTuple):
+    """One play of the deal as the proto ``SeepPlay``; ``kind`` is throw, capture, build,
+    add or break. ``value`` is the house value after the play (CAPTURE: of the house
+    taken), ``broken_value`` the value a BREAK started from."""
+
+    play_number: int
+    seat: int
+    kind: str
+    card: Card
+    value: int | None = None
+    broken_value: int | None = None
+    loose: tuple[Card, ...] = ()
+    house_cards: tuple[Card, ...] = ()
+    sweep: bool = False
+    bonus: int = 0
+
+
+class SeepTeamPile(NamedTuple):
+    """What a team took in this deal: cards, their points, sweeps and the deal score."""
+
+    cards: tuple[Card, ...]
+    points: int
+    sweeps: int
+    sweep_points: int
+    deal_score: int
+
+
+EMPTY_PILE = SeepTeamPile((), 0, 0, 0, 0)
+
+
+class SeepDealResult(NamedTuple):
+    """One finished deal: deal scores, the difference after it, and the bazzi outcome."""
+
+    deal_number: int
+    bazzi_number: int
+    dealer: int
+    deal_scores: tuple[int, ...]
+    difference: int
+    bazzi_winner: int | None
+    bazzi_over: bool
+
+
+@dataclass(slots=True)
+class SeepObservation:
+    """What one seat may know; fields mirror the proto ``SeepObservation`` by name.
+
+    ``difference`` is team 0 minus team 1 within the current bazzi; ``scores`` are bazzis
+    won. During the bid only the bidder holds cards and the floor is face down.
+
+    Not frozen: one is built for every decision, and a frozen dataclass of 24 fields costs
+    three times as much to build. Every field holds an immutable value, and each call
+    makes a new observation, so nothing a caller does to one reaches the state.
+    """
+
+    seat: int
+    phase: str
+    dealer: int
+    bidder: int
+    bid: int | None
+    hand: tuple[Card, ...]
+    loose: tuple[Card, ...]
+    houses: tuple[SeepHouse, ...]
+    face_down_floor: int
+    play_number: int
+    hand_sizes: tuple[int, ...]
+    captured_counts: tuple[int, ...]
+    piles: tuple[SeepTeamPile, ...]
+    last_capture_team: int | None
+    plays: tuple[SeepPlay, ...]
+    difference: int
+    scores: tuple[int, ...]
+    bazzi_number: int
+    bazzis: int
+    deal_number: int
+    deals_in_bazzi: int
+    max_deals: int
+    deal_history: tuple[SeepDealResult, ...]
+    redeal_cards: tuple[Card, ...]
+
+
+register(SeepGame())
