@@ -114,11 +114,13 @@ class _Problem:
         slope_win, slope_loss = p_win * (1 - p_win), p_loss * (1 - p_loss)
         # Derivatives of the log-likelihood by delta = r_a - r_b and by d.
         by_delta = K * (
-            self.wins * (1 - p_win) - self.losses * (1 - p_loss)
+            self.wins * (1 - p_win)
+            - self.losses * (1 - p_loss)
             - self.draws * (slope_win - slope_loss) / p_draw
         )
         by_d = K * (
-            -self.wins * (1 - p_win) - self.losses * (1 - p_loss)
+            -self.wins * (1 - p_win)
+            - self.losses * (1 - p_loss)
             + self.draws * (slope_win + slope_loss) / p_draw
         )
         by_rating = np.zeros(self.n)

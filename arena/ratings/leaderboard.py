@@ -65,8 +65,7 @@ def _fit_rows(results: Sequence[Mapping[str, Any]]) -> tuple[list[Row], float]:
     played = Counter(e for r in results for e in r["entries"])
     table = fit(outcomes, players=players)
     rows = [
-        Row(i + 1, r.player, r.elo, r.ci95,
-            r.games, r.wins, r.draws, r.losses, played[r.player])
+        Row(i + 1, r.player, r.elo, r.ci95, r.games, r.wins, r.draws, r.losses, played[r.player])
         for i, r in enumerate(table.ratings)
     ]
     return rows, table.draw_elo

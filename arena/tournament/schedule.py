@@ -57,7 +57,5 @@ def schedule(
                 seed = deal_seed(master_seed, game, deal)
                 key = f"{tournament_id}-{game}-{p}-{deal}"
                 for half, seating in (("a", (a, b)), ("b", (b, a))):
-                    matches.append(
-                        ScheduledMatch(f"{key}-{half}", game, seating, deal, seed, key)
-                    )
+                    matches.append(ScheduledMatch(f"{key}-{half}", game, seating, deal, seed, key))
     return matches

@@ -25,8 +25,14 @@ def metered_referee(tmp_path: Path) -> Iterator[tuple[Service, str]]:
     port = free_port()
     service = start_service(
         arena_command(
-            "referee", "serve", "--port", "0", "--replay-dir", str(tmp_path),
-            "--metrics-port", str(port),
+            "referee",
+            "serve",
+            "--port",
+            "0",
+            "--replay-dir",
+            str(tmp_path),
+            "--metrics-port",
+            str(port),
         )
     )
     yield service, f"http://127.0.0.1:{port}/metrics"
@@ -55,7 +61,9 @@ def test_decisions_latency_faults_and_matches_are_counted(
     with grpc.insecure_channel(referee.address) as channel:
         result = referee_pb2_grpc.RefereeStub(channel).PlayMatch(
             referee_pb2.PlayMatchRequest(
-                game="bid-euchre", bots=[basic_bot.address, chaos.address], seed=3,
+                game="bid-euchre",
+                bots=[basic_bot.address, chaos.address],
+                seed=3,
                 move_deadline=wire.duration(2.0),
             )
         )
@@ -67,7 +75,10 @@ def test_decisions_latency_faults_and_matches_are_counted(
     illegal = values[("arena_referee_decisions_total", (*game, ("outcome", "illegal_action")))]
     assert illegal == 3
     assert ok + illegal == result.decisions + 1  # the forfeiting decision is asked, not played
-    assert values[("arena_referee_faults_total", (("bot", chaos.address), ("kind", "illegal_action")))] == 3
+    assert (
+        values[("arena_referee_faults_total", (("bot", chaos.address), ("kind", "illegal_action")))]
+        == 3
+    )
     asked = {
         bot: values[("arena_referee_decision_seconds_count", (("bot", bot), *game))]
         for bot in (basic_bot.address, chaos.address)
@@ -82,6 +93,9 @@ def test_exposition_passes_promtool(metered_referee: tuple[Service, str]) -> Non
     promtool = shutil.which("promtool")
     assert promtool is not None, "promtool is missing: make test installs Debian's prometheus"
     checked = subprocess.run(
-        [promtool, "check", "metrics"], input=scrape(metered_referee[1]), capture_output=True, text=True
+        [promtool, "check", "metrics"],
+        input=scrape(metered_referee[1]),
+        capture_output=True,
+        text=True,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -52,12 +52,22 @@ class Arena:
     def redis(self) -> redis.Redis:
         return redis.Redis.from_url(self.redis_url)
 
-    def start_worker(self, name: str, concurrency: int = 1, referees: list[str] | None = None) -> Service:
+    def start_worker(
+        self, name: str, concurrency: int = 1, referees: list[str] | None = None
+    ) -> Service:
         flags = [f for r in referees or [self.referee.address] for f in ("--referee", r)]
         worker = start_service(
             arena_command(
-                "worker", "--redis", self.redis_url, *flags,
-                "--concurrency", str(concurrency), "--name", f"{name}@arena-test", "--loglevel", os.environ.get("ARENA_TEST_LOGLEVEL", "WARNING"),
+                "worker",
+                "--redis",
+                self.redis_url,
+                *flags,
+                "--concurrency",
+                str(concurrency),
+                "--name",
+                f"{name}@arena-test",
+                "--loglevel",
+                os.environ.get("ARENA_TEST_LOGLEVEL", "WARNING"),
             ),
             env=WORKER_ENV,
         )
@@ -83,7 +93,9 @@ class Arena:
         )
         return tournament
 
-    def wait_until(self, tournament_id: str, done: int | None = None, timeout: float = 180) -> arena_pb2.Tournament:
+    def wait_until(
+        self, tournament_id: str, done: int | None = None, timeout: float = 180
+    ) -> arena_pb2.Tournament:
         """Until the tournament is finished (or has ``done`` results)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -110,7 +122,9 @@ class Arena:
 def arena(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
     url = local_redis.url(next(_databases))
     replay_dir = tmp_path / "replays"
-    referee = start_service(arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir)))
+    referee = start_service(
+        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
+    )
     api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
     stack = Arena(url, replay_dir, referee, api)
     yield stack

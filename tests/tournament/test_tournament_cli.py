@@ -31,8 +31,20 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     assert arena_cli(api, "bot", "list").stdout.splitlines()[0].startswith("house ")
 
     done = arena_cli(
-        api, "tournament", "run", "--entry", "house", "--entry", "rand", "--game", "bid-euchre",
-        "--deals", "3", "--seed", "8", "--wait",
+        api,
+        "tournament",
+        "run",
+        "--entry",
+        "house",
+        "--entry",
+        "rand",
+        "--game",
+        "bid-euchre",
+        "--deals",
+        "3",
+        "--seed",
+        "8",
+        "--wait",
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
@@ -41,14 +53,18 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     assert lines[1].startswith(f"tournament {tournament_id} (finished): 6/6 matches, 0 forfeits")
     assert "Leaderboard, all games, tournament" in done.stdout
     assert "6/6" in done.stderr  # the progress bar's last state
-    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
+    rows = [
+        [cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")
+    ]
     assert [row[:2] for row in rows] == [["1", "house"], ["2", "rand"]]
     assert rows[0][5] == "3-0-0" and rows[1][5] == "0-0-3"
 
     status = arena_cli(api, "tournament", "status", tournament_id)
     assert status.stdout.startswith(f"tournament {tournament_id} (finished): 6/6 matches")
 
-    as_json = json.loads(arena_cli(api, "leaderboard", "--tournament", tournament_id, "--json").stdout)
+    as_json = json.loads(
+        arena_cli(api, "leaderboard", "--tournament", tournament_id, "--json").stdout
+    )
     assert [row["bot"] for row in as_json["rows"]] == ["house", "rand"]
     assert as_json["rows"][0]["wins"] == 3
     as_csv = list(csv.DictReader(io.StringIO(arena_cli(api, "leaderboard", "--csv").stdout)))
@@ -63,7 +79,9 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     assert {r["entry_0"] for r in table} == {"house", "rand"}
 
     # The same stored results, read back in any order, rate the same.
-    stored = [json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament_id}:results").values()]
+    stored = [
+        json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament_id}:results").values()
+    ]
     shuffled = stored[:]
     random.Random(1).shuffle(shuffled)
     assert leaderboard(stored) == leaderboard(shuffled) == leaderboard(list(reversed(stored)))
@@ -79,7 +97,9 @@ def test_bad_command_lines_are_one_line_errors(arena: Arena) -> None:
         "arena: error: INVALID_ARGUMENT: a tournament needs at least 2 entries, got 1\n"
     )
     dead = arena_cli(f"127.0.0.1:{free_port()}", "bot", "list")
-    assert dead.returncode == 1 and dead.stderr.startswith("arena: error: cannot reach the arena API")
+    assert dead.returncode == 1 and dead.stderr.startswith(
+        "arena: error: cannot reach the arena API"
+    )
 
 
 def test_matches_sent_to_a_dead_referee_are_retried_on_a_live_one(arena: Arena) -> None:
@@ -89,6 +109,8 @@ def test_matches_sent_to_a_dead_referee_are_retried_on_a_live_one(arena: Arena) 
     arena.start_bot("b", "random", "--seed", "2")
     tournament = arena.submit(["a", "b"], deals=5, games=["bid-euchre"])
     arena.wait_until(tournament.id)
-    results = [json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament.id}:results").values()]
+    results = [
+        json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament.id}:results").values()
+    ]
     assert len(results) == 10
     assert {r["referee"] for r in results} == {arena.referee.address}

@@ -80,11 +80,17 @@ def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
     ("spec", "message"),
     [
         ({"entries": ["a"]}, "a tournament needs at least 2 entries, got 1"),
-        ({"entries": ["a", "ghost"]}, "unknown bot 'ghost': register it first (registered bots: a, b)"),
+        (
+            {"entries": ["a", "ghost"]},
+            "unknown bot 'ghost': register it first (registered bots: a, b)",
+        ),
         ({"entries": ["a", "a"]}, "each entry may appear once; repeated: a"),
         ({"entries": ["a", "b"], "games": ["chess"]}, "unknown game 'chess'; available games: "),
         ({"entries": ["a", "b"], "deals": 0}, "deals must be 1..1000 per pairing and game, got 0"),
-        ({"entries": ["a", "b"], "max_faults": -1}, "max_faults must be 1..1000 (0 for the default), got -1"),
+        (
+            {"entries": ["a", "b"], "max_faults": -1},
+            "max_faults must be 1..1000 (0 for the default), got -1",
+        ),
     ],
 )
 def test_bad_tournament_specs_are_rejected_and_nothing_is_stored(
