@@ -567,7 +567,34 @@ class SeepState(State):
             self._break(seat, card, 9 + slot, taken)
         else:
             self._house(seat, kind, card, 9 + slot, taken)
+        self._log_floor()
         self._next_play()
+
+    def _log_floor(self) -> None:
+        """The floor after a play, public, so a replay reads play by play."""
+        ordered = sorted(self.houses.items())
+        houses = [
+            {
+                "value": value,
+                "cards": _codes(house.cards),
+                "cemented": house.cemented,
+                "owners": [s for s in range(NUM_SEATS) if house.owners >> s & 1],
+            }
+            for value, house in ordered
+        ]
+        parts = [_pretty(self.loose)] if self.loose else []
+        for value, house in ordered:
+            owners = "+".join(str(s) for s in range(NUM_SEATS) if house.owners >> s & 1)
+            cemented = " cemented" if house.cemented else ""
+            parts.append(f"house {value}{cemented} [{_pretty(house.cards)}] of seat {owners}")
+        self.events.append(
+            Event(
+                "floor_after",
+                "Floor: " + ("; ".join(parts) or "empty"),
+                None,
+                {"loose": _codes(self.loose), "houses": houses},
+            )
+        )
 
     # -- deal and bid ---------------------------------------------------------------------
 
