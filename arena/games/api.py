@@ -179,6 +179,11 @@ class State(abc.ABC):
             )
         self._apply(action)
 
+    def public_table(self) -> str | None:
+        """A one-line picture of what lies face up (Seep's floor, say), written into
+        replays after each decision; None for games whose events already tell it."""
+        return None
+
     def snapshot(self) -> bytes:
         """A byte image of the whole state, for checking that nothing changed."""
         return pickle.dumps(self.__dict__)

@@ -567,34 +567,16 @@ class SeepState(State):
             self._break(seat, card, 9 + slot, taken)
         else:
             self._house(seat, kind, card, 9 + slot, taken)
-        self._log_floor()
         self._next_play()
 
-    def _log_floor(self) -> None:
-        """The floor after a play, public, so a replay reads play by play."""
-        ordered = sorted(self.houses.items())
-        houses = [
-            {
-                "value": value,
-                "cards": _codes(house.cards),
-                "cemented": house.cemented,
-                "owners": [s for s in range(NUM_SEATS) if house.owners >> s & 1],
-            }
-            for value, house in ordered
-        ]
+    def public_table(self) -> str:
+        """The floor as everyone sees it, for replays: loose cards, then the houses."""
         parts = [_pretty(self.loose)] if self.loose else []
-        for value, house in ordered:
-            owners = "+".join(str(s) for s in range(NUM_SEATS) if house.owners >> s & 1)
-            cemented = " cemented" if house.cemented else ""
+        for value, house in sorted(self.houses.items()):
+            cemented = " cemented" if house.total > value else ""
+            owners = OWNER_TEXT[house.owners]
             parts.append(f"house {value}{cemented} [{_pretty(house.cards)}] of seat {owners}")
-        self.events.append(
-            Event(
-                "floor_after",
-                "Floor: " + ("; ".join(parts) or "empty"),
-                None,
-                {"loose": _codes(self.loose), "houses": houses},
-            )
-        )
+        return "Floor: " + ("; ".join(parts) or "empty")
 
     # -- deal and bid ---------------------------------------------------------------------
 
@@ -1171,6 +1153,8 @@ OWNER_SEATS: tuple[tuple[int, ...], ...] = tuple(
     tuple(s for s in range(NUM_SEATS) if owners >> s & 1) for owners in range(1 << NUM_SEATS)
 )
 """The seats of an owner bitmask, ascending."""
+OWNER_TEXT: tuple[str, ...] = tuple("+".join(map(str, seats)) for seats in OWNER_SEATS)
+"""The same, as text for logs: "0+2"."""
 
 
 class SeepHouse(NamedTuple):

@@ -204,6 +204,7 @@ class MatchRunner:
             )
             before = len(state.events)
             state.apply(action)
+            self.recorder.table(state.public_table())
             outcome.decisions += 1
             self._publish_events(state, before)
 

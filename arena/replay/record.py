@@ -62,6 +62,7 @@ class ReplayRecorder:
             "result": None,
         }
         self._hand: dict[str, Any] | None = None
+        self._last_decision: dict[str, Any] = {}
 
     def _new_hand(self) -> dict[str, Any]:
         self._hand = {"number": len(self._doc["hands"]) + 1, "log": []}
@@ -95,18 +96,20 @@ class ReplayRecorder:
         think_ms: float,
         substituted: bool,
     ) -> None:
-        self._current_hand()["log"].append(
-            {
-                "decision": {
-                    "index": index,
-                    "seat": seat,
-                    "action": action,
-                    "text": text,
-                    "think_ms": round(think_ms, 3),
-                    "substituted": substituted,
-                }
-            }
-        )
+        self._last_decision = {
+            "index": index,
+            "seat": seat,
+            "action": action,
+            "text": text,
+            "think_ms": round(think_ms, 3),
+            "substituted": substituted,
+        }
+        self._current_hand()["log"].append({"decision": self._last_decision})
+
+    def table(self, picture: str | None) -> None:
+        """What lies face up after the last decision, for games that describe it."""
+        if picture is not None:
+            self._last_decision["table"] = picture
 
     def fault(self, fault: dict[str, Any]) -> None:
         self._doc["faults"].append(fault)

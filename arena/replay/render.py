@@ -29,6 +29,8 @@ def render(doc: dict[str, Any]) -> str:
                 d = entry["decision"]
                 mark = "  (played by the referee)" if d["substituted"] else ""
                 lines.append(f"  seat {d['seat']}: {d['text']:<16} {d['think_ms']:8.1f} ms{mark}")
+                if "table" in d:
+                    lines.append(f"      {d['table']}")
                 echo_of = d["seat"]
                 continue
             if "fault" in entry:
