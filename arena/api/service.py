@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 import grpc
 import redis
 from google.protobuf import duration_pb2, timestamp_pb2
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from arena.games import game_names
+from arena.grpc_server import start_serving
 from arena.ratings.leaderboard import Leaderboard, leaderboard
 from arena.referee.bot_client import BotConnection, BotFault
 from arena.referee.requests import InvalidRequest, check_address
@@ -334,19 +333,8 @@ async def start_server(
     arena_pb2_grpc.add_ArenaServicer_to_server(
         ArenaService(redis.Redis.from_url(redis_url)), server
     )
-    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
-    reflection.enable_server_reflection(
-        (name, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
-    bound = server.add_insecure_port(f"{host}:{port}")
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
-    await server.start()
-    for service in ("", name):
-        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
-    return server, bound
+    return server, await start_serving(server, name, host, port)
 
 
 def serve(redis_url: str, host: str = "127.0.0.1", port: int = 50050) -> None:

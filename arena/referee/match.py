@@ -7,7 +7,6 @@ it sends each seat exactly its own observation and the legal actions, nothing el
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -314,8 +313,7 @@ class MatchRunner:
                     timeout=MATCH_ENDED_TIMEOUT_S,
                 )
             )
-        with contextlib.suppress(Exception):
-            await asyncio.gather(*calls, return_exceptions=True)
+        await asyncio.gather(*calls, return_exceptions=True)  # best effort: errors ignored
 
 
 def _result_line(result: referee_pb2.MatchResult) -> str:

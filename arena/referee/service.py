@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from arena import wire
 from arena.games import all_games
+from arena.grpc_server import start_serving
 from arena.referee import metrics
 from arena.referee.feed import FeedRegistry
 from arena.referee.match import MatchRunner
@@ -120,21 +119,8 @@ async def start_server(
     referee_pb2_grpc.add_RefereeServicer_to_server(
         RefereeService(ReplayStore(replay_dir), max_concurrent), server
     )
-    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    services = (
-        referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name,
-        health.SERVICE_NAME,
-        reflection.SERVICE_NAME,
-    )
-    reflection.enable_server_reflection(services, server)
-    bound = server.add_insecure_port(f"{host}:{port}")
-    if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
-    await server.start()
-    for name in ("", services[0]):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return server, bound
+    name = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
+    return server, await start_serving(server, name, host, port)
 
 
 def serve(**kwargs: object) -> None:

@@ -1,0 +1,25 @@
+"""What every arena gRPC server does the same way: the standard health and reflection
+services, binding with a clear error, and reporting SERVING once started."""
+
+from __future__ import annotations
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+
+async def start_serving(server: grpc.aio.Server, service: str, host: str, port: int) -> int:
+    """Add health and reflection for ``service`` (a full name), listen, start; returns
+    the bound port."""
+    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (service, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{port}")
+    await server.start()
+    for name in ("", service):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return bound
