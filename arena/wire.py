@@ -93,16 +93,21 @@ def _enum_converter(enum: _descriptor.EnumDescriptor) -> Converter:
     return lambda name: numbers[name]
 
 
-def _converter(field: _FD) -> Converter:
+def scalar_converter(field: _FD) -> Converter:
+    """Engine value -> proto value of a field that is not a message."""
     if field.enum_type is not None:
         return _enum_converter(field.enum_type)
+    return lambda value: value
+
+
+def _converter(field: _FD) -> Converter:
     if field.message_type is not None:
         if field.message_type.full_name == "arena.v1.Card":
             return card
         # Nested engine values (a played card, a finished trick) are frozen and recur in
         # every later observation: convert each once.
         return lru_cache(maxsize=4096)(_message_converter(field.message_type))
-    return lambda value: value
+    return scalar_converter(field)
 
 
 @cache
@@ -150,7 +155,7 @@ def _payload_class(game_name: str) -> Any:
     return GetMessageClass(_game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name))
 
 
-_LEGAL_ACTION_CACHE_SIZE = 1 << 16
+LEGAL_ACTION_CACHE_SIZE = 1 << 16
 _legal_actions: dict[tuple[str, int], bot_pb2.LegalAction] = {}
 
 
@@ -168,7 +173,7 @@ def legal_action(state: State, action: int) -> bot_pb2.LegalAction:
         text=state.action_text(action),
         **{field_name(game_name): payload},
     )
-    if len(_legal_actions) >= _LEGAL_ACTION_CACHE_SIZE:
+    if len(_legal_actions) >= LEGAL_ACTION_CACHE_SIZE:
         _legal_actions.clear()
     _legal_actions[(game_name, action)] = message
     return message

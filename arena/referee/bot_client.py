@@ -1,7 +1,8 @@
 """The referee's side of the Bot service: one channel per bot, one conversation per seat.
 
 A seat talks to its bot either by unary ``Act`` calls or, when the bot's ``Hello`` offers
-it, on one ``ActStream`` kept open for the match. A stream that misses a deadline is
+it, on one ``ActStream`` kept open for the match. Requests arrive already serialized
+(``arena.wire_bytes``) and go out as they are. A stream that misses a deadline is
 dropped and reopened for the next decision, so a late answer can never be taken for the
 answer to a later question.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 _EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from grpc-stubs
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+_BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 NO_ANSWER = "no answer before the deadline"
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -55,21 +58,40 @@ def fault_from_rpc_error(error: grpc.aio.AioRpcError) -> BotFault:
 
 @dataclass
 class BotConnection:
-    """One bot process as seen by a match: its channel and its Hello."""
+    """A channel to one bot process."""
 
     address: str
     channel: grpc.aio.Channel
     stub: BotAsyncStub
-    hello: bot_pb2.HelloResponse | None = None
+    users: int = 0
+    """Matches using the connection right now (see ``BotChannels``)."""
 
     @classmethod
     def open(cls, address: str) -> BotConnection:
         channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
         return cls(address, channel, bot_pb2_grpc.BotStub(channel))
 
+    @cached_property
+    def act_unary(self) -> grpc.aio.UnaryUnaryMultiCallable[bytes, bot_pb2.ActResponse]:
+        """``Act``, taking a serialized request."""
+        return self.channel.unary_unary(
+            f"/{_BOT_SERVICE}/Act",
+            request_serializer=None,
+            response_deserializer=bot_pb2.ActResponse.FromString,
+        )
+
+    @cached_property
+    def act_stream(self) -> grpc.aio.StreamStreamMultiCallable[bytes, bot_pb2.ActResponse]:
+        """``ActStream``, taking serialized requests."""
+        return self.channel.stream_stream(
+            f"/{_BOT_SERVICE}/ActStream",
+            request_serializer=None,
+            response_deserializer=bot_pb2.ActResponse.FromString,
+        )
+
     async def say_hello(self, timeout_s: float) -> bot_pb2.HelloResponse:
         try:
-            self.hello = await self.stub.Hello(
+            hello: bot_pb2.HelloResponse = await self.stub.Hello(
                 bot_pb2.HelloRequest(arena_version=__version__),
                 timeout=timeout_s,
                 wait_for_ready=True,
@@ -82,37 +104,69 @@ class BotConnection:
                     f"no answer to Hello within {timeout_s:g} s",
                 )
             raise fault from None
-        return self.hello
+        return hello
 
     async def close(self) -> None:
         await self.channel.close(grace=None)
 
 
+class BotChannels:
+    """Connections to bots, kept open from match to match and shared between matches.
+
+    Opening a channel costs a TCP and HTTP/2 handshake, milliseconds, and a tournament
+    plays thousands of matches against the same few bots. A connection that misbehaved
+    in a match is retired rather than reused, so the next match starts afresh.
+    """
+
+    def __init__(self, keep_idle: int = 256) -> None:
+        self.keep_idle = keep_idle
+        self._open: dict[str, BotConnection] = {}  # least recently used first
+
+    def acquire(self, address: str) -> BotConnection:
+        connection = self._open.pop(address, None) or BotConnection.open(address)
+        self._open[address] = connection
+        connection.users += 1
+        return connection
+
+    async def release(self, connection: BotConnection, *, healthy: bool) -> None:
+        connection.users -= 1
+        if not healthy and self._open.get(connection.address) is connection:
+            del self._open[connection.address]
+        retired = connection.users == 0 and self._open.get(connection.address) is not connection
+        if retired:
+            await connection.close()
+        idle = [c for c in self._open.values() if c.users == 0]
+        for extra in idle[: max(0, len(idle) - self.keep_idle)]:
+            del self._open[extra.address]
+            await extra.close()
+
+    async def close(self) -> None:
+        connections = list(self._open.values())
+        self._open.clear()
+        for connection in connections:
+            await connection.close()
+
+
 class SeatConversation:
     """The decisions of one seat in one match."""
 
-    def __init__(self, bot: BotConnection) -> None:
+    def __init__(self, bot: BotConnection, use_stream: bool) -> None:
         self.bot = bot
-        self.use_stream = bool(bot.hello and bot.hello.supports_stream)
-        self._stream: grpc.aio.StreamStreamCall[bot_pb2.ActRequest, bot_pb2.ActResponse] | None = (
-            None
-        )
+        self.use_stream = use_stream
+        self._stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse] | None = None
 
-    async def act(self, request: bot_pb2.ActRequest, timeout_s: float) -> bot_pb2.ActResponse:
-        """The bot's answer, or ``BotFault``."""
+    async def act(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
+        """The bot's answer to a serialized ``ActRequest``, or ``BotFault``."""
         if not self.use_stream:
             try:
-                response: bot_pb2.ActResponse = await self.bot.stub.Act(request, timeout=timeout_s)
-                return response
+                return await self.bot.act_unary(request, timeout=timeout_s)
             except grpc.aio.AioRpcError as error:
                 raise fault_from_rpc_error(error) from None
         return await self._act_on_stream(request, timeout_s)
 
-    async def _act_on_stream(
-        self, request: bot_pb2.ActRequest, timeout_s: float
-    ) -> bot_pb2.ActResponse:
+    async def _act_on_stream(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
         if self._stream is None:
-            self._stream = self.bot.stub.ActStream()  # type: ignore[call-arg]
+            self._stream = self.bot.act_stream()  # type: ignore[call-arg]
         stream = self._stream
         try:
             # asyncio.timeout, unlike wait_for, starts no task: this is the hot path.

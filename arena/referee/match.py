@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from arena import wire
+from arena import wire, wire_bytes
 from arena.games.api import Game, Options, State
 from arena.referee import metrics
-from arena.referee.bot_client import BotConnection, BotFault, SeatConversation
+from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
 from arena.referee.faults import KIND_NAMES, Fault, FaultLedger, FaultPolicy, substitute_action
 from arena.referee.feed import MatchFeed
 from arena.replay import ReplayRecorder, ReplayStore
@@ -51,10 +51,17 @@ class _Outcome:
 
 
 class MatchRunner:
-    def __init__(self, spec: MatchSpec, feed: MatchFeed, replays: ReplayStore) -> None:
+    def __init__(
+        self,
+        spec: MatchSpec,
+        feed: MatchFeed,
+        replays: ReplayStore,
+        channels: BotChannels | None = None,
+    ) -> None:
         self.spec = spec
         self.feed = feed
         self.replays = replays
+        self.channels = channels
         self.info = spec.game.info
         self.ledger = FaultLedger(spec.policy, self.info.seat_teams)
         self.recorder = ReplayRecorder(
@@ -69,11 +76,17 @@ class MatchRunner:
             move_deadline_s=spec.move_deadline_s,
             max_faults=spec.policy.max_faults,
         )
+        # Labelled metric children, looked up once: the lookup costs more than the update.
+        self._seat_latency = [
+            metrics.DECISION_SECONDS.labels(self.info.name, bot) for bot in spec.seat_bots
+        ]
+        self._decisions_ok = metrics.DECISIONS.labels(self.info.name, "ok")
 
     async def run(self) -> referee_pb2.MatchResult:
         started = time.monotonic()
         spec = self.spec
-        connections = {a: BotConnection.open(a) for a in dict.fromkeys(spec.seat_bots)}
+        channels = self.channels or BotChannels(keep_idle=0)
+        connections = {a: channels.acquire(a) for a in dict.fromkeys(spec.seat_bots)}
         state = spec.game.new_state(spec.seed, spec.options)
         outcome = _Outcome()
         self.feed.post(
@@ -84,7 +97,7 @@ class MatchRunner:
             )
         )
         try:
-            failed = await self._greet(connections)
+            failed, streams = await self._greet(connections)
             if failed:
                 outcome.end = referee_pb2.MATCH_END_FORFEIT
                 if len(failed) < self.info.num_teams:
@@ -92,7 +105,7 @@ class MatchRunner:
                 else:
                     outcome.end = referee_pb2.MATCH_END_NO_CONTEST
             else:
-                seats = [SeatConversation(connections[b]) for b in spec.seat_bots]
+                seats = [SeatConversation(connections[b], streams[b]) for b in spec.seat_bots]
                 try:
                     await self._play(state, seats, outcome)
                 finally:
@@ -104,8 +117,9 @@ class MatchRunner:
             self._save_replay(state, result)
             await self._notify_end(connections, state, result)
         finally:
-            for connection in connections.values():
-                await connection.close()
+            troubled = {spec.seat_bots[f.seat] for f in self.ledger.faults}
+            for address, connection in connections.items():
+                await channels.release(connection, healthy=address not in troubled)
         self.feed.post(
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
@@ -117,13 +131,17 @@ class MatchRunner:
         )
         return result
 
-    async def _greet(self, connections: dict[str, BotConnection]) -> set[int]:
-        """Hello every bot; returns the teams whose bot cannot play this match."""
+    async def _greet(
+        self, connections: dict[str, BotConnection]
+    ) -> tuple[set[int], dict[str, bool]]:
+        """Hello every bot; returns the teams whose bot cannot play this match, and
+        whether each bot offers a stream."""
         timeout = max(HELLO_TIMEOUT_S, self.spec.move_deadline_s)
         answers = await asyncio.gather(
             *(c.say_hello(timeout) for c in connections.values()), return_exceptions=True
         )
         problems: dict[str, BotFault] = {}
+        streams: dict[str, bool] = {}
         for (address, _), answer in zip(connections.items(), answers, strict=True):
             if isinstance(answer, BotFault):
                 problems[address] = answer
@@ -135,6 +153,8 @@ class MatchRunner:
                     f"bot {answer.name!r} does not play {self.info.name} "
                     f"(it plays: {', '.join(answer.games) or 'nothing'})",
                 )
+            else:
+                streams[address] = answer.supports_stream
         failed_teams: set[int] = set()
         for seat, address in enumerate(self.spec.seat_bots):
             problem = problems.get(address)
@@ -142,7 +162,7 @@ class MatchRunner:
                 continue
             failed_teams.add(self.info.seat_teams[seat])
             self._record_fault(Fault(seat, 0, problem.kind, problem.detail))
-        return failed_teams
+        return failed_teams, streams
 
     async def _play(
         self, state: State, seats: Sequence[SeatConversation], outcome: _Outcome
@@ -156,7 +176,7 @@ class MatchRunner:
             seat = state.current_seat()
             legal = state.legal_actions()
             index = outcome.decisions
-            request = wire.act_request(
+            request = wire_bytes.act_request(
                 state,
                 match_id=spec.match_id,
                 decision_index=index,
@@ -181,11 +201,11 @@ class MatchRunner:
             except BotFault as fault:
                 problem = fault
             think_s = time.perf_counter() - sent
-            bot = spec.seat_bots[seat]
-            metrics.DECISION_SECONDS.labels(self.info.name, bot).observe(think_s)
-            outcome_label = "ok" if problem is None else KIND_NAMES[problem.kind]
-            metrics.DECISIONS.labels(self.info.name, outcome_label).inc()
-            if problem is not None:
+            self._seat_latency[seat].observe(think_s)
+            if problem is None:
+                self._decisions_ok.inc()
+            else:
+                metrics.DECISIONS.labels(self.info.name, KIND_NAMES[problem.kind]).inc()
                 action = substitute_action(spec.seed, index, legal)
                 text = state.action_text(action)
                 forfeit = self._record_fault(Fault(seat, index, problem.kind, problem.detail, text))
@@ -210,7 +230,7 @@ class MatchRunner:
     def _publish_events(self, state: State, start: int) -> None:
         new = state.events[start:]
         self.recorder.events(new)
-        scores = state.scores()
+        scores = state.scores() if new else ()
         for event in new:
             if event.public:
                 self.feed.post(

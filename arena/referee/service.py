@@ -13,6 +13,7 @@ from arena import wire
 from arena.games import all_games
 from arena.grpc_server import start_serving
 from arena.referee import metrics
+from arena.referee.bot_client import BotChannels
 from arena.referee.feed import FeedRegistry
 from arena.referee.match import MatchRunner
 from arena.referee.requests import InvalidRequest, match_spec
@@ -30,6 +31,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
+        self.channels = BotChannels()
         self.max_concurrent = max_concurrent
         self.running = 0
 
@@ -60,7 +62,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         metrics.MATCHES_RUNNING.inc()
         feed = self.feeds.open(spec.match_id)
         try:
-            return await MatchRunner(spec, feed, self.replays).run()
+            return await MatchRunner(spec, feed, self.replays, self.channels).run()
         finally:
             self.running -= 1
             metrics.MATCHES_RUNNING.dec()
