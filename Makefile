@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install redis promtool demo test lint proto bench clean
+.PHONY: install redis promtool chromium demo test lint proto bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,14 @@ promtool:
 	  || (apt-get update -qq && apt-get install -y -qq prometheus) >/dev/null 2>&1 \
 	  || echo "could not install promtool (Debian's prometheus); its test will fail"
 
+## chromium: Debian's chromium, which the leaderboard page test renders headless.
+chromium:
+	@command -v chromium >/dev/null \
+	  || (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
+	  || echo "could not install chromium; the leaderboard page test will fail"
+
 ## test: lint, type-check and run the whole test suite.
-test: install redis promtool lint
+test: install redis promtool chromium lint
 	$(PY) -m pytest -q
 
 lint: install

@@ -3,11 +3,13 @@ lost when a worker dies and none is counted twice when it runs again."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import worker_process_shutdown, worker_ready
 
+from workers import metrics
 from workers.settings import Settings
 
 settings = Settings()
@@ -41,3 +43,8 @@ app.conf.update(
 def _say_ready(sender: Any = None, **_: Any) -> None:
     # The line process supervisors (the demo, the tests) wait for.
     print(f"arena worker ready as {sender.hostname}", flush=True)
+
+
+@worker_process_shutdown.connect
+def _forget_metrics(pid: int | None = None, **_: Any) -> None:
+    metrics.forget_process(pid or os.getpid())

@@ -20,10 +20,11 @@ import redis
 from celery import Task
 
 from arena import wire
-from arena.ratings.leaderboard import leaderboard
+from arena.ratings.leaderboard import leaderboard, ratings_by_game
 from arena.store import TournamentStore
 from arena.store.tournaments import CANCELLED, FINISHED
 from arena.v1 import referee_pb2, referee_pb2_grpc
+from workers import metrics
 from workers.app import app, settings
 
 MAX_RETRIES = 8
@@ -69,12 +70,18 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         fault_policy=referee_pb2.FaultPolicy(max_faults=spec["max_faults"]),
         match_id=f"{match_id}-{uuid.uuid4().hex[:8]}",
     )
+    started = time.monotonic()
     try:
         result = _play(referee, request)
     except grpc.RpcError as error:
-        if error.code() in RETRY_CODES:
+        if error.code() in RETRY_CODES and attempt < MAX_RETRIES:
+            metrics.MATCHES_RETRIED.labels(match.game).inc()
             raise self.retry(countdown=min(2**attempt * 0.5, 30), exc=error) from None
+        metrics.MATCHES_FAILED.labels(match.game).inc()
         raise
+    end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
+    metrics.MATCHES_PLAYED.labels(match.game, end).inc()
+    metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
     stored = tournaments.record_result(
         tournament_id,
         {
@@ -87,7 +94,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
             "entries": list(match.entries),
             "scores": [t.score for t in result.teams],
             "winner_team": result.winner_team if result.HasField("winner_team") else None,
-            "end": referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower(),
+            "end": end,
             "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
             "team_faults": [t.faults for t in result.teams],
             "decisions": result.decisions,
@@ -117,4 +124,7 @@ def finalize_tournament(tournament_id: str) -> dict[str, Any]:
     finished = record is not None and record.done >= record.total and record.state != CANCELLED
     if finished:
         tournaments.set_state(tournament_id, FINISHED)
+        everything = [r for t in tournaments.ids() for r in tournaments.results(t)]
+        boards = ratings_by_game(everything)
+        tournaments.save_ratings({game: board.to_json() for game, board in boards.items()})
     return {"tournament_id": tournament_id, "finished": finished, "results": len(results)}

@@ -43,6 +43,10 @@ def add_commands(groups: Groups) -> None:
     worker.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
     worker.add_argument("--name", default="", help="worker node name (default: celery's)")
     worker.add_argument("--loglevel", default="WARNING", help="Celery log level (default WARNING)")
+    worker.add_argument(
+        "--metrics-port", type=int, help="serve Prometheus metrics of all its processes here"
+    )
+    worker.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
     worker.set_defaults(run=_worker)
 
 
@@ -84,11 +88,28 @@ def _worker(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis
     if args.referee:
         os.environ["ARENA_REFEREES"] = ",".join(args.referee)
+    if args.metrics_port is not None:
+        from workers import multiproc
+
+        try:
+            multiproc.prepare()
+        except (OSError, RuntimeError) as error:
+            raise CliError(f"cannot set up the metrics directory: {error}") from None
+    from workers import metrics
     from workers.app import app
+
+    if args.metrics_port is not None:
+        try:
+            metrics.serve(args.metrics_port, args.redis, host=args.metrics_host)
+        except OSError as error:
+            raise CliError(f"cannot serve metrics on port {args.metrics_port}: {error}") from None
+        print(
+            f"worker metrics on http://{args.metrics_host}:{args.metrics_port}/metrics", flush=True
+        )
 
     argv = [
         "worker",
-        "--loglevel=WARNING",
+        f"--loglevel={args.loglevel}",
         f"--concurrency={args.concurrency}",
         "--without-gossip",
         "--without-mingle",

@@ -83,3 +83,9 @@ def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderb
                 per_game.setdefault(row.bot, {})[name] = row.elo
         rows = [Row(**{**asdict(row), "game_elo": per_game.get(row.bot, {})}) for row in rows]
     return Leaderboard(game=game, rows=tuple(rows), draw_elo=draw_elo, matches=len(chosen))
+
+
+def ratings_by_game(results: Sequence[Mapping[str, Any]]) -> dict[str, Leaderboard]:
+    """The leaderboard of all games together (key ``""``) and of each game."""
+    games = sorted({r["game"] for r in results})
+    return {game: leaderboard(results, game) for game in ["", *games]}

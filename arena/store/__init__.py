@@ -11,6 +11,9 @@ key                                type   holds
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
 ``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit
 ``arena:t:{id}:leaderboard``       str    ratings at the tournament's end (JSON)
+``arena:ratings``                  str    arena-wide ratings from every stored result,
+                                          by game ("" for all games), refitted when a
+                                          tournament finishes (JSON)
 =================================  =====  ============================================
 
 A result is written with HSETNX: a match played twice (a worker died after the referee

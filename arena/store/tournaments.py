@@ -13,6 +13,7 @@ import redis
 from arena.tournament.schedule import ScheduledMatch
 
 TOURNAMENTS = "arena:tournaments"
+RATINGS = "arena:ratings"
 
 # The result and its forfeit mark are written together or not at all.
 _RECORD_ONCE = """
@@ -138,3 +139,11 @@ class TournamentStore:
     def leaderboard(self, tournament_id: str) -> dict[str, Any] | None:
         raw = self.redis.get(_key(tournament_id, "leaderboard"))
         return None if raw is None else json.loads(raw)
+
+    def save_ratings(self, boards: dict[str, dict[str, Any]]) -> None:
+        """The arena-wide ratings: leaderboards by game ('' for all games together)."""
+        self.redis.set(RATINGS, json.dumps(boards))
+
+    def ratings(self) -> dict[str, dict[str, Any]]:
+        raw = self.redis.get(RATINGS)
+        return {} if raw is None else json.loads(raw)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,9 +53,14 @@ class Arena:
         return redis.Redis.from_url(self.redis_url)
 
     def start_worker(
-        self, name: str, concurrency: int = 1, referees: list[str] | None = None
+        self,
+        name: str,
+        concurrency: int = 1,
+        referees: list[str] | None = None,
+        extra: Sequence[str] = (),
     ) -> Service:
         flags = [f for r in referees or [self.referee.address] for f in ("--referee", r)]
+        flags += extra
         worker = start_service(
             arena_command(
                 "worker",

@@ -1,0 +1,136 @@
+"""Prometheus metrics of the tournament workers, and the arena's state read from Redis.
+
+Celery's prefork pool plays matches in child processes, so the task counters use
+prometheus-client's multiprocess mode: every child writes its values to files under
+``PROMETHEUS_MULTIPROC_DIR`` and the worker's main process serves their sum (``arena
+worker --metrics-port``; ``workers.multiproc`` sets the directory up first).
+
+The state gauges (queue length, tournament progress, ratings) are read from Redis when
+scraped, so every worker reports the same values: aggregate them with ``max`` across
+instances. Ratings are those of the last finished tournament's snapshot (all results
+of all tournaments, refitted when a tournament finishes).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+
+import redis
+from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, start_http_server
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+from arena.ratings.leaderboard import Leaderboard
+from arena.store import TournamentStore
+from workers.multiproc import MULTIPROC_ENV
+
+MATCH_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+TOURNAMENTS_SHOWN = 20
+"""Progress is reported for this many of the most recent tournaments."""
+PRIORITY_SEPARATOR = "\x06\x16"
+"""How kombu's Redis transport names a queue's priority lists: ``celery\\x06\\x163``."""
+
+MATCHES_PLAYED = Counter(
+    "arena_worker_matches_played",
+    "Matches played to an end through a referee, by game and how they ended.",
+    ["game", "end"],
+)
+MATCHES_FAILED = Counter(
+    "arena_worker_matches_failed",
+    "Matches given up after the last retry or a non-retryable referee error, by game.",
+    ["game"],
+)
+MATCHES_RETRIED = Counter(
+    "arena_worker_matches_retried",
+    "Match attempts retried on another referee after a referee error, by game.",
+    ["game"],
+)
+MATCH_SECONDS = Histogram(
+    "arena_worker_match_duration_seconds",
+    "Wall-clock time of a match as the worker saw it, referee call included, by game.",
+    ["game"],
+    buckets=MATCH_BUCKETS,
+)
+
+
+class ArenaStateCollector(Collector):
+    """Gauges computed from Redis at each scrape."""
+
+    def __init__(self, client: redis.Redis, queues: Iterable[str] = ("celery",)) -> None:
+        self.redis = client
+        self.store = TournamentStore(client)
+        self.queues = tuple(queues)
+
+    def describe(self) -> Iterator[Metric]:
+        yield from _families()
+
+    def collect(self) -> Iterator[Metric]:
+        queue, unacked, scheduled, done, elo, lower, upper, matches = _families()
+        for name in self.queues:
+            lists = [name] + [f"{name}{PRIORITY_SEPARATOR}{p}" for p in (3, 6, 9)]
+            queue.add_metric([name], sum(int(self.redis.llen(key)) for key in lists))
+        unacked.add_metric([], int(self.redis.hlen("unacked")))
+        for tournament_id in self.store.ids()[:TOURNAMENTS_SHOWN]:
+            record = self.store.get(tournament_id)
+            if record is not None:
+                scheduled.add_metric([record.id, record.state], record.total)
+                done.add_metric([record.id, record.state], record.done)
+        for game, board in self.store.ratings().items():
+            for row in Leaderboard.from_json(board).rows:
+                labels = [row.bot, game or "all"]
+                elo.add_metric(labels, row.elo)
+                lower.add_metric(labels, row.elo - row.elo_ci95)
+                upper.add_metric(labels, row.elo + row.elo_ci95)
+                matches.add_metric(labels, row.matches)
+        yield from (queue, unacked, scheduled, done, elo, lower, upper, matches)
+
+
+def _families() -> tuple[GaugeMetricFamily, ...]:
+    rated = ["bot", "game"]
+    return (
+        GaugeMetricFamily(
+            "arena_queue_length", "Match tasks waiting in a Celery queue.", labels=["queue"]
+        ),
+        GaugeMetricFamily(
+            "arena_queue_unacked", "Match tasks taken by a worker and not yet finished.", labels=[]
+        ),
+        GaugeMetricFamily(
+            "arena_tournament_matches_scheduled",
+            "Matches in a tournament's schedule (the most recent tournaments).",
+            labels=["tournament", "state"],
+        ),
+        GaugeMetricFamily(
+            "arena_tournament_matches_done",
+            "Matches of a tournament with a stored result.",
+            labels=["tournament", "state"],
+        ),
+        GaugeMetricFamily(
+            "arena_rating_elo",
+            "Elo from all stored results, by bot and game ('all' for every game together).",
+            labels=rated,
+        ),
+        GaugeMetricFamily(
+            "arena_rating_elo_lower", "Lower bound of the Elo's 95% interval.", labels=rated
+        ),
+        GaugeMetricFamily(
+            "arena_rating_elo_upper", "Upper bound of the Elo's 95% interval.", labels=rated
+        ),
+        GaugeMetricFamily(
+            "arena_rating_matches", "Matches a bot played that the rating counts.", labels=rated
+        ),
+    )
+
+
+def serve(port: int, redis_url: str, host: str = "127.0.0.1") -> None:
+    """Serve the children's summed metrics and the Redis state gauges on ``port``."""
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    registry.register(ArenaStateCollector(redis.Redis.from_url(redis_url)))
+    start_http_server(port, addr=host, registry=registry)
+
+
+def forget_process(pid: int) -> None:
+    """A pool child exited: drop its live gauge files (counters stay summed)."""
+    if os.environ.get(MULTIPROC_ENV):
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
