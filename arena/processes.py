@@ -1,7 +1,8 @@
 """Start arena services as child processes and learn where they listen.
 
 Every ``arena ... serve`` command prints ``... listening on HOST:PORT`` once it is
-ready; with ``--port 0`` that line is the only way to learn the port, so the demo and
+ready (``arena leaderboard serve``, a web server, prints its URL ``http://HOST:PORT``
+instead); with ``--port 0`` that line is the only way to learn the port, so the demo and
 the tests wait for it here rather than sleeping and hoping.
 """
 
@@ -20,7 +21,8 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-# Every ``arena ... serve`` prints "listening on HOST:PORT" when ready, a worker "ready as NAME".
+# Every ``arena ... serve`` prints "listening on HOST:PORT" (or a URL) when ready, a worker
+# "ready as NAME"; the address is whatever follows, up to the first space.
 _READY = re.compile(r"(?:listening on|ready as) (\S+)")
 
 

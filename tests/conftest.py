@@ -1,7 +1,8 @@
-"""Shared fixtures: a referee and bots as real processes, talking gRPC over loopback."""
+"""Shared fixtures: a referee, bots and a Redis as real processes, on loopback."""
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -9,10 +10,24 @@ from pathlib import Path
 import grpc
 import pytest
 
+from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import referee_pb2_grpc
 
 TESTS = Path(__file__).resolve().parent
+_databases = itertools.count(1)
+
+
+def next_database() -> int:
+    """A Redis database number no other test of this run uses (the server has 64)."""
+    return next(_databases)
+
+
+@pytest.fixture(scope="session")
+def local_redis() -> Iterator[LocalRedis]:
+    server = start_redis()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""``arena tournament run|status|resume|cancel|list``, ``arena leaderboard``, ``arena results``."""
+"""``arena tournament run|status|resume|cancel|list|results``, ``arena leaderboard [serve]``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena import wire
-from arena.cli.common import CliError, Groups, add_api_flag, arena_api, group
+from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 STATE_NAMES = {
@@ -75,13 +75,29 @@ def add_commands(groups: Groups) -> None:
     add_api_flag(listing)
     listing.set_defaults(run=_list)
 
-    board = groups.add_parser("leaderboard", help="print ratings from stored results")
+    board = groups.add_parser(
+        "leaderboard", help="print ratings from stored results (serve: as a web page)"
+    )
     board.add_argument("--tournament", default="", help="only this tournament (default: all)")
     board.add_argument("--game", default="", help="only this game (default: all games together)")
     board.add_argument("--json", action="store_true", help="print JSON")
     board.add_argument("--csv", action="store_true", help="print CSV")
     add_api_flag(board)
     board.set_defaults(run=_leaderboard)
+    # ``arena leaderboard`` alone still prints; ``serve`` is optional so that stays so.
+    web = board.add_subparsers(dest="board_command", metavar="{serve}").add_parser(
+        "serve", help="serve the leaderboard as a read-only web page and JSON"
+    )
+    web.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks one)")
+    web.add_argument(
+        "--api",
+        default=argparse.SUPPRESS,  # unset here: keep what ``arena leaderboard --api`` parsed
+        help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
+    )
+    web.set_defaults(run=_serve)
 
 
 def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
@@ -307,3 +323,16 @@ def _leaderboard(args: argparse.Namespace) -> None:
             )
     else:
         print_leaderboard(board)
+
+
+def _serve(args: argparse.Namespace) -> None:
+    if args.json or args.csv or args.game or args.tournament:
+        raise CliError("--game, --tournament, --json and --csv do not apply to leaderboard serve")
+    from arena.web import serve
+
+    try:
+        serve(args.api, host=args.host, port=args.port)
+    except OSError as error:
+        raise CliError(
+            f"cannot listen on {args.host}:{args.port}: {error.strerror or error}"
+        ) from None

@@ -3,7 +3,6 @@ bots, all real processes on loopback."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -14,22 +13,14 @@ import grpc
 import pytest
 import redis
 
-from arena.local_redis import LocalRedis, start_redis
+from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
-
-_databases = itertools.count(1)
+from tests.conftest import next_database
 
 # Short enough that a killed worker's task comes back within seconds; longer than any
 # test match.
 WORKER_ENV = {"ARENA_VISIBILITY_TIMEOUT": "8", "ARENA_UNACKED_RESTORE_INTERVAL": "1"}
-
-
-@pytest.fixture(scope="session")
-def local_redis() -> Iterator[LocalRedis]:
-    server = start_redis()
-    yield server
-    server.stop()
 
 
 @dataclass
@@ -125,7 +116,7 @@ class Arena:
 
 @pytest.fixture
 def arena(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
-    url = local_redis.url(next(_databases))
+    url = local_redis.url(next_database())
     replay_dir = tmp_path / "replays"
     referee = start_service(
         arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))

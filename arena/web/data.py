@@ -1,0 +1,166 @@
+"""What the leaderboard shows, fetched from the Arena gRPC API, and replays from the
+referee that played each match.
+
+The web server keeps nothing of its own: every request asks the API again, so the page
+is never staler than the API. A failure upstream becomes an ``HttpError`` that says
+which service failed and why, for the reader of the page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import grpc
+
+from arena.games import game_names
+from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
+from arena.web.errors import HttpError
+
+API_TIMEOUT_S = 10.0
+REFEREE_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class Match:
+    """A stored result and the tournament it belongs to (a MatchRecord does not say)."""
+
+    tournament_id: str
+    tournament_name: str
+    record: arena_pb2.MatchRecord
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A match's replay as the referee stores it: the JSON text and its parsed document."""
+
+    tournament_id: str
+    record: arena_pb2.MatchRecord
+    text: str
+    document: dict[str, Any]
+
+
+class Source(Protocol):
+    """What the pages need; ``ArenaData`` in production, a fake in unit tests."""
+
+    def games(self) -> list[str]: ...
+
+    def leaderboard(self, game: str = "") -> arena_pb2.Leaderboard: ...
+
+    def matches(self, limit: int, game: str = "") -> list[Match]: ...
+
+    def replay(self, tournament_id: str, match_id: str) -> Replay: ...
+
+
+def unknown_game(game: str) -> HttpError:
+    return HttpError(404, f"unknown game {game!r}; the games are: {', '.join(game_names())}")
+
+
+@contextlib.contextmanager
+def _upstream(what: str, address: str, prefix: str = "", not_found: str = "") -> Iterator[None]:
+    """Turn a failed gRPC call into an HttpError naming the service that failed."""
+    try:
+        yield
+    except grpc.RpcError as error:
+        code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
+        details = (error.details() if hasattr(error, "details") else None) or str(error)
+        if code == grpc.StatusCode.NOT_FOUND:
+            raise HttpError(404, prefix + (not_found or details)) from None
+        if code == grpc.StatusCode.INVALID_ARGUMENT:
+            raise HttpError(400, f"{prefix}{details}") from None
+        if code == grpc.StatusCode.UNAVAILABLE:
+            message = f"cannot reach {what} at {address} ({details})"
+        elif code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            message = f"{what} at {address} did not answer in time"
+        else:
+            message = f"{what} at {address} failed: {code.name}: {details}"
+        raise HttpError(502, prefix + message) from None
+
+
+class ArenaData:
+    """Reads from the Arena API at ``api`` over one channel, shared by all request threads
+    (gRPC channels are thread-safe)."""
+
+    def __init__(self, api: str) -> None:
+        self.api = api
+        self._channel = grpc.insecure_channel(api)
+        self._stub = arena_pb2_grpc.ArenaStub(self._channel)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def games(self) -> list[str]:
+        return game_names()
+
+    def leaderboard(self, game: str = "") -> arena_pb2.Leaderboard:
+        if game and game not in game_names():
+            raise unknown_game(game)
+        with _upstream("the arena API", self.api):
+            board: arena_pb2.Leaderboard = self._stub.GetLeaderboard(
+                arena_pb2.GetLeaderboardRequest(game=game), timeout=API_TIMEOUT_S
+            )
+        return board
+
+    def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+        with _upstream("the arena API", self.api):
+            response = self._stub.ListResults(
+                arena_pb2.ListResultsRequest(tournament_id=tournament_id), timeout=API_TIMEOUT_S
+            )
+        return list(response.results)
+
+    def matches(self, limit: int, game: str = "") -> list[Match]:
+        """The last ``limit`` results: newest tournament first and, within a tournament,
+        the latest scheduled first (results carry no end time; workers play roughly in
+        schedule order, so this is close to the order they finished in)."""
+        if game and game not in game_names():
+            raise unknown_game(game)
+        with _upstream("the arena API", self.api):
+            tournaments = self._stub.ListTournaments(
+                arena_pb2.ListTournamentsRequest(), timeout=API_TIMEOUT_S
+            ).tournaments
+        found: list[Match] = []
+        for tournament in tournaments:
+            if tournament.matches_done == 0 or (game and game not in tournament.games):
+                continue
+            for record in reversed(self._results(tournament.id)):
+                if not game or record.game == game:
+                    found.append(Match(tournament.id, tournament.spec.name, record))
+                    if len(found) >= limit:
+                        return found
+        return found
+
+    def replay(self, tournament_id: str, match_id: str) -> Replay:
+        record = next((r for r in self._results(tournament_id) if r.match_id == match_id), None)
+        if record is None:
+            raise HttpError(
+                404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
+            )
+        if not record.referee or not record.replay_id:
+            raise HttpError(404, f"replay unavailable: the result of {match_id} names no replay")
+        text = fetch_replay(record.referee, record.replay_id)
+        try:
+            document = json.loads(text)
+        except ValueError:
+            document = None
+        if not isinstance(document, dict):
+            raise HttpError(
+                502, f"replay unavailable: the referee at {record.referee} sent no JSON object"
+            )
+        return Replay(tournament_id, record, text, document)
+
+
+def fetch_replay(referee: str, replay_id: str) -> str:
+    """The replay JSON from the referee that played the match (it keeps the files)."""
+    # Not the referee's own NOT_FOUND text: it names a directory on the referee's host.
+    gone = f"the referee at {referee} no longer has replay {replay_id}"
+    with (
+        grpc.insecure_channel(referee) as channel,
+        _upstream("the referee that played this match", referee, "replay unavailable: ", gone),
+    ):
+        reply: referee_pb2.Replay = referee_pb2_grpc.RefereeStub(channel).GetReplay(
+            referee_pb2.GetReplayRequest(replay_id=replay_id), timeout=REFEREE_TIMEOUT_S
+        )
+    return reply.json

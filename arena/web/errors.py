@@ -1,0 +1,12 @@
+"""The one exception the web layer raises: an HTTP status and a message for the reader."""
+
+from __future__ import annotations
+
+
+class HttpError(Exception):
+    """A request that cannot be answered; ``message`` is shown to the reader as is."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message

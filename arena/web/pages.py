@@ -1,0 +1,286 @@
+"""The leaderboard's HTML, rendered on the server: one self-contained page per request,
+readable without JavaScript and fetching nothing else (inline CSS, no fonts or scripts).
+
+Every value that reaches the page goes through ``esc``: bot and tournament names are
+chosen by users.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+from collections.abc import Sequence
+from http import HTTPStatus
+from urllib.parse import quote
+
+from arena.games import all_games
+from arena.replay.render import render
+from arena.v1 import arena_pb2
+from arena.web.data import Match, Replay
+from arena.web.errors import HttpError
+
+REFRESH_S = 30
+
+STYLE = """
+:root { --ink: #1c2431; --muted: #5d6778; --line: #dde2ea; --head: #eef2f7; --link: #1d5bb8; }
+* { box-sizing: border-box; }
+body { margin: 0; background: #f7f8fa; color: var(--ink);
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+header { background: #16324f; color: #fff; padding: 16px 32px; }
+header h1 { margin: 0 0 6px; font-size: 22px; font-weight: 600; }
+header nav a { color: #cfe0f6; margin-right: 16px; text-decoration: none; }
+header nav a:hover { text-decoration: underline; }
+main { max-width: 1180px; margin: 0 auto; padding: 4px 32px 32px; }
+section { margin-top: 28px; }
+h2 { font-size: 19px; margin: 0 0 8px; }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+a { color: var(--link); }
+table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); }
+th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: right;
+  white-space: nowrap; font-variant-numeric: tabular-nums; }
+th { background: var(--head); color: var(--muted); font-size: 13px; font-weight: 600; }
+th.text, td.text { text-align: left; }
+tbody tr:nth-child(even) { background: #fafbfd; }
+td.bot { font-weight: 600; }
+td.empty { text-align: center; color: var(--muted); }
+.ci { color: var(--muted); }
+.winner { font-weight: 600; }
+.muted { color: var(--muted); }
+pre { background: #fff; border: 1px solid var(--line); padding: 16px; overflow-x: auto;
+  font: 13px/1.45 ui-monospace, "DejaVu Sans Mono", monospace; }
+footer { color: var(--muted); font-size: 13px; margin-top: 32px; }
+.error { background: #fff; border: 1px solid #e6b8b8; border-left: 5px solid #c0392b;
+  padding: 12px 16px; }
+"""
+
+
+def esc(value: object) -> str:
+    """Text or attribute value, escaped (quotes too, so it is safe inside attributes)."""
+    return html.escape(str(value), quote=True)
+
+
+def path_part(value: str) -> str:
+    """One URL path segment: every character that could end the segment is quoted."""
+    return quote(value, safe="")
+
+
+def replay_url(tournament_id: str, match_id: str, api: bool = False) -> str:
+    prefix = "/api/replays" if api else "/replays"
+    return f"{prefix}/{path_part(tournament_id)}/{path_part(match_id)}"
+
+
+@functools.cache
+def _titles() -> dict[str, str]:
+    return {g.info.name: g.info.title for g in all_games()}
+
+
+def game_title(name: str) -> str:
+    return _titles().get(name, name)
+
+
+def elo_text(value: float) -> str:
+    return f"{round(value):+d}" if math.isfinite(value) else "?"  # "+d": never "-0"
+
+
+def ci_text(value: float) -> str:
+    return f"± {value:.0f}" if math.isfinite(value) else "± ?"
+
+
+def result_text(record: arena_pb2.MatchRecord) -> str:
+    entries = list(record.entries)
+    if record.end == arena_pb2.RESULT_END_NO_CONTEST:
+        return "no contest"
+    if record.end == arena_pb2.RESULT_END_FORFEIT and record.HasField("forfeit_team"):
+        return f"{entries[record.forfeit_team]} forfeits"
+    if record.HasField("winner_team"):
+        return f"{entries[record.winner_team]} wins"
+    return "draw"
+
+
+def _head(columns: Sequence[tuple[str, str]]) -> str:
+    cells = "".join(f'<th scope="col" class="{css}">{esc(label)}</th>' for label, css in columns)
+    return f"<thead><tr>{cells}</tr></thead>"
+
+
+def _empty_body(columns: int, text: str) -> str:
+    return f'<tbody><tr><td class="empty" colspan="{columns}">{esc(text)}</td></tr></tbody>'
+
+
+def _td(text: object, css: str = "num") -> str:
+    """A cell holding ``text``, escaped."""
+    return f'<td class="{css}">{esc(text)}</td>'
+
+
+def _link(href: str, text: str, css: str = "") -> str:
+    attr = f' class="{css}"' if css else ""
+    return f'<a{attr} href="{esc(href)}">{esc(text)}</a>'
+
+
+def _leaderboard_row(row: arena_pb2.LeaderboardRow, games: Sequence[str]) -> str:
+    elo = (
+        f'<td class="num elo" data-elo="{row.elo!r}" data-ci95="{row.elo_ci95!r}">'
+        f'{esc(elo_text(row.elo))} <span class="ci">{esc(ci_text(row.elo_ci95))}</span></td>'
+    )
+    per_game = "".join(_td(elo_text(row.game_elo[g]) if g in row.game_elo else "") for g in games)
+    return (
+        f'<tr data-bot="{esc(row.bot)}">{_td(row.rank, "num rank")}{_td(row.bot, "text bot")}'
+        f"{elo}{_td(row.pairs)}{_td(f'{row.wins}-{row.draws}-{row.losses}')}{_td(row.matches)}"
+        f"{per_game}</tr>"
+    )
+
+
+def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
+    """Rank, bot, Elo ± 95% interval, pairs, W-D-L, matches; the overall table also has
+    one Elo column per game."""
+    games = [] if board.game else sorted({g for row in board.rows for g in row.game_elo})
+    columns = [
+        ("Rank", "num"),
+        ("Bot", "text"),
+        ("Elo ± 95%", "num"),
+        ("Pairs", "num"),
+        ("W-D-L", "num"),
+        ("Matches", "num"),
+        *((game_title(g), "num") for g in games),
+    ]
+    if board.rows:
+        body = "<tbody>" + "".join(_leaderboard_row(r, games) for r in board.rows) + "</tbody>"
+    else:
+        body = _empty_body(len(columns), "No rated matches yet.")
+    return f'<table id="{esc(table_id)}">{_head(columns)}{body}</table>'
+
+
+def _match_row(match: Match) -> str:
+    r = match.record
+    winner = r.winner_team if r.HasField("winner_team") else None
+    teams = "".join(
+        _td(entry, "text winner" if team == winner else "text")
+        for team, entry in enumerate(r.entries)
+    )
+    links = (
+        _link(replay_url(match.tournament_id, r.match_id), "replay", "replay")
+        + " "
+        + _link(replay_url(match.tournament_id, r.match_id, api=True), "json", "muted")
+    )
+    return (
+        f'<tr data-match="{esc(r.match_id)}">'
+        f'<td class="text" title="{esc(match.tournament_id)}">'
+        f"{esc(match.tournament_name or match.tournament_id)}</td>"
+        f'<td class="text">{_link("/games/" + path_part(r.game), game_title(r.game))}</td>'
+        f"{_td(r.deal)}{teams}{_td(' : '.join(map(str, r.scores)))}"
+        f'{_td(result_text(r), "text")}<td class="text">{links}</td></tr>'
+    )
+
+
+def matches_table(matches: Sequence[Match], table_id: str = "recent-matches") -> str:
+    """Most recent first: tournament, game, deal, both teams, score, result, replay links."""
+    columns = [
+        ("Tournament", "text"),
+        ("Game", "text"),
+        ("Deal", "num"),
+        ("Team 0", "text"),
+        ("Team 1", "text"),
+        ("Score", "num"),
+        ("Result", "text"),
+        ("Replay", "text"),
+    ]
+    if matches:
+        body = "<tbody>" + "".join(_match_row(m) for m in matches) + "</tbody>"
+    else:
+        body = _empty_body(len(columns), "No matches yet.")
+    return f'<table id="{esc(table_id)}">{_head(columns)}{body}</table>'
+
+
+def page(
+    title: str, body: str, games: Sequence[str], *, note: str = "", refresh: bool = False
+) -> str:
+    """A whole HTML document: header with links to every game, ``body``, a footer."""
+    nav = '<a href="/">Overall</a>' + "".join(
+        f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games
+    )
+    meta = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""
+    footer = f"<footer>{esc(note)}</footer>" if note else ""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"{meta}<title>{esc(title)}</title><style>{STYLE}</style></head>"
+        f"<body><header><h1>{esc(title)}</h1><nav>{nav}</nav></header>"
+        f"<main>{body}{footer}</main></body></html>\n"
+    )
+
+
+def _game_sections(boards: Sequence[arena_pb2.Leaderboard]) -> str:
+    """A table per game with rated matches, then one line naming the games without."""
+    rated = [b for b in boards if b.rows]
+    unrated = [b for b in boards if not b.rows]
+    parts = [
+        f"<h3>{_link('/games/' + path_part(b.game), game_title(b.game))}"
+        f' <span class="muted">({b.matches} matches)</span></h3>'
+        + leaderboard_table(b, "leaderboard-" + b.game)
+        for b in rated
+    ]
+    if unrated:
+        links = ", ".join(_link("/games/" + path_part(b.game), game_title(b.game)) for b in unrated)
+        parts.append(f'<p class="muted" id="unrated-games">No rated matches yet: {links}.</p>')
+    return "".join(parts)
+
+
+def index_page(
+    overall: arena_pb2.Leaderboard,
+    per_game: Sequence[arena_pb2.Leaderboard],
+    matches: Sequence[Match],
+    games: Sequence[str],
+    note: str,
+) -> str:
+    sections = [
+        '<section><h2>Overall</h2><p class="muted">Maximum-likelihood Elo over all games, '
+        f"from {overall.matches} matches; each duplicate pair counts once.</p>"
+        f"{leaderboard_table(overall, 'leaderboard-overall')}</section>",
+        f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
+        f"<section><h2>Recent matches</h2>{matches_table(matches)}</section>",
+    ]
+    return page("Card Arena leaderboard", "".join(sections), games, note=note, refresh=True)
+
+
+def game_page(
+    board: arena_pb2.Leaderboard, matches: Sequence[Match], games: Sequence[str], note: str
+) -> str:
+    title = game_title(board.game)
+    body = (
+        f'<section><h2>{esc(title)}</h2><p class="muted">{board.matches} matches.</p>'
+        f"{leaderboard_table(board, 'leaderboard-' + board.game)}</section>"
+        f"<section><h2>Recent {esc(title)} matches</h2>{matches_table(matches)}</section>"
+    )
+    return page(f"Card Arena leaderboard: {title}", body, games, note=note, refresh=True)
+
+
+def replay_page(replay: Replay, games: Sequence[str]) -> str:
+    """The replay as ``arena replay show`` prints it, in a <pre>."""
+    r = replay.record
+    try:
+        text = render(replay.document)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise HttpError(
+            502, f"replay unavailable: {r.replay_id} is not a Card Arena replay ({error!r})"
+        ) from None
+    json_link = replay_url(replay.tournament_id, r.match_id, api=True)
+    summary = (
+        f"{game_title(r.game)}, tournament {replay.tournament_id}, deal {r.deal}: "
+        f"{' vs '.join(r.entries)}, scores {' : '.join(map(str, r.scores))}, {result_text(r)}"
+    )
+    body = (
+        f'<section><p>{esc(summary)}</p><p class="muted">Replay {esc(r.replay_id)} from the '
+        f'referee at {esc(r.referee)} · <a href="{esc(json_link)}">JSON</a></p>'
+        f'<pre id="replay">{esc(text)}</pre></section>'
+    )
+    return page(f"Replay of {r.match_id}", body, games)
+
+
+def error_page(status: int, message: str, games: Sequence[str]) -> str:
+    phrase = HTTPStatus(status).phrase
+    body = (
+        f'<section><div class="error"><h2>{status} {esc(phrase)}</h2>'
+        f'<p id="message">{esc(message)}</p></div>'
+        '<p><a href="/">Back to the leaderboard</a></p></section>'
+    )
+    return page(f"Card Arena leaderboard: {phrase}", body, games)

@@ -1,0 +1,95 @@
+"""Infrastructure dies mid-tournament: workers, a referee, Redis. Every time the
+tournament completes with no match lost and none counted twice."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.local_redis import LocalRedis, start_redis
+from arena.processes import arena_command, start_service
+from arena.v1 import arena_pb2
+from tests.tournament.conftest import Arena
+
+
+def assert_complete_once(arena: Arena, tournament_id: str, total: int) -> None:
+    finished = arena.wait_until(tournament_id)
+    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
+    results = [json.loads(v) for v in raw.values()]
+    assert finished.matches_done == finished.matches_total == total
+    assert len(results) == len({r["match_id"] for r in results}) == total
+    schedule = arena.redis.hkeys(f"arena:t:{tournament_id}:schedule")
+    assert {r["match_id"].encode() for r in results} == set(schedule)
+    board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament_id))
+    assert board.matches == total
+
+
+def test_a_worker_sigkilled_three_times_in_one_tournament(arena: Arena) -> None:
+    for name in ("a", "b", "c"):
+        arena.start_bot(name, "random", "--seed", str(ord(name)))
+    tournament = arena.submit(["a", "b", "c"], deals=5, games=["bid-euchre", "baloot"])
+    done = 0
+    for round_ in range(3):
+        victim = arena.start_worker(f"victim{round_}", concurrency=2)
+        done = arena.wait_until(tournament.id, done=done + 3).matches_done
+        victim.kill()  # SIGKILL, pool children included
+        assert arena.redis.hlen("unacked") > 0, "the worker held no task when killed"
+    assert done < tournament.matches_total
+    arena.start_worker("survivor", concurrency=2)
+    assert_complete_once(arena, tournament.id, 60)
+
+
+def test_a_referee_sigkilled_mid_match_is_replaced_by_another(arena: Arena) -> None:
+    doomed = start_service(
+        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(arena.replay_dir))
+    )
+    try:
+        arena.start_worker("w", concurrency=2, referees=[doomed.address, arena.referee.address])
+        arena.start_bot("a", "random", "--seed", "1")
+        arena.start_bot("b", "house")
+        tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre"])
+        arena.wait_until(tournament.id, done=2)
+        doomed.kill()  # its matches in flight fail with UNAVAILABLE and move on
+        assert_complete_once(arena, tournament.id, 16)
+        referees = {
+            json.loads(v)["referee"]
+            for v in arena.redis.hgetall(f"arena:t:{tournament.id}:results").values()
+        }
+        assert arena.referee.address in referees
+    finally:
+        doomed.stop()
+
+
+@pytest.fixture
+def aof_arena(tmp_path: Path) -> Iterator[tuple[Arena, LocalRedis]]:
+    redis_server = start_redis(aof_dir=str(tmp_path))
+    url = redis_server.url(0)
+    referee = start_service(
+        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(tmp_path / "r"))
+    )
+    api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
+    stack = Arena(url, tmp_path / "r", referee, api)
+    yield stack, redis_server
+    stack.stop()
+    redis_server.stop()
+
+
+def test_redis_killed_and_restarted_from_its_append_only_file(
+    aof_arena: tuple[Arena, LocalRedis], tmp_path: Path
+) -> None:
+    arena, redis_server = aof_arena
+    arena.start_worker("w1", concurrency=2)
+    arena.start_worker("w2", concurrency=1)
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "house")
+    tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre", "seep"])
+    before = arena.wait_until(tournament.id, done=4).matches_done
+    redis_server.kill()
+    restarted = start_redis(port=redis_server.port, aof_dir=str(tmp_path))
+    redis_server.process = restarted.process  # the fixture stops the new one
+    after = arena.get(tournament.id)
+    assert after.matches_done >= before  # nothing stored was lost with the crash
+    assert_complete_once(arena, tournament.id, 32)

@@ -1,0 +1,65 @@
+"""One small tournament played by a real arena, shared by this directory's end-to-end
+tests, and the leaderboard web server in front of its API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from arena.local_redis import LocalRedis
+from arena.processes import Service, arena_command, start_service
+from arena.v1 import arena_pb2
+from tests.conftest import next_database
+from tests.tournament.conftest import Arena
+
+BOTS = {
+    "house": ("house",),
+    "rand-a": ("random", "--seed", "1"),
+    "rand-b": ("random", "--seed", "2"),
+}
+GAMES = ["bid-euchre", "baloot"]
+
+
+@dataclass
+class Played:
+    arena: Arena
+    tournament: arena_pb2.Tournament
+    web: Service
+
+    @property
+    def url(self) -> str:
+        """The web server's base URL, from its ready line ``leaderboard listening on URL``."""
+        return self.web.address
+
+
+@pytest.fixture(scope="module")
+def played(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    replay_dir: Path = tmp_path_factory.mktemp("web-replays")
+    url = local_redis.url(next_database())
+    referee = start_service(
+        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
+    )
+    arena = Arena(
+        url,
+        replay_dir,
+        referee,
+        start_service(arena_command("api", "serve", "--port", "0", "--redis", url)),
+    )
+    web: Service | None = None
+    try:
+        arena.start_worker("web1", concurrency=2)
+        for name, flags in BOTS.items():
+            arena.start_bot(name, *flags)
+        tournament = arena.submit(list(BOTS), deals=1, master_seed=3, games=GAMES, name="web")
+        finished = arena.wait_until(tournament.id, timeout=60)
+        web = start_service(
+            arena_command("leaderboard", "serve", "--port", "0", "--api", arena.api.address)
+        )
+        yield Played(arena, finished, web)
+    finally:
+        if web is not None:
+            web.stop()
+        arena.stop()

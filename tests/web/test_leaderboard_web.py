@@ -1,0 +1,225 @@
+"""``arena leaderboard serve`` end to end: a real arena plays a small tournament, the web
+server reads it from the API, the JSON is checked directly and the page in headless
+Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format
+
+from arena.replay.render import render
+from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
+from arena.web.data import fetch_replay
+from arena.web.errors import HttpError
+from tests.web.conftest import BOTS, GAMES, Played
+from tests.web.dom import Document
+
+CHROMIUM = "/usr/bin/chromium"
+WIDTH, HEIGHT = 1280, 1000
+
+
+def get(
+    url: str, method: str = "GET", data: bytes | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, method=method, data=data)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def get_json(url: str) -> Any:
+    status, headers, body = get(url)
+    assert status == 200, body
+    assert headers["Content-Type"] == "application/json"
+    return json.loads(body)
+
+
+def as_dict(message: Any) -> dict[str, Any]:
+    return json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+def api_board(played: Played, game: str = "") -> arena_pb2.Leaderboard:
+    board: arena_pb2.Leaderboard = played.arena.stub.GetLeaderboard(
+        arena_pb2.GetLeaderboardRequest(game=game)
+    )
+    return board
+
+
+def api_results(played: Played) -> list[arena_pb2.MatchRecord]:
+    return list(
+        played.arena.stub.ListResults(
+            arena_pb2.ListResultsRequest(tournament_id=played.tournament.id)
+        ).results
+    )
+
+
+def test_leaderboard_json_is_the_api_leaderboard(played: Played) -> None:
+    overall = api_board(played)
+    assert {row.bot for row in overall.rows} == set(BOTS)
+    assert get_json(f"{played.url}/api/leaderboard") == as_dict(overall)
+    for game in GAMES:
+        per_game = get_json(f"{played.url}/api/leaderboard?game={game}")
+        assert per_game == as_dict(api_board(played, game))
+        assert per_game["game"] == game and per_game["matches"] == 6
+        assert {r["bot"] for r in per_game["rows"]} == set(BOTS)
+
+
+def test_matches_json_lists_the_tournaments_matches_with_replay_links(played: Played) -> None:
+    t = played.tournament.id
+    listed = get_json(f"{played.url}/api/matches")
+    assert listed["limit"] == 50
+    matches = listed["matches"]
+    assert sorted(m["match_id"] for m in matches) == sorted(r.match_id for r in api_results(played))
+    assert len(matches) == played.tournament.matches_total == 12
+    by_id = {r.match_id: as_dict(r) for r in api_results(played)}
+    for m in matches:
+        assert m["tournament_id"] == t and m["tournament_name"] == "web"
+        assert m["replay_url"] == f"/replays/{t}/{m['match_id']}"
+        assert m["replay_json_url"] == f"/api/replays/{t}/{m['match_id']}"
+        assert {k: v for k, v in m.items() if k in by_id[m["match_id"]]} == by_id[m["match_id"]]
+    assert len(get_json(f"{played.url}/api/matches?limit=3")["matches"]) == 3
+    baloot = get_json(f"{played.url}/api/matches?game=baloot")["matches"]
+    assert len(baloot) == 6 and {m["game"] for m in baloot} == {"baloot"}
+
+
+def test_a_replay_is_served_as_json_and_as_readable_text(played: Played) -> None:
+    record = api_results(played)[0]
+    with grpc.insecure_channel(record.referee) as channel:
+        stored = referee_pb2_grpc.RefereeStub(channel).GetReplay(
+            referee_pb2.GetReplayRequest(replay_id=record.replay_id)
+        )
+    path = f"{played.tournament.id}/{record.match_id}"
+    assert get_json(f"{played.url}/api/replays/{path}") == json.loads(stored.json)
+
+    status, headers, body = get(f"{played.url}/replays/{path}")
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    assert Document(body.decode()).pres["replay"] == render(json.loads(stored.json))
+
+
+def test_missing_replays_say_why(played: Played) -> None:
+    t = played.tournament.id
+    status, _, body = get(f"{played.url}/replays/{t}/{t}-seep-9-9-a")
+    assert status == 404
+    assert (
+        f"tournament {t} has no result for match &#x27;{t}-seep-9-9-a&#x27; (yet)" in body.decode()
+    )
+    status, _, body = get(f"{played.url}/api/replays/nosuch/m")
+    assert status == 404 and json.loads(body)["error"] == "no tournament 'nosuch'"
+    with pytest.raises(HttpError) as gone:
+        fetch_replay(played.arena.referee.address, "deleted-replay")
+    assert gone.value.status == 404
+    assert gone.value.message == (
+        f"replay unavailable: the referee at {played.arena.referee.address} no longer has "
+        "replay deleted-replay"
+    )
+
+
+def test_bad_requests_get_clear_errors(played: Played) -> None:
+    status, _, body = get(f"{played.url}/api/leaderboard?game=chess")
+    assert status == 404
+    assert json.loads(body) == {
+        "error": "unknown game 'chess'; the games are: baloot, bid-euchre, bridgette, "
+        "persian-rummy, seep",
+        "status": 404,
+    }
+    status, headers, body = get(f"{played.url}/games/chess")
+    assert status == 404 and headers["Content-Type"].startswith("text/html")
+    assert "unknown game &#x27;chess&#x27;; the games are: baloot" in body.decode()
+
+    status, _, body = get(f"{played.url}/api/matches?limit=lots")
+    assert status == 400
+    assert json.loads(body)["error"] == "limit must be a whole number from 1 to 500, got 'lots'"
+
+    for method, data in (("POST", b'{"bot": "x"}'), ("PUT", b"x"), ("DELETE", None)):
+        status, headers, body = get(f"{played.url}/api/leaderboard", method, data)
+        assert status == 405, method
+        assert headers["Allow"] == "GET, HEAD"
+        assert f"{method} is not allowed" in json.loads(body)["error"]
+
+    status, headers, body = get(f"{played.url}/", "HEAD")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) > 1000
+    status, _, body = get(f"{played.url}/healthz")
+    assert (status, body) == (200, b"ok\n")
+
+
+def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is not installed: run `make chromium` (Debian's chromium package)")
+    return subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            f"--window-size={WIDTH},{HEIGHT}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def screenshot(tmp_path: Path, name: str, url: str) -> Path:
+    out = tmp_path / f"{name}.png"
+    done = chromium(tmp_path / f"profile-{name}", f"--screenshot={out}", url)
+    assert done.returncode == 0 and out.exists(), done.stderr[-2000:]
+    assert png_size(out) == (WIDTH, HEIGHT)
+    return out
+
+
+def test_the_page_renders_in_chromium_with_the_apis_ranking(played: Played, tmp_path: Path) -> None:
+    page = screenshot(tmp_path, "page", f"{played.url}/")
+    blank = screenshot(tmp_path, "blank", "about:blank")
+    # A page of tables and text compresses far worse than a blank one.
+    assert page.stat().st_size > 4 * blank.stat().st_size, (page.stat(), blank.stat())
+
+    dumped = chromium(tmp_path / "profile-dom", "--dump-dom", f"{played.url}/")
+    assert dumped.returncode == 0, dumped.stderr[-2000:]
+    doc = Document(dumped.stdout)
+    overall = api_board(played)
+    rows = doc.tables["leaderboard-overall"]
+    assert [r.cells[:3] for r in rows] == [
+        [str(row.rank), row.bot, f"{round(row.elo):+d} ± {row.elo_ci95:.0f}"]
+        for row in overall.rows
+    ]
+    assert [float(r.cell_attrs[2]["data-elo"]) for r in rows] == [row.elo for row in overall.rows]
+    for game in GAMES:
+        by_game = api_board(played, game)
+        assert [r.attrs["data-bot"] for r in doc.tables[f"leaderboard-{game}"]] == [
+            row.bot for row in by_game.rows
+        ]
+    recent = doc.tables["recent-matches"]
+    assert len(recent) == 12
+    t = played.tournament.id
+    assert {r.links[-2] for r in recent} == {
+        f"/replays/{t}/{m.match_id}" for m in api_results(played)
+    }

@@ -1,0 +1,195 @@
+"""The leaderboard's pages and routes without a network: escaping, errors, limits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import pytest
+
+from arena.processes import arena_command, start_service
+from arena.v1 import arena_pb2
+from arena.web import pages
+from arena.web.data import ArenaData, Match, Replay, unknown_game
+from arena.web.errors import HttpError
+from arena.web.routes import MAX_LIMIT, Site
+from tests.web.dom import Document
+
+HOSTILE = "<script>alert('x')</script>&\"bot\"<img src=x onerror=alert(1)>"
+
+
+def board(*bots: str, game: str = "") -> arena_pb2.Leaderboard:
+    return arena_pb2.Leaderboard(
+        game=game,
+        matches=4,
+        rows=[
+            arena_pb2.LeaderboardRow(
+                rank=i + 1,
+                bot=bot,
+                elo=100.4 - 200.8 * i,
+                elo_ci95=41.2,
+                pairs=2,
+                wins=2 - 2 * i,
+                losses=2 * i,
+                matches=4,
+                game_elo={} if game else {"seep": 12.0},
+            )
+            for i, bot in enumerate(bots)
+        ],
+    )
+
+
+def match(a: str, b: str, tournament_name: str = "") -> Match:
+    record = arena_pb2.MatchRecord(
+        match_id="t1-seep-0-0-a",
+        game="seep",
+        entries=[a, b],
+        scores=[12, 7],
+        winner_team=0,
+        end=arena_pb2.RESULT_END_COMPLETED,
+        replay_id="t1-seep-0-0-a-1234",
+        referee="127.0.0.1:1",
+    )
+    return Match("t1", tournament_name, record)
+
+
+class FakeSource:
+    """A Source with fixed answers, counting the matches asked for."""
+
+    def __init__(self, bots: tuple[str, ...] = ("house", "rand")) -> None:
+        self.bots = bots
+        self.limits: list[int] = []
+
+    def games(self) -> list[str]:
+        return ["seep"]
+
+    def leaderboard(self, game: str = "") -> arena_pb2.Leaderboard:
+        if game not in ("", "seep"):
+            raise unknown_game(game)
+        return board(*self.bots, game=game)
+
+    def matches(self, limit: int, game: str = "") -> list[Match]:
+        self.limits.append(limit)
+        return [match(*self.bots)]
+
+    def replay(self, tournament_id: str, match_id: str) -> Replay:
+        raise HttpError(502, "replay unavailable: cannot reach the referee at 127.0.0.1:1")
+
+
+def test_user_controlled_names_are_escaped_in_every_table() -> None:
+    source = FakeSource((HOSTILE, "rand"))
+    text = Site(source, "api:1").get("/").body.decode()
+    assert "<script>" not in text and "<img" not in text
+    doc = Document(text)
+    assert "script" not in doc.tags and "img" not in doc.tags
+    assert [r.cells[1] for r in doc.tables["leaderboard-overall"]] == [HOSTILE, "rand"]
+    assert [r.attrs["data-bot"] for r in doc.tables["leaderboard-seep"]] == [HOSTILE, "rand"]
+    recent = doc.tables["recent-matches"]
+    assert recent[0].cells[3:5] == [HOSTILE, "rand"]
+    assert recent[0].cells[6] == f"{HOSTILE} wins"
+    # The tournament's name is the organiser's: escaped too.
+    html = pages.matches_table([match("a", "b", tournament_name=HOSTILE)])
+    assert Document(html).tables["recent-matches"][0].cells[0] == HOSTILE
+    assert "<script>" not in html
+
+
+def test_elo_is_shown_with_its_interval_and_rows_keep_the_rank_order() -> None:
+    doc = Document(pages.leaderboard_table(board("a", "b"), "t"))
+    assert [r.cells[:6] for r in doc.tables["t"]] == [
+        ["1", "a", "+100 ± 41", "2", "2-0-0", "4"],
+        ["2", "b", "-100 ± 41", "2", "0-0-2", "4"],
+    ]
+    assert doc.tables["t"][0].cells[6] == "+12"  # the overall table's per-game Elo column
+    empty = Document(pages.leaderboard_table(arena_pb2.Leaderboard(game="seep"), "e"))
+    assert [r.cells for r in empty.tables["e"]] == [["No rated matches yet."]]
+
+
+def test_replay_links_quote_ids() -> None:
+    assert pages.replay_url("t1", "a/b?c") == "/replays/t1/a%2Fb%3Fc"
+    assert pages.replay_url("t1", "m", api=True) == "/api/replays/t1/m"
+
+
+def test_bad_limits_are_400_and_large_ones_are_capped() -> None:
+    source = FakeSource()
+    site = Site(source, "api:1")
+    for bad in ("0", "-1", "abc", "", "1.5"):
+        response = site.get(f"/api/matches?limit={bad}")
+        assert response.status == 400, bad
+        assert json.loads(response.body) == {
+            "error": f"limit must be a whole number from 1 to {MAX_LIMIT}, got {bad!r}",
+            "status": 400,
+        }
+    assert site.get("/api/matches").status == 200
+    assert site.get("/api/matches?limit=7").status == 200
+    assert site.get("/api/matches?limit=999999").status == 200
+    assert source.limits == [50, 7, MAX_LIMIT]
+
+
+def test_unknown_pages_and_games_are_404_in_html_and_json() -> None:
+    site = Site(FakeSource(), "api:1")
+    page = site.get("/no/such/page")
+    assert (page.status, page.content_type) == (404, "text/html; charset=utf-8")
+    assert "nothing at /no/such/page: see / for the leaderboard" in page.body.decode()
+    api = site.get("/api/nothing")
+    assert api.status == 404 and "nothing at /api/nothing" in json.loads(api.body)["error"]
+    game = site.get("/api/leaderboard?game=chess")
+    assert game.status == 404
+    assert json.loads(game.body)["error"].startswith("unknown game 'chess'; the games are: ")
+    assert site.get("/games/chess").status == 404
+    assert site.get("/replays/t1/bad%20id").status == 404
+
+
+def test_an_unreachable_replay_is_a_502_page_that_says_why() -> None:
+    response = Site(FakeSource(), "api:1").get("/replays/t1/t1-seep-0-0-a")
+    assert response.status == 502
+    text = response.body.decode()
+    assert "replay unavailable: cannot reach the referee at 127.0.0.1:1" in text
+    assert "Traceback" not in text
+
+
+def test_a_replay_that_is_not_one_is_a_502_not_a_crash() -> None:
+    broken = Replay("t1", match("a", "b").record, "{}", {})
+    with pytest.raises(HttpError) as caught:
+        pages.replay_page(broken, ["seep"])
+    assert caught.value.status == 502
+    assert "is not a Card Arena replay" in caught.value.message
+
+
+def test_an_unreachable_api_is_a_502_naming_it() -> None:
+    source = ArenaData("127.0.0.1:1")
+    try:
+        response = Site(source, "127.0.0.1:1").get("/api/leaderboard")
+    finally:
+        source.close()
+    assert response.status == 502
+    assert json.loads(response.body)["error"].startswith(
+        "cannot reach the arena API at 127.0.0.1:1 ("
+    )
+
+
+def test_serve_says_where_it_listens_and_stops_cleanly_on_sigterm() -> None:
+    web = start_service(
+        arena_command("leaderboard", "serve", "--port", "0", "--api", "127.0.0.1:1")
+    )
+    try:
+        assert web.address.startswith("http://127.0.0.1:")
+        port = web.address.rsplit(":", 1)[1]
+        assert int(port) > 0
+        busy = subprocess.run(
+            arena_command("leaderboard", "serve", "--port", port),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert busy.returncode == 1
+        assert (
+            busy.stderr
+            == f"arena: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+        )
+        started = time.monotonic()
+        web.process.terminate()
+        assert web.process.wait(timeout=10) == 0
+        assert time.monotonic() - started < 5
+    finally:
+        web.stop()
