@@ -1,7 +1,10 @@
 """What every arena gRPC server does the same way: the standard health and reflection
-services, binding with a clear error, and reporting SERVING once started."""
+services, binding with a clear error, reporting SERVING once started, and error statuses
+that always reach the caller."""
 
 from __future__ import annotations
+
+from typing import Any, NoReturn
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -23,3 +26,17 @@ async def start_serving(server: grpc.aio.Server, service: str, host: str, port: 
     for name in ("", service):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return bound
+
+
+MAX_DETAILS_CHARS = 1000
+"""Status details travel in HTTP/2 trailers, which have a size limit: a message quoting a
+megabyte of hostile input would itself fail. Longer messages are cut."""
+
+
+async def abort(
+    context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, message: str
+) -> NoReturn:
+    if len(message) > MAX_DETAILS_CHARS:
+        message = message[: MAX_DETAILS_CHARS - 12] + " [truncated]"
+    await context.abort(code, message)
+    raise AssertionError("unreachable")  # context.abort raises

@@ -187,6 +187,19 @@ def duration(seconds: float) -> duration_pb2.Duration:
     return d
 
 
+MAX_DURATION_SECONDS = 315_576_000_000  # 10,000 years: google.protobuf.Duration's range
+
+
+def seconds(value: duration_pb2.Duration) -> float:
+    """A Duration in seconds; ValueError, never OverflowError, for one outside the range
+    protobuf defines (a caller can send any int64 seconds and int32 nanos)."""
+    if not -MAX_DURATION_SECONDS <= value.seconds <= MAX_DURATION_SECONDS:
+        raise ValueError(f"duration of {value.seconds} s is out of range")
+    if not -999_999_999 <= value.nanos <= 999_999_999 or value.seconds * value.nanos < 0:
+        raise ValueError(f"duration nanos {value.nanos} out of range or of the wrong sign")
+    return value.seconds + value.nanos / 1e9
+
+
 def act_request(
     state: State,
     *,

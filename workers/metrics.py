@@ -63,9 +63,23 @@ class ArenaStateCollector(Collector):
         self.queues = tuple(queues)
 
     def describe(self) -> Iterator[Metric]:
+        yield _redis_up()
         yield from _families()
 
     def collect(self) -> Iterator[Metric]:
+        up = _redis_up()
+        try:
+            families = list(self._read())
+        except redis.RedisError:
+            # A Redis outage must not look like dead workers: the scrape still answers.
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        yield up
+        yield from families
+
+    def _read(self) -> Iterator[Metric]:
         queue, unacked, scheduled, done, elo, lower, upper, matches = _families()
         for name in self.queues:
             lists = [name] + [f"{name}{PRIORITY_SEPARATOR}{p}" for p in (3, 6, 9)]
@@ -84,6 +98,12 @@ class ArenaStateCollector(Collector):
                 upper.add_metric(labels, row.elo + row.elo_ci95)
                 matches.add_metric(labels, row.matches)
         yield from (queue, unacked, scheduled, done, elo, lower, upper, matches)
+
+
+def _redis_up() -> GaugeMetricFamily:
+    return GaugeMetricFamily(
+        "arena_redis_up", "1 if this scrape could read the arena's Redis, else 0."
+    )
 
 
 def _families() -> tuple[GaugeMetricFamily, ...]:

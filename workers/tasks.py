@@ -123,8 +123,9 @@ def finalize_tournament(tournament_id: str) -> dict[str, Any]:
     record = tournaments.get(tournament_id)
     finished = record is not None and record.done >= record.total and record.state != CANCELLED
     if finished:
-        tournaments.set_state(tournament_id, FINISHED)
+        # Ratings first: whoever sees the tournament finished sees it rated.
         everything = [r for t in tournaments.ids() for r in tournaments.results(t)]
         boards = ratings_by_game(everything)
         tournaments.save_ratings({game: board.to_json() for game, board in boards.items()})
+        tournaments.set_state(tournament_id, FINISHED)
     return {"tournament_id": tournament_id, "finished": finished, "results": len(results)}

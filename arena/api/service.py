@@ -11,14 +11,14 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 import redis
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from arena.games import game_names
-from arena.grpc_server import start_serving
+from arena.grpc_server import abort, start_serving
 from arena.ratings.leaderboard import Leaderboard, leaderboard
 from arena.referee.bot_client import BotConnection, BotFault
 from arena.referee.requests import InvalidRequest, check_address
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 HELLO_TIMEOUT_S = 5.0
 WATCH_POLL_S = 0.3
-BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}\Z")
 STATES = {
     RUNNING: arena_pb2.TOURNAMENT_STATE_RUNNING,
     FINISHED: arena_pb2.TOURNAMENT_STATE_FINISHED,
@@ -114,14 +114,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
         if record is None:
-            await _abort(context, grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}")
         return record
 
     async def RegisterBot(
         self, request: arena_pb2.RegisterBotRequest, context: Context
     ) -> arena_pb2.RegisteredBot:
         if not BOT_NAME.match(request.name):
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"bad bot name {request.name!r}: use 1 to 40 letters, digits, '-', '_' or '.'",
@@ -129,12 +129,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         try:
             check_address(request.address)
         except InvalidRequest as error:
-            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         connection = BotConnection.open(request.address)
         try:
             hello = await connection.say_hello(HELLO_TIMEOUT_S)
         except BotFault as fault:
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"bot at {request.address} did not answer Hello: {fault.detail}",
@@ -144,7 +144,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         arena_games = game_names()
         games = tuple(g for g in arena_games if g in hello.games)
         if not games:
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"bot {request.name!r} plays none of the arena's games (it plays: "
@@ -166,7 +166,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.RemoveBotRequest, context: Context
     ) -> arena_pb2.RemoveBotResponse:
         if not await asyncio.to_thread(self.bots.remove, request.name):
-            await _abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {request.name!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {request.name!r}")
         return arena_pb2.RemoveBotResponse()
 
     async def SubmitTournament(
@@ -176,9 +176,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         try:
             tournament_plan = plan(request.spec, sorted(bots))
         except TooLarge as error:
-            await _abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         except InvalidSpec as error:
-            await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         tournament_id = "t" + uuid.uuid4().hex[:12]
         matches = schedule(
             tournament_id,
@@ -189,13 +189,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             tournament_plan.master_seed,
         )
         if not matches:
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 "no two entries play a common game among: " + ", ".join(tournament_plan.games),
             )
         if len(matches) > MAX_MATCHES:
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"{len(matches)} matches is over the limit of {MAX_MATCHES}: use fewer deals "
@@ -226,7 +226,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.Tournament:
         record = await self._tournament(request.id, context)
         if record.state == FINISHED:
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"tournament {request.id!r} is finished: every match has a result",
@@ -241,7 +241,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.Tournament:
         record = await self._tournament(request.id, context)
         if record.state == FINISHED:
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"tournament {request.id!r} is already finished",
@@ -266,7 +266,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.GetLeaderboardRequest, context: Context
     ) -> arena_pb2.Leaderboard:
         if request.game and request.game not in game_names():
-            await _abort(
+            await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"unknown game {request.game!r}; available games: {', '.join(game_names())}",
@@ -319,11 +319,6 @@ def _queue(tournament_id: str, match_ids: list[str]) -> None:
     from workers.dispatch import queue_matches  # Celery loads only where it is needed
 
     queue_matches(tournament_id, match_ids)
-
-
-async def _abort(context: Context, code: grpc.StatusCode, message: str) -> NoReturn:
-    await context.abort(code, message)
-    raise AssertionError("unreachable")  # context.abort raises
 
 
 async def start_server(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ipaddress
 import re
 import uuid
-from datetime import timedelta
 
+from arena import wire
 from arena.games import OptionError, UnknownGameError, get_game
 from arena.referee.faults import FaultPolicy
 from arena.referee.match import MatchSpec
@@ -15,9 +15,9 @@ from arena.v1 import referee_pb2
 DEFAULT_MOVE_DEADLINE_S = 1.0
 MAX_MOVE_DEADLINE_S = 60.0
 MAX_FAULTS_LIMIT = 1000
-MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 _HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+    r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
 )
 
 
@@ -29,7 +29,7 @@ def check_address(address: str) -> str:
     """Accept ``host:port`` (hostname, IPv4, or ``[IPv6]``) with port 1..65535."""
     allowed = "use host:port, e.g. 127.0.0.1:50051, bots.example:7000 or [::1]:50051"
     host, sep, port = address.rpartition(":")
-    if not sep or not port.isdigit() or not 1 <= int(port) <= 65535:
+    if not sep or not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
         raise InvalidRequest(f"malformed bot address {address!r}: {allowed}")
     if host.startswith("[") and host.endswith("]"):
         try:
@@ -65,7 +65,10 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
     except OptionError as error:
         raise InvalidRequest(str(error)) from None
     if request.HasField("move_deadline"):
-        deadline = request.move_deadline.ToTimedelta() / timedelta(seconds=1)
+        try:
+            deadline = wire.seconds(request.move_deadline)
+        except ValueError as error:
+            raise InvalidRequest(f"bad move_deadline: {error}") from None
         if not 0 < deadline <= MAX_MOVE_DEADLINE_S:
             raise InvalidRequest(
                 f"move_deadline must be positive and at most {MAX_MOVE_DEADLINE_S:g} s, "

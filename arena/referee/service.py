@@ -11,7 +11,7 @@ import grpc
 
 from arena import wire
 from arena.games import all_games
-from arena.grpc_server import start_serving
+from arena.grpc_server import abort, start_serving
 from arena.referee import metrics
 from arena.referee.bot_client import BotChannels
 from arena.referee.feed import FeedRegistry
@@ -46,15 +46,17 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         try:
             spec = match_spec(request)
         except InvalidRequest as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.ALREADY_EXISTS,
                 f"match id {spec.match_id!r} was already used on this referee; "
                 "leave match_id empty for a fresh one",
             )
         if self.running >= self.max_concurrent:
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"this referee already runs {self.max_concurrent} matches, its limit; retry later",
             )
@@ -80,7 +82,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     ) -> AsyncIterator[referee_pb2.MatchEvent]:
         feed = self.feeds.get(request.match_id)
         if feed is None:
-            await context.abort(
+            await abort(
+                context,
                 grpc.StatusCode.NOT_FOUND,
                 f"no running or recent match {request.match_id!r} on this referee; "
                 "finished matches are in GetReplay",
@@ -94,7 +97,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         try:
             text = self.replays.load_text(request.replay_id)
         except ReplayNotFound as error:
-            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
 
 

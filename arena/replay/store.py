@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 
 
 class ReplayNotFound(LookupError):

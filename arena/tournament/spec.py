@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
+from arena import wire
 from arena.games import UnknownGameError, game_names, get_game
 from arena.v1 import arena_pb2
 
@@ -16,6 +16,7 @@ MAX_ENTRIES = 64
 DEFAULT_MOVE_DEADLINE_MS = 1000.0
 MAX_MOVE_DEADLINE_MS = 60_000.0
 MAX_FAULTS_LIMIT = 1000
+MAX_NAME_CHARS = 200
 
 
 class InvalidSpec(ValueError):
@@ -65,6 +66,9 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
             f"unknown bot {unknown[0]!r}: register it first (registered bots: {known})"
         )
     games = tuple(spec.games) or tuple(game_names())
+    if len(set(games)) != len(games):
+        twice = sorted({g for g in games if games.count(g) > 1})
+        raise InvalidSpec(f"each game may be listed once; repeated: {', '.join(twice)}")
     for game in games:
         try:
             get_game(game)
@@ -73,7 +77,10 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
     if not 1 <= spec.deals <= MAX_DEALS:
         raise InvalidSpec(f"deals must be 1..{MAX_DEALS} per pairing and game, got {spec.deals}")
     if spec.HasField("move_deadline"):
-        deadline_ms = spec.move_deadline.ToTimedelta() / timedelta(milliseconds=1)
+        try:
+            deadline_ms = wire.seconds(spec.move_deadline) * 1000
+        except ValueError as error:
+            raise InvalidSpec(f"bad move_deadline: {error}") from None
         if not 0 < deadline_ms <= MAX_MOVE_DEADLINE_MS:
             raise InvalidSpec(
                 f"move_deadline must be positive and at most {MAX_MOVE_DEADLINE_MS / 1000:g} s, "
@@ -85,6 +92,8 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
         raise InvalidSpec(
             f"max_faults must be 1..{MAX_FAULTS_LIMIT} (0 for the default), got {spec.max_faults}"
         )
+    if len(spec.name) > MAX_NAME_CHARS:
+        raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
     return TournamentPlan(
         entries=entries,
         games=games,

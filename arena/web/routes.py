@@ -27,8 +27,8 @@ INDEX_MATCHES = 20
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 TEXT = "text/plain; charset=utf-8"
-_ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
-_LIMIT = re.compile(r"^[0-9]{1,9}$")
+_ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}\Z")
+_LIMIT = re.compile(r"^[0-9]{1,9}\Z")
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,14 @@ import subprocess
 import time
 import urllib.request
 
+import redis
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
 from arena.local_redis import free_port
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
+from workers.metrics import ArenaStateCollector
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -64,6 +67,7 @@ def test_worker_metrics_count_matches_progress_and_ratings(arena: Arena) -> None
     assert values[("arena_tournament_matches_done", progress)] == 8
     assert values[("arena_queue_length", (("queue", "celery"),))] == 0
     assert values[("arena_queue_unacked", ())] == 0
+    assert values[("arena_redis_up", ())] == 1
 
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest())
     for row in board.rows:
@@ -101,3 +105,12 @@ def test_a_dead_referee_shows_as_retries(arena: Arena) -> None:
     # Each match starts on the referee its id hashes to; those on the dead one move on.
     retried = total(values, "arena_worker_matches_retried_total", game="bid-euchre")
     assert 1 <= retried <= 6
+
+
+def test_a_redis_outage_shows_as_such_not_as_a_failed_scrape() -> None:
+    registry = CollectorRegistry()
+    registry.register(
+        ArenaStateCollector(redis.Redis(port=free_port(), socket_connect_timeout=0.5))
+    )
+    values = samples(generate_latest(registry).decode())
+    assert values == {("arena_redis_up", ()): 0}
