@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import grpc
 import redis
 from google.protobuf import duration_pb2, timestamp_pb2
+from prometheus_client import start_http_server
 
+from arena.api.metrics import RequestCounter
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
 from arena.ratings.leaderboard import Leaderboard, leaderboard
@@ -324,7 +326,7 @@ def _queue(tournament_id: str, match_ids: list[str]) -> None:
 async def start_server(
     *, redis_url: str, host: str = "127.0.0.1", port: int = 50050
 ) -> tuple[grpc.aio.Server, int]:
-    server = grpc.aio.server()
+    server = grpc.aio.server(interceptors=[RequestCounter()])
     arena_pb2_grpc.add_ArenaServicer_to_server(
         ArenaService(redis.Redis.from_url(redis_url)), server
     )
@@ -332,9 +334,14 @@ async def start_server(
     return server, await start_serving(server, name, host, port)
 
 
-def serve(redis_url: str, host: str = "127.0.0.1", port: int = 50050) -> None:
+def serve(
+    redis_url: str, host: str = "127.0.0.1", port: int = 50050, metrics_port: int | None = None
+) -> None:
     async def main() -> None:
         server, bound = await start_server(redis_url=redis_url, host=host, port=port)
+        if metrics_port is not None:
+            start_http_server(metrics_port, addr=host)
+            print(f"arena api metrics on http://{host}:{metrics_port}/metrics", flush=True)
         print(f"arena api listening on {host}:{bound}", flush=True)
         await server.wait_for_termination()
 

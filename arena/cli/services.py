@@ -29,6 +29,7 @@ def add_commands(groups: Groups) -> None:
     )
     api.add_argument("--port", type=int, default=50050, help="port (default 50050; 0 picks one)")
     _redis_flag(api)
+    api.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
     api.set_defaults(run=_api_serve)
 
     worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
@@ -78,7 +79,7 @@ def _api_serve(args: argparse.Namespace) -> None:
     from arena.api.service import serve
 
     try:
-        serve(args.redis, host=args.host, port=args.port)
+        serve(args.redis, host=args.host, port=args.port, metrics_port=args.metrics_port)
     except OSError as error:
         raise CliError(str(error)) from None
 

@@ -1,0 +1,55 @@
+"""The Arena API's /metrics: every unary call counted with the status it ended with."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import grpc
+import pytest
+
+from arena.local_redis import LocalRedis, free_port
+from arena.processes import arena_command, start_service
+from arena.v1 import arena_pb2, arena_pb2_grpc
+from tests.conftest import next_database
+from tests.metrics.test_referee_metrics import samples, scrape
+
+
+def test_api_calls_are_counted_by_method_and_status(local_redis: LocalRedis) -> None:
+    port = free_port()
+    api = start_service(
+        arena_command(
+            "api", "serve", "--port", "0", "--redis", local_redis.url(next_database()),
+            "--metrics-port", str(port),
+        )
+    )  # fmt: skip
+    try:
+        with grpc.insecure_channel(api.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+            stub.ListBots(arena_pb2.ListBotsRequest())
+            stub.ListBots(arena_pb2.ListBotsRequest())
+            for request in (
+                arena_pb2.RegisterBotRequest(name="bad name!", address="127.0.0.1:1"),
+                arena_pb2.RegisterBotRequest(name="", address=""),
+            ):
+                with pytest.raises(grpc.RpcError):
+                    stub.RegisterBot(request)
+            with pytest.raises(grpc.RpcError):
+                stub.GetTournament(arena_pb2.GetTournamentRequest(id="tmissing"))
+        text = scrape(f"http://127.0.0.1:{port}/metrics")
+    finally:
+        api.stop()
+    values = samples(text)
+
+    def calls(method: str, code: str) -> float:
+        return values[("arena_api_requests_total", (("code", code), ("method", method)))]
+
+    assert calls("ListBots", "OK") == 2
+    assert calls("RegisterBot", "INVALID_ARGUMENT") == 2
+    assert calls("GetTournament", "NOT_FOUND") == 1
+    promtool = shutil.which("promtool")
+    assert promtool, "promtool is missing: run `make promtool` (Debian's prometheus package)"
+    check = subprocess.run(
+        [promtool, "check", "metrics"], input=text, capture_output=True, text=True
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
