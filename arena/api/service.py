@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -18,6 +19,7 @@ import redis
 from google.protobuf import duration_pb2, timestamp_pb2
 from prometheus_client import start_http_server
 
+from arena.api.auth import TOKEN_ENV, TokenCheck
 from arena.api.metrics import RequestCounter
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
@@ -324,9 +326,13 @@ def _queue(tournament_id: str, match_ids: list[str]) -> None:
 
 
 async def start_server(
-    *, redis_url: str, host: str = "127.0.0.1", port: int = 50050
+    *, redis_url: str, host: str = "127.0.0.1", port: int = 50050, token: str | None = None
 ) -> tuple[grpc.aio.Server, int]:
-    server = grpc.aio.server(interceptors=[RequestCounter()])
+    """Start the API; with ``token``, write calls must carry it (``arena.api.auth``)."""
+    interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
+    if token:
+        interceptors.append(TokenCheck(token))
+    server = grpc.aio.server(interceptors=interceptors)
     arena_pb2_grpc.add_ArenaServicer_to_server(
         ArenaService(redis.Redis.from_url(redis_url)), server
     )
@@ -335,10 +341,21 @@ async def start_server(
 
 
 def serve(
-    redis_url: str, host: str = "127.0.0.1", port: int = 50050, metrics_port: int | None = None
+    redis_url: str,
+    host: str = "127.0.0.1",
+    port: int = 50050,
+    metrics_port: int | None = None,
+    token: str | None = None,
 ) -> None:
     async def main() -> None:
-        server, bound = await start_server(redis_url=redis_url, host=host, port=port)
+        server, bound = await start_server(redis_url=redis_url, host=host, port=port, token=token)
+        if not token:
+            print(
+                f"arena api: no token set ({TOKEN_ENV} or --token-file): anyone who can reach "
+                "this port may register bots and run tournaments",
+                file=sys.stderr,
+                flush=True,
+            )
         if metrics_port is not None:
             start_http_server(metrics_port, addr=host)
             print(f"arena api metrics on http://{host}:{metrics_port}/metrics", flush=True)

@@ -64,7 +64,7 @@ def _serve(args: argparse.Namespace) -> None:
 
 
 def _register(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         bot = api.RegisterBot(
             arena_pb2.RegisterBotRequest(name=args.name, address=args.address), timeout=30
         )
@@ -73,7 +73,7 @@ def _register(args: argparse.Namespace) -> None:
 
 
 def _list(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         bots = api.ListBots(arena_pb2.ListBotsRequest(), timeout=10).bots
     if not bots:
         print("no bots registered")
@@ -82,6 +82,6 @@ def _list(args: argparse.Namespace) -> None:
 
 
 def _remove(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         api.RemoveBot(arena_pb2.RemoveBotRequest(name=args.name), timeout=10)
     print(f"removed {args.name}")

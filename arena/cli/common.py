@@ -6,10 +6,11 @@ import argparse
 import contextlib
 import os
 from collections.abc import Iterator
-from typing import NoReturn, TypeAlias
+from typing import Any, NoReturn, TypeAlias
 
 import grpc
 
+from arena.api.auth import TOKEN_ENV, bearer
 from arena.v1 import arena_pb2_grpc, referee_pb2_grpc
 
 CONNECT_TIMEOUT_S = 5.0
@@ -61,9 +62,36 @@ def add_api_flag(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get("ARENA_API", DEFAULT_API),
         help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
     )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_ENV),
+        help=f"token for calls that change the arena (default ${TOKEN_ENV})",
+    )
+
+
+class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[type-arg]
+    """Adds fixed metadata (the token) to every call."""
+
+    def __init__(self, *entries: tuple[str, str]) -> None:
+        self.entries = entries
+
+    def _with(self, details: Any) -> Any:
+        return details._replace(metadata=[*(details.metadata or ()), *self.entries])
+
+    def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with(details), request)
+
+    def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return continuation(self._with(details), request)
 
 
 @contextlib.contextmanager
-def arena_api(address: str) -> Iterator[arena_pb2_grpc.ArenaStub]:
+def arena_api(args: argparse.Namespace | str) -> Iterator[arena_pb2_grpc.ArenaStub]:
+    """A stub for the API at ``args.api`` that sends ``args.token`` if there is one."""
+    address = args if isinstance(args, str) else args.api
+    token = None if isinstance(args, str) else args.token
     with channel(address, "the arena API") as chan:
-        yield arena_pb2_grpc.ArenaStub(chan)
+        if token:
+            yield arena_pb2_grpc.ArenaStub(grpc.intercept_channel(chan, _Metadata(bearer(token))))
+        else:
+            yield arena_pb2_grpc.ArenaStub(chan)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups, group
 
@@ -30,6 +31,11 @@ def add_commands(groups: Groups) -> None:
     api.add_argument("--port", type=int, default=50050, help="port (default 50050; 0 picks one)")
     _redis_flag(api)
     api.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
+    api.add_argument(
+        "--token-file",
+        help="file holding the token that write calls must carry (default: $ARENA_API_TOKEN; "
+        "neither leaves writes open)",
+    )
     api.set_defaults(run=_api_serve)
 
     worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
@@ -78,8 +84,22 @@ def _api_serve(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
     from arena.api.service import serve
 
+    token = os.environ.get("ARENA_API_TOKEN", "")
+    if args.token_file:
+        try:
+            token = Path(args.token_file).read_text().strip()
+        except OSError as error:
+            raise CliError(f"cannot read the token file: {error}") from None
+        if not token:
+            raise CliError(f"the token file {args.token_file} is empty")
     try:
-        serve(args.redis, host=args.host, port=args.port, metrics_port=args.metrics_port)
+        serve(
+            args.redis,
+            host=args.host,
+            port=args.port,
+            metrics_port=args.metrics_port,
+            token=token or None,
+        )
     except OSError as error:
         raise CliError(str(error)) from None
 

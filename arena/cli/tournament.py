@@ -121,7 +121,7 @@ def summary(t: arena_pb2.Tournament) -> str:
 
 
 def _run(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         tournament = api.SubmitTournament(
             arena_pb2.SubmitTournamentRequest(spec=_spec(args)), timeout=60
         )
@@ -156,12 +156,12 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
 
 
 def _status(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         print(summary(api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)))
 
 
 def _resume(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         print(
             summary(api.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=args.id), timeout=60))
         )
@@ -170,14 +170,14 @@ def _resume(args: argparse.Namespace) -> None:
 
 
 def _cancel(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         print(
             summary(api.CancelTournament(arena_pb2.CancelTournamentRequest(id=args.id), timeout=10))
         )
 
 
 def _list(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         tournaments = api.ListTournaments(
             arena_pb2.ListTournamentsRequest(), timeout=10
         ).tournaments
@@ -210,7 +210,7 @@ RESULT_COLUMNS = (
 
 
 def _results(args: argparse.Namespace) -> None:
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         records = api.ListResults(
             arena_pb2.ListResultsRequest(tournament_id=args.id), timeout=60
         ).results
@@ -277,7 +277,7 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
 def _leaderboard(args: argparse.Namespace) -> None:
     if args.json and args.csv:
         raise CliError("choose one of --json and --csv")
-    with arena_api(args.api) as api:
+    with arena_api(args) as api:
         board = api.GetLeaderboard(
             arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
             timeout=60,
