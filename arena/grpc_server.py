@@ -10,16 +10,20 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from arena.tls import ServerTls, bind
 
-async def start_serving(server: grpc.aio.Server, service: str, host: str, port: int) -> int:
-    """Add health and reflection for ``service`` (a full name), listen, start; returns
-    the bound port."""
+
+async def start_serving(
+    server: grpc.aio.Server, service: str, host: str, port: int, tls: ServerTls | None = None
+) -> int:
+    """Add health and reflection for ``service`` (a full name), listen (with TLS if
+    given), start; returns the bound port."""
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
         (service, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    bound = server.add_insecure_port(f"{host}:{port}")
+    bound = bind(server, f"{host}:{port}", tls)
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()

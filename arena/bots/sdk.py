@@ -14,14 +14,17 @@ A bot is one class::
 ``act`` gets the whole ``arena.v1.ActRequest`` (the seat's typed observation in the
 field named after the game, and the legal actions) and returns an action id. The SDK
 serves both unary ``Act`` and the faster ``ActStream`` on an asyncio gRPC server and
-calls ``act`` inline, the cheapest path for a quick bot; a bot that thinks for long
-sets ``threaded = True`` so that one slow decision does not hold up its other seats.
+calls ``act`` inline, the cheapest path for a quick bot. A bot whose decisions take a
+while either defines ``async def act`` (it waits on the server's event loop, so every
+seat keeps moving) or sets ``threaded = True`` for CPU work, which then runs in worker
+threads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import signal
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -60,6 +63,7 @@ class Bot:
 class _BotServicer(bot_pb2_grpc.BotServicer):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self.is_async = inspect.iscoroutinefunction(bot.act)
 
     async def Hello(self, request: bot_pb2.HelloRequest, context: Context) -> bot_pb2.HelloResponse:
         return bot_pb2.HelloResponse(
@@ -70,7 +74,9 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
         )
 
     async def _answer(self, request: bot_pb2.ActRequest) -> bot_pb2.ActResponse:
-        if self.bot.threaded:
+        if self.is_async:
+            action = await self.bot.act(request)  # type: ignore[misc]
+        elif self.bot.threaded:
             action = await asyncio.get_running_loop().run_in_executor(None, self.bot.act, request)
         else:
             action = self.bot.act(request)

@@ -12,14 +12,29 @@ from arena.v1 import arena_pb2
 def add_commands(groups: Groups) -> None:
     bots = group(groups, "bot", "serve example bots and manage the bot registry")
     serve = bots.add_parser("serve", help="serve one of the example bots")
-    serve.add_argument("name", help="an example bot: house, random, chaos or GAME-basic")
+    serve.add_argument("name", help="an example bot: house, random, paced, chaos or GAME-basic")
     serve.add_argument("--port", type=int, default=50061, help="port (default 50061; 0 picks one)")
     serve.add_argument("--host", default="127.0.0.1", help="interface to listen on")
-    serve.add_argument("--seed", type=int, default=0, help="random and chaos bots: seed")
+    serve.add_argument("--seed", type=int, default=0, help="random, paced and chaos bots: seed")
     serve.add_argument("--no-stream", action="store_true", help="answer unary Act calls only")
-    serve.add_argument("--mode", help="chaos bot: hang, slow, crash, illegal, error, wrong-match")
-    serve.add_argument("--after", type=int, default=0, help="chaos bot: good decisions first")
-    serve.add_argument("--delay-ms", type=int, default=0, help="chaos bot, slow mode: delay")
+    serve.add_argument(
+        "--mode",
+        help="chaos bot: hang, late, slow, crash, illegal, error, oversize, wrong-match, "
+        "die-before or mute (default hang; see arena/bots/examples/chaos.py)",
+    )
+    serve.add_argument(
+        "--after",
+        type=int,
+        default=0,
+        help="chaos bot: good decisions per match before misbehaving "
+        "(die-before: Hello calls answered before dying)",
+    )
+    serve.add_argument(
+        "--delay-ms",
+        type=int,
+        help="paced bot: time per decision (default 50); chaos bot: slow mode's delay, "
+        "late mode's time past the deadline (default 50)",
+    )
     serve.set_defaults(run=_serve)
 
     register = bots.add_parser("register", help="register a running bot with the arena")
@@ -40,7 +55,8 @@ def add_commands(groups: Groups) -> None:
 
 def _serve(args: argparse.Namespace) -> None:
     from arena.bots import serve
-    from arena.bots.examples import EXAMPLES, ChaosBot, RandomBot
+    from arena.bots.examples import EXAMPLES, ChaosBot, PacedBot, RandomBot
+    from arena.bots.examples.chaos import serve as serve_chaos
 
     factory = EXAMPLES.get(args.name)
     if factory is None:
@@ -48,17 +64,22 @@ def _serve(args: argparse.Namespace) -> None:
     if args.mode and factory is not ChaosBot:
         raise CliError("--mode is for the chaos bot only")
     kwargs: dict[str, Any] = {}
-    if factory in (RandomBot, ChaosBot):
+    if factory in (RandomBot, ChaosBot, PacedBot):
         kwargs["seed"] = args.seed
+    if factory is PacedBot:
+        kwargs["delay_ms"] = 50 if args.delay_ms is None else args.delay_ms
     if factory is ChaosBot:
-        kwargs.update(mode=args.mode or "hang", after=args.after, delay_ms=args.delay_ms)
+        kwargs.update(mode=args.mode or "hang", after=args.after, delay_ms=args.delay_ms or 0)
     try:
         bot = factory(**kwargs)
     except ValueError as error:
         raise CliError(str(error)) from None
     bot.supports_stream = not args.no_stream
     try:
-        serve(bot, port=args.port, host=args.host)
+        if isinstance(bot, ChaosBot):
+            serve_chaos(bot, port=args.port, host=args.host)
+        else:
+            serve(bot, port=args.port, host=args.host)
     except OSError as error:
         raise CliError(str(error)) from None
 

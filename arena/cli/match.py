@@ -1,4 +1,4 @@
-"""``arena games``, ``arena match play`` and ``arena replay show``."""
+"""``arena games``, ``arena match play``, ``arena replay show`` and ``arena replay verify``."""
 
 from __future__ import annotations
 
@@ -52,14 +52,25 @@ def add_commands(groups: Groups) -> None:
     play.add_argument("--json", action="store_true", help="print the result as JSON")
     play.set_defaults(run=_match_play)
 
-    show = group(groups, "replay", "read replays").add_parser(
-        "show", help="print a replay hand by hand"
-    )
+    replays = group(groups, "replay", "read and check replays")
+    show = replays.add_parser("show", help="print a replay hand by hand")
     show.add_argument("replay", help="replay id or path to a replay JSON file")
     show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
     show.add_argument("--referee", help="fetch the replay from this referee instead")
     show.add_argument("--json", action="store_true", help="print the raw JSON")
     show.set_defaults(run=_replay_show)
+
+    verify = replays.add_parser(
+        "verify",
+        help="check a replay's deal commitment and re-play it on the engine",
+        description="Check that the replay's deal commitment is the sha256 of its match id "
+        "and seed, then re-deal from the seed and check every deal, decision and score.",
+    )
+    verify.add_argument("replay", help="replay id or path to a replay JSON file")
+    verify.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
+    verify.add_argument("--referee", help="fetch the replay from this referee instead")
+    verify.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    verify.set_defaults(run=_replay_verify)
 
 
 def _games(args: argparse.Namespace) -> None:
@@ -148,28 +159,51 @@ def describe_result(result: referee_pb2.MatchResult) -> str:
     return "\n".join(lines)
 
 
-def _replay_show(args: argparse.Namespace) -> None:
+def _replay_text(args: argparse.Namespace) -> str:
+    """The JSON text of ``args.replay``: a file path, an id in ``--replay-dir``, or an id
+    on ``--referee``."""
     from arena.replay import ReplayNotFound, ReplayStore
-    from arena.replay.render import render
 
     path = Path(args.replay)
     if args.referee:
         with referee(args.referee) as stub:
-            text = stub.GetReplay(
+            text: str = stub.GetReplay(
                 referee_pb2.GetReplayRequest(replay_id=args.replay), timeout=10
             ).json
-    elif path.suffix == ".json" or path.exists():
+            return text
+    if path.suffix == ".json" or path.exists():
         try:
-            text = path.read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except OSError as error:
             raise CliError(f"cannot read {path}: {error.strerror}") from None
-    else:
-        try:
-            text = ReplayStore(args.replay_dir).load_text(args.replay)
-        except ReplayNotFound as error:
-            raise CliError(str(error)) from None
+        except UnicodeDecodeError:
+            raise CliError(f"{path} is not a Card Arena replay (not UTF-8 text)") from None
+    try:
+        return ReplayStore(args.replay_dir).load_text(args.replay)
+    except ReplayNotFound as error:
+        raise CliError(str(error)) from None
+    except UnicodeDecodeError:
+        raise CliError(f"{args.replay} is not a Card Arena replay (not UTF-8 text)") from None
+
+
+def _replay_show(args: argparse.Namespace) -> None:
+    from arena.replay.render import render
+
+    text = _replay_text(args)
     try:
         doc = json.loads(text)
         print(json.dumps(doc, indent=1) if args.json else render(doc))
     except (ValueError, KeyError, TypeError) as error:
         raise CliError(f"{args.replay} is not a Card Arena replay ({error})") from None
+
+
+def _replay_verify(args: argparse.Namespace) -> None:
+    from arena.replay.verify import ReplayMismatch, verify_text
+
+    try:
+        verified = verify_text(_replay_text(args))
+    except ReplayMismatch as mismatch:
+        if args.json:
+            print(json.dumps({"verified": False, "replay": args.replay, "reason": str(mismatch)}))
+        raise CliError(f"replay {args.replay} does not verify: {mismatch}") from None
+    print(json.dumps(verified.to_json()) if args.json else verified.summary())

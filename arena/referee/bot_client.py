@@ -29,6 +29,7 @@ _EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from grpc-stub
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 _BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 NO_ANSWER = "no answer before the deadline"
+STREAM_CLOSED = "the bot closed its stream"
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
@@ -47,8 +48,12 @@ class BotFault(Exception):
 
 
 def fault_from_rpc_error(error: grpc.aio.AioRpcError) -> BotFault:
-    code = error.code()
-    detail = f"{code.name}: {error.details() or ''}".strip()
+    return fault_from_status(error.code(), error.details())
+
+
+def fault_from_status(code: grpc.StatusCode, details: str | None) -> BotFault:
+    """The fault for a call that ended with a status other than OK."""
+    detail = f"{code.name}: {details or ''}".strip()
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
         return BotFault(referee_pb2.FAULT_KIND_TIMEOUT, NO_ANSWER)
     if code == grpc.StatusCode.UNAVAILABLE:
@@ -63,12 +68,16 @@ class BotConnection:
     address: str
     channel: grpc.aio.Channel
     stub: BotAsyncStub
-    users: int = 0
-    """Matches using the connection right now (see ``BotChannels``)."""
 
     @classmethod
-    def open(cls, address: str) -> BotConnection:
-        channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+    def open(
+        cls, address: str, credentials: grpc.ChannelCredentials | None = None
+    ) -> BotConnection:
+        """A channel to ``address``, over TLS when given ``credentials``."""
+        if credentials is None:
+            channel = grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+        else:
+            channel = grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS)
         return cls(address, channel, bot_pb2_grpc.BotStub(channel))
 
     @cached_property
@@ -111,39 +120,40 @@ class BotConnection:
 
 
 class BotChannels:
-    """Connections to bots, kept open from match to match and shared between matches.
+    """Connections to bots, kept open from one match to the next.
 
     Opening a channel costs a TCP and HTTP/2 handshake, milliseconds, and a tournament
-    plays thousands of matches against the same few bots. A connection that misbehaved
-    in a match is retired rather than reused, so the next match starts afresh.
+    plays thousands of matches against the same few bots. A connection serves one match
+    at a time, as a fresh one would: matches played at once against one bot each get
+    their own, so no match waits behind another's streams on a shared connection. A
+    connection that misbehaved in a match is closed rather than reused.
     """
 
-    def __init__(self, keep_idle: int = 256) -> None:
+    def __init__(
+        self, keep_idle: int = 256, credentials: grpc.ChannelCredentials | None = None
+    ) -> None:
         self.keep_idle = keep_idle
-        self._open: dict[str, BotConnection] = {}  # least recently used first
+        self.credentials = credentials
+        self._idle: list[BotConnection] = []  # least recently used first
 
     def acquire(self, address: str) -> BotConnection:
-        connection = self._open.pop(address, None) or BotConnection.open(address)
-        self._open[address] = connection
-        connection.users += 1
-        return connection
+        for i, connection in enumerate(reversed(self._idle)):
+            if connection.address == address:
+                del self._idle[len(self._idle) - 1 - i]
+                return connection
+        return BotConnection.open(address, self.credentials)
 
     async def release(self, connection: BotConnection, *, healthy: bool) -> None:
-        connection.users -= 1
-        if not healthy and self._open.get(connection.address) is connection:
-            del self._open[connection.address]
-        retired = connection.users == 0 and self._open.get(connection.address) is not connection
-        if retired:
+        if not healthy:
             await connection.close()
-        idle = [c for c in self._open.values() if c.users == 0]
-        for extra in idle[: max(0, len(idle) - self.keep_idle)]:
-            del self._open[extra.address]
-            await extra.close()
+            return
+        self._idle.append(connection)
+        while len(self._idle) > self.keep_idle:
+            await self._idle.pop(0).close()
 
     async def close(self) -> None:
-        connections = list(self._open.values())
-        self._open.clear()
-        for connection in connections:
+        idle, self._idle = self._idle, []
+        for connection in idle:
             await connection.close()
 
 
@@ -180,11 +190,13 @@ class SeatConversation:
             self._drop_stream()
             raise fault_from_rpc_error(error) from None
         except asyncio.InvalidStateError:
+            # The stream had ended before this write: say what ended it, as a read would.
+            fault = await _ended_stream_fault(stream)
             self._drop_stream()
-            raise BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, "the bot closed its stream") from None
-        if response is _EOF:
+            raise fault from None
+        if response is _EOF:  # read() raises for any status but OK
             self._drop_stream()
-            raise BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, "the bot closed its stream")
+            raise BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
         assert isinstance(response, bot_pb2.ActResponse)
         return response
 
@@ -198,3 +210,17 @@ class SeatConversation:
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await self._stream.done_writing()
             self._drop_stream()
+
+
+async def _ended_stream_fault(
+    stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse],
+) -> BotFault:
+    """The fault for a stream found already ended: the status it ended with (a bot that
+    died mid-match is unreachable whichever of its streams notices first), or the bot
+    closing it."""
+    if not stream.done():  # only half-closed (never, while a seat plays): do not wait
+        return BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
+    code = await stream.code()  # known at once: the call is over
+    if code == grpc.StatusCode.OK:
+        return BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
+    return fault_from_status(code, await stream.details())

@@ -17,6 +17,7 @@ from arena import wire, wire_bytes
 from arena.games.api import Game, Options, State
 from arena.referee import metrics
 from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
+from arena.referee.commitment import deal_commitment
 from arena.referee.faults import KIND_NAMES, Fault, FaultLedger, FaultPolicy, substitute_action
 from arena.referee.feed import MatchFeed
 from arena.replay import ReplayRecorder, ReplayStore
@@ -64,10 +65,12 @@ class MatchRunner:
         self.channels = channels
         self.info = spec.game.info
         self.ledger = FaultLedger(spec.policy, self.info.seat_teams)
+        self.commitment = deal_commitment(spec.match_id, spec.seed)
         self.recorder = ReplayRecorder(
             match_id=spec.match_id,
             game=self.info.name,
             seed=spec.seed,
+            deal_commitment=self.commitment,
             options=spec.options,
             seats=[
                 {"seat": s, "team": self.info.seat_teams[s], "bot": b}
@@ -89,11 +92,13 @@ class MatchRunner:
         connections = {a: channels.acquire(a) for a in dict.fromkeys(spec.seat_bots)}
         state = spec.game.new_state(spec.seed, spec.options)
         outcome = _Outcome()
+        # The seed stays secret until the end; its commitment is public from the start.
         self.feed.post(
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_STARTED,
-                text=f"{self.info.title}, seed {spec.seed}: "
+                text=f"{self.info.title}, deal commitment {self.commitment[:16]}...: "
                 + ", ".join(f"seat {s} {b}" for s, b in enumerate(spec.seat_bots)),
+                deal_commitment=self.commitment,
             )
         )
         try:
@@ -288,6 +293,7 @@ class MatchRunner:
             replay_id=self.spec.match_id,
             decisions=outcome.decisions,
             duration=wire.duration(seconds),
+            deal_commitment=self.commitment,
         )
 
     def _save_replay(self, state: State, result: referee_pb2.MatchResult) -> None:

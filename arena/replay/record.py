@@ -1,9 +1,10 @@
 """Builds the replay document of a match as it is played.
 
 The document (schema: ``arena/replay/replay.schema.json``) keeps everything needed to
-check or re-run a match: seed and options, each hand's deal per seat, every decision
-with its seat, canonical text and think time, every fault, and per-hand and final
-scores. It is written only after the match, so it may hold all hidden cards.
+check or re-run a match: seed, the deal commitment published before play, options, each
+hand's deal per seat, every decision with its seat, canonical text and think time, every
+fault, and per-hand and final scores. It is written only after the match, so it may hold
+all hidden cards; ``arena.replay.verify`` checks one against the engines.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ HAND_START = "deal"
 HAND_END_KINDS = ("hand_end", "throw_in")
 
 
-def _event_json(event: Event) -> dict[str, Any]:
+def event_json(event: Event) -> dict[str, Any]:
+    """An engine event as a replay log line records it."""
     out: dict[str, Any] = {"kind": event.kind, "text": event.text}
     if event.seat is not None:
         out["seat"] = event.seat
@@ -41,6 +43,7 @@ class ReplayRecorder:
         match_id: str,
         game: str,
         seed: int,
+        deal_commitment: str,
         options: dict[str, Any],
         seats: Sequence[dict[str, Any]],
         move_deadline_s: float,
@@ -52,6 +55,7 @@ class ReplayRecorder:
             "match_id": match_id,
             "game": game,
             "seed": seed,
+            "deal_commitment": deal_commitment,
             "options": dict(options),
             "move_deadline_ms": round(move_deadline_s * 1000, 3),
             "max_faults": max_faults,
@@ -81,7 +85,7 @@ class ReplayRecorder:
                 hand["dealer"] = event.data.get("dealer")
                 hand["deal"] = [list(h) for h in event.data.get("hands", [])]
             hand = self._current_hand()
-            hand["log"].append({"event": _event_json(event)})
+            hand["log"].append({"event": event_json(event)})
             if event.kind in HAND_END_KINDS:
                 hand["scores"] = list(event.data.get("scores", []))
                 hand["end"] = event.kind

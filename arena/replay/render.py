@@ -13,6 +13,8 @@ def render(doc: dict[str, Any]) -> str:
         f"{doc['game']} match {doc['match_id']}  seed {doc['seed']}",
         "options: " + (", ".join(f"{k}={v}" for k, v in sorted(doc["options"].items())) or "none"),
     ]
+    if "deal_commitment" in doc:
+        lines.insert(1, f"deal commitment: {doc['deal_commitment']}")
     for seat in seats:
         lines.append(f"  seat {seat['seat']} (team {seat['team']}): {seat['bot']}")
     for hand in doc["hands"]:

@@ -123,7 +123,7 @@ class _MatchEventKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchE
     MATCH_EVENT_KIND_UNSPECIFIED: _MatchEventKind.ValueType  # 0
     """Not set."""
     MATCH_EVENT_KIND_STARTED: _MatchEventKind.ValueType  # 1
-    """The match started; text names the seats' bots."""
+    """The match started; text names the seats' bots and `deal_commitment` is set."""
     MATCH_EVENT_KIND_GAME: _MatchEventKind.ValueType  # 2
     """A public game event (a call, a card played, a trick won, a hand scored)."""
     MATCH_EVENT_KIND_FAULT: _MatchEventKind.ValueType  # 3
@@ -140,7 +140,7 @@ class MatchEventKind(_MatchEventKind, metaclass=_MatchEventKindEnumTypeWrapper):
 MATCH_EVENT_KIND_UNSPECIFIED: MatchEventKind.ValueType  # 0
 """Not set."""
 MATCH_EVENT_KIND_STARTED: MatchEventKind.ValueType  # 1
-"""The match started; text names the seats' bots."""
+"""The match started; text names the seats' bots and `deal_commitment` is set."""
 MATCH_EVENT_KIND_GAME: MatchEventKind.ValueType  # 2
 """A public game event (a call, a card played, a trick won, a hand scored)."""
 MATCH_EVENT_KIND_FAULT: MatchEventKind.ValueType  # 3
@@ -494,6 +494,7 @@ class MatchResult(_message.Message):
     REPLAY_ID_FIELD_NUMBER: _builtins.int
     DECISIONS_FIELD_NUMBER: _builtins.int
     DURATION_FIELD_NUMBER: _builtins.int
+    DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     game: _builtins.str
@@ -510,6 +511,10 @@ class MatchResult(_message.Message):
     """Id for GetReplay."""
     decisions: _builtins.int
     """Decisions made (or substituted) in the match."""
+    deal_commitment: _builtins.str
+    """The deal commitment published on the match's first event (see
+    MatchEvent.deal_commitment); with `seed` and `match_id` anyone can check it.
+    """
     @_builtins.property
     def teams(self) -> _containers.RepeatedCompositeFieldContainer[Global___TeamResult]:
         """One entry per team, by team index."""
@@ -541,10 +546,11 @@ class MatchResult(_message.Message):
         replay_id: _builtins.str = ...,
         decisions: _builtins.int = ...,
         duration: _duration_pb2.Duration | None = ...,
+        deal_commitment: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "duration", b"duration", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
@@ -596,6 +602,7 @@ class MatchEvent(_message.Message):
     SCORES_FIELD_NUMBER: _builtins.int
     FAULT_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
+    DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     sequence: _builtins.int
@@ -608,6 +615,14 @@ class MatchEvent(_message.Message):
     """Game-specific kind, e.g. "call", "play", "trick", "hand_end"."""
     text: _builtins.str
     """Human-readable line."""
+    deal_commitment: _builtins.str
+    """Set on the first event (MATCH_EVENT_KIND_STARTED), before any card is dealt: the
+    lowercase hex SHA-256 of the UTF-8 text "arena.v1 deal <match_id> <seed>", with the
+    match id as given, the deal seed in decimal without leading zeros, and one space
+    between the parts, e.g. "arena.v1 deal watched-31 31". The seed is revealed only
+    after the match, in MatchResult and in the replay, where `arena replay verify`
+    checks it against this commitment and re-deals every hand.
+    """
     @_builtins.property
     def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Running score per team."""
@@ -632,10 +647,11 @@ class MatchEvent(_message.Message):
         scores: _abc.Iterable[_builtins.int] | None = ...,
         fault: Global___Fault | None = ...,
         result: Global___MatchResult | None = ...,
+        deal_commitment: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "fault", b"fault", "result", b"result", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "fault", b"fault", "game_kind", b"game_kind", "kind", b"kind", "match_id", b"match_id", "result", b"result", "scores", b"scores", "seat", b"seat", "sequence", b"sequence", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deal_commitment", b"deal_commitment", "fault", b"fault", "game_kind", b"game_kind", "kind", b"kind", "match_id", b"match_id", "result", b"result", "scores", b"scores", "seat", b"seat", "sequence", b"sequence", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

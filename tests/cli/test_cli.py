@@ -28,7 +28,15 @@ def closed_port() -> int:
 
 @pytest.mark.parametrize(
     "command",
-    [(), ("referee", "serve"), ("bot", "serve"), ("games",), ("match", "play"), ("replay", "show")],
+    [
+        (),
+        ("referee", "serve"),
+        ("bot", "serve"),
+        ("games",),
+        ("match", "play"),
+        ("replay", "show"),
+        ("replay", "verify"),
+    ],
 )
 def test_every_command_has_help(command: tuple[str, ...]) -> None:
     done = arena(*command, "--help")
@@ -48,7 +56,7 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         (
             ("bot", "serve", "alphazero"),
             1,
-            "unknown bot 'alphazero'; example bots: baloot-basic, bid-euchre-basic, bridgette-basic, chaos, house, persian-rummy-basic, random, seep-basic",
+            "unknown bot 'alphazero'; example bots: baloot-basic, bid-euchre-basic, bridgette-basic, chaos, house, paced, persian-rummy-basic, random, seep-basic",
         ),
         (("bot", "serve", "chaos", "--mode", "sulk"), 1, "unknown chaos mode 'sulk'"),
         (

@@ -13,41 +13,26 @@ from tests.conftest import BotFactory
 from tests.referee.test_play_match import play
 
 
-def test_connections_are_shared_reused_and_retired() -> None:
+def test_connections_are_reused_one_match_at_a_time_and_bad_ones_closed() -> None:
     async def scenario() -> None:
-        channels = BotChannels(keep_idle=1)
+        channels = BotChannels(keep_idle=2)
         first = channels.acquire("127.0.0.1:1")
-        assert channels.acquire("127.0.0.1:1") is first  # two matches at once share it
+        second = channels.acquire("127.0.0.1:1")
+        assert second is not first  # two matches at once: a connection each
         await channels.release(first, healthy=True)
+        await channels.release(second, healthy=True)
+        assert channels.acquire("127.0.0.1:1") is second  # the most recently used
+        await channels.release(second, healthy=False)
+        assert second.channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN
+        assert channels.acquire("127.0.0.1:1") is first
         await channels.release(first, healthy=True)
-        assert channels.acquire("127.0.0.1:1") is first  # the next match reuses it
-        await channels.release(first, healthy=False)
-        retired = first.channel.get_state()
-        assert retired == grpc.ChannelConnectivity.SHUTDOWN
-        fresh = channels.acquire("127.0.0.1:1")
-        assert fresh is not first
-        await channels.release(fresh, healthy=True)
-        other = channels.acquire("127.0.0.1:2")
-        await channels.release(other, healthy=True)  # keep_idle=1: the older one goes
-        assert fresh.channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN
-        assert other.channel.get_state() != grpc.ChannelConnectivity.SHUTDOWN
+        others = [channels.acquire(f"127.0.0.1:{port}") for port in (2, 3)]
+        for other in others:
+            await channels.release(other, healthy=True)  # keep_idle=2: the oldest goes
+        assert first.channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN
+        assert all(o.channel.get_state() != grpc.ChannelConnectivity.SHUTDOWN for o in others)
         await channels.close()
-        assert other.channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN
-
-    asyncio.run(scenario())
-
-
-def test_a_retired_connection_stays_open_until_its_last_match_ends() -> None:
-    async def scenario() -> None:
-        channels = BotChannels()
-        connection = channels.acquire("127.0.0.1:1")
-        channels.acquire("127.0.0.1:1")
-        await channels.release(connection, healthy=False)
-        assert connection.channel.get_state() != grpc.ChannelConnectivity.SHUTDOWN
-        assert channels.acquire("127.0.0.1:1") is not connection
-        await channels.release(connection, healthy=True)
-        assert connection.channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN
-        await channels.close()
+        assert all(o.channel.get_state() == grpc.ChannelConnectivity.SHUTDOWN for o in others)
 
     asyncio.run(scenario())
 

@@ -9,6 +9,7 @@ from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.bots.examples.bridgette_basic import BridgetteBasicBot
 from arena.bots.examples.chaos import ChaosBot
 from arena.bots.examples.house import HouseBot
+from arena.bots.examples.paced import PacedBot
 from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.examples.seep_basic import SeepBasicBot
@@ -23,6 +24,7 @@ EXAMPLES: dict[str, Callable[..., Bot]] = {
     "bid-euchre-basic": BidEuchreBasicBot,
     "bridgette-basic": BridgetteBasicBot,
     "chaos": ChaosBot,
+    "paced": PacedBot,
 }
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "BridgetteBasicBot",
     "ChaosBot",
     "HouseBot",
+    "PacedBot",
     "PersianRummyBasicBot",
     "RandomBot",
     "SeepBasicBot",

@@ -1,25 +1,72 @@
 """A misbehaving bot for testing the fault policy: each mode is one kind of fault.
 
-Modes: ``hang`` (never answers in time), ``slow`` (answers after ``delay_ms``),
-``crash`` (the process exits after ``after`` good decisions), ``illegal`` (answers an id
-not in the list), ``error`` (fails with a gRPC error status), ``wrong-match`` (answers for
-another match). Until ``after`` decisions have been made it plays like the random bot.
+Until ``after`` decisions of a match have been made, the bot plays like the random bot;
+then, in every later decision of that match, it misbehaves as its mode says:
+
+- ``hang``: never answers; the referee times out.
+- ``late``: answers a legal id ``delay_ms`` (default 50 ms) after the request's
+  ``deadline``; the referee has timed out by then.
+- ``slow``: answers a legal id after ``delay_ms``.
+- ``crash``: the process exits (status 3) instead of answering.
+- ``illegal``: answers an id that is not in the legal list.
+- ``error``: fails the call with gRPC status ``INTERNAL``.
+- ``oversize``: answers with a message bigger than the referee's 4 MiB receive limit.
+- ``wrong-match``: answers for another match.
+
+Two modes fail before the match can start:
+
+- ``die-before``: answers ``after`` ``Hello`` calls (``--after 1`` survives
+  ``arena bot register``), then the process exits (status 3) on the next ``Hello``, the
+  one a referee sends before a match.
+- ``mute``: not a gRPC server at all: it accepts TCP connections, holds them and never
+  says a word.
+
+The misbehaviour lives in this module's server, not in ``act``: serve the bot with
+``serve`` or ``start`` below (as ``arena bot serve chaos`` does). Misbehaving decisions
+run on the event loop without blocking it, so a hanging decision never holds up the
+bot's other conversations.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
-import threading
+import signal
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import grpc
 
 from arena.bots.examples.random_bot import RandomBot
-from arena.v1 import bot_pb2
+from arena.bots.sdk import MAX_MESSAGE_BYTES, _BotServicer
+from arena.v1 import bot_pb2, bot_pb2_grpc
 
-MODES = ("hang", "slow", "crash", "illegal", "error", "wrong-match")
+if TYPE_CHECKING:
+    Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+
+MODES = (
+    "hang",
+    "late",
+    "slow",
+    "crash",
+    "illegal",
+    "error",
+    "oversize",
+    "wrong-match",
+    "die-before",
+    "mute",
+)
+EXIT_STATUS = 3
+"""What ``crash`` and ``die-before`` exit with."""
+LATE_MARGIN_MS = 50
+"""How long after the deadline ``late`` answers, unless ``delay_ms`` says otherwise."""
+OVERSIZE_BYTES = MAX_MESSAGE_BYTES + 64 * 1024
+"""The size of ``oversize``'s answer: over the 4 MiB limit referees receive."""
 
 
 class ChaosBot(RandomBot):
     name = "chaos"
-    threaded = True  # a hanging decision must not stop the bot's other conversations
 
     def __init__(
         self, mode: str = "hang", after: int = 0, delay_ms: int = 0, seed: int = 0
@@ -30,29 +77,126 @@ class ChaosBot(RandomBot):
         self.mode = mode
         self.after = after
         self.delay_ms = delay_ms
-        self.decisions = 0
-        self._lock = threading.Lock()
-        self._never = threading.Event()
+        self.hellos = 0
+        self._decisions: dict[str, int] = {}  # per match id, forgotten when it ends
 
-    def close(self) -> None:
-        self._never.set()  # wake every hanging decision so the process can exit
+    def misbehaves(self, request: bot_pb2.ActRequest) -> bool:
+        """Count a decision of its match; True once ``after`` of them were good."""
+        made = self._decisions.get(request.match_id, 0) + 1
+        self._decisions[request.match_id] = made
+        return made > self.after
 
-    def act(self, request: bot_pb2.ActRequest) -> int:
-        with self._lock:
-            self.decisions += 1
-            misbehave = self.decisions > self.after
-        if not misbehave:
-            return super().act(request)
-        if self.mode == "hang":
-            self._never.wait(120)
-        elif self.mode == "slow":
-            self._never.wait(self.delay_ms / 1000)
-        elif self.mode == "crash":
-            os._exit(3)
-        elif self.mode == "illegal":
-            return max(a.id for a in request.legal_actions) + 1_000_000
-        elif self.mode == "error":
-            raise RuntimeError("chaos bot: deliberate failure")
-        elif self.mode == "wrong-match":
-            request.match_id = "not-" + request.match_id
-        return super().act(request)
+    def match_ended(self, request: bot_pb2.MatchEndedRequest) -> None:
+        self._decisions.pop(request.match_id, None)
+
+    async def hello(self) -> None:
+        """Called on every ``Hello`` before the answer; ``die-before`` exits here."""
+        self.hellos += 1
+        if self.mode == "die-before" and self.hellos > self.after:
+            os._exit(EXIT_STATUS)
+
+    async def answer(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
+        """The answer to one decision request, misbehaving as the mode says."""
+        match_id = request.match_id
+        if self.misbehaves(request):
+            if self.mode == "hang":
+                await asyncio.Event().wait()  # until the referee gives up and cancels
+            elif self.mode == "late":
+                deadline_s = request.deadline.ToTimedelta().total_seconds()
+                await asyncio.sleep(deadline_s + (self.delay_ms or LATE_MARGIN_MS) / 1000)
+            elif self.mode == "slow":
+                await asyncio.sleep(self.delay_ms / 1000)
+            elif self.mode == "crash":
+                os._exit(EXIT_STATUS)
+            elif self.mode == "illegal":
+                illegal = max(a.id for a in request.legal_actions) + 1_000_000
+                return bot_pb2.ActResponse(action_id=illegal, match_id=match_id)
+            elif self.mode == "error":
+                await context.abort(grpc.StatusCode.INTERNAL, "chaos bot: deliberate failure")
+            elif self.mode == "oversize":
+                match_id = "x" * OVERSIZE_BYTES
+            elif self.mode == "wrong-match":
+                match_id = "not-" + match_id
+        return bot_pb2.ActResponse(action_id=self.act(request), match_id=match_id)
+
+
+class _ChaosServicer(_BotServicer):
+    def __init__(self, bot: ChaosBot) -> None:
+        super().__init__(bot)
+        self.chaos = bot
+
+    async def Hello(self, request: bot_pb2.HelloRequest, context: Context) -> bot_pb2.HelloResponse:
+        await self.chaos.hello()
+        return await super().Hello(request, context)
+
+    async def Act(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
+        return await self.chaos.answer(request, context)
+
+    async def ActStream(
+        self, request_iterator: AsyncIterator[bot_pb2.ActRequest], context: Context
+    ) -> AsyncIterator[bot_pb2.ActResponse]:
+        async for request in request_iterator:
+            yield await self.chaos.answer(request, context)
+
+
+class _MuteServer:
+    """A TCP listener that accepts connections, reads and drops whatever arrives, and
+    never writes a byte: to a gRPC client, a bot that never finishes its handshake."""
+
+    def __init__(self) -> None:
+        self.server: asyncio.Server | None = None
+
+    async def start(self, host: str, port: int) -> int:
+        self.server = await asyncio.start_server(self._hold, host, port)
+        bound: int = self.server.sockets[0].getsockname()[1]
+        return bound
+
+    @staticmethod
+    async def _hold(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while await reader.read(65536):
+                pass
+        writer.close()
+
+    async def stop(self, grace: float | None) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+async def start(
+    bot: ChaosBot, port: int = 0, host: str = "127.0.0.1"
+) -> tuple[grpc.aio.Server | _MuteServer, int]:
+    """Start serving ``bot`` on the running event loop; returns the server and its port."""
+    if bot.mode == "mute":
+        mute = _MuteServer()
+        return mute, await mute.start(host, port)
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", -1),  # oversize must get its answer out
+        ],
+    )
+    bot_pb2_grpc.add_BotServicer_to_server(_ChaosServicer(bot), server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{port}")
+    await server.start()
+    return server, bound
+
+
+def serve(bot: ChaosBot, port: int = 50051, host: str = "127.0.0.1") -> None:
+    """Serve ``bot`` until SIGINT or SIGTERM; prints the SDK's ready line."""
+
+    async def main() -> None:
+        server, bound = await start(bot, port, host)
+        print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        bot.close()
+        await server.stop(grace=1)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())

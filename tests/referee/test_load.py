@@ -1,0 +1,42 @@
+"""One referee, 64 matches at once, bots that think about 50 ms under a 100 ms deadline:
+no match is lost to a spurious timeout forfeit."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from arena import wire
+from arena.v1 import referee_pb2, referee_pb2_grpc
+from tests.conftest import BotFactory
+
+CONCURRENT = 64
+
+
+def test_64_concurrent_matches_of_thinking_bots_lose_nothing_to_the_clock(
+    referee_stub: referee_pb2_grpc.RefereeStub, start_bot: BotFactory
+) -> None:
+    bots = [start_bot("paced", "--delay-ms", "50", "--seed", str(s)) for s in (1, 2)]
+
+    def play(seed: int) -> referee_pb2.MatchResult:
+        result: referee_pb2.MatchResult = referee_stub.PlayMatch(
+            referee_pb2.PlayMatchRequest(
+                game="persian-rummy",  # about 200 decisions: 10 s of thinking a match
+                bots=[b.address for b in bots],
+                seed=seed,
+                move_deadline=wire.duration(0.1),
+            ),
+            timeout=600,
+        )
+        return result
+
+    with ThreadPoolExecutor(CONCURRENT) as pool:
+        results = list(pool.map(play, range(1000, 1000 + CONCURRENT)))
+    timeouts = sum(1 for r in results for f in r.faults if f.kind == referee_pb2.FAULT_KIND_TIMEOUT)
+    forfeits = [r.match_id for r in results if r.end != referee_pb2.MATCH_END_COMPLETED]
+    assert not forfeits, f"{len(forfeits)} matches forfeited; {timeouts} timeouts in all"
+    assert all(r.decisions > 100 for r in results)
+    # Each match really ran alongside the others: together they took far less than
+    # one after another would.
+    slowest = max(r.duration.ToTimedelta().total_seconds() for r in results)
+    thinking = sum(r.decisions for r in results) * 0.05
+    assert slowest < thinking / 8, (slowest, thinking)
