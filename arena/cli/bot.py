@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.cli.common import CliError, Groups, add_api_flag, arena_api, group
+from arena.cli.common import (
+    CliError,
+    Groups,
+    add_api_flag,
+    add_tls_server_flags,
+    arena_api,
+    group,
+    server_tls,
+)
 from arena.v1 import arena_pb2
 
 
@@ -35,6 +43,7 @@ def add_commands(groups: Groups) -> None:
         help="paced bot: time per decision (default 50); chaos bot: slow mode's delay, "
         "late mode's time past the deadline (default 50)",
     )
+    add_tls_server_flags(serve)
     serve.set_defaults(run=_serve)
 
     register = bots.add_parser("register", help="register a running bot with the arena")
@@ -75,11 +84,14 @@ def _serve(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise CliError(str(error)) from None
     bot.supports_stream = not args.no_stream
+    tls, _ = server_tls(args)
     try:
         if isinstance(bot, ChaosBot):
+            if tls is not None:
+                raise CliError("the chaos bot serves plaintext only")
             serve_chaos(bot, port=args.port, host=args.host)
         else:
-            serve(bot, port=args.port, host=args.host)
+            serve(bot, port=args.port, host=args.host, tls=tls)
     except OSError as error:
         raise CliError(str(error)) from None
 

@@ -11,6 +11,8 @@ from typing import Any, NoReturn, TypeAlias
 import grpc
 
 from arena.api.auth import TOKEN_ENV, bearer
+from arena.tls import ServerTls, channel_credentials
+from arena.tls import server_tls as tls_files
 from arena.v1 import arena_pb2_grpc, referee_pb2_grpc
 
 CONNECT_TIMEOUT_S = 5.0
@@ -39,10 +41,50 @@ def group(parent: Groups, name: str, text: str) -> Groups:
     return commands
 
 
+TLS_CA_ENV = "ARENA_TLS_CA"
+
+
+def add_tls_server_flags(parser: argparse.ArgumentParser, calls_bots: bool = False) -> None:
+    """``--tls-cert``/``--tls-key`` for a server; ``--bot-tls-ca`` if it calls bots."""
+    parser.add_argument("--tls-cert", help="serve TLS with this certificate chain (PEM)")
+    parser.add_argument("--tls-key", help="the certificate's private key (PEM)")
+    if calls_bots:
+        parser.add_argument(
+            "--bot-tls-ca", help="call bots over TLS, trusting the CAs in this PEM file"
+        )
+
+
+def add_tls_client_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tls-ca",
+        default=os.environ.get(TLS_CA_ENV),
+        help=f"connect over TLS, trusting the CAs in this PEM file (default ${TLS_CA_ENV})",
+    )
+
+
+def server_tls(args: argparse.Namespace) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
+    """A server's TLS and, for one that calls bots, the credentials it calls them with."""
+    try:
+        tls = tls_files(args.tls_cert, args.tls_key)
+        ca = getattr(args, "bot_tls_ca", None)
+        return tls, channel_credentials(ca) if ca else None
+    except (OSError, ValueError) as error:
+        raise CliError(str(error)) from None
+
+
 @contextlib.contextmanager
-def channel(address: str, what: str) -> Iterator[grpc.Channel]:
-    """A channel to a server that answers within a few seconds, or one clear error."""
-    with grpc.insecure_channel(address) as chan:
+def channel(address: str, what: str, ca: str | None = None) -> Iterator[grpc.Channel]:
+    """A channel to a server that answers within a few seconds, or one clear error; over
+    TLS when given the CA file to trust."""
+    if ca:
+        try:
+            credentials = channel_credentials(ca)
+        except OSError as error:
+            raise CliError(str(error)) from None
+        opened = grpc.secure_channel(address, credentials)
+    else:
+        opened = grpc.insecure_channel(address)
+    with opened as chan:
         try:
             grpc.channel_ready_future(chan).result(timeout=CONNECT_TIMEOUT_S)
         except grpc.FutureTimeoutError:
@@ -51,8 +93,8 @@ def channel(address: str, what: str) -> Iterator[grpc.Channel]:
 
 
 @contextlib.contextmanager
-def referee(address: str) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    with channel(address, "a referee") as chan:
+def referee(address: str, ca: str | None = None) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    with channel(address, "a referee", ca) as chan:
         yield referee_pb2_grpc.RefereeStub(chan)
 
 
@@ -67,6 +109,7 @@ def add_api_flag(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get(TOKEN_ENV),
         help=f"token for calls that change the arena (default ${TOKEN_ENV})",
     )
+    add_tls_client_flag(parser)
 
 
 class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[type-arg]
@@ -90,7 +133,8 @@ def arena_api(args: argparse.Namespace | str) -> Iterator[arena_pb2_grpc.ArenaSt
     """A stub for the API at ``args.api`` that sends ``args.token`` if there is one."""
     address = args if isinstance(args, str) else args.api
     token = None if isinstance(args, str) else args.token
-    with channel(address, "the arena API") as chan:
+    ca = None if isinstance(args, str) else args.tls_ca
+    with channel(address, "the arena API", ca) as chan:
         if token:
             yield arena_pb2_grpc.ArenaStub(grpc.intercept_channel(chan, _Metadata(bearer(token))))
         else:

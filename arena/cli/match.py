@@ -12,7 +12,16 @@ import grpc
 from google.protobuf import json_format
 
 from arena import wire
-from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups, group, referee
+from arena.bots.launch import LaunchError, launched, per_seat
+from arena.cli.common import (
+    DEFAULT_REPLAY_DIR,
+    CliError,
+    Groups,
+    add_tls_client_flag,
+    group,
+    referee,
+)
+from arena.games import UnknownGameError, get_game
 from arena.v1 import referee_pb2, referee_pb2_grpc
 
 
@@ -21,18 +30,26 @@ def add_commands(groups: Groups) -> None:
     games.add_argument(
         "--referee", help="ask this referee (host:port) instead of the local engines"
     )
+    add_tls_client_flag(games)
     games.set_defaults(run=_games)
 
     play = group(groups, "match", "play matches").add_parser(
         "play", help="play one match between bots through a referee"
     )
     play.add_argument("--game", required=True, help="game name, e.g. bid-euchre")
-    play.add_argument(
+    bots = play.add_mutually_exclusive_group(required=True)
+    bots.add_argument(
         "--bot",
         action="append",
-        required=True,
         metavar="ADDR",
         help="bot address host:port, once per team or once per seat, in order",
+    )
+    bots.add_argument(
+        "--bot-command",
+        action="append",
+        metavar="CMD",
+        help="start the bot: one process per seat, '{port}' in CMD is its port "
+        "(once per team or once per seat)",
     )
     play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
     play.add_argument(
@@ -46,6 +63,7 @@ def add_commands(groups: Groups) -> None:
     )
     play.add_argument("--match-id", default="", help="id for the match (default: generated)")
     play.add_argument("--referee", help="referee host:port (default: start one in this process)")
+    add_tls_client_flag(play)
     play.add_argument(
         "--replay-dir", default=DEFAULT_REPLAY_DIR, help="replays, for the in-process referee"
     )
@@ -57,6 +75,7 @@ def add_commands(groups: Groups) -> None:
     show.add_argument("replay", help="replay id or path to a replay JSON file")
     show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
     show.add_argument("--referee", help="fetch the replay from this referee instead")
+    add_tls_client_flag(show)
     show.add_argument("--json", action="store_true", help="print the raw JSON")
     show.set_defaults(run=_replay_show)
 
@@ -69,13 +88,14 @@ def add_commands(groups: Groups) -> None:
     verify.add_argument("replay", help="replay id or path to a replay JSON file")
     verify.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
     verify.add_argument("--referee", help="fetch the replay from this referee instead")
+    add_tls_client_flag(verify)
     verify.add_argument("--json", action="store_true", help="print the outcome as JSON")
     verify.set_defaults(run=_replay_verify)
 
 
 def _games(args: argparse.Namespace) -> None:
     if args.referee:
-        with referee(args.referee) as stub:
+        with referee(args.referee, args.tls_ca) as stub:
             games = list(stub.ListGames(referee_pb2.ListGamesRequest(), timeout=10).games)
     else:
         from arena.games import all_games
@@ -98,9 +118,24 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _match_play(args: argparse.Namespace) -> None:
+    if not args.bot_command:
+        _play_and_print(args, args.bot)
+        return
+    try:
+        game = get_game(args.game)
+    except UnknownGameError as error:
+        raise CliError(str(error)) from None
+    try:
+        with launched(per_seat(args.bot_command, game.info.seat_teams)) as addresses:
+            _play_and_print(args, addresses)
+    except LaunchError as error:
+        raise CliError(str(error)) from None
+
+
+def _play_and_print(args: argparse.Namespace, bots: Sequence[str]) -> None:
     request = referee_pb2.PlayMatchRequest(
         game=args.game,
-        bots=args.bot,
+        bots=bots,
         seed=args.seed,
         options=_parse_options(args.option),
         move_deadline=wire.duration(args.deadline_ms / 1000),
@@ -108,7 +143,7 @@ def _match_play(args: argparse.Namespace) -> None:
         match_id=args.match_id,
     )
     if args.referee:
-        with referee(args.referee) as stub:
+        with referee(args.referee, args.tls_ca) as stub:
             result: referee_pb2.MatchResult = stub.PlayMatch(request)
     else:
         result = asyncio.run(_play_local(request, args.replay_dir))
@@ -166,7 +201,7 @@ def _replay_text(args: argparse.Namespace) -> str:
 
     path = Path(args.replay)
     if args.referee:
-        with referee(args.referee) as stub:
+        with referee(args.referee, args.tls_ca) as stub:
             text: str = stub.GetReplay(
                 referee_pb2.GetReplayRequest(replay_id=args.replay), timeout=10
             ).json

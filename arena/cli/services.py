@@ -6,7 +6,14 @@ import argparse
 import os
 from pathlib import Path
 
-from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups, group
+from arena.cli.common import (
+    DEFAULT_REPLAY_DIR,
+    CliError,
+    Groups,
+    add_tls_server_flags,
+    group,
+    server_tls,
+)
 
 
 def add_commands(groups: Groups) -> None:
@@ -20,6 +27,7 @@ def add_commands(groups: Groups) -> None:
     serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
     serve.add_argument("--max-concurrent", type=int, default=256, help="matches played at once")
     serve.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
+    add_tls_server_flags(serve, calls_bots=True)
     serve.set_defaults(run=_referee_serve)
 
     api = group(groups, "api", "run the arena API").add_parser(
@@ -36,6 +44,7 @@ def add_commands(groups: Groups) -> None:
         help="file holding the token that write calls must carry (default: $ARENA_API_TOKEN; "
         "neither leaves writes open)",
     )
+    add_tls_server_flags(api, calls_bots=True)
     api.set_defaults(run=_api_serve)
 
     worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
@@ -54,6 +63,11 @@ def add_commands(groups: Groups) -> None:
         "--metrics-port", type=int, help="serve Prometheus metrics of all its processes here"
     )
     worker.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
+    worker.add_argument(
+        "--referee-ca",
+        help="call referees over TLS, trusting the CAs in this PEM file "
+        "(default $ARENA_REFEREE_CA)",
+    )
     worker.set_defaults(run=_worker)
 
 
@@ -68,6 +82,7 @@ def _redis_flag(parser: argparse.ArgumentParser) -> None:
 def _referee_serve(args: argparse.Namespace) -> None:
     from arena.referee.service import serve
 
+    tls, bot_credentials = server_tls(args)
     try:
         serve(
             host=args.host,
@@ -75,6 +90,8 @@ def _referee_serve(args: argparse.Namespace) -> None:
             replay_dir=args.replay_dir,
             max_concurrent=args.max_concurrent,
             metrics_port=args.metrics_port,
+            tls=tls,
+            bot_credentials=bot_credentials,
         )
     except OSError as error:
         raise CliError(str(error)) from None
@@ -84,6 +101,7 @@ def _api_serve(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
     from arena.api.service import serve
 
+    tls, bot_credentials = server_tls(args)
     token = os.environ.get("ARENA_API_TOKEN", "")
     if args.token_file:
         try:
@@ -99,6 +117,8 @@ def _api_serve(args: argparse.Namespace) -> None:
             port=args.port,
             metrics_port=args.metrics_port,
             token=token or None,
+            tls=tls,
+            bot_credentials=bot_credentials,
         )
     except OSError as error:
         raise CliError(str(error)) from None
@@ -109,6 +129,8 @@ def _worker(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis
     if args.referee:
         os.environ["ARENA_REFEREES"] = ",".join(args.referee)
+    if args.referee_ca:
+        os.environ["ARENA_REFEREE_CA"] = args.referee_ca
     if args.metrics_port is not None:
         from workers import multiproc
 

@@ -18,6 +18,7 @@ from arena.referee.feed import FeedRegistry
 from arena.referee.match import MatchRunner
 from arena.referee.requests import InvalidRequest, match_spec
 from arena.replay import ReplayNotFound, ReplayStore
+from arena.tls import ServerTls
 from arena.v1 import referee_pb2, referee_pb2_grpc
 
 DEFAULT_MAX_CONCURRENT_MATCHES = 256
@@ -27,11 +28,14 @@ if TYPE_CHECKING:
 
 class RefereeService(referee_pb2_grpc.RefereeServicer):
     def __init__(
-        self, replays: ReplayStore, max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES
+        self,
+        replays: ReplayStore,
+        max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
+        bot_credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
-        self.channels = BotChannels()
+        self.channels = BotChannels(credentials=bot_credentials)
         self.max_concurrent = max_concurrent
         self.running = 0
 
@@ -115,28 +119,47 @@ async def start_server(
     replay_dir: str | Path = "replays",
     max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
     metrics_port: int | None = None,
+    tls: ServerTls | None = None,
+    bot_credentials: grpc.ChannelCredentials | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
-    given); returns the server and its bound port."""
+    given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
+    returns the server and its bound port."""
     if metrics_port is not None:
         serve_metrics(host, metrics_port)
     server = grpc.aio.server()
     referee_pb2_grpc.add_RefereeServicer_to_server(
-        RefereeService(ReplayStore(replay_dir), max_concurrent), server
+        RefereeService(ReplayStore(replay_dir), max_concurrent, bot_credentials), server
     )
     name = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
-    return server, await start_serving(server, name, host, port)
+    return server, await start_serving(server, name, host, port, tls)
 
 
-def serve(**kwargs: object) -> None:
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    replay_dir: str | Path = "replays",
+    max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
+    metrics_port: int | None = None,
+    tls: ServerTls | None = None,
+    bot_credentials: grpc.ChannelCredentials | None = None,
+) -> None:
     """Run a referee until interrupted."""
 
     async def main() -> None:
-        server, port = await start_server(**kwargs)  # type: ignore[arg-type]
-        host = kwargs.get("host", "127.0.0.1")
-        if kwargs.get("metrics_port") is not None:
-            print(f"referee metrics on http://{host}:{kwargs['metrics_port']}/metrics", flush=True)
-        print(f"referee listening on {host}:{port}", flush=True)
+        server, bound = await start_server(
+            host=host,
+            port=port,
+            replay_dir=replay_dir,
+            max_concurrent=max_concurrent,
+            metrics_port=metrics_port,
+            tls=tls,
+            bot_credentials=bot_credentials,
+        )
+        if metrics_port is not None:
+            print(f"referee metrics on http://{host}:{metrics_port}/metrics", flush=True)
+        print(f"referee listening on {host}:{bound}", flush=True)
         await server.wait_for_termination()
 
     asyncio.run(main())

@@ -1,9 +1,11 @@
 """A test bot process that plays randomly and appends every ActRequest it receives, as
-JSON lines, to the file named by --out: the tests read what really crossed the wire."""
+JSON lines, to the file named by --out (or one per process under --out-dir): the tests
+read what really crossed the wire."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import threading
 
 from google.protobuf import json_format
@@ -33,8 +35,10 @@ class SpyBot(Bot):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out", help="file to append requests to")
+    parser.add_argument("--out-dir", help="instead: append to DIR/<this process id>.jsonl")
     parser.add_argument("--games", help="comma-separated games to claim (default: all)")
     args = parser.parse_args()
     games = None if args.games is None else tuple(g for g in args.games.split(",") if g)
-    serve(SpyBot(args.out, games), port=args.port)
+    out = args.out or os.path.join(args.out_dir, f"{os.getpid()}.jsonl")
+    serve(SpyBot(out, games), port=args.port)
