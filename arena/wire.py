@@ -207,6 +207,7 @@ def act_request(
     decision_index: int,
     deadline_s: float,
     legal: list[int],
+    time_bank_s: float = 0.0,
 ) -> bot_pb2.ActRequest:
     """The request for the seat to act: its observation and the legal actions only."""
     seat = state.current_seat()
@@ -222,6 +223,7 @@ def act_request(
         decision_index=decision_index,
         deadline=duration(deadline_s),
         legal_actions=[legal_action(state, a) for a in legal],
+        time_bank=duration(time_bank_s) if time_bank_s > 0 else None,
         **per_game,
     )
 

@@ -144,6 +144,7 @@ _LEGAL_ACTIONS_TAG = varint(
 _DECISION_INDEX_TAG = varint(
     bot_pb2.ActRequest.DESCRIPTOR.fields_by_name["decision_index"].number << 3
 )
+_TIME_BANK_TAG = varint(bot_pb2.ActRequest.DESCRIPTOR.fields_by_name["time_bank"].number << 3 | 2)
 _legal_actions: dict[tuple[str, int], bytes] = {}
 
 
@@ -174,6 +175,7 @@ def act_request(
     decision_index: int,
     deadline_s: float,
     legal: list[int],
+    time_bank_s: float = 0.0,
 ) -> bytes:
     """The serialized form of ``wire.act_request`` with the same arguments."""
     seat = state.current_seat()
@@ -184,4 +186,6 @@ def act_request(
         _observation_encoder(game_name)(state.observation(seat)),
     ]
     parts.extend([_legal_action(state, action) for action in legal])
+    if time_bank_s > 0:
+        parts.append(_TIME_BANK_TAG + _delimited(wire.duration(time_bank_s).SerializeToString()))
     return b"".join(parts)

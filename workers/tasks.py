@@ -79,6 +79,9 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         bots=[spec["addresses"][e] for e in match.entries],
         seed=match.seed,
         move_deadline=wire.duration(spec["move_deadline_ms"] / 1000),
+        time_bank=(
+            wire.duration(spec["time_bank_ms"] / 1000) if spec.get("time_bank_ms") else None
+        ),
         fault_policy=referee_pb2.FaultPolicy(max_faults=spec["max_faults"]),
         match_id=f"{match_id}-{uuid.uuid4().hex[:8]}",
     )

@@ -67,6 +67,10 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
     spec = record.spec
     deadline = duration_pb2.Duration()
     deadline.FromNanoseconds(int(spec["move_deadline_ms"] * 1e6))
+    bank = None
+    if spec.get("time_bank_ms"):  # older tournaments have none
+        bank = duration_pb2.Duration()
+        bank.FromNanoseconds(int(spec["time_bank_ms"] * 1e6))
     return arena_pb2.Tournament(
         id=record.id,
         spec=arena_pb2.TournamentSpec(
@@ -77,6 +81,7 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
             max_faults=spec["max_faults"],
             master_seed=spec["master_seed"],
             name=spec["name"],
+            time_bank=bank,
         ),
         state=STATES[record.state],
         matches_total=record.total,

@@ -59,6 +59,12 @@ def add_commands(groups: Groups) -> None:
         "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
     )
     play.add_argument(
+        "--time-bank-ms",
+        type=float,
+        default=0,
+        help="extra time per seat for the match beyond the deadlines (default 0: none)",
+    )
+    play.add_argument(
         "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
     )
     play.add_argument("--match-id", default="", help="id for the match (default: generated)")
@@ -139,6 +145,7 @@ def _play_and_print(args: argparse.Namespace, bots: Sequence[str]) -> None:
         seed=args.seed,
         options=_parse_options(args.option),
         move_deadline=wire.duration(args.deadline_ms / 1000),
+        time_bank=wire.duration(args.time_bank_ms / 1000) if args.time_bank_ms else None,
         fault_policy=referee_pb2.FaultPolicy(max_faults=args.max_faults),
         match_id=args.match_id,
     )

@@ -44,6 +44,12 @@ def add_commands(groups: Groups) -> None:
         "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
     )
     run.add_argument(
+        "--time-bank-ms",
+        type=float,
+        default=0,
+        help="extra time per seat and match beyond the deadlines (default 0: none)",
+    )
+    run.add_argument(
         "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
     )
     run.add_argument("--name", default="", help="a label for listings")
@@ -106,6 +112,7 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
         games=args.game,
         deals=args.deals,
         move_deadline=wire.duration(args.deadline_ms / 1000),
+        time_bank=wire.duration(args.time_bank_ms / 1000) if args.time_bank_ms else None,
         max_faults=args.max_faults,
         master_seed=args.seed,
         name=args.name,

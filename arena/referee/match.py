@@ -17,6 +17,7 @@ from arena import wire, wire_bytes
 from arena.games.api import Game, Options, State
 from arena.referee import metrics
 from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
+from arena.referee.clock import SeatClocks
 from arena.referee.commitment import deal_commitment
 from arena.referee.faults import KIND_NAMES, Fault, FaultLedger, FaultPolicy, substitute_action
 from arena.referee.feed import MatchFeed
@@ -42,6 +43,7 @@ class MatchSpec:
     move_deadline_s: float
     policy: FaultPolicy = field(default_factory=FaultPolicy)
     max_decisions: int = MAX_DECISIONS
+    time_bank_s: float = 0.0
 
 
 @dataclass
@@ -78,7 +80,9 @@ class MatchRunner:
             ],
             move_deadline_s=spec.move_deadline_s,
             max_faults=spec.policy.max_faults,
+            time_bank_s=spec.time_bank_s,
         )
+        self.clocks = SeatClocks(self.info.num_seats, spec.move_deadline_s, spec.time_bank_s)
         # Labelled metric children, looked up once: the lookup costs more than the update.
         self._seat_latency = [
             metrics.DECISION_SECONDS.labels(self.info.name, bot) for bot in spec.seat_bots
@@ -187,11 +191,12 @@ class MatchRunner:
                 decision_index=index,
                 deadline_s=spec.move_deadline_s,
                 legal=legal,
+                time_bank_s=self.clocks.bank(seat),
             )
             sent = time.perf_counter()
             problem: BotFault | None = None
             try:
-                response = await seats[seat].act(request, spec.move_deadline_s)
+                response = await seats[seat].act(request, self.clocks.allowance(seat))
                 action = response.action_id
                 if response.match_id and response.match_id != spec.match_id:
                     problem = BotFault(
@@ -206,6 +211,11 @@ class MatchRunner:
             except BotFault as fault:
                 problem = fault
             think_s = time.perf_counter() - sent
+            self.clocks.spend(
+                seat,
+                think_s,
+                problem is not None and problem.kind == referee_pb2.FAULT_KIND_TIMEOUT,
+            )
             self._seat_latency[seat].observe(think_s)
             if problem is None:
                 self._decisions_ok.inc()
@@ -225,6 +235,7 @@ class MatchRunner:
                 text=state.action_text(action),
                 think_ms=think_s * 1000,
                 substituted=problem is not None,
+                time_bank_s=self.clocks.bank(seat) if self.clocks.has_bank else None,
             )
             before = len(state.events)
             state.apply(action)
@@ -294,6 +305,7 @@ class MatchRunner:
             decisions=outcome.decisions,
             duration=wire.duration(seconds),
             deal_commitment=self.commitment,
+            time_bank_left=[wire.duration(s) for s in self.clocks.left()],
         )
 
     def _save_replay(self, state: State, result: referee_pb2.MatchResult) -> None:

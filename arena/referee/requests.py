@@ -15,6 +15,7 @@ from arena.v1 import referee_pb2
 DEFAULT_MOVE_DEADLINE_S = 1.0
 MAX_MOVE_DEADLINE_S = 60.0
 MAX_FAULTS_LIMIT = 1000
+MAX_TIME_BANK_S = 3600.0
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 _HOSTNAME = re.compile(
     r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
@@ -76,6 +77,16 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
             )
     else:
         deadline = DEFAULT_MOVE_DEADLINE_S
+    time_bank = 0.0
+    if request.HasField("time_bank"):
+        try:
+            time_bank = wire.seconds(request.time_bank)
+        except ValueError as error:
+            raise InvalidRequest(f"bad time_bank: {error}") from None
+        if not 0 <= time_bank <= MAX_TIME_BANK_S:
+            raise InvalidRequest(
+                f"time_bank must be 0 to {MAX_TIME_BANK_S:g} s, got {time_bank:g} s"
+            )
     max_faults = request.fault_policy.max_faults
     if not 0 <= max_faults <= MAX_FAULTS_LIMIT:
         raise InvalidRequest(
@@ -95,4 +106,5 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         options=options,
         move_deadline_s=deadline,
         policy=FaultPolicy.from_proto(request.fault_policy),
+        time_bank_s=time_bank,
     )

@@ -48,6 +48,7 @@ class ReplayRecorder:
         seats: Sequence[dict[str, Any]],
         move_deadline_s: float,
         max_faults: int,
+        time_bank_s: float = 0.0,
     ) -> None:
         self._doc: dict[str, Any] = {
             "format": FORMAT,
@@ -65,6 +66,8 @@ class ReplayRecorder:
             "faults": [],
             "result": None,
         }
+        if time_bank_s:
+            self._doc["time_bank_ms"] = round(time_bank_s * 1000, 3)
         self._hand: dict[str, Any] | None = None
         self._last_decision: dict[str, Any] = {}
 
@@ -99,6 +102,7 @@ class ReplayRecorder:
         text: str,
         think_ms: float,
         substituted: bool,
+        time_bank_s: float | None = None,
     ) -> None:
         self._last_decision = {
             "index": index,
@@ -108,6 +112,8 @@ class ReplayRecorder:
             "think_ms": round(think_ms, 3),
             "substituted": substituted,
         }
+        if time_bank_s is not None:
+            self._last_decision["time_bank_ms"] = round(time_bank_s * 1000, 3)
         self._current_hand()["log"].append({"decision": self._last_decision})
 
     def table(self, picture: str | None) -> None:

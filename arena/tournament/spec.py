@@ -17,6 +17,7 @@ DEFAULT_MOVE_DEADLINE_MS = 1000.0
 MAX_MOVE_DEADLINE_MS = 60_000.0
 MAX_FAULTS_LIMIT = 1000
 MAX_NAME_CHARS = 200
+MAX_TIME_BANK_MS = 3_600_000.0
 
 
 class InvalidSpec(ValueError):
@@ -36,6 +37,7 @@ class TournamentPlan:
     max_faults: int
     master_seed: int
     name: str
+    time_bank_ms: float = 0.0
 
     def to_json(self, addresses: Mapping[str, str]) -> dict[str, Any]:
         return {
@@ -43,6 +45,7 @@ class TournamentPlan:
             "games": list(self.games),
             "deals": self.deals,
             "move_deadline_ms": self.move_deadline_ms,
+            "time_bank_ms": self.time_bank_ms,
             "max_faults": self.max_faults,
             "master_seed": self.master_seed,
             "name": self.name,
@@ -92,6 +95,17 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
         raise InvalidSpec(
             f"max_faults must be 1..{MAX_FAULTS_LIMIT} (0 for the default), got {spec.max_faults}"
         )
+    time_bank_ms = 0.0
+    if spec.HasField("time_bank"):
+        try:
+            time_bank_ms = wire.seconds(spec.time_bank) * 1000
+        except ValueError as error:
+            raise InvalidSpec(f"bad time_bank: {error}") from None
+        if not 0 <= time_bank_ms <= MAX_TIME_BANK_MS:
+            raise InvalidSpec(
+                f"time_bank must be 0 to {MAX_TIME_BANK_MS / 1000:g} s, "
+                f"got {time_bank_ms / 1000:g} s"
+            )
     if len(spec.name) > MAX_NAME_CHARS:
         raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
     return TournamentPlan(
@@ -99,6 +113,7 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
         games=games,
         deals=spec.deals,
         move_deadline_ms=deadline_ms,
+        time_bank_ms=time_bank_ms,
         max_faults=spec.max_faults,
         master_seed=spec.master_seed,
         name=spec.name,

@@ -244,6 +244,7 @@ class TournamentSpec(_message.Message):
     MAX_FAULTS_FIELD_NUMBER: _builtins.int
     MASTER_SEED_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
+    TIME_BANK_FIELD_NUMBER: _builtins.int
     deals: _builtins.int
     """Deal seeds per pairing and game; each is played twice, seats swapped. 1 to 1000."""
     max_faults: _builtins.int
@@ -251,7 +252,7 @@ class TournamentSpec(_message.Message):
     master_seed: _builtins.int
     """Master seed: the schedule and every deal follow from it."""
     name: _builtins.str
-    """Free-form label shown in listings."""
+    """Free-form label shown in listings; at most 200 characters."""
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Registered bot names, at least 2, all different. In a 4-seat game each entry holds
@@ -268,6 +269,12 @@ class TournamentSpec(_message.Message):
     def move_deadline(self) -> _duration_pb2.Duration:
         """Time each bot has per decision. Unset means 1 s; at most 60 s."""
 
+    @_builtins.property
+    def time_bank(self) -> _duration_pb2.Duration:
+        """Time bank of each seat in each match, drawn on beyond the move deadlines (see
+        PlayMatchRequest.time_bank). Unset: none; at most 1 hour.
+        """
+
     def __init__(
         self,
         *,
@@ -278,10 +285,11 @@ class TournamentSpec(_message.Message):
         max_faults: _builtins.int = ...,
         master_seed: _builtins.int = ...,
         name: _builtins.str = ...,
+        time_bank: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["move_deadline", b"move_deadline"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "entries", b"entries", "games", b"games", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "entries", b"entries", "games", b"games", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

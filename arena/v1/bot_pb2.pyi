@@ -158,6 +158,7 @@ class ActRequest(_message.Message):
     DECISION_INDEX_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     LEGAL_ACTIONS_FIELD_NUMBER: _builtins.int
+    TIME_BANK_FIELD_NUMBER: _builtins.int
     BID_EUCHRE_FIELD_NUMBER: _builtins.int
     BALOOT_FIELD_NUMBER: _builtins.int
     BRIDGETTE_FIELD_NUMBER: _builtins.int
@@ -182,6 +183,13 @@ class ActRequest(_message.Message):
     @_builtins.property
     def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___LegalAction]:
         """Every legal action, in canonical order. Never empty."""
+
+    @_builtins.property
+    def time_bank(self) -> _duration_pb2.Duration:
+        """What is left of this seat's time bank: the decision may take `deadline` plus this
+        much, and time beyond `deadline` is drawn from the bank. Unset when the match has
+        no bank or it is spent.
+        """
 
     @_builtins.property
     def bid_euchre(self) -> _bid_euchre_pb2.BidEuchreObservation:
@@ -213,15 +221,16 @@ class ActRequest(_message.Message):
         decision_index: _builtins.int = ...,
         deadline: _duration_pb2.Duration | None = ...,
         legal_actions: _abc.Iterable[Global___LegalAction] | None = ...,
+        time_bank: _duration_pb2.Duration | None = ...,
         bid_euchre: _bid_euchre_pb2.BidEuchreObservation | None = ...,
         baloot: _baloot_pb2.BalootObservation | None = ...,
         bridgette: _bridgette_pb2.BridgetteObservation | None = ...,
         seep: _seep_pb2.SeepObservation | None = ...,
         persian_rummy: _persian_rummy_pb2.PersianRummyObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "observation", b"observation", "persian_rummy", b"persian_rummy", "seep", b"seep"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "observation", b"observation", "persian_rummy", b"persian_rummy", "seep", b"seep", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "decision_index", b"decision_index", "game", b"game", "legal_actions", b"legal_actions", "match_id", b"match_id", "observation", b"observation", "persian_rummy", b"persian_rummy", "seat", b"seat", "seep", b"seep", "team", b"team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "decision_index", b"decision_index", "game", b"game", "legal_actions", b"legal_actions", "match_id", b"match_id", "observation", b"observation", "persian_rummy", b"persian_rummy", "seat", b"seat", "seep", b"seep", "team", b"team", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_observation: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy"]  # noqa: Y015
     _WhichOneofArgType_observation: _TypeAlias = _typing.Literal["observation", b"observation"]  # noqa: Y015

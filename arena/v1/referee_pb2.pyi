@@ -349,6 +349,7 @@ class PlayMatchRequest(_message.Message):
     MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
     FAULT_POLICY_FIELD_NUMBER: _builtins.int
     MATCH_ID_FIELD_NUMBER: _builtins.int
+    TIME_BANK_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, one of ListGames."""
     seed: _builtins.int
@@ -375,6 +376,14 @@ class PlayMatchRequest(_message.Message):
     def fault_policy(self) -> Global___FaultPolicy:
         """Fault policy; unset means the defaults."""
 
+    @_builtins.property
+    def time_bank(self) -> _duration_pb2.Duration:
+        """Extra time each seat may spend over its move deadlines, in total for the match
+        (Kaggle's "overage"): a decision may take its deadline plus what is left of the bank,
+        and whatever it takes beyond the deadline is drawn from the bank. Unset or zero: no
+        bank. At most 1 hour.
+        """
+
     def __init__(
         self,
         *,
@@ -385,10 +394,11 @@ class PlayMatchRequest(_message.Message):
         move_deadline: _duration_pb2.Duration | None = ...,
         fault_policy: Global___FaultPolicy | None = ...,
         match_id: _builtins.str = ...,
+        time_bank: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -495,6 +505,7 @@ class MatchResult(_message.Message):
     DECISIONS_FIELD_NUMBER: _builtins.int
     DURATION_FIELD_NUMBER: _builtins.int
     DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
+    TIME_BANK_LEFT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     game: _builtins.str
@@ -531,6 +542,10 @@ class MatchResult(_message.Message):
     def duration(self) -> _duration_pb2.Duration:
         """Wall-clock duration of the match."""
 
+    @_builtins.property
+    def time_bank_left(self) -> _containers.RepeatedCompositeFieldContainer[_duration_pb2.Duration]:
+        """What was left of each seat's time bank at the end, by seat (all zero without one)."""
+
     def __init__(
         self,
         *,
@@ -547,10 +562,11 @@ class MatchResult(_message.Message):
         decisions: _builtins.int = ...,
         duration: _duration_pb2.Duration | None = ...,
         deal_commitment: _builtins.str = ...,
+        time_bank_left: _abc.Iterable[_duration_pb2.Duration] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "duration", b"duration", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015

@@ -15,16 +15,26 @@ from arena.v1 import bot_pb2
 
 @pytest.mark.parametrize("game_name", game_names())
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), match_id=st.text(max_size=40), deadline=st.floats(0.001, 60))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    match_id=st.text(max_size=40),
+    deadline=st.floats(0.001, 60),
+    bank=st.one_of(st.just(0.0), st.floats(0.0001, 3600)),
+)
 def test_every_request_of_a_playout_serializes_identically(
-    game_name: str, seed: int, match_id: str, deadline: float
+    game_name: str, seed: int, match_id: str, deadline: float, bank: float
 ) -> None:
     state = get_game(game_name).new_state(seed)
     rng = random.Random(seed)
     index = 0
     while not state.is_terminal():
         legal = state.legal_actions()
-        args = {"match_id": match_id, "decision_index": index, "deadline_s": deadline}
+        args = {
+            "match_id": match_id,
+            "decision_index": index,
+            "deadline_s": deadline,
+            "time_bank_s": bank / (index + 1),
+        }
         expected = wire.act_request(state, legal=legal, **args)
         assert bot_pb2.ActRequest.FromString(
             wire_bytes.act_request(state, legal=legal, **args)

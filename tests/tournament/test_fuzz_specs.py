@@ -32,6 +32,10 @@ specs = st.builds(
     max_faults=INT32,
     master_seed=st.integers(0, 2**64 - 1),
     name=st.one_of(st.text(max_size=10), st.just("n" * 5000)),
+    time_bank=st.one_of(
+        st.none(),
+        st.builds(duration_pb2.Duration, seconds=st.integers(-10, 10_000), nanos=INT32),
+    ),
 )
 REFUSALS = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
 
@@ -47,6 +51,7 @@ def test_spec_validation_plans_or_says_what_is_wrong(spec: arena_pb2.TournamentS
     assert isinstance(planned, TournamentPlan)
     assert set(planned.entries) <= {"a", "b", "c"} and len(planned.entries) >= 2
     assert 1 <= planned.deals <= 1000 and 0 < planned.move_deadline_ms <= 60_000
+    assert 0 <= planned.time_bank_ms <= 3_600_000
     assert len(set(planned.games)) == len(planned.games)
 
 

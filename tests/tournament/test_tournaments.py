@@ -8,6 +8,7 @@ from collections import Counter
 
 import grpc
 import pytest
+from google.protobuf import duration_pb2
 
 from arena.games import game_names
 from arena.v1 import arena_pb2
@@ -176,3 +177,15 @@ def test_cancel_stops_a_tournament_and_resume_completes_it(arena: Arena) -> None
     arena.stub.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=tournament.id))
     finished = arena.wait_until(tournament.id)
     assert finished.matches_done == 8
+
+
+def test_a_time_bank_in_the_spec_reaches_every_match(arena: Arena) -> None:
+    arena.start_worker("w")
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    bank = duration_pb2.Duration(nanos=750_000_000)
+    tournament = arena.wait_until(arena.submit(["a", "b"], games=["seep"], time_bank=bank).id)
+    assert tournament.spec.time_bank == bank
+    for result in stored_results(arena, tournament.id):
+        replay = json.loads((arena.replay_dir / f"{result['replay_id']}.json").read_text())
+        assert replay["time_bank_ms"] == 750
