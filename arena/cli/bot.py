@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 from typing import Any
 
 from arena.cli.common import (
@@ -45,6 +47,23 @@ def add_commands(groups: Groups) -> None:
     )
     add_tls_server_flags(serve)
     serve.set_defaults(run=_serve)
+
+    check = bots.add_parser(
+        "check", help="play a bot against the house bot in every game it claims; exit 1 on a fault"
+    )
+    check.add_argument("address", help="the bot, host:port")
+    check.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        help="only this game (repeatable; default: all it plays)",
+    )
+    check.add_argument("--matches", type=int, default=4, help="matches per game (default 4)")
+    check.add_argument(
+        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.set_defaults(run=_check)
 
     register = bots.add_parser("register", help="register a running bot with the arena")
     register.add_argument("name", help="registry name (letters, digits, '-', '_', '.')")
@@ -118,3 +137,25 @@ def _remove(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         api.RemoveBot(arena_pb2.RemoveBotRequest(name=args.name), timeout=10)
     print(f"removed {args.name}")
+
+
+def _check(args: argparse.Namespace) -> None:
+    from arena.bots.check import CheckError, check_bot, render
+    from arena.referee.requests import InvalidRequest, check_address
+
+    if not 1 <= args.matches <= 1000:
+        raise CliError(f"--matches must be 1..1000, got {args.matches}")
+    if not 0 < args.deadline_ms <= 60_000:
+        raise CliError(
+            f"--deadline-ms must be positive and at most 60000, got {args.deadline_ms:g}"
+        )
+    try:
+        check_address(args.address)
+        report = asyncio.run(
+            check_bot(args.address, args.game, args.matches, args.deadline_ms / 1000)
+        )
+    except (CheckError, InvalidRequest) as error:
+        raise CliError(str(error)) from None
+    print(json.dumps(report.to_json(), indent=1) if args.json else render(report))
+    if not report.ok:
+        raise SystemExit(1)
