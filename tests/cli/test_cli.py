@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from arena.cli import parser as cli_parser
 from arena.games import game_names
-from arena.processes import Service, arena_command
+from arena.processes import Service, arena_command, free_port
 
 
 def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -19,25 +20,16 @@ def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[st
     )
 
 
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [path]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _commands(sub, (*path, name))
+    return found
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        (),
-        ("referee", "serve"),
-        ("bot", "serve"),
-        ("games",),
-        ("match", "play"),
-        ("replay", "show"),
-        ("replay", "verify"),
-    ],
-)
+@pytest.mark.parametrize("command", _commands(cli_parser()), ids=" ".join)
 def test_every_command_has_help(command: tuple[str, ...]) -> None:
     done = arena(*command, "--help")
     assert done.returncode == 0
@@ -101,7 +93,7 @@ def test_errors_are_one_line_and_a_nonzero_exit(
 
 
 def test_unreachable_referee_is_one_line() -> None:
-    address = f"127.0.0.1:{closed_port()}"
+    address = f"127.0.0.1:{free_port()}"
     done = arena("games", "--referee", address)
     assert done.returncode == 1
     assert done.stderr == f"arena: error: cannot reach a referee at {address}\n"

@@ -7,7 +7,6 @@ import copy
 import hashlib
 import json
 import re
-import socket
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -19,7 +18,7 @@ import pytest
 
 from arena import wire
 from arena.games import game_names
-from arena.processes import Service, arena_command, start_service
+from arena.processes import Service, arena_command, free_port, start_service
 from arena.replay.verify import ReplayMismatch, verify_replay
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.conftest import BotFactory
@@ -205,9 +204,7 @@ def test_a_match_that_never_started_verifies_as_far_as_it_went(
     referee_stub: referee_pb2_grpc.RefereeStub, random_bot: Service
 ) -> None:
     def closed_address() -> str:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            return f"127.0.0.1:{probe.getsockname()[1]}"
+        return f"127.0.0.1:{free_port()}"
 
     seatings = {
         "forfeit": [closed_address(), random_bot.address],
