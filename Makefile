@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install redis promtool chromium demo test lint proto bench clean
+.PHONY: install redis promtool chromium node demo test lint proto bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +37,17 @@ chromium:
 	  || (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
 	  || echo "could not install chromium; the leaderboard page test will fail"
 
+## node: the npm packages of the Node.js example bot (examples/node-bot), from its lock
+## file; reinstalled when node_modules is missing or older than package-lock.json.
+NODE_BOT := examples/node-bot
+node:
+	@command -v npm >/dev/null || { echo "make node: npm not found; install Node.js 18+ and npm (Debian: apt-get install nodejs npm), then run make node" >&2; exit 1; }
+	@[ -f $(NODE_BOT)/node_modules/.package-lock.json ] \
+	  && [ ! $(NODE_BOT)/package-lock.json -nt $(NODE_BOT)/node_modules/.package-lock.json ] \
+	  || npm ci --prefix $(NODE_BOT) --no-audit --no-fund --loglevel=error >/dev/null
+
 ## test: lint, type-check and run the whole test suite.
-test: install redis promtool chromium lint
+test: install redis promtool chromium node lint
 	$(PY) -m pytest -q
 
 lint: install
@@ -57,4 +66,5 @@ bench: install
 	$(PY) -m bench.seep_worst_floor
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \
+	  $(NODE_BOT)/node_modules

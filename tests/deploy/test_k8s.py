@@ -312,7 +312,7 @@ def test_metrics_ports_are_annotated_for_prometheus() -> None:
         assert annotations["prometheus.io/path"] == "/metrics"
         components.add(container.pod["metadata"]["labels"][COMPONENT])
     # deploy/prometheus/prometheus-kubernetes.yml keeps these components' "metrics" ports.
-    assert components == {"referee", "worker"}
+    assert components == {"api", "referee", "worker"}
 
 
 def test_images_are_the_project_image_or_pinned() -> None:

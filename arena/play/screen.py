@@ -1,0 +1,361 @@
+"""What a human player sees: the turn screen, the result, and reading their answer.
+
+Everything here is pure (text in, text out), so the layout is tested without a
+terminal. Observations are shown generically, field by field in proto order, from the
+message descriptor: a new observation field appears on screen without a change here.
+The few special cases are for readability only: a card is its code (``QH``), a card with
+its seat is ``s2 QH``, an enum value loses its type prefix (``BID_EUCHRE_PHASE_PLAY`` is
+``play``), unset and empty fields are left out, and the seat's own hand comes last, just
+above the numbered actions.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from arena.v1 import bot_pb2, referee_pb2
+
+WIDTH = 80
+MAX_LIST_LINES = 12
+"""Longest list of records (tricks, plays, calls) shown whole; longer ones show their end."""
+MAX_EVENT_LINES = 14
+HAND_FIELD = "hand"
+SCORES_FIELD = "scores"
+Field: TypeAlias = Any
+"""A ``FieldDescriptor``: the upb and pure-Python classes differ in the type stubs."""
+
+HELP = """\
+Type the number of an action, or its text as listed (any case), then Enter.
+  ?  or help   this help
+  t  or table  show the table again
+  q  or quit   leave the match (asks first): the referee plays your seats'
+               moves as faults until your team forfeits, and records the result"""
+
+
+# --- observations ---------------------------------------------------------------------
+
+
+def _type_prefix(enum: EnumDescriptor) -> str:
+    """``BidEuchrePhase`` -> ``BID_EUCHRE_PHASE_``, the prefix of its value names."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
+
+
+def enum_text(enum: EnumDescriptor, number: int) -> str:
+    value = enum.values_by_number.get(number)
+    if value is None:
+        return str(number)
+    return value.name.removeprefix(_type_prefix(enum)).lower().replace("_", " ")
+
+
+def _is_card(message: Message) -> bool:
+    return message.DESCRIPTOR.full_name == "arena.v1.Card"
+
+
+def _is_seat_card(message: Message) -> bool:
+    """A card tied to a seat: ``PlayedCard``, or a pile entry such as ``PersianRummyDiscard``."""
+    names = {f.name for f in message.DESCRIPTOR.fields}
+    return names == {"seat", "card"}
+
+
+def _present(message: Message, field: Field) -> bool:
+    """Whether a field holds something worth showing: not unset, empty or unspecified."""
+    if field.is_repeated:
+        return len(getattr(message, field.name)) > 0
+    if field.has_presence:
+        return message.HasField(field.name)
+    value = getattr(message, field.name)
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        return bool(value)
+    if field.type in (FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_STRING):
+        return bool(value)
+    return True  # numbers: 0 is a seat, a score, a count
+
+
+def _scalar(field: Field, value: Any) -> str:
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        return enum_text(field.enum_type, value)
+    if field.type == FieldDescriptor.TYPE_BOOL:
+        return "yes" if value else "no"
+    if field.type == FieldDescriptor.TYPE_MESSAGE:
+        return compact(value)
+    return str(value)
+
+
+def compact(message: Message) -> str:
+    """One message on one line: ``QH``, ``s2 QH``, ``seat 2: pass`` or ``name value, ...``."""
+    if _is_card(message):
+        return str(getattr(message, "code", "")) or "?"
+    if _is_seat_card(message):
+        card = compact(message.card)  # type: ignore[attr-defined]
+        if not _present(message, message.DESCRIPTOR.fields_by_name["seat"]):
+            return card
+        return f"s{message.seat} {card}"  # type: ignore[attr-defined]
+    seat = ""
+    parts = []
+    for field in message.DESCRIPTOR.fields:
+        if not _present(message, field):
+            continue
+        if field.name == "seat" and not field.is_repeated:
+            seat = f"seat {message.seat}: "  # type: ignore[attr-defined]
+            continue
+        parts.append((field.name.replace("_", " "), value_text(message, field)))
+    if len(parts) == 1 and (seat or len(message.DESCRIPTOR.fields) == 1):
+        return seat + parts[0][1]
+    return seat + (", ".join(f"{name} {value}" for name, value in parts) or "-")
+
+
+def _only_seat(message: Message) -> bool:
+    """A per-seat record with nothing in it but its seat (no cards known, say)."""
+    fields = [f for f in message.DESCRIPTOR.fields if _present(message, f)]
+    return [f.name for f in fields] == ["seat"]
+
+
+def value_text(message: Message, field: Field, separator: str = "  ") -> str:
+    """A field's value on one line; list items are joined by ``separator``."""
+    value = getattr(message, field.name)
+    if not field.is_repeated:
+        return _scalar(field, value)
+    if field.type == FieldDescriptor.TYPE_MESSAGE and all(_is_card(v) for v in value):
+        return " ".join(compact(v) for v in value)
+    if field.type == FieldDescriptor.TYPE_MESSAGE and not all(_is_seat_card(v) for v in value):
+        return separator.join(f"({compact(v)})" for v in value)
+    return separator.join(_scalar(field, v) for v in value)
+
+
+NUMBERED_PILES = ("discard_pile",)
+"""Lists of cards shown one numbered line each although they are cards: actions name an
+index into them (Persian Rummy's ``take 3``)."""
+
+
+def _is_record_list(message: Message, field: Field) -> bool:
+    """A list of records (tricks, calls, plays): shown one numbered line per record."""
+    if not (field.is_repeated and field.type == FieldDescriptor.TYPE_MESSAGE):
+        return False
+    if field.name in NUMBERED_PILES:
+        return True
+    return not all(_is_card(v) or _is_seat_card(v) for v in getattr(message, field.name))
+
+
+def wrap(text: str, indent: int, width: int = WIDTH) -> list[str]:
+    """``text`` wrapped to ``width``, continuation lines indented by ``indent``."""
+    return textwrap.wrap(
+        text,
+        width=width,
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
+        break_long_words=True,
+    ) or [text]
+
+
+def field_lines(message: Message, field: Field, indent: str = "  ") -> list[str]:
+    """``name: value`` for one field, wrapped; a list of records gets one line per record."""
+    label = f"{indent}{field.name.replace('_', ' ')}:"
+    if _is_record_list(message, field):
+        items = list(getattr(message, field.name))
+        if all(_only_seat(item) for item in items):
+            return []
+        lines = [label]
+        start = max(0, len(items) - MAX_LIST_LINES)
+        if start:
+            lines.append(f"{indent}    ({start} earlier not shown)")
+        for index in range(start, len(items)):
+            if _only_seat(items[index]):
+                continue
+            lines += wrap(f"{indent}  [{index}] {compact(items[index])}", len(indent) + 6)
+        return lines
+    return wrap(f"{label} {value_text(message, field)}", len(label) + 1)
+
+
+def observation_lines(observation: Message, skip: Sequence[str] = ()) -> list[str]:
+    """Every present field of the observation, in proto order, the hand last."""
+    lines: list[str] = []
+    hand: Field | None = None
+    for field in observation.DESCRIPTOR.fields:
+        if field.name in skip or not _present(observation, field):
+            continue
+        if field.name == HAND_FIELD:
+            hand = field
+            continue
+        lines += field_lines(observation, field)
+    if hand is not None:
+        lines += wrap(f"Your hand: {value_text(observation, hand)}", 11)
+    return lines
+
+
+def observation_of(request: bot_pb2.ActRequest) -> Message | None:
+    which = request.WhichOneof("observation")
+    return getattr(request, which) if which else None
+
+
+# --- the turn screen ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays where: the human's team and seats, the opponent's name."""
+
+    title: str
+    team: int
+    seats: tuple[int, ...]
+    opponent: str
+
+    def team_name(self, team: int) -> str:
+        return "you" if team == self.team else self.opponent
+
+    def describe(self) -> str:
+        if len(self.seats) == 1:
+            return f"you are seat {self.seats[0]} (team {self.team})"
+        seats = " and ".join(map(str, self.seats))
+        return f"you play team {self.team}: seats {seats}"
+
+
+def rule(text: str = "", width: int = WIDTH) -> str:
+    return f"== {text} ".ljust(width, "=") if text else "=" * width
+
+
+def _seconds(duration: Any) -> float:
+    return float(duration.seconds + duration.nanos / 1e9)
+
+
+def action_lines(request: bot_pb2.ActRequest) -> list[str]:
+    count = len(request.legal_actions)
+    width = len(str(count))
+    lines: list[str] = []
+    for number, action in enumerate(request.legal_actions, start=1):
+        lines += wrap(f"  {number:>{width}}) {action.text}", width + 4)
+    return lines
+
+
+def turn_screen(
+    request: bot_pb2.ActRequest, seating: Seating, events: Sequence[str], skipped: int = 0
+) -> str:
+    """The whole screen for one decision of the human: header, what happened since their
+    last move, the table as their seat sees it, their hand, and the numbered actions."""
+    observation = observation_of(request)
+    lines = [rule(f"{seating.title}, decision {request.decision_index}")]
+    scores = None
+    if observation is not None and SCORES_FIELD in observation.DESCRIPTOR.fields_by_name:
+        scores = list(getattr(observation, SCORES_FIELD))
+    if scores:
+        lines.append(
+            "Scores: "
+            + "   ".join(f"team {t} ({seating.team_name(t)}) {s}" for t, s in enumerate(scores))
+        )
+    if events or skipped:
+        lines.append("Since your last move:")
+        if skipped:
+            lines.append(f"  ({skipped} earlier events not shown)")
+        for text in events:
+            lines += wrap(f"  {text}", 4)
+    lines.append(f"Table, as seat {request.seat} sees it:")
+    if observation is not None:
+        lines += observation_lines(observation, skip=(SCORES_FIELD, "seat"))
+    clock = f"{_seconds(request.deadline):g} s"
+    if request.HasField("time_bank"):
+        clock += f" (+ {_seconds(request.time_bank):.0f} s bank)"
+    whose = f"Seat {request.seat} to play: you"
+    if len(seating.seats) > 1:
+        whose += f" ({seating.describe().removeprefix('you play ')})"
+    lines.append(f"{whose}. Time: {clock}.")
+    lines += action_lines(request)
+    return "\n".join(lines)
+
+
+def prompt(request: bot_pb2.ActRequest) -> str:
+    count = len(request.legal_actions)
+    numbers = "1" if count == 1 else f"1-{count}"
+    return f"Seat {request.seat}, your move ({numbers}, ? help, q quit): "
+
+
+# --- reading the answer ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a line of input meant: an action id, a command, or a one-line complaint."""
+
+    action_id: int | None = None
+    command: str | None = None  # "help", "table", "quit"
+    error: str | None = None
+
+
+COMMANDS = {
+    "?": "help",
+    "h": "help",
+    "help": "help",
+    "t": "table",
+    "table": "table",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+}
+
+
+def parse_choice(line: str, legal: Sequence[bot_pb2.LegalAction]) -> Choice:
+    """A number 1..N, an action's text (any case, spaces squeezed), or a command."""
+    text = " ".join(line.split())
+    if not text:
+        return Choice(error=f"type a number from 1 to {len(legal)}, ? for help or q to quit")
+    folded = text.casefold()
+    for action in legal:
+        if " ".join(action.text.split()).casefold() == folded:
+            return Choice(action_id=action.id)
+    if text.isdigit():
+        number = int(text)
+        if 1 <= number <= len(legal):
+            return Choice(action_id=legal[number - 1].id)
+        return Choice(error=f"there is no action {number}: choose 1 to {len(legal)}")
+    if folded in COMMANDS:
+        return Choice(command=COMMANDS[folded])
+    shown = text if len(text) <= 16 else text[:13] + "..."
+    return Choice(
+        error=f"{shown!r} is not an action: type 1 to {len(legal)}, an action's text, ? or q"
+    )
+
+
+# --- the result -----------------------------------------------------------------------
+
+
+def result_screen(
+    result: referee_pb2.MatchResult, seating: Seating, left: bool, replay_command: str
+) -> str:
+    """The final scores, who won from the human's point of view, faults, and the replay."""
+    lines = [
+        rule("Match over"),
+        f"{seating.title}, seed {result.seed}, {result.decisions} decisions",
+    ]
+    for team in result.teams:
+        lines.append(
+            f"  team {team.team} ({seating.team_name(team.team)}, "
+            f"seat{'s' if len(team.seats) > 1 else ''} {', '.join(map(str, team.seats))}): "
+            f"{team.score} points, {team.faults} faults"
+        )
+    if result.end == referee_pb2.MATCH_END_NO_CONTEST:
+        lines.append("No contest: the decision cap was reached or nobody could play.")
+    else:
+        if not result.HasField("winner_team"):
+            verdict = "Draw"
+        elif result.winner_team == seating.team:
+            verdict = f"Team {result.winner_team} wins: you win!"
+        else:
+            verdict = f"Team {result.winner_team} wins: you lose."
+        if result.end == referee_pb2.MATCH_END_FORFEIT:
+            why = " (you left)" if left and result.forfeit_team == seating.team else ""
+            verdict = f"Team {result.forfeit_team} forfeits{why}. {verdict}"
+        lines.append(verdict)
+    for fault in result.faults:
+        kind = referee_pb2.FaultKind.Name(fault.kind).removeprefix("FAULT_KIND_").lower()
+        played = f"; the referee played {fault.substituted_action}"
+        played = played if fault.substituted_action else ""
+        lines += wrap(
+            f"  fault: seat {fault.seat}, decision {fault.decision_index}, {kind}{played}", 4
+        )
+    lines += [f"Replay {result.replay_id}, to read it:", f"  {replay_command}"]
+    return "\n".join(lines)

@@ -1,0 +1,194 @@
+"""``arena play`` through a pseudo-terminal: a person's whole game, typos, time, leaving."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.games import game_names
+from arena.processes import arena_command, free_port
+from arena.replay import ReplayStore
+from tests.conftest import BotFactory
+from tests.play.terminal import PROMPT, REPLAY, Terminal, Turn, terminal
+
+# One hand of Bid Euchre: 29 decisions, 14 of them the human's (both seats of team 0).
+SHORT = ("--game", "bid-euchre", "--option", "max_hands=1", "--seed", "1")
+
+
+def arena_play(tmp_path: Path, *args: str) -> list[str]:
+    return ["play", *args, "--replay-dir", str(tmp_path / "replays")]
+
+
+def play_out(term: Terminal, answer: str = "first") -> list[Turn]:
+    """Answer every prompt until the result; ``first`` alternates typing 1 and typing
+    the first action's text in capitals."""
+    turns = []
+    while (turn := term.turn()) is not None:
+        turns.append(turn)
+        assert turn.actions, turn.screen
+        typed = turn.actions[0].upper() if len(turns) % 2 == 0 else "1"
+        term.send(typed if answer == "first" else answer)
+    return turns
+
+
+def replay_of(tmp_path: Path, term: Terminal) -> dict[str, Any]:
+    match = REPLAY.search(term.output)
+    assert match, term.output[-2000:]
+    return ReplayStore(tmp_path / "replays").load(match.group(1))
+
+
+def test_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        turns = play_out(term)
+        code = term.wait()
+    assert code == 0, term.output[-2000:]
+    assert "Traceback" not in term.output
+    assert len(turns) >= 10
+    for turn in turns:
+        assert turn.seat in (0, 2)
+        assert turn.screen.startswith("\n== Bid Euchre, decision ")
+        assert "\nScores: team 0 (you) " in turn.screen
+        assert re.search(r"^Your hand: (\w\w ?)+$", turn.screen, re.MULTILINE), turn.screen
+        assert f"Seat {turn.seat} to play: you (team 0: seats 0 and 2)" in turn.screen
+        assert "  1) " in turn.screen
+    assert re.search(r"^Team [01] wins: you (win!|lose\.)$", term.output, re.MULTILINE)
+    # The referee played exactly what was typed, for the human's seats, without faults.
+    replay = replay_of(tmp_path, term)
+    played = [
+        entry["decision"]["text"]
+        for hand in replay["hands"]
+        for entry in hand["log"]
+        if "decision" in entry and entry["decision"]["seat"] in (0, 2)
+    ]
+    assert played == [turn.actions[0] for turn in turns]
+    assert replay["faults"] == []
+    assert replay["result"]["end"] == "completed"
+
+
+def test_bad_input_asks_again_in_one_line(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        first = term.turn()
+        assert first is not None
+        for typed, message in [
+            ("99", "there is no action 99: choose 1 to 6"),
+            ("xyzzy", "'xyzzy' is not an action: type 1 to 6, an action's text, ? or q"),
+            ("", "type a number from 1 to 6, ? for help or q to quit"),
+            ("0", "there is no action 0: choose 1 to 6"),
+        ]:
+            before = term.position
+            term.send(typed)
+            prompt = term.expect(PROMPT)
+            shown = [line for line in term.output[before : prompt.start()].splitlines() if line]
+            assert shown[-1] == message
+            assert len(shown) <= 2  # the echo of what was typed, then the one line
+        term.send("?")
+        term.expect("show the table again")
+        term.expect(PROMPT)
+        term.send("Call 3")  # an action's text, any case
+        second = term.turn()
+        assert second is not None and second.seat == 0
+        term.send("q")
+        term.expect("Type y to leave: ")
+        term.send("y")
+        assert term.wait() == 0
+    assert "Traceback" not in term.output
+    log = replay_of(tmp_path, term)["hands"][0]["log"]
+    first_decision = next(entry["decision"] for entry in log if "decision" in entry)
+    assert (first_decision["seat"], first_decision["text"]) == (2, "call 3")
+
+
+def test_leaving_forfeits_and_is_recorded(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        assert term.turn() is not None
+        term.send("q")
+        term.expect("Leave the match\\? Your team will forfeit. Type y to leave: ")
+        term.send("n")
+        term.expect("You stay.")
+        term.expect(PROMPT)
+        term.send("quit")
+        term.expect("Type y to leave: ")
+        term.send("y")
+        term.expect("You left: the referee plays your seats as faults until your team forfeits.")
+        code = term.wait()
+    assert code == 0
+    assert "Team 0 forfeits (you left). Team 1 wins: you lose." in term.output
+    assert "Traceback" not in term.output
+    replay = replay_of(tmp_path, term)
+    assert replay["result"]["end"] == "forfeit"
+    assert replay["result"]["forfeit_team"] == 0
+
+
+def test_running_out_of_time_is_a_fault_and_play_goes_on(tmp_path: Path) -> None:
+    args = arena_play(tmp_path, *SHORT, "--deadline-s", "0.5", "--time-bank-s", "0")
+    with terminal(args, tmp_path) as term:
+        first = term.turn()
+        assert first is not None and first.seat == 2
+        term.expect("Time is up: the referee plays a move for this seat and counts a fault.")
+        second = term.turn()  # typing nothing: the next of the human's decisions comes
+        assert second is not None
+        assert "! fault, seat 2: timeout" in second.screen
+        term.send("1")
+        third = term.turn()
+        assert third is not None
+        term.send("q")
+        term.send("y")
+        assert term.wait() == 0
+
+
+def test_against_a_bot_process(tmp_path: Path, start_bot: BotFactory) -> None:
+    bot = start_bot("random")
+    args = arena_play(tmp_path, "--game", "bridgette", "--option", "deals=1", "--vs", bot.address)
+    with terminal(args, tmp_path) as term:
+        turns = play_out(term)
+        code = term.wait()
+    assert code == 0, term.output[-2000:]
+    assert "against random" in term.output
+    assert turns and all(t.seat == 0 for t in turns)
+    assert re.search(r"^  team 1 \(random, seat 1\): ", term.output, re.MULTILINE)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_game_shows_the_hand_and_numbered_actions(tmp_path: Path, game: str) -> None:
+    with terminal(arena_play(tmp_path, "--game", game, "--seat", "1"), tmp_path) as term:
+        turn = term.turn()
+        assert turn is not None
+        assert turn.seat % 2 == 1
+        assert "Your hand: " in turn.screen
+        assert turn.actions
+        term.send("q")
+        term.send("y")
+        assert term.wait() == 0
+    assert "Team 1 forfeits (you left). Team 0 wins: you lose." in term.output
+    assert "Traceback" not in term.output and "ERROR" not in term.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--game", "go"), "unknown game 'go'; available games: baloot, bid-euchre"),
+        (("--game", "seep", "--option", "bazzis=0"), "option 'bazzis' must be in 1..99, not 0"),
+        (("--game", "seep", "--option", "bazzis"), "--option takes NAME=VALUE, got 'bazzis'"),
+        (("--game", "bridgette", "--seat", "2"), "--seat must be 0 to 1 in bridgette"),
+        (("--game", "seep", "--deadline-s", "600"), "--deadline-s must be above 0 and at most 60"),
+        (("--game", "seep", "--vs", "nowhere"), "--vs: malformed bot address 'nowhere'"),
+        (("--game", "seep", "--vs", "127.0.0.1:PORT"), "cannot reach a bot at 127.0.0.1:"),
+    ],
+)
+def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    args = tuple(a.replace("PORT", str(free_port())) for a in args)
+    done = subprocess.run(
+        arena_command("play", *args),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"arena: error: {message}")
+    assert done.stderr.count("\n") == 1

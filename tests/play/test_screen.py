@@ -1,0 +1,56 @@
+"""The turn screen and the reading of answers, without a terminal."""
+
+from __future__ import annotations
+
+from arena import wire
+from arena.games import game_names, get_game
+from arena.play.screen import WIDTH, Seating, parse_choice, turn_screen
+from arena.v1 import bot_pb2
+
+
+def first_request(game: str, seed: int = 1) -> bot_pb2.ActRequest:
+    state = get_game(game).new_state(seed)
+    return wire.act_request(
+        state, match_id="m", decision_index=0, deadline_s=60.0, legal=state.legal_actions()
+    )
+
+
+def seating(game: str) -> Seating:
+    info = get_game(game).info
+    team = info.seat_teams[first_request(game).seat]
+    return Seating(info.title, team, info.seats_of_team(team), "house")
+
+
+def test_every_game_screen_fits_80_columns_and_numbers_the_actions() -> None:
+    for game in game_names():
+        request = first_request(game)
+        screen = turn_screen(request, seating(game), ["Seat 1 plays Q♥"])
+        assert all(len(line) <= WIDTH for line in screen.splitlines()), screen
+        for number, action in enumerate(request.legal_actions, start=1):
+            assert f"{number}) {action.text}" in screen
+        assert "Your hand: " in screen
+        assert "Since your last move:\n  Seat 1 plays Q♥" in screen
+
+
+def test_observation_fields_are_shown_by_name_with_cards_as_codes() -> None:
+    request = first_request("bid-euchre")
+    screen = turn_screen(request, seating("bid-euchre"), [])
+    hand = " ".join(card.code for card in request.bid_euchre.hand)
+    assert f"Your hand: {hand}" in screen
+    assert "  phase: bidding\n" in screen  # BID_EUCHRE_PHASE_BIDDING, prefix dropped
+    assert f"  dealer: {request.bid_euchre.dealer}\n" in screen
+    assert "  hand sizes: 6  6  6  6\n" in screen
+    assert "trump:" not in screen  # unset fields are left out
+
+
+def test_answers() -> None:
+    legal = first_request("bid-euchre").legal_actions  # pass, call 3, call 4, ...
+    assert parse_choice("2", legal).action_id == legal[1].id
+    assert parse_choice("  CALL   3 ", legal).action_id == legal[1].id
+    assert parse_choice("pass", legal).action_id == legal[0].id
+    assert parse_choice("?", legal).command == "help"
+    assert parse_choice("Q", legal).command == "quit"
+    assert parse_choice("t", legal).command == "table"
+    assert parse_choice("7", legal).error == "there is no action 7: choose 1 to 6"
+    error = parse_choice("x" * 100, legal).error
+    assert error is not None and "\n" not in error and len(error) < WIDTH
