@@ -26,8 +26,8 @@ import asyncio
 import contextlib
 import inspect
 import signal
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import grpc
 
@@ -123,9 +123,23 @@ def serve(
 ) -> None:
     """Serve ``bot`` until SIGINT or SIGTERM; over TLS with ``tls``
     (``arena.tls.ServerTls.load(cert_file, key_file)``)."""
+    run_until_stopped(bot, lambda: start(bot, port, host, tls), host)
+
+
+class Stoppable(Protocol):
+    """What a bot's server must offer ``run_until_stopped``: a gRPC server or not."""
+
+    async def stop(self, grace: float | None) -> None: ...
+
+
+def run_until_stopped(
+    bot: Bot, starting: Callable[[], Awaitable[tuple[Stoppable, int]]], host: str
+) -> None:
+    """Start a bot's server, print the ready line the arena's tools wait for, and serve
+    until SIGINT or SIGTERM."""
 
     async def main() -> None:
-        server, bound = await start(bot, port, host, tls)
+        server, bound = await starting()
         print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

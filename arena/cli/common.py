@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, TypeAlias
 
 import grpc
@@ -139,3 +139,14 @@ def arena_api(args: argparse.Namespace | str) -> Iterator[arena_pb2_grpc.ArenaSt
             yield arena_pb2_grpc.ArenaStub(grpc.intercept_channel(chan, _Metadata(bearer(token))))
         else:
             yield arena_pb2_grpc.ArenaStub(chan)
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``--option NAME=VALUE`` flags as a dict; the game checks names and values."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise CliError(f"--option takes NAME=VALUE, got {pair!r}")
+        options[name] = value
+    return options

@@ -19,6 +19,7 @@ from arena.cli.common import (
     Groups,
     add_tls_client_flag,
     group,
+    parse_options,
     referee,
 )
 from arena.games import UnknownGameError, get_game
@@ -113,16 +114,6 @@ def _games(args: argparse.Namespace) -> None:
             print(f"    {option.name}={option.default_value}  {option.description}")
 
 
-def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise CliError(f"--option takes NAME=VALUE, got {pair!r}")
-        options[name] = value
-    return options
-
-
 def _match_play(args: argparse.Namespace) -> None:
     if not args.bot_command:
         _play_and_print(args, args.bot)
@@ -143,7 +134,7 @@ def _play_and_print(args: argparse.Namespace, bots: Sequence[str]) -> None:
         game=args.game,
         bots=bots,
         seed=args.seed,
-        options=_parse_options(args.option),
+        options=parse_options(args.option),
         move_deadline=wire.duration(args.deadline_ms / 1000),
         time_bank=wire.duration(args.time_bank_ms / 1000) if args.time_bank_ms else None,
         fault_policy=referee_pb2.FaultPolicy(max_faults=args.max_faults),

@@ -7,7 +7,7 @@ import asyncio
 import shlex
 import sys
 
-from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups
+from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, Groups, parse_options
 from arena.games import OptionError, UnknownGameError, game_names, get_game
 
 DESCRIPTION = """\
@@ -84,16 +84,6 @@ def add_commands(groups: Groups) -> None:
     play.set_defaults(run=_play)
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise CliError(f"--option takes NAME=VALUE, got {pair!r}")
-        options[name] = value
-    return options
-
-
 def _play(args: argparse.Namespace) -> None:
     from arena.play import PlayConfig, PlayError, play
     from arena.referee.requests import (
@@ -107,7 +97,7 @@ def _play(args: argparse.Namespace) -> None:
         info = get_game(args.game).info
     except UnknownGameError as error:
         raise CliError(str(error)) from None
-    options = _options(args.option)
+    options = parse_options(args.option)
     try:
         info.resolve_options(options)
     except OptionError as error:

@@ -32,14 +32,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 
 from arena.bots.examples.random_bot import RandomBot
-from arena.bots.sdk import MAX_MESSAGE_BYTES, _BotServicer
+from arena.bots.sdk import MAX_MESSAGE_BYTES, _BotServicer, run_until_stopped
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 if TYPE_CHECKING:
@@ -186,17 +185,4 @@ async def start(
 
 def serve(bot: ChaosBot, port: int = 50051, host: str = "127.0.0.1") -> None:
     """Serve ``bot`` until SIGINT or SIGTERM; prints the SDK's ready line."""
-
-    async def main() -> None:
-        server, bound = await start(bot, port, host)
-        print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-        bot.close()
-        await server.stop(grace=1)
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    run_until_stopped(bot, lambda: start(bot, port, host), host)
