@@ -58,12 +58,13 @@ lint: install
 proto: install
 	$(PY) proto/generate.py
 
-## bench: referee overhead against a bare gRPC echo, and engine speed.
+## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load.
 bench: install
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
 	$(PY) -m bench.tournament_throughput
 	$(PY) -m bench.seep_worst_floor
+	$(PY) -m bench.referee_load
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

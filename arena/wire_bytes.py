@@ -101,12 +101,33 @@ def _field_code(field: _FD, n: int, env: dict[str, Any]) -> list[str]:
 
 
 def _message_field_encoder(field: _FD, tag: bytes) -> Encoder:
-    """Tag, length and payload of a message field. Cached: a card code, and the nested
-    engine values (frozen), recur in every later observation."""
+    """Tag, length and payload of a message field, cached: a card code, and the nested
+    engine values (a played card, a finished trick), recur in every later observation."""
     message = field.message_type
     assert message is not None
-    encode = _card if message.full_name == "arena.v1.Card" else message_encoder(message)
-    return lru_cache(maxsize=4096)(lambda value: tag + _delimited(encode(value)))
+    if message.full_name == "arena.v1.Card":
+        return lru_cache(maxsize=4096)(lambda code: tag + _delimited(_card(code)))
+    encode = message_encoder(message)
+    return _by_identity(lambda value: tag + _delimited(encode(value)))
+
+
+def _by_identity(piece: Encoder) -> Encoder:
+    """Caches ``piece`` by the value's identity. Engines keep their frozen values and
+    hand the same objects to every observation, and an identity lookup costs less than
+    hashing a nested tuple. The cache holds each value, so no id is reused meanwhile."""
+    cache: dict[int, tuple[Any, bytes]] = {}
+
+    def lookup(value: Any) -> bytes:
+        hit = cache.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        if len(cache) >= 4096:
+            cache.clear()
+        encoded = piece(value)
+        cache[id(value)] = (value, encoded)
+        return encoded
+
+    return lookup
 
 
 def _card(code: str) -> bytes:

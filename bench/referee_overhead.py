@@ -59,9 +59,11 @@ def referee_decision_us(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--calls", type=int, default=1000, help="echo calls per round")
-    parser.add_argument("--matches", type=int, default=4, help="referee matches per round")
+    # Short rounds, many of them: the machine's speed drifts within seconds, and a ratio
+    # is only fair between measurements taken close together.
+    parser.add_argument("--rounds", type=int, default=31)
+    parser.add_argument("--calls", type=int, default=300, help="echo calls per round")
+    parser.add_argument("--matches", type=int, default=1, help="referee matches per round")
     args = parser.parse_args()
     commands = [arena_command("referee", "serve", "--port", "0"), ECHO, ECHO]
     request = sample_request()

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from typing import NamedTuple
 
 from arena.v1 import referee_pb2
+
+
+class _GameEvent(NamedTuple):
+    """A game event as posted: made into a ``MatchEvent`` only if someone watches."""
+
+    seat: int | None
+    kind: str
+    text: str
+    scores: Sequence[int]
 
 
 class MatchFeed:
@@ -14,26 +24,50 @@ class MatchFeed:
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
-        self.events: list[referee_pb2.MatchEvent] = []
+        self._items: list[referee_pb2.MatchEvent | _GameEvent] = []
         self.done = False
         self._wakeup = asyncio.Event()
 
+    def __len__(self) -> int:
+        return len(self._items)
+
     def post(self, event: referee_pb2.MatchEvent, *, last: bool = False) -> None:
-        event.match_id = self.match_id
-        event.sequence = len(self.events)
-        self.events.append(event)
+        self._append(event)
         self.done = self.done or last
+
+    def post_game(self, seat: int | None, kind: str, text: str, scores: Sequence[int]) -> None:
+        """A game event: the referee posts one per public engine event, so it stays a
+        tuple until a watcher asks for it."""
+        self._append(_GameEvent(seat, kind, text, scores))
+
+    def _append(self, item: referee_pb2.MatchEvent | _GameEvent) -> None:
+        self._items.append(item)
         self._wakeup.set()
         self._wakeup = asyncio.Event()
+
+    def event(self, sequence: int) -> referee_pb2.MatchEvent:
+        item = self._items[sequence]
+        if isinstance(item, _GameEvent):
+            item = referee_pb2.MatchEvent(
+                kind=referee_pb2.MATCH_EVENT_KIND_GAME,
+                seat=item.seat,
+                game_kind=item.kind,
+                text=item.text,
+                scores=item.scores,
+            )
+        item.match_id = self.match_id
+        item.sequence = sequence
+        self._items[sequence] = item
+        return item
 
     async def follow(self) -> AsyncIterator[referee_pb2.MatchEvent]:
         sent = 0
         while True:
-            if sent < len(self.events):
-                batch = self.events[sent:]
-                sent += len(batch)
-                for event in batch:
-                    yield event
+            if sent < len(self._items):
+                end = len(self._items)
+                for sequence in range(sent, end):
+                    yield self.event(sequence)
+                sent = end
             elif self.done:
                 return
             else:

@@ -249,15 +249,7 @@ class MatchRunner:
         scores = state.scores() if new else ()
         for event in new:
             if event.public:
-                self.feed.post(
-                    referee_pb2.MatchEvent(
-                        kind=referee_pb2.MATCH_EVENT_KIND_GAME,
-                        seat=event.seat,
-                        game_kind=event.kind,
-                        text=event.text,
-                        scores=scores,
-                    )
-                )
+                self.feed.post_game(event.seat, event.kind, event.text, scores)
 
     def _record_fault(self, fault: Fault) -> int | None:
         metrics.FAULTS.labels(fault.kind_name, self.spec.seat_bots[fault.seat]).inc()
