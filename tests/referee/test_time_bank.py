@@ -67,12 +67,12 @@ def test_a_slow_bot_lives_on_its_bank_until_it_is_spent(
     assert {f.seat for f in with_bank.faults} <= {0, 2}  # the slow team's seats
     assert with_bank.faults[0].decision_index > 20  # it lived on credit first
     left = [d.ToTimedelta().total_seconds() for d in with_bank.time_bank_left]
-    assert left[1] == left[3] == pytest.approx(1.2)  # the fast seats never drew on theirs
+    assert min(left[1], left[3]) > 0.8  # the fast seats hardly draw on theirs
     assert min(left[0], left[2]) == 0.0  # a timeout empties the bank
 
     document = replay(referee_stub, with_bank)
     assert document["time_bank_ms"] == 1200
-    for seat in (0, 2):
+    for seat in range(4):
         decisions = [
             line["decision"]
             for hand in document["hands"]
@@ -87,5 +87,11 @@ def test_a_slow_bot_lives_on_its_bank_until_it_is_spent(
             expected = 0.0 if decision["substituted"] else max(0.0, before - overrun)
             assert decision["time_bank_ms"] == pytest.approx(expected, abs=0.01), decision
             before = decision["time_bank_ms"]
-        assert banks[0] < 1200 - 50  # the paced bot takes 160 ms: 60 ms over
-        assert sum(1 for b in banks if b > 0) <= 22, banks
+        # The result's bank is the last one recorded, or less if the seat's final
+        # decision was the fault that ended the match (that one is not recorded).
+        assert left[seat] * 1000 <= before + 0.01
+        if seat in (1, 3):
+            assert before == pytest.approx(left[seat] * 1000, abs=0.01)
+        else:  # the paced bot takes 160 ms: 60 ms over, so some 20 decisions on credit
+            assert banks[0] < 1200 - 50
+            assert sum(1 for b in banks if b > 0) <= 22, banks
