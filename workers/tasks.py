@@ -11,9 +11,10 @@ from __future__ import annotations
 import time
 import uuid
 import zlib
+from collections.abc import Callable
 from datetime import timedelta
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import redis
@@ -21,14 +22,17 @@ from celery import Task
 
 from arena import wire
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
-from arena.store import TournamentStore
+from arena.store import TournamentRecord, TournamentStore
 from arena.store.tournaments import CANCELLED, FINISHED
 from arena.tls import channel_credentials
+from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from workers import metrics
 from workers.app import app, settings
 
 MAX_RETRIES = 8
+REDIS_PATIENCE_S = 120.0
+T = TypeVar("T")
 RETRY_CODES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED}
 
 
@@ -60,17 +64,44 @@ def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.Ma
         return result
 
 
+def patiently(call: Callable[[], T]) -> T:
+    """``call()``, waiting out a Redis restart of up to ``REDIS_PATIENCE_S``: a worker
+    that gives up while Redis is away loses the match it holds (the failed task is
+    acknowledged once Redis is back)."""
+    deadline = time.monotonic() + REDIS_PATIENCE_S
+    pause = 0.2
+    while True:
+        try:
+            return call()
+        except (redis.ConnectionError, redis.TimeoutError):
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 5.0)
+
+
+def _to_play(
+    tournaments: TournamentStore, tournament_id: str, match_id: str
+) -> tuple[TournamentRecord, ScheduledMatch] | str:
+    """The tournament and the scheduled match, or why the task has nothing to do."""
+    record = tournaments.get(tournament_id)
+    if record is None or record.state == CANCELLED:
+        return "cancelled or unknown tournament"
+    if tournaments.has_result(tournament_id, match_id):
+        return "already played"
+    match = tournaments.scheduled(tournament_id, match_id)
+    if match is None:
+        return "not in the schedule"
+    return record, match
+
+
 @app.task(bind=True, max_retries=MAX_RETRIES, name="arena.play_match")
 def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     tournaments = store()
-    record = tournaments.get(tournament_id)
-    if record is None or record.state == CANCELLED:
-        return {"match_id": match_id, "skipped": "cancelled or unknown tournament"}
-    if tournaments.has_result(tournament_id, match_id):
-        return {"match_id": match_id, "skipped": "already played"}
-    match = tournaments.scheduled(tournament_id, match_id)
-    if match is None:
-        return {"match_id": match_id, "skipped": "not in the schedule"}
+    found = patiently(lambda: _to_play(tournaments, tournament_id, match_id))
+    if isinstance(found, str):
+        return {"match_id": match_id, "skipped": found}
+    record, match = found
     spec = record.spec
     attempt = self.request.retries
     referee = pick_referee(match_id, attempt)
@@ -97,40 +128,42 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
     metrics.MATCHES_PLAYED.labels(match.game, end).inc()
     metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
-    stored = tournaments.record_result(
-        tournament_id,
-        {
-            "match_id": match_id,
-            "tournament_id": tournament_id,
-            "game": match.game,
-            "pair_key": match.pair_key,
-            "deal": match.deal,
-            "seed": match.seed,
-            "entries": list(match.entries),
-            "scores": [t.score for t in result.teams],
-            "winner_team": result.winner_team if result.HasField("winner_team") else None,
-            "end": end,
-            "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
-            "team_faults": [t.faults for t in result.teams],
-            "decisions": result.decisions,
-            "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
-            "replay_id": result.replay_id,
-            "referee": referee,
-            "finished_at": time.time(),
-        },
-    )
+    outcome = {
+        "match_id": match_id,
+        "tournament_id": tournament_id,
+        "game": match.game,
+        "pair_key": match.pair_key,
+        "deal": match.deal,
+        "seed": match.seed,
+        "entries": list(match.entries),
+        "scores": [t.score for t in result.teams],
+        "winner_team": result.winner_team if result.HasField("winner_team") else None,
+        "end": end,
+        "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
+        "team_faults": [t.faults for t in result.teams],
+        "decisions": result.decisions,
+        "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
+        "replay_id": result.replay_id,
+        "referee": referee,
+        "finished_at": time.time(),
+    }
+    stored = patiently(lambda: tournaments.record_result(tournament_id, outcome))
     if stored:
-        record = tournaments.get(tournament_id)
-        if record is not None and record.done >= record.total:
+        now = patiently(lambda: tournaments.get(tournament_id))
+        if now is not None and now.done >= now.total:
             # The chord callback normally does this; a redelivered task can make a chord
             # count wrong, so the match that completes the schedule asks as well.
-            finalize_tournament.delay(tournament_id)
+            patiently(lambda: finalize_tournament.delay(tournament_id))
     return {"match_id": match_id, "stored": stored}
 
 
 @app.task(name="arena.finalize_tournament")
 def finalize_tournament(tournament_id: str) -> dict[str, Any]:
     """Chord callback: rate the tournament and mark it finished if nothing is missing."""
+    return patiently(lambda: _finalize(tournament_id))
+
+
+def _finalize(tournament_id: str) -> dict[str, Any]:
     tournaments = store()
     results = tournaments.results(tournament_id)
     board = leaderboard(results)

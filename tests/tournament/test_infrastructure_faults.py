@@ -4,6 +4,7 @@ tournament completes with no match lost and none counted twice."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,6 +89,7 @@ def test_redis_killed_and_restarted_from_its_append_only_file(
     tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre", "seep"])
     before = arena.wait_until(tournament.id, done=4).matches_done
     redis_server.kill()
+    time.sleep(3)  # matches in flight finish meanwhile and must wait to be stored
     restarted = start_redis(port=redis_server.port, aof_dir=str(tmp_path))
     redis_server.process = restarted.process  # the fixture stops the new one
     after = arena.get(tournament.id)
