@@ -14,8 +14,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import grpc
-
 from arena import wire
 from arena.bots.examples.house import HouseBot
 from arena.bots.sdk import start as start_bot
@@ -23,7 +21,7 @@ from arena.games import game_names, get_game
 from arena.referee.bot_client import BotConnection, BotFault
 from arena.referee.faults import KIND_NAMES
 from arena.replay import ReplayStore
-from arena.v1 import referee_pb2, referee_pb2_grpc
+from arena.v1 import referee_pb2
 
 HELLO_TIMEOUT_S = 5.0
 
@@ -94,7 +92,7 @@ async def check_bot(
     seed: int = 1,
 ) -> CheckReport:
     """Play ``matches`` matches per game (half in each seating) against the house bot."""
-    from arena.referee.service import start_server  # the referee loads only when needed
+    from arena.referee.service import local_referee  # the referee loads only when needed
 
     connection = BotConnection.open(address)
     try:
@@ -117,13 +115,11 @@ async def check_bot(
         )
 
     with tempfile.TemporaryDirectory(prefix="arena-check-") as replay_dir:
-        referee, referee_port = await start_server(port=0, replay_dir=replay_dir)
-        house, house_port = await start_bot(HouseBot(), port=0)
         store = ReplayStore(replay_dir)
         reports = []
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{referee_port}") as channel:
-                stub = referee_pb2_grpc.RefereeStub(channel)
+        async with local_referee(replay_dir) as stub:
+            house, house_port = await start_bot(HouseBot(), port=0)
+            try:
                 for game in chosen:
                     report = GameReport(game)
                     for i in range(matches):
@@ -139,9 +135,8 @@ async def check_bot(
                         )
                         _tally(report, result, bot_team, store.load(result.replay_id))
                     reports.append(report)
-        finally:
-            await house.stop(grace=None)
-            await referee.stop(grace=None)
+            finally:
+                await house.stop(grace=None)
     return CheckReport(address, hello.name, hello.version, reports)
 
 

@@ -8,7 +8,6 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import grpc
 from google.protobuf import json_format
 
 from arena import wire
@@ -23,7 +22,7 @@ from arena.cli.common import (
     referee,
 )
 from arena.games import UnknownGameError, get_game
-from arena.v1 import referee_pb2, referee_pb2_grpc
+from arena.v1 import referee_pb2
 
 
 def add_commands(groups: Groups) -> None:
@@ -154,16 +153,11 @@ def _play_and_print(args: argparse.Namespace, bots: Sequence[str]) -> None:
 async def _play_local(
     request: referee_pb2.PlayMatchRequest, replay_dir: str
 ) -> referee_pb2.MatchResult:
-    from arena.referee.service import start_server
+    from arena.referee.service import local_referee
 
-    server, port = await start_server(port=0, replay_dir=replay_dir)
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            stub = referee_pb2_grpc.RefereeStub(channel)
-            result: referee_pb2.MatchResult = await stub.PlayMatch(request)
-            return result
-    finally:
-        await server.stop(grace=None)
+    async with local_referee(replay_dir) as stub:
+        result: referee_pb2.MatchResult = await stub.PlayMatch(request)
+        return result
 
 
 def describe_result(result: referee_pb2.MatchResult) -> str:

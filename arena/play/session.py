@@ -41,7 +41,7 @@ from arena.play.screen import (
     turn_screen,
     wrap,
 )
-from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
+from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:
     from arena.v1.referee_pb2_grpc import RefereeAsyncStub
@@ -308,7 +308,7 @@ async def hello(address: str, game: str) -> str:
 
 async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult:
     """Play one match with the person at the terminal; returns the result."""
-    from arena.referee.service import start_server
+    from arena.referee.service import local_referee
 
     info = get_game(config.game).info
     opponent = await hello(config.vs, config.game) if config.vs else "house"
@@ -322,35 +322,32 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
     reader = LineReader()
     events = EventLog()
     human = HumanBot(config.game, seating, reader, events, out)
-    servers: list[grpc.aio.Server] = []
-    tasks: list[asyncio.Future[Any]] = []
-    try:
-        referee_server, referee_port = await start_server(port=0, replay_dir=config.replay_dir)
-        servers.append(referee_server)
-        human_server, human_port = await start(human)
-        servers.append(human_server)
-        opponent_address = config.vs
-        if opponent_address is None:
-            house_server, house_port = await start(HouseBot())
-            servers.append(house_server)
-            opponent_address = f"127.0.0.1:{house_port}"
-        seat_bots = [
-            f"127.0.0.1:{human_port}" if team == config.team else opponent_address
-            for team in info.seat_teams
-        ]
-        request = referee_pb2.PlayMatchRequest(
-            game=config.game,
-            bots=seat_bots,
-            seed=config.seed,
-            options=dict(config.options),
-            move_deadline=wire.duration(config.deadline_s),
-            time_bank=wire.duration(config.time_bank_s) if config.time_bank_s else None,
-            match_id=match_id,
-        )
-        out(_intro(config, seating))
-        reader.start()
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{referee_port}") as channel:
-            stub = referee_pb2_grpc.RefereeStub(channel)
+    async with local_referee(config.replay_dir) as stub:
+        servers: list[grpc.aio.Server] = []
+        tasks: list[asyncio.Future[Any]] = []
+        try:
+            human_server, human_port = await start(human)
+            servers.append(human_server)
+            opponent_address = config.vs
+            if opponent_address is None:
+                house_server, house_port = await start(HouseBot())
+                servers.append(house_server)
+                opponent_address = f"127.0.0.1:{house_port}"
+            seat_bots = [
+                f"127.0.0.1:{human_port}" if team == config.team else opponent_address
+                for team in info.seat_teams
+            ]
+            request = referee_pb2.PlayMatchRequest(
+                game=config.game,
+                bots=seat_bots,
+                seed=config.seed,
+                options=dict(config.options),
+                move_deadline=wire.duration(config.deadline_s),
+                time_bank=wire.duration(config.time_bank_s) if config.time_bank_s else None,
+                match_id=match_id,
+            )
+            out(_intro(config, seating))
+            reader.start()
             match = asyncio.ensure_future(stub.PlayMatch(request))
             watch = asyncio.ensure_future(events.follow(stub, match_id))
             left = asyncio.ensure_future(human.left.wait())
@@ -365,23 +362,23 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
                 raise PlayError(f"{error.code().name}: {error.details()}") from None
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(watch), 2.0)
-        lines, cut = events.unseen()
-        if (lines or cut) and not human.left.is_set():
-            out("\nSince your last move:")
-            if cut:
-                out(f"  ({cut} earlier events not shown)")
-            for text in lines:
-                out("\n".join(wrap(f"  {text}", 4)))
-        command = config.replay_command.format(id=result.replay_id)
-        out("\n" + result_screen(result, seating, human.left.is_set(), command))
-        return result
-    finally:
-        human.closing = True
-        reader.close()
-        for task in tasks:
-            task.cancel()
-        for server in reversed(servers):
-            await server.stop(grace=None)
+            lines, cut = events.unseen()
+            if (lines or cut) and not human.left.is_set():
+                out("\nSince your last move:")
+                if cut:
+                    out(f"  ({cut} earlier events not shown)")
+                for text in lines:
+                    out("\n".join(wrap(f"  {text}", 4)))
+            command = config.replay_command.format(id=result.replay_id)
+            out("\n" + result_screen(result, seating, human.left.is_set(), command))
+            return result
+        finally:
+            human.closing = True
+            reader.close()
+            for task in tasks:
+                task.cancel()
+            for server in reversed(servers):
+                await server.stop(grace=None)
 
 
 def _intro(config: PlayConfig, seating: Seating) -> str:

@@ -28,9 +28,6 @@ class MatchFeed:
         self.done = False
         self._wakeup = asyncio.Event()
 
-    def __len__(self) -> int:
-        return len(self._items)
-
     def post(self, event: referee_pb2.MatchEvent, *, last: bool = False) -> None:
         self._append(event)
         self.done = self.done or last

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -23,6 +24,8 @@ from arena.v1 import referee_pb2, referee_pb2_grpc
 
 DEFAULT_MAX_CONCURRENT_MATCHES = 256
 if TYPE_CHECKING:
+    from arena.v1.referee_pb2_grpc import RefereeAsyncStub
+
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 
@@ -133,6 +136,18 @@ async def start_server(
     )
     name = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
     return server, await start_serving(server, name, host, port, tls)
+
+
+@contextlib.asynccontextmanager
+async def local_referee(replay_dir: str | Path) -> AsyncIterator[RefereeAsyncStub]:
+    """A referee in this process on a free loopback port, for the tools that play
+    matches themselves (``arena match play``, ``arena bot check``, ``arena play``)."""
+    server, port = await start_server(port=0, replay_dir=replay_dir)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            yield referee_pb2_grpc.RefereeStub(channel)
+    finally:
+        await server.stop(grace=None)
 
 
 def serve(
