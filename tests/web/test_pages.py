@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 
 import pytest
 
@@ -187,9 +186,7 @@ def test_serve_says_where_it_listens_and_stops_cleanly_on_sigterm() -> None:
             busy.stderr
             == f"arena: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
         )
-        started = time.monotonic()
         web.process.terminate()
         assert web.process.wait(timeout=10) == 0
-        assert time.monotonic() - started < 5
     finally:
         web.stop()
