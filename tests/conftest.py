@@ -11,7 +11,7 @@ import grpc
 import pytest
 
 from arena.local_redis import LocalRedis, start_redis
-from arena.processes import Service, arena_command, start_service
+from arena.processes import Service, arena_command, free_port, start_service
 from arena.v1 import referee_pb2_grpc
 
 TESTS = Path(__file__).resolve().parent
@@ -33,6 +33,18 @@ def local_redis() -> Iterator[LocalRedis]:
 @pytest.fixture(scope="session")
 def replay_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("replays")
+
+
+def start_metered_referee(replay_dir: Path) -> tuple[Service, int]:
+    """A referee process serving /metrics too; returns it and its metrics port."""
+    port = free_port()
+    service = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(replay_dir),
+            "--metrics-port", str(port),
+        )
+    )  # fmt: skip
+    return service, port
 
 
 @pytest.fixture(scope="session")

@@ -14,27 +14,14 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from arena import wire
-from arena.local_redis import free_port
-from arena.processes import Service, arena_command, start_service
+from arena.processes import Service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.conftest import BotFactory, start_metered_referee
 
 
 @pytest.fixture
 def metered_referee(tmp_path: Path) -> Iterator[tuple[Service, str]]:
-    port = free_port()
-    service = start_service(
-        arena_command(
-            "referee",
-            "serve",
-            "--port",
-            "0",
-            "--replay-dir",
-            str(tmp_path),
-            "--metrics-port",
-            str(port),
-        )
-    )
+    service, port = start_metered_referee(tmp_path)
     yield service, f"http://127.0.0.1:{port}/metrics"
     service.stop()
 

@@ -24,10 +24,10 @@ import pytest
 from arena import wire
 from arena.bots.examples.chaos import EXIT_STATUS, MODES
 from arena.games import game_names, get_game
-from arena.local_redis import free_port
 from arena.processes import Service, arena_command, start_service
 from arena.referee.faults import DEFAULT_MAX_FAULTS, KIND_NAMES, FaultKind
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
+from tests.conftest import start_metered_referee
 from tests.metrics.test_referee_metrics import samples, scrape
 
 DEADLINE_S = 0.5
@@ -95,19 +95,7 @@ class Played:
 
 @pytest.fixture(scope="module")
 def metered_referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, str]]:
-    port = free_port()
-    service = start_service(
-        arena_command(
-            "referee",
-            "serve",
-            "--port",
-            "0",
-            "--replay-dir",
-            str(tmp_path_factory.mktemp("chaos-replays")),
-            "--metrics-port",
-            str(port),
-        )
-    )
+    service, port = start_metered_referee(tmp_path_factory.mktemp("chaos-replays"))
     yield service, f"http://127.0.0.1:{port}/metrics"
     service.stop()
 

@@ -16,20 +16,15 @@ from typing import Any
 import pytest
 
 from arena.local_redis import free_port
-from arena.processes import Service, arena_command, start_service
+from arena.processes import Service
 from arena.v1 import arena_pb2
+from tests.conftest import start_metered_referee
 from tests.tournament.conftest import Arena
 
 
 @pytest.fixture
 def metered_referee(tmp_path: Path) -> Iterator[tuple[Service, int]]:
-    port = free_port()
-    referee = start_service(
-        arena_command(
-            "referee", "serve", "--port", "0", "--replay-dir", str(tmp_path / "replays"),
-            "--metrics-port", str(port),
-        )
-    )  # fmt: skip
+    referee, port = start_metered_referee(tmp_path / "replays")
     yield referee, port
     referee.stop()
 
