@@ -35,6 +35,14 @@ app.conf.update(
     accept_content=["json"],
     result_expires=7 * 24 * 3600,
     broker_connection_retry_on_startup=True,
+    # Messages sent while Redis restarts (a finished match asking for the tournament's
+    # finalisation) wait for it, as the store does (workers/tasks.py).
+    task_publish_retry_policy={
+        "max_retries": 30,
+        "interval_start": 0.2,
+        "interval_step": 0.5,
+        "interval_max": 5.0,
+    },
     worker_hijack_root_logger=False,
 )
 

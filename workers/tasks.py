@@ -11,14 +11,15 @@ from __future__ import annotations
 import time
 import uuid
 import zlib
-from collections.abc import Callable
 from datetime import timedelta
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 import redis
 from celery import Task
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
 
 from arena import wire
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
@@ -31,14 +32,18 @@ from workers import metrics
 from workers.app import app, settings
 
 MAX_RETRIES = 8
-REDIS_PATIENCE_S = 120.0
-T = TypeVar("T")
+REDIS_RETRIES = 30
+"""With backoff capped at 5 s, about two minutes."""
 RETRY_CODES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED}
 
 
 @cache
 def store() -> TournamentStore:
-    return TournamentStore(redis.Redis.from_url(settings.redis_url))
+    # Every command waits out a Redis restart (about two minutes of retries): a worker
+    # that gave up while Redis was away would lose the match it had just played, its
+    # failed task being acknowledged once Redis is back.
+    retry = Retry(ExponentialBackoff(cap=5.0, base=0.2), REDIS_RETRIES)
+    return TournamentStore(redis.Redis.from_url(settings.redis_url, retry=retry))
 
 
 def pick_referee(match_id: str, attempt: int) -> str:
@@ -64,22 +69,6 @@ def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.Ma
         return result
 
 
-def patiently(call: Callable[[], T]) -> T:
-    """``call()``, waiting out a Redis restart of up to ``REDIS_PATIENCE_S``: a worker
-    that gives up while Redis is away loses the match it holds (the failed task is
-    acknowledged once Redis is back)."""
-    deadline = time.monotonic() + REDIS_PATIENCE_S
-    pause = 0.2
-    while True:
-        try:
-            return call()
-        except (redis.ConnectionError, redis.TimeoutError):
-            if time.monotonic() >= deadline:
-                raise
-            time.sleep(pause)
-            pause = min(pause * 2, 5.0)
-
-
 def _to_play(
     tournaments: TournamentStore, tournament_id: str, match_id: str
 ) -> tuple[TournamentRecord, ScheduledMatch] | str:
@@ -98,7 +87,7 @@ def _to_play(
 @app.task(bind=True, max_retries=MAX_RETRIES, name="arena.play_match")
 def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     tournaments = store()
-    found = patiently(lambda: _to_play(tournaments, tournament_id, match_id))
+    found = _to_play(tournaments, tournament_id, match_id)
     if isinstance(found, str):
         return {"match_id": match_id, "skipped": found}
     record, match = found
@@ -147,23 +136,19 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         "referee": referee,
         "finished_at": time.time(),
     }
-    stored = patiently(lambda: tournaments.record_result(tournament_id, outcome))
+    stored = tournaments.record_result(tournament_id, outcome)
     if stored:
-        now = patiently(lambda: tournaments.get(tournament_id))
+        now = tournaments.get(tournament_id)
         if now is not None and now.done >= now.total:
             # The chord callback normally does this; a redelivered task can make a chord
             # count wrong, so the match that completes the schedule asks as well.
-            patiently(lambda: finalize_tournament.delay(tournament_id))
+            finalize_tournament.delay(tournament_id)
     return {"match_id": match_id, "stored": stored}
 
 
 @app.task(name="arena.finalize_tournament")
 def finalize_tournament(tournament_id: str) -> dict[str, Any]:
     """Chord callback: rate the tournament and mark it finished if nothing is missing."""
-    return patiently(lambda: _finalize(tournament_id))
-
-
-def _finalize(tournament_id: str) -> dict[str, Any]:
     tournaments = store()
     results = tournaments.results(tournament_id)
     board = leaderboard(results)
