@@ -14,7 +14,7 @@ from arena.cli.common import (
     add_tls_server_flags,
     arena_api,
     group,
-    server_tls,
+    tls_from_flags,
 )
 from arena.v1 import arena_pb2
 
@@ -103,7 +103,7 @@ def _serve(args: argparse.Namespace) -> None:
     except ValueError as error:
         raise CliError(str(error)) from None
     bot.supports_stream = not args.no_stream
-    tls, _ = server_tls(args)
+    tls, _ = tls_from_flags(args)
     try:
         if isinstance(bot, ChaosBot):
             if tls is not None:

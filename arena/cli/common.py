@@ -11,8 +11,7 @@ from typing import Any, NoReturn, TypeAlias
 import grpc
 
 from arena.api.auth import TOKEN_ENV, bearer
-from arena.tls import ServerTls, channel_credentials
-from arena.tls import server_tls as tls_files
+from arena.tls import ServerTls, channel_credentials, server_tls
 from arena.v1 import arena_pb2_grpc, referee_pb2_grpc
 
 CONNECT_TIMEOUT_S = 5.0
@@ -62,10 +61,12 @@ def add_tls_client_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def server_tls(args: argparse.Namespace) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
+def tls_from_flags(
+    args: argparse.Namespace,
+) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
     """A server's TLS and, for one that calls bots, the credentials it calls them with."""
     try:
-        tls = tls_files(args.tls_cert, args.tls_key)
+        tls = server_tls(args.tls_cert, args.tls_key)
         ca = getattr(args, "bot_tls_ca", None)
         return tls, channel_credentials(ca) if ca else None
     except (OSError, ValueError) as error:

@@ -12,7 +12,7 @@ from arena.cli.common import (
     Groups,
     add_tls_server_flags,
     group,
-    server_tls,
+    tls_from_flags,
 )
 
 
@@ -82,7 +82,7 @@ def _redis_flag(parser: argparse.ArgumentParser) -> None:
 def _referee_serve(args: argparse.Namespace) -> None:
     from arena.referee.service import serve
 
-    tls, bot_credentials = server_tls(args)
+    tls, bot_credentials = tls_from_flags(args)
     try:
         serve(
             host=args.host,
@@ -101,7 +101,7 @@ def _api_serve(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
     from arena.api.service import serve
 
-    tls, bot_credentials = server_tls(args)
+    tls, bot_credentials = tls_from_flags(args)
     token = os.environ.get("ARENA_API_TOKEN", "")
     if args.token_file:
         try:
