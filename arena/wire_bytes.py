@@ -63,52 +63,78 @@ def _delimited(data: bytes) -> bytes:
     return _varint(len(data)) + data
 
 
-def _field_code(field: _FD, n: int, env: dict[str, Any]) -> list[str]:
-    """Source lines appending field ``n`` of value ``v`` to ``out``; constants go in
-    ``env``. Mirrors ``wire``: None leaves a field unset, and proto3 drops zero values
-    of fields without presence."""
-    attribute = f"x = getattr(v, {field.name!r}, None)"
+class _Memo(dict[Any, bytes]):
+    """Encoded pieces by value. A hit is a dict lookup in C (use ``memo.__getitem__``);
+    a miss encodes and stores; a full memo starts afresh."""
+
+    def __init__(self, piece: Encoder, size: int = 4096) -> None:
+        super().__init__()
+        self.piece = piece
+        self.size = size
+
+    def __missing__(self, value: Any) -> bytes:
+        if len(self) >= self.size:
+            self.clear()
+        encoded = self[value] = self.piece(value)
+        return encoded
+
+
+def _hashable_or_not(memo: _Memo) -> Encoder:
+    """A repeated field's memo: engines give tuples, but a list is served too, unmemoized."""
+
+    def encode(values: Any) -> bytes:
+        try:
+            return memo[values]
+        except TypeError:  # unhashable
+            return memo.piece(values)
+
+    return encode
+
+
+def _scalar_piece(field: _FD) -> Encoder:
+    """Tag and value of a scalar field; proto3 drops zero values of fields without
+    presence, as ``wire`` does."""
+    convert = wire.scalar_converter(field)
     delimited_tag = varint(field.number << 3 | 2)
-    env[f"T{n}"] = delimited_tag
-    if field.type == _FD.TYPE_MESSAGE:
-        env[f"P{n}"] = _message_field_encoder(field, delimited_tag)
-        if field.is_repeated:
-            return [attribute, "if x:", f"    out.append(b''.join(map(P{n}, x)))"]
-        return [attribute, "if x is not None:", f"    out.append(P{n}(x))"]
-    if field.type == _FD.TYPE_STRING and not field.is_repeated:
-        test = "x is not None" if field.has_presence else "x"
-        return [attribute, f"if {test}:", f"    out.append(T{n} + D(x.encode()))"]
+    if field.is_repeated:  # proto3 packs repeated scalars
+        return lambda values: (
+            delimited_tag + _delimited(b"".join([_varint(convert(v)) for v in values]))
+            if values
+            else b""
+        )
+    keep_zero = field.has_presence
+    if field.type == _FD.TYPE_STRING:
+        return lambda text: delimited_tag + _delimited(text.encode()) if text or keep_zero else b""
     if field.type not in _VARINT_TYPES:
         raise TypeError(f"{field.full_name}: this field type is not supported yet")
-    converted = "{}"
-    if field.enum_type is not None:
-        env[f"C{n}"] = wire.scalar_converter(field)
-        converted = f"C{n}({{}})"
-    value = converted.format("x")
-    if field.is_repeated:  # proto3 packs repeated scalars
-        items = f"[V({converted.format('y')}) for y in x]"
-        return [attribute, "if x:", f"    out.append(T{n} + D(b''.join({items})))"]
-    env[f"T{n}"] = varint(field.number << 3)
-    if field.has_presence:
-        return [attribute, "if x is not None:", f"    out.append(T{n} + V({value}))"]
-    return [
-        attribute,
-        "if x is not None:",
-        f"    x = {value}",
-        "    if x:",
-        f"        out.append(T{n} + V(x))",
-    ]
+    tag = varint(field.number << 3)
+
+    def piece(value: Any) -> bytes:
+        number = convert(value)
+        return tag + _varint(number) if number or keep_zero else b""
+
+    return piece
 
 
-def _message_field_encoder(field: _FD, tag: bytes) -> Encoder:
-    """Tag, length and payload of a message field, cached: a card code, and the nested
-    engine values (a played card, a finished trick), recur in every later observation."""
+def _field_piece(field: _FD) -> Encoder:
+    """Tag, length and payload of one field of an engine value, memoized where values
+    recur: scalars and card codes by value, nested engine values (a played card, a
+    finished trick) by identity, and a repeated field of them by the prefix it had last
+    time, since auctions and tricks only grow."""
+    if field.type != _FD.TYPE_MESSAGE:
+        memo = _Memo(_scalar_piece(field))
+        return _hashable_or_not(memo) if field.is_repeated else memo.__getitem__
+    tag = varint(field.number << 3 | 2)
     message = field.message_type
     assert message is not None
     if message.full_name == "arena.v1.Card":
-        return lru_cache(maxsize=4096)(lambda code: tag + _delimited(_card(code)))
+        card = _Memo(lambda code: tag + _delimited(_card(code)))
+        if not field.is_repeated:
+            return card.__getitem__
+        return _hashable_or_not(_Memo(lambda codes: b"".join(map(card.__getitem__, codes))))
     encode = message_encoder(message)
-    return _by_identity(lambda value: tag + _delimited(encode(value)))
+    element = _by_identity(lambda value: tag + _delimited(encode(value)))
+    return _growing(element) if field.is_repeated else element
 
 
 def _by_identity(piece: Encoder) -> Encoder:
@@ -130,6 +156,29 @@ def _by_identity(piece: Encoder) -> Encoder:
     return lookup
 
 
+def _growing(element: Encoder) -> Encoder:
+    """A repeated field encoded from what it held last time, plus what was appended.
+    Tuple comparison checks identity first, so a prefix of the same objects is cheap;
+    another match's values simply miss."""
+    last: tuple[tuple[Any, ...], bytes] = ((), b"")  # one object: threads see both or neither
+
+    def encode(values: Any) -> bytes:
+        nonlocal last
+        values = tuple(values)  # a tuple gives itself back
+        before, encoded = last
+        n = len(before)
+        if values[:n] == before:
+            if len(values) == n:
+                return encoded
+            encoded += b"".join(map(element, values[n:]))
+        else:
+            encoded = b"".join(map(element, values))
+        last = (values, encoded)
+        return encoded
+
+    return encode
+
+
 def _card(code: str) -> bytes:
     return wire.card(code).SerializeToString()
 
@@ -141,10 +190,17 @@ def message_encoder(message: _descriptor.Descriptor) -> Encoder:
     The encoder is generated source, one straight run of lines per field, as
     ``dataclasses`` does for ``__init__``: a loop over a field plan cost twice as much,
     and this runs for every decision of every match."""
-    env: dict[str, Any] = {"V": _varint, "D": _delimited}
+    env: dict[str, Any] = {}
     lines = ["def encode(v):", "    out = []"]
     for n, field in enumerate(message.fields):
-        lines += ["    " + line for line in _field_code(field, n, env)]
+        env[f"P{n}"] = _field_piece(field)
+        # A repeated field is skipped when empty, any other when None.
+        test = "x" if field.is_repeated else "x is not None"
+        lines += [
+            f"    x = getattr(v, {field.name!r}, None)",
+            f"    if {test}:",
+            f"        out.append(P{n}(x))",
+        ]
     lines.append("    return b''.join(out)")
     exec("\n".join(lines), env)  # source built from descriptors only
     encode: Encoder = env["encode"]

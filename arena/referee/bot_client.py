@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from arena import __version__
+from arena.referee.deadline import SeatDeadline
 from arena.referee.faults import FaultKind
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
@@ -164,6 +165,7 @@ class SeatConversation:
         self.bot = bot
         self.use_stream = use_stream
         self._stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse] | None = None
+        self._deadline: SeatDeadline | None = None
 
     async def act(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
         """The bot's answer to a serialized ``ActRequest``, or ``BotFault``."""
@@ -177,26 +179,32 @@ class SeatConversation:
     async def _act_on_stream(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
         if self._stream is None:
             self._stream = self.bot.act_stream()  # type: ignore[call-arg]
-        stream = self._stream
+        if self._deadline is None:
+            self._deadline = SeatDeadline(self._drop_stream)
+        stream, deadline = self._stream, self._deadline
+        deadline.start(timeout_s)
+        response: Any = None
         try:
-            # asyncio.timeout, unlike wait_for, starts no task: this is the hot path.
-            async with asyncio.timeout(timeout_s):
-                await stream.write(request)
-                response = await stream.read()
-        except TimeoutError:
-            self._drop_stream()
-            raise BotFault(referee_pb2.FAULT_KIND_TIMEOUT, NO_ANSWER) from None
+            await stream.write(request)
+            response = await stream.read()
+        except asyncio.CancelledError:
+            # The deadline cancels the stream, not the task: a cancelled task is not ours.
+            if not deadline.expired or _task_cancelling():
+                raise
         except grpc.aio.AioRpcError as error:
-            self._drop_stream()
-            raise fault_from_rpc_error(error) from None
+            response = fault_from_rpc_error(error)
         except asyncio.InvalidStateError:
             # The stream had ended before this write: say what ended it, as a read would.
-            fault = await _ended_stream_fault(stream)
+            response = await _ended_stream_fault(stream)
+        finally:
+            deadline.stop()
+        if deadline.expired:  # whatever came as the deadline passed came too late
+            response = BotFault(referee_pb2.FAULT_KIND_TIMEOUT, NO_ANSWER)
+        elif response is _EOF:  # read() raises for any status but OK
+            response = BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
+        if isinstance(response, BotFault):
             self._drop_stream()
-            raise fault from None
-        if response is _EOF:  # read() raises for any status but OK
-            self._drop_stream()
-            raise BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
+            raise response
         assert isinstance(response, bot_pb2.ActResponse)
         return response
 
@@ -206,10 +214,17 @@ class SeatConversation:
             self._stream = None
 
     async def close(self) -> None:
+        if self._deadline is not None:
+            self._deadline.close()
         if self._stream is not None:
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await self._stream.done_writing()
             self._drop_stream()
+
+
+def _task_cancelling() -> int:
+    task = asyncio.current_task()
+    return task.cancelling() if task is not None else 0
 
 
 async def _ended_stream_fault(

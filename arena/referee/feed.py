@@ -26,7 +26,7 @@ class MatchFeed:
         self.match_id = match_id
         self._items: list[referee_pb2.MatchEvent | _GameEvent] = []
         self.done = False
-        self._wakeup = asyncio.Event()
+        self._wakeup: asyncio.Event | None = None  # only while someone waits
 
     def post(self, event: referee_pb2.MatchEvent, *, last: bool = False) -> None:
         self._append(event)
@@ -39,8 +39,9 @@ class MatchFeed:
 
     def _append(self, item: referee_pb2.MatchEvent | _GameEvent) -> None:
         self._items.append(item)
-        self._wakeup.set()
-        self._wakeup = asyncio.Event()
+        if self._wakeup is not None:
+            self._wakeup.set()
+            self._wakeup = None
 
     def event(self, sequence: int) -> referee_pb2.MatchEvent:
         item = self._items[sequence]
@@ -68,6 +69,8 @@ class MatchFeed:
             elif self.done:
                 return
             else:
+                if self._wakeup is None:
+                    self._wakeup = asyncio.Event()
                 await self._wakeup.wait()
 
 

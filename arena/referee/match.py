@@ -51,6 +51,8 @@ class _Outcome:
     end: referee_pb2.MatchEnd.ValueType = referee_pb2.MATCH_END_COMPLETED
     forfeit_team: int | None = None
     decisions: int = 0
+    played: bool = False
+    """Whether play began: a match whose bots never all answered has no hands."""
 
 
 class MatchRunner:
@@ -123,7 +125,7 @@ class MatchRunner:
             result = self._result(state, outcome, time.monotonic() - started)
             end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
             metrics.MATCH_SECONDS.labels(self.info.name, end).observe(time.monotonic() - started)
-            self._save_replay(state, result)
+            self._save_replay(state, outcome.played, result)
             await self._notify_end(connections, state, result)
         finally:
             troubled = {spec.seat_bots[f.seat] for f in self.ledger.faults}
@@ -170,13 +172,14 @@ class MatchRunner:
             if problem is None:
                 continue
             failed_teams.add(self.info.seat_teams[seat])
-            self._record_fault(Fault(seat, 0, problem.kind, problem.detail))
+            self._record_fault(Fault(seat, 0, problem.kind, problem.detail), 0)
         return failed_teams, streams
 
     async def _play(
         self, state: State, seats: Sequence[SeatConversation], outcome: _Outcome
     ) -> None:
         spec = self.spec
+        outcome.played = True
         self._publish_events(state, 0)
         while not state.is_terminal():
             if outcome.decisions >= spec.max_decisions:
@@ -217,43 +220,47 @@ class MatchRunner:
                 problem is not None and problem.kind == referee_pb2.FAULT_KIND_TIMEOUT,
             )
             self._seat_latency[seat].observe(think_s)
+            before = len(state.events)
             if problem is None:
                 self._decisions_ok.inc()
+                text = state.action_text(action)
             else:
                 metrics.DECISIONS.labels(self.info.name, KIND_NAMES[problem.kind]).inc()
                 action = substitute_action(spec.seed, index, legal)
                 text = state.action_text(action)
-                forfeit = self._record_fault(Fault(seat, index, problem.kind, problem.detail, text))
+                noted = Fault(seat, index, problem.kind, problem.detail, text)
+                forfeit = self._record_fault(noted, before)
                 if forfeit is not None:
                     outcome.end = referee_pb2.MATCH_END_FORFEIT
                     outcome.forfeit_team = forfeit
                     return
-            self.recorder.decision(
-                index=index,
-                seat=seat,
-                action=action,
-                text=state.action_text(action),
-                think_ms=think_s * 1000,
-                substituted=problem is not None,
-                time_bank_s=self.clocks.bank(seat) if self.clocks.has_bank else None,
-            )
-            before = len(state.events)
             state.apply(action)
-            self.recorder.table(state.public_table())
+            self.recorder.decision(
+                before,
+                index,
+                seat,
+                action,
+                text,
+                think_s,
+                problem is not None,
+                self.clocks.bank(seat) if self.clocks.has_bank else None,
+                state.public_table(),
+            )
             outcome.decisions += 1
             self._publish_events(state, before)
 
     def _publish_events(self, state: State, start: int) -> None:
         new = state.events[start:]
-        self.recorder.events(new)
         scores = state.scores() if new else ()
         for event in new:
             if event.public:
                 self.feed.post_game(event.seat, event.kind, event.text, scores)
 
-    def _record_fault(self, fault: Fault) -> int | None:
+    def _record_fault(self, fault: Fault, events_before: int) -> int | None:
+        """Record a fault after the first ``events_before`` engine events (0 before play,
+        so it falls in no hand); returns the team that forfeits, if any."""
         metrics.FAULTS.labels(fault.kind_name, self.spec.seat_bots[fault.seat]).inc()
-        self.recorder.fault(fault.to_json())
+        self.recorder.fault(events_before, fault.to_json())
         self.feed.post(
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_FAULT,
@@ -300,8 +307,9 @@ class MatchRunner:
             time_bank_left=[wire.duration(s) for s in self.clocks.left()],
         )
 
-    def _save_replay(self, state: State, result: referee_pb2.MatchResult) -> None:
+    def _save_replay(self, state: State, played: bool, result: referee_pb2.MatchResult) -> None:
         document = self.recorder.finish(
+            state.events if played else (),
             {
                 "end": referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower(),
                 "scores": list(state.scores()),
@@ -310,7 +318,7 @@ class MatchRunner:
                 "decisions": result.decisions,
                 "seat_faults": list(result.seat_faults),
                 "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
-            }
+            },
         )
         self.replays.save(self.spec.match_id, document)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.games.api import Event
 
@@ -35,7 +35,11 @@ def event_json(event: Event) -> dict[str, Any]:
 
 
 class ReplayRecorder:
-    """Accumulates one match's replay; ``document()`` gives the JSON-ready dict."""
+    """Accumulates one match's replay; ``finish()`` gives the JSON-ready dict.
+
+    During play it only notes decisions and faults with how many engine events came
+    before each (a tuple apiece: this runs for every decision); ``finish`` weaves them
+    into the engine's event log, hand by hand."""
 
     def __init__(
         self,
@@ -68,64 +72,98 @@ class ReplayRecorder:
         }
         if time_bank_s:
             self._doc["time_bank_ms"] = round(time_bank_s * 1000, 3)
+        self._notes: list[tuple[int, dict[str, Any] | _Decision]] = []
         self._hand: dict[str, Any] | None = None
-        self._last_decision: dict[str, Any] = {}
-
-    def _new_hand(self) -> dict[str, Any]:
-        self._hand = {"number": len(self._doc["hands"]) + 1, "log": []}
-        self._doc["hands"].append(self._hand)
-        return self._hand
-
-    def _current_hand(self) -> dict[str, Any]:
-        """The hand being logged; what follows a hand's end (a game end) stays with it."""
-        return self._hand if self._hand is not None else self._new_hand()
-
-    def events(self, events: Sequence[Event]) -> None:
-        """Record engine events; a deal opens a hand and a hand end gives its scores."""
-        for event in events:
-            if event.kind == HAND_START:
-                hand = self._new_hand()
-                hand["dealer"] = event.data.get("dealer")
-                hand["deal"] = [list(h) for h in event.data.get("hands", [])]
-            hand = self._current_hand()
-            hand["log"].append({"event": event_json(event)})
-            if event.kind in HAND_END_KINDS:
-                hand["scores"] = list(event.data.get("scores", []))
-                hand["end"] = event.kind
 
     def decision(
         self,
-        *,
+        events_before: int,
         index: int,
         seat: int,
         action: int,
         text: str,
-        think_ms: float,
+        think_s: float,
         substituted: bool,
-        time_bank_s: float | None = None,
+        time_bank_s: float | None,
+        table: str | None,
     ) -> None:
-        self._last_decision = {
-            "index": index,
-            "seat": seat,
-            "action": action,
-            "text": text,
-            "think_ms": round(think_ms, 3),
-            "substituted": substituted,
-        }
-        if time_bank_s is not None:
-            self._last_decision["time_bank_ms"] = round(time_bank_s * 1000, 3)
-        self._current_hand()["log"].append({"decision": self._last_decision})
+        """A decision taken after the first ``events_before`` engine events; ``table`` is
+        what lies face up after it, for games that describe it."""
+        self._notes.append(
+            (
+                events_before,
+                _Decision(index, seat, action, text, think_s, substituted, time_bank_s, table),
+            )
+        )
 
-    def table(self, picture: str | None) -> None:
-        """What lies face up after the last decision, for games that describe it."""
-        if picture is not None:
-            self._last_decision["table"] = picture
-
-    def fault(self, fault: dict[str, Any]) -> None:
+    def fault(self, events_before: int, fault: dict[str, Any]) -> None:
+        """A fault; one before the first event (a bot that never started) belongs to no hand."""
         self._doc["faults"].append(fault)
-        if self._hand is not None:
-            self._hand["log"].append({"fault": fault})
+        self._notes.append((events_before, fault))
 
-    def finish(self, result: dict[str, Any]) -> dict[str, Any]:
+    def finish(self, events: Sequence[Event], result: dict[str, Any]) -> dict[str, Any]:
+        """The document, from the match's whole event log and its result."""
+        notes = iter(self._notes)
+        note = next(notes, None)
+        for position, event in enumerate(events):
+            while note is not None and note[0] <= position:
+                self._log_note(note[1])
+                note = next(notes, None)
+            self._log_event(event)
+        while note is not None:
+            self._log_note(note[1])
+            note = next(notes, None)
         self._doc["result"] = result
         return self._doc
+
+    def _log_event(self, event: Event) -> None:
+        """A deal opens a hand and a hand end gives its scores; what follows a hand's
+        end (a game end) stays with it."""
+        if event.kind == HAND_START:
+            hand = self._open_hand()
+            hand["dealer"] = event.data.get("dealer")
+            hand["deal"] = [list(h) for h in event.data.get("hands", [])]
+        else:
+            hand = self._hand or self._open_hand()
+        hand["log"].append({"event": event_json(event)})
+        if event.kind in HAND_END_KINDS:
+            hand["scores"] = list(event.data.get("scores", []))
+            hand["end"] = event.kind
+
+    def _log_note(self, note: dict[str, Any] | _Decision) -> None:
+        if isinstance(note, _Decision):
+            hand = self._hand or self._open_hand()
+            hand["log"].append({"decision": note.to_json()})
+        elif self._hand is not None:
+            self._hand["log"].append({"fault": note})
+
+    def _open_hand(self) -> dict[str, Any]:
+        self._hand = {"number": len(self._doc["hands"]) + 1, "log": []}
+        self._doc["hands"].append(self._hand)
+        return self._hand
+
+
+class _Decision(NamedTuple):
+    decision_index: int
+    seat: int
+    action: int
+    text: str
+    think_s: float
+    substituted: bool
+    time_bank_s: float | None
+    table: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "index": self.decision_index,
+            "seat": self.seat,
+            "action": self.action,
+            "text": self.text,
+            "think_ms": round(self.think_s * 1000, 3),
+            "substituted": self.substituted,
+        }
+        if self.time_bank_s is not None:
+            out["time_bank_ms"] = round(self.time_bank_s * 1000, 3)
+        if self.table is not None:
+            out["table"] = self.table
+        return out

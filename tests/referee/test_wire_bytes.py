@@ -43,6 +43,26 @@ def test_every_request_of_a_playout_serializes_identically(
         index += rng.choice((1, 1, 1, 200, 70_000))  # multi-byte varints too
 
 
+@pytest.mark.parametrize("game_name", game_names())
+def test_matches_played_at_once_do_not_mix_their_memoized_pieces(game_name: str) -> None:
+    """A referee interleaves many matches; the encoders remember the last values they
+    saw, so alternate between three playouts and check every request."""
+    states = [get_game(game_name).new_state(seed) for seed in (1, 2, 1)]
+    rng = random.Random(game_name)
+    index = 0
+    while any(not s.is_terminal() for s in states):
+        for n, state in enumerate(states):
+            if state.is_terminal():
+                continue
+            legal = state.legal_actions()
+            args = {"match_id": f"m{n}", "decision_index": index, "deadline_s": 1.0}
+            expected = wire.act_request(state, legal=legal, **args)
+            actual = wire_bytes.act_request(state, legal=legal, **args)
+            assert bot_pb2.ActRequest.FromString(actual) == expected
+            state.apply(rng.choice(legal))
+        index += 1
+
+
 @pytest.mark.parametrize("value", [1, 127, 128, 300, 16_383, 16_384, 2**32, -1, -(2**31)])
 def test_varints_match_protobuf(value: int) -> None:
     if value >= 0:  # uint64 action_id, field 1

@@ -1,0 +1,60 @@
+"""Decision deadlines on one lazily re-armed timer per seat.
+
+``asyncio.timeout`` schedules a timer and cancels it again for every decision, and a
+referee makes thousands of decisions a second, nearly all of which end long before
+their deadline. A seat instead keeps one timer. A new decision leaves it armed when it
+is due no later than the decision's deadline; when the timer fires it either expires
+the decision still waiting past its deadline or re-arms for that deadline. So a seat
+touches the event loop's timer heap about once per deadline period, not per decision,
+and a deadline still expires on time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+class SeatDeadline:
+    """The deadline of one seat's current decision; ``on_expiry`` interrupts the wait."""
+
+    def __init__(self, on_expiry: Callable[[], None]) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._on_expiry = on_expiry
+        self._timer: asyncio.TimerHandle | None = None
+        self._due: float | None = None  # None while no decision waits
+        self.expired = False
+        """Whether the current (or last) decision ran out of time."""
+
+    def start(self, timeout_s: float) -> None:
+        """A decision begins and must end within ``timeout_s``."""
+        due = self._loop.time() + timeout_s
+        self._due = due
+        self.expired = False
+        timer = self._timer
+        if timer is None or timer.when() > due:
+            if timer is not None:
+                timer.cancel()
+            self._timer = self._loop.call_at(due, self._fire)
+
+    def stop(self) -> None:
+        """The decision ended; the timer stays armed for the next one."""
+        self._due = None
+
+    def close(self) -> None:
+        self._due = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self) -> None:
+        self._timer = None
+        due = self._due
+        if due is None:
+            return
+        if self._loop.time() < due:  # armed for an earlier decision: wait on
+            self._timer = self._loop.call_at(due, self._fire)
+            return
+        self._due = None
+        self.expired = True
+        self._on_expiry()
