@@ -58,13 +58,15 @@ lint: install
 proto: install
 	$(PY) proto/generate.py
 
-## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load.
+## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load,
+## leaderboard reads.
 bench: install
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
 	$(PY) -m bench.tournament_throughput
 	$(PY) -m bench.seep_worst_floor
 	$(PY) -m bench.referee_load
+	$(PY) -m bench.leaderboard_reads
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

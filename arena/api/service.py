@@ -20,6 +20,7 @@ from google.protobuf import duration_pb2, timestamp_pb2
 from prometheus_client import start_http_server
 
 from arena.api.auth import TOKEN_ENV, TokenCheck
+from arena.api.boards import BoardCache
 from arena.api.metrics import RequestCounter
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
@@ -122,6 +123,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> None:
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
+        self.boards = BoardCache()
         self.bot_credentials = bot_credentials
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
@@ -291,14 +293,19 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 stored = await asyncio.to_thread(self.tournaments.leaderboard, record.id)
                 if stored is not None:
                     return leaderboard_message(Leaderboard.from_json(stored), record.id)
-            ids = [request.tournament_id]
-        else:
-            ids = await asyncio.to_thread(self.tournaments.ids)
-        results = []
-        for tournament_id in ids:
-            results.extend(await asyncio.to_thread(self.tournaments.results, tournament_id))
-        board = await asyncio.to_thread(leaderboard, results, request.game)
+        version = await asyncio.to_thread(self.tournaments.results_version)
+        board = await self.boards.get(
+            (request.tournament_id, request.game),
+            version,
+            lambda: asyncio.to_thread(self._fit_leaderboard, request.tournament_id, request.game),
+        )
         return leaderboard_message(board, request.tournament_id)
+
+    def _fit_leaderboard(self, tournament_id: str, game: str) -> Leaderboard:
+        """Ratings from one tournament's results, or from every tournament's."""
+        ids = [tournament_id] if tournament_id else self.tournaments.ids()
+        results = [r for i in ids for r in self.tournaments.results(i)]
+        return leaderboard(results, game)
 
     async def ListResults(
         self, request: arena_pb2.ListResultsRequest, context: Context

@@ -171,7 +171,12 @@ def fit(outcomes: Sequence[Outcome], players: Sequence[str] | None = None) -> Ra
     )
     theta = np.append(np.zeros(len(names) - 1), math.log(100.0))
     theta = _newton(problem, theta)
-    covariance_free = np.linalg.inv(-problem.hessian(theta))
+    try:
+        covariance_free = np.linalg.inv(-problem.hessian(theta))
+    except np.linalg.LinAlgError:
+        # No outcome at all (only unfinished pairs so far): nothing pins the draw margin,
+        # and the ratings' intervals are the prior's.
+        covariance_free = np.linalg.pinv(-problem.hessian(theta))
     # Map the covariance of the free ratings to all n ratings (the last is minus the sum).
     jacobian = np.vstack([np.eye(len(names) - 1), -np.ones(len(names) - 1)])
     cov = jacobian @ covariance_free[:-1, :-1] @ jacobian.T

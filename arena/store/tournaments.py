@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +15,17 @@ from arena.tournament.schedule import ScheduledMatch
 
 TOURNAMENTS = "arena:tournaments"
 RATINGS = "arena:ratings"
+RESULTS_VERSION = "arena:results:version"
+"""Counts results ever stored, so readers can tell whether anything changed."""
+RESULTS_EPOCH = "arena:results:epoch"
+"""Set once per Redis data set: a counter that restarted from zero (a flushed or lost
+data set) is not mistaken for the one before."""
 
-# The result and its forfeit mark are written together or not at all.
+# The result, its forfeit mark and the version bump happen together or not at all.
 _RECORD_ONCE = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   if ARGV[3] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) end
+  redis.call('INCR', KEYS[3])
   return 1
 end
 return 0
@@ -124,10 +131,18 @@ class TournamentStore:
         """Store a match result unless one is already stored; True if this one counted."""
         forfeit = "1" if result.get("forfeit_team") is not None else "0"
         written = self._record_once(
-            keys=[_key(tournament_id, "results"), _key(tournament_id, "forfeits")],
+            keys=[_key(tournament_id, "results"), _key(tournament_id, "forfeits"), RESULTS_VERSION],
             args=[result["match_id"], json.dumps(result), forfeit],
         )
         return bool(written)
+
+    def results_version(self) -> str:
+        """Changes whenever a result is stored anywhere, and only then."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(RESULTS_EPOCH, uuid.uuid4().hex, nx=True)  # a new data set gets one
+            pipe.mget(RESULTS_EPOCH, RESULTS_VERSION)
+            _, (epoch, count) = pipe.execute()
+        return f"{epoch.decode()}:{int(count or 0)}"
 
     def results(self, tournament_id: str) -> list[dict[str, Any]]:
         raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "results"))  # type: ignore[assignment]

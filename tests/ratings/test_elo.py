@@ -69,6 +69,17 @@ def test_a_player_who_won_everything_gets_a_finite_rating() -> None:
     assert (best.games, best.wins, best.draws, best.losses) == (30, 30, 0, 0)
 
 
+def test_players_without_a_single_outcome_yet_are_listed_even_and_uncertain() -> None:
+    # A tournament's first results are halves of duplicate pairs: no outcome to fit yet.
+    table = fit([], players=["a", "b", "c"])
+    assert [(r.player, r.elo, r.games) for r in table.ratings] == [
+        ("a", 0.0, 0),
+        ("b", 0.0, 0),
+        ("c", 0.0, 0),
+    ]
+    assert all(1000 < r.ci95 < 5000 for r in table.ratings)  # the prior's width, finite
+
+
 def test_fewer_than_two_players_cannot_be_rated() -> None:
     with pytest.raises(ValueError, match="at least two players"):
         fit([], players=["alone"])

@@ -1,0 +1,101 @@
+"""What a leaderboard read costs once the arena has a long history.
+
+An API process over a Redis holding N stored results (random duplicate pairs among 8
+bots across every game, written as workers write them). Measured: one leaderboard
+page's worth of reads (the arena-wide board and one per game, as `arena leaderboard
+serve` asks) right after a new result is stored, so every board is refitted, and the
+same reads again with nothing new, served from the API's cache. Baseline in the same
+run: as many `ListBots` calls, the floor of any API read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+import grpc
+import redis
+
+from arena.games import game_names
+from arena.local_redis import start_redis
+from arena.processes import arena_command, start_service
+from arena.store import TournamentStore
+from arena.v1 import arena_pb2, arena_pb2_grpc
+
+BOTS = [f"bot-{i}" for i in range(8)]
+
+
+def history(store: TournamentStore, results: int, rng: random.Random) -> None:
+    games = game_names()
+    store.create("history", {}, games, [])
+    for n in range(results // 2):
+        a, b = rng.sample(BOTS, 2)
+        game = rng.choice(games)
+        for seating, entries in enumerate(([a, b], [b, a])):
+            store.record_result("history", result(n, seating, game, entries, rng))
+
+
+def result(
+    n: int, seating: int, game: str, entries: list[str], rng: random.Random
+) -> dict[str, Any]:
+    return {
+        "match_id": f"history-{n}-{seating}",
+        "game": game,
+        "pair_key": f"pair-{n}",
+        "deal": n,
+        "seed": n,
+        "entries": entries,
+        "scores": [rng.randint(0, 40), rng.randint(0, 40)],
+        "end": "completed",
+        "forfeit_team": None,
+    }
+
+
+def page_ms(stub: arena_pb2_grpc.ArenaStub) -> float:
+    started = time.perf_counter()
+    for game in ["", *game_names()]:
+        stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game=game))
+    return (time.perf_counter() - started) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--results", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    rng = random.Random(1)
+    server = start_redis()
+    try:
+        client = redis.Redis.from_url(server.url())
+        store = TournamentStore(client)
+        history(store, args.results, rng)
+        api = start_service(arena_command("api", "serve", "--port", "0", "--redis", server.url()))
+        try:
+            with grpc.insecure_channel(api.address) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                fresh, cached, floor = [], [], []
+                for r in range(args.rounds):
+                    store.record_result("history", result(10**9 + r, 0, "seep", BOTS[:2], rng))
+                    fresh.append(page_ms(stub))
+                    cached.append(page_ms(stub))
+                    started = time.perf_counter()
+                    for _ in range(1 + len(game_names())):
+                        stub.ListBots(arena_pb2.ListBotsRequest())
+                    floor.append((time.perf_counter() - started) * 1000)
+        finally:
+            api.stop()
+    finally:
+        server.stop()
+    refit, hit, base = (statistics.median(x) for x in (fresh, cached, floor))
+    print(f"{args.results} stored results; one page = {1 + len(game_names())} leaderboards")
+    print(f"after a new result (every board refitted): {refit:8.1f} ms a page")
+    print(f"nothing new (served from the cache):       {hit:8.1f} ms a page")
+    print(f"baseline, as many ListBots calls:          {base:8.1f} ms")
+    print(f"ratio cached / baseline: {hit / base:.2f}; refitted / cached: {refit / hit:.0f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The API refits a leaderboard only when results changed, and never serves a stale one.
+
+Results are written as a worker writes them (``TournamentStore.record_result``) into the
+Redis of a real API process; a result slipped into Redis behind the store's back (no
+version bump) shows whether a board came from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from arena.store import TournamentStore
+from arena.v1 import arena_pb2
+from tests.tournament.conftest import Arena
+
+TOURNAMENT = "t-cache"
+
+
+def result(n: int, winner: str, loser: str) -> dict[str, Any]:
+    return {
+        "match_id": f"{TOURNAMENT}-{n}",
+        "game": "bid-euchre",
+        "pair_key": f"{TOURNAMENT}-pair-{n}",
+        "deal": n,
+        "seed": n,
+        "entries": [winner, loser],
+        "scores": [32, 10],
+        "end": "completed",
+        "forfeit_team": None,
+    }
+
+
+def board(arena: Arena, game: str = "") -> arena_pb2.Leaderboard:
+    return arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game=game))
+
+
+def slip_in(arena: Arena, record: dict[str, Any]) -> None:
+    """Store a result without bumping the version, as no real writer would."""
+    arena.redis.hset(f"arena:t:{TOURNAMENT}:results", record["match_id"], json.dumps(record))
+
+
+def test_a_board_is_refitted_when_a_result_is_stored_and_only_then(arena: Arena) -> None:
+    store = TournamentStore(arena.redis)
+    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.record_result(TOURNAMENT, result(1, "a", "b"))
+    first = board(arena)
+    assert first.matches == 1 and {r.bot for r in first.rows} == {"a", "b"}
+
+    slip_in(arena, result(2, "c", "a"))
+    assert board(arena) == first  # nothing recorded: the fitted board is served again
+    assert board(arena, "bid-euchre").matches == 2  # another board is fitted afresh
+
+    assert store.record_result(TOURNAMENT, result(3, "b", "c"))
+    fresh = board(arena)
+    assert fresh.matches == 3 and {r.bot for r in fresh.rows} == {"a", "b", "c"}
+    assert not store.record_result(TOURNAMENT, result(3, "b", "c"))  # already stored
+    assert board(arena) == fresh
+
+
+def test_a_data_set_that_starts_over_is_not_taken_for_the_old_one(arena: Arena) -> None:
+    store = TournamentStore(arena.redis)
+    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.record_result(TOURNAMENT, result(1, "a", "b"))
+    assert {r.bot for r in board(arena).rows} == {"a", "b"}
+
+    arena.redis.flushdb()  # the version counter starts again from zero
+    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.record_result(TOURNAMENT, result(1, "x", "y"))
+    assert {r.bot for r in board(arena).rows} == {"x", "y"}
