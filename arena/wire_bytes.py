@@ -158,22 +158,26 @@ def _by_identity(piece: Encoder) -> Encoder:
 
 def _growing(element: Encoder) -> Encoder:
     """A repeated field encoded from what it held last time, plus what was appended.
-    Tuple comparison checks identity first, so a prefix of the same objects is cheap;
-    another match's values simply miss."""
-    last: tuple[tuple[Any, ...], bytes] = ((), b"")  # one object: threads see both or neither
+
+    The last time is found by the identity of the field's first value: a match's auction
+    or tricks keep their first object while they grow, and every match has its own, so
+    matches played at once do not evict each other. Tuple comparison checks identity
+    first, so confirming the prefix is cheap."""
+    memo: dict[int, tuple[Any, tuple[Any, ...], bytes]] = {}
 
     def encode(values: Any) -> bytes:
-        nonlocal last
         values = tuple(values)  # a tuple gives itself back
-        before, encoded = last
-        n = len(before)
-        if values[:n] == before:
-            if len(values) == n:
-                return encoded
-            encoded += b"".join(map(element, values[n:]))
+        first = values[0]  # never empty: encoders skip empty repeated fields
+        hit = memo.get(id(first))
+        if hit is not None and hit[0] is first and values[: len(hit[1])] == hit[1]:
+            if len(values) == len(hit[1]):
+                return hit[2]
+            encoded = hit[2] + b"".join(map(element, values[len(hit[1]) :]))
         else:
+            if len(memo) >= 4096:
+                memo.clear()
             encoded = b"".join(map(element, values))
-        last = (values, encoded)
+        memo[id(first)] = (first, values, encoded)  # one object: threads see all or nothing
         return encoded
 
     return encode
