@@ -180,26 +180,27 @@ class SeatConversation:
         if self._stream is None:
             self._stream = self.bot.act_stream()  # type: ignore[call-arg]
         if self._deadline is None:
-            self._deadline = SeatDeadline(self._drop_stream)
+            self._deadline = SeatDeadline()
         stream, deadline = self._stream, self._deadline
-        deadline.start(timeout_s)
         response: Any = None
+        ended = False
+        deadline.start(timeout_s)
         try:
             await stream.write(request)
             response = await stream.read()
         except asyncio.CancelledError:
-            # The deadline cancels the stream, not the task: a cancelled task is not ours.
-            if not deadline.expired or _task_cancelling():
+            if not deadline.claim():
                 raise
         except grpc.aio.AioRpcError as error:
             response = fault_from_rpc_error(error)
         except asyncio.InvalidStateError:
-            # The stream had ended before this write: say what ended it, as a read would.
-            response = await _ended_stream_fault(stream)
+            ended = True  # the stream had ended before this write
         finally:
             deadline.stop()
         if deadline.expired:  # whatever came as the deadline passed came too late
             response = BotFault(referee_pb2.FAULT_KIND_TIMEOUT, NO_ANSWER)
+        elif ended:  # say what ended it, as a read would
+            response = await _ended_stream_fault(stream)
         elif response is _EOF:  # read() raises for any status but OK
             response = BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
         if isinstance(response, BotFault):
@@ -220,11 +221,6 @@ class SeatConversation:
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await self._stream.done_writing()
             self._drop_stream()
-
-
-def _task_cancelling() -> int:
-    task = asyncio.current_task()
-    return task.cancelling() if task is not None else 0
 
 
 async def _ended_stream_fault(

@@ -7,29 +7,33 @@ is due no later than the decision's deadline; when the timer fires it either exp
 the decision still waiting past its deadline or re-arms for that deadline. So a seat
 touches the event loop's timer heap about once per deadline period, not per decision,
 and a deadline still expires on time.
+
+Expiry cancels the waiting task, as ``asyncio.timeout`` does, so it interrupts any await
+(cancelling only the gRPC call would not wake a write still waiting for the call to
+start); ``claim`` then tells the deadline's cancellation from anyone else's.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 
 
 class SeatDeadline:
-    """The deadline of one seat's current decision; ``on_expiry`` interrupts the wait."""
+    """The deadline of one seat's current decision."""
 
-    def __init__(self, on_expiry: Callable[[], None]) -> None:
+    def __init__(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._on_expiry = on_expiry
         self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[object] | None = None
         self._due: float | None = None  # None while no decision waits
         self.expired = False
         """Whether the current (or last) decision ran out of time."""
 
     def start(self, timeout_s: float) -> None:
-        """A decision begins and must end within ``timeout_s``."""
+        """The current task begins a decision that must end within ``timeout_s``."""
         due = self._loop.time() + timeout_s
         self._due = due
+        self._task = asyncio.current_task()
         self.expired = False
         timer = self._timer
         if timer is None or timer.when() > due:
@@ -40,6 +44,13 @@ class SeatDeadline:
     def stop(self) -> None:
         """The decision ended; the timer stays armed for the next one."""
         self._due = None
+
+    def claim(self) -> bool:
+        """With a ``CancelledError`` in hand: True if this deadline caused it and nobody
+        else wants the task cancelled too; the cancellation is then withdrawn."""
+        if not self.expired or self._task is None:
+            return False
+        return self._task.uncancel() == 0
 
     def close(self) -> None:
         self._due = None
@@ -57,4 +68,5 @@ class SeatDeadline:
             return
         self._due = None
         self.expired = True
-        self._on_expiry()
+        if self._task is not None:
+            self._task.cancel()

@@ -1,83 +1,91 @@
 """The seat deadline: expires a waiting decision on time, never early, never a finished
-one, and touches the timer heap once per deadline period rather than per decision."""
+one; interrupts any await; tells its own cancellation from anyone else's; and touches
+the timer heap once per deadline period rather than per decision."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import pytest
+
+from arena.referee.bot_client import BotFault, SeatConversation
 from arena.referee.deadline import SeatDeadline
+from arena.v1 import referee_pb2
 
 
-class Expiries:
-    def __init__(self) -> None:
-        self.times: list[float] = []
+async def wait_out(deadline: SeatDeadline, timeout_s: float) -> tuple[float, float, bool]:
+    """Start a decision that never ends by itself; returns when it was due, when it was
+    cancelled, and whether the deadline claimed the cancellation."""
+    loop = asyncio.get_running_loop()
+    due = loop.time() + timeout_s
+    deadline.start(timeout_s)
+    try:
+        await asyncio.Event().wait()
+    except asyncio.CancelledError:
+        return due, loop.time(), deadline.claim()
+    finally:
+        deadline.stop()
+    raise AssertionError("never woken")
 
-    def __call__(self) -> None:
-        self.times.append(asyncio.get_running_loop().time())
 
+def test_a_waiting_decision_is_interrupted_at_its_deadline_and_claims_it() -> None:
+    async def main() -> tuple[float, float, bool]:
+        return await wait_out(SeatDeadline(), 0.05)
 
-def test_a_waiting_decision_expires_at_its_deadline() -> None:
-    async def main() -> tuple[float, list[float], bool]:
-        expiries = Expiries()
-        deadline = SeatDeadline(expiries)
-        due = asyncio.get_running_loop().time() + 0.05
-        deadline.start(0.05)
-        while not expiries.times:
-            await asyncio.sleep(0.01)
-        return due, expiries.times, deadline.expired
-
-    due, times, expired = asyncio.run(main())
-    assert len(times) == 1 and times[0] >= due
-    assert expired
+    due, woken, claimed = asyncio.run(main())
+    assert woken >= due and claimed
 
 
 def test_a_decision_that_ended_never_expires() -> None:
-    async def main() -> tuple[list[float], bool]:
-        expiries = Expiries()
-        deadline = SeatDeadline(expiries)
+    async def main() -> bool:
+        deadline = SeatDeadline()
         deadline.start(0.02)
         deadline.stop()
-        await asyncio.sleep(0.1)
-        return expiries.times, deadline.expired
+        await asyncio.sleep(0.1)  # would be cancelled here if the deadline fired
+        return deadline.expired
 
-    assert asyncio.run(main()) == ([], False)
+    assert asyncio.run(main()) is False
 
 
 def test_a_timer_armed_for_an_earlier_decision_waits_for_the_current_one() -> None:
-    async def main() -> tuple[float, list[float]]:
-        loop = asyncio.get_running_loop()
-        expiries = Expiries()
-        deadline = SeatDeadline(expiries)
+    async def main() -> tuple[float, float, bool]:
+        deadline = SeatDeadline()
         deadline.start(0.05)  # arms the timer
         deadline.stop()
         await asyncio.sleep(0.03)
-        due = loop.time() + 0.05
-        deadline.start(0.05)  # due later than the armed timer: keeps it
-        while not expiries.times:
-            await asyncio.sleep(0.01)
-        return due, expiries.times
+        return await wait_out(deadline, 0.05)  # due later: the armed timer is kept
 
-    due, times = asyncio.run(main())
-    assert len(times) == 1 and times[0] >= due
+    due, woken, claimed = asyncio.run(main())
+    assert woken >= due and claimed
 
 
 def test_an_earlier_deadline_rearms_the_timer() -> None:
-    async def main() -> tuple[float, list[float]]:
-        loop = asyncio.get_running_loop()
-        expiries = Expiries()
-        deadline = SeatDeadline(expiries)
+    async def main() -> tuple[float, float, bool]:
+        deadline = SeatDeadline()
         deadline.start(60)
         deadline.stop()
-        due = loop.time() + 0.02
-        deadline.start(0.02)
-        while not expiries.times:
-            await asyncio.sleep(0.01)
-        deadline.close()
-        return due, expiries.times
+        return await wait_out(deadline, 0.02)
 
-    due, times = asyncio.run(main())
-    assert len(times) == 1 and due <= times[0] < due + 30
+    due, woken, claimed = asyncio.run(main())
+    assert due <= woken < due + 30 and claimed  # not the 60 s timer
+
+
+def test_someone_elses_cancellation_is_not_claimed() -> None:
+    async def main() -> tuple[bool, bool]:
+        deadline = SeatDeadline()
+        waiting = asyncio.ensure_future(wait_out(deadline, 60))
+        await asyncio.sleep(0.01)
+        waiting.cancel()
+        _, _, alone = await waiting
+        both = asyncio.ensure_future(wait_out(deadline, 0.01))
+        await asyncio.sleep(0)
+        both.cancel()  # and then the deadline expires as well
+        await asyncio.sleep(0.05)
+        _, _, together = await both
+        return alone, together
+
+    assert asyncio.run(main()) == (False, False)
 
 
 def test_quick_decisions_share_one_timer() -> None:
@@ -92,7 +100,7 @@ def test_quick_decisions_share_one_timer() -> None:
             return call_at(when, callback)
 
         loop.call_at = counting_call_at  # type: ignore[method-assign]
-        deadline = SeatDeadline(lambda: None)
+        deadline = SeatDeadline()
         for _ in range(1000):
             deadline.start(30)
             await asyncio.sleep(0)
@@ -101,3 +109,43 @@ def test_quick_decisions_share_one_timer() -> None:
         return scheduled
 
     assert asyncio.run(main()) == 1
+
+
+class StalledStream:
+    """A stream whose first write waits for the call to start, and cancelling the call
+    does not wake it: what grpcio does when a call is cancelled before it started."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    async def write(self, request: bytes) -> None:
+        await asyncio.Event().wait()
+
+    async def read(self) -> object:
+        raise AssertionError("unreachable")
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class StalledBot:
+    def __init__(self) -> None:
+        self.streams: list[StalledStream] = []
+
+    def act_stream(self) -> StalledStream:
+        self.streams.append(StalledStream())
+        return self.streams[-1]
+
+
+def test_a_decision_stuck_anywhere_in_the_call_times_out() -> None:
+    async def main() -> tuple[BotFault, StalledBot]:
+        bot = StalledBot()
+        seat = SeatConversation(bot, use_stream=True)  # type: ignore[arg-type]
+        with pytest.raises(BotFault) as fault:
+            # The guard only turns a hang into a failure; the deadline is 50 ms.
+            await asyncio.wait_for(seat.act(b"", 0.05), 60)
+        return fault.value, bot
+
+    fault, bot = asyncio.run(main())
+    assert fault.kind == referee_pb2.FAULT_KIND_TIMEOUT
+    assert bot.streams[0].cancelled  # the late stream is dropped
