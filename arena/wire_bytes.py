@@ -3,10 +3,12 @@
 Building an ``ActRequest`` message field by field and then serializing it cost more
 than the gRPC stream exchange itself. Here the same name-driven mapping as ``wire``
 (same descriptors, same rules) writes the wire format straight away, and everything
-that recurs is encoded once and cached: a card, a played card or a finished trick (the
-engine's frozen values), a legal action (an id means the same action all game), the
-head of a seat's requests. Protobuf parsers take fields in any order and merge repeated
-ones, so the request is a concatenation of cached pieces plus the observation.
+that recurs is encoded once and cached: each field's piece for a value seen before (a
+score, a phase, a hand of cards), a played card or a finished trick (the engine's frozen
+values), a growing auction or list of tricks up to what it held last time, a legal
+action (an id means the same action all game), the head of a seat's requests. Protobuf
+parsers take fields in any order and merge repeated ones, so the request is a
+concatenation of cached pieces.
 
 ``tests/referee/test_wire_bytes.py`` checks over random playouts of every game that the
 bytes parse to exactly the message ``wire.act_request`` builds.

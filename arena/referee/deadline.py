@@ -66,6 +66,13 @@ class SeatDeadline:
         if self._loop.time() < due:  # armed for an earlier decision: wait on
             self._timer = self._loop.call_at(due, self._fire)
             return
+        # An answer the event loop took in on this same turn is in time: its task is
+        # already queued to run, so look again once it has.
+        self._loop.call_soon(self._expire, due)
+
+    def _expire(self, due: float) -> None:
+        if self._due != due:  # that decision ended meanwhile
+            return
         self._due = None
         self.expired = True
         if self._task is not None:

@@ -237,14 +237,14 @@ class MatchRunner:
             state.apply(action)
             self.recorder.decision(
                 before,
-                index,
-                seat,
-                action,
-                text,
-                think_s,
-                problem is not None,
-                self.clocks.bank(seat) if self.clocks.has_bank else None,
-                state.public_table(),
+                index=index,
+                seat=seat,
+                action=action,
+                text=text,
+                think_s=think_s,
+                substituted=problem is not None,
+                time_bank_s=self.clocks.bank(seat) if self.clocks.has_bank else None,
+                table=state.public_table(),
             )
             outcome.decisions += 1
             self._publish_events(state, before)

@@ -78,6 +78,7 @@ class ReplayRecorder:
     def decision(
         self,
         events_before: int,
+        *,
         index: int,
         seat: int,
         action: int,

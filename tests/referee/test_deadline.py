@@ -5,6 +5,7 @@ the timer heap once per deadline period rather than per decision."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -69,6 +70,25 @@ def test_an_earlier_deadline_rearms_the_timer() -> None:
 
     due, woken, claimed = asyncio.run(main())
     assert due <= woken < due + 30 and claimed  # not the 60 s timer
+
+
+def test_an_answer_in_before_a_late_loop_saw_the_deadline_counts() -> None:
+    """The referee's own lag is not the bot's: the answer arrives 1 ms before the
+    deadline, but the event loop is busy and handles both on the same late turn."""
+
+    async def main() -> tuple[str, bool]:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str] = loop.create_future()
+        deadline = SeatDeadline()
+        deadline.start(0.05)
+        loop.call_at(loop.time() + 0.049, answer.set_result, "in time")
+        loop.call_soon(time.sleep, 0.2)  # the loop falls behind both
+        try:
+            return await answer, deadline.expired
+        finally:
+            deadline.stop()
+
+    assert asyncio.run(main()) == ("in time", False)
 
 
 def test_someone_elses_cancellation_is_not_claimed() -> None:
