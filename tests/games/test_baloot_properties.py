@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from arena import wire
 from arena.games.api import Event, IllegalActionError
 from arena.games.baloot import NUM_ACTIONS, BalootGame, BalootState
+from tests.games import playouts
 
 GAME = BalootGame()
 ALL_CARDS = frozenset(r + s for s in "CDHS" for r in "789TJQKA")
@@ -37,33 +38,10 @@ def playout(
     options: Mapping[str, object],
     each_step: Callable[[BalootState, random.Random], None] | None = None,
 ) -> tuple[BalootState, list[int]]:
-    """Play a match to the end at random; ``each_step`` checks the state before each move."""
-    state = GAME.new_state(seed, options)
-    policy = random.Random(policy_seed)
-    actions: list[int] = []
-    while not state.is_terminal():
-        assert len(actions) < STEP_LIMIT, "the match does not end"
-        if each_step is not None:
-            each_step(state, policy)
-        legal = state.legal_actions()
-        assert legal, "only a finished match has no legal action"
-        action = policy.choice(legal)
-        state.apply(action)
-        actions.append(action)
-    if each_step is not None:
-        each_step(state, policy)
-    return state, actions
+    return playouts.playout(GAME.new_state, seed, policy_seed, options, each_step, STEP_LIMIT)
 
 
 # --- termination and the legal list ---------------------------------------------------------
-
-
-def _legal_list_is_canonical(state: BalootState, _: random.Random) -> None:
-    legal = state.legal_actions()
-    assert legal == sorted(set(legal))
-    assert (legal == []) == state.is_terminal() == (state.current_seat() == -1)
-    texts = [state.action_text(a) for a in legal]
-    assert len(set(texts)) == len(texts)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -71,7 +49,7 @@ def _legal_list_is_canonical(state: BalootState, _: random.Random) -> None:
 def test_every_match_ends_and_only_then_runs_out_of_legal_actions(
     seed: int, policy_seed: int, options: dict[str, object]
 ) -> None:
-    state, _ = playout(seed, policy_seed, options, _legal_list_is_canonical)
+    state, _ = playout(seed, policy_seed, options, playouts.legal_list_is_canonical)
     assert state.legal_actions() == []
     assert state.events[-1].kind == "game_end"
 

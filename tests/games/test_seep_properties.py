@@ -30,6 +30,7 @@ from arena.games.seep import (
     SeepState,
     SeepTeamPile,
 )
+from tests.games import playouts
 
 GAME = SeepGame()
 RANKS = "A23456789TJQK"
@@ -61,22 +62,7 @@ def playout(
     options: Mapping[str, object],
     each_step: Callable[[SeepState, random.Random], None] | None = None,
 ) -> tuple[SeepState, list[int]]:
-    """Play a match to the end at random; ``each_step`` checks the state before each move."""
-    state = GAME.new_state(seed, options)
-    policy = random.Random(policy_seed)
-    actions: list[int] = []
-    while not state.is_terminal():
-        assert len(actions) < STEP_LIMIT, "the match does not end"
-        if each_step is not None:
-            each_step(state, policy)
-        legal = state.legal_actions()
-        assert legal, "only a finished match has no legal action"
-        action = policy.choice(legal)
-        state.apply(action)
-        actions.append(action)
-    if each_step is not None:
-        each_step(state, policy)
-    return state, actions
+    return playouts.playout(GAME.new_state, seed, policy_seed, options, each_step, STEP_LIMIT)
 
 
 # --- termination and the legal list ---------------------------------------------------------
