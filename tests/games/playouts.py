@@ -20,7 +20,7 @@ def playout(
     step_limit: int = 20_000,
 ) -> tuple[S, list[int]]:
     """Play a match to the end at random; ``each_step`` checks the state before each
-    move and once at the end."""
+    move and once at the end, and every action's first event must be its actor's."""
     state = new_state(seed, options)
     policy = random.Random(policy_seed)
     actions: list[int] = []
@@ -31,7 +31,9 @@ def playout(
         legal = state.legal_actions()
         assert legal, "only a finished match has no legal action"
         action = policy.choice(legal)
+        actor, before = state.current_seat(), len(state.events)
         state.apply(action)
+        assert state.events[before].seat == actor, "an action's own event comes first"
         actions.append(action)
     if each_step is not None:
         each_step(state, policy)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from arena import wire
 from arena.games.api import Event, IllegalActionError
 from arena.games.persian_rummy import PersianRummyGame, PersianRummyState
+from tests.games import playouts
 
 GAME = PersianRummyGame()
 RANKS = "23456789TJQKA"
@@ -43,24 +44,7 @@ Check = Callable[[PersianRummyState, random.Random], None]
 def playout(
     seed: int, policy_seed: int, each_step: Check | None = None
 ) -> tuple[PersianRummyState, list[int]]:
-    """Play a match to the end at random; ``each_step`` checks the state before each move."""
-    state = GAME.new_state(seed)
-    policy = random.Random(policy_seed)
-    actions: list[int] = []
-    while not state.is_terminal():
-        assert len(actions) < STEP_LIMIT, "the match does not end"
-        if each_step is not None:
-            each_step(state, policy)
-        legal = state.legal_actions()
-        assert legal, "only a finished match has no legal action"
-        action = policy.choice(legal)
-        actor, before = state.current_seat(), len(state.events)
-        state.apply(action)
-        assert state.events[before].seat == actor, "an action's own event comes first"
-        actions.append(action)
-    if each_step is not None:
-        each_step(state, policy)
-    return state, actions
+    return playouts.playout(GAME.new_state, seed, policy_seed, {}, each_step, STEP_LIMIT)
 
 
 # --- termination and the legal list ---------------------------------------------------------
