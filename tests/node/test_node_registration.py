@@ -20,7 +20,7 @@ from tests.node.conftest import (
     run_node,
     strategy_fallbacks,
 )
-from tests.tournament.conftest import Arena
+from tests.tournament.conftest import Arena, start_arena
 
 
 def start_api(url: str, *flags: str) -> Service:
@@ -29,12 +29,7 @@ def start_api(url: str, *flags: str) -> Service:
 
 @pytest.fixture
 def node_arena(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
-    url = local_redis.url(next_database())
-    replay_dir = tmp_path / "replays"
-    referee = start_service(
-        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
-    )
-    arena = Arena(url, replay_dir, referee, start_api(url))
+    arena = start_arena(local_redis, tmp_path)
     yield arena
     arena.stop()
 

@@ -114,14 +114,19 @@ class Arena:
             service.stop()
 
 
-@pytest.fixture
-def arena(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
+def start_arena(local_redis: LocalRedis, tmp_path: Path) -> Arena:
+    """A referee and an API on a Redis database of their own; workers and bots come later."""
     url = local_redis.url(next_database())
     replay_dir = tmp_path / "replays"
     referee = start_service(
         arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
     )
     api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
-    stack = Arena(url, replay_dir, referee, api)
+    return Arena(url, replay_dir, referee, api)
+
+
+@pytest.fixture
+def arena(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
+    stack = start_arena(local_redis, tmp_path)
     yield stack
     stack.stop()
