@@ -62,14 +62,24 @@ def test_a_timer_armed_for_an_earlier_decision_waits_for_the_current_one() -> No
 
 
 def test_an_earlier_deadline_rearms_the_timer() -> None:
-    async def main() -> tuple[float, float, bool]:
+    async def main() -> tuple[float, float, bool, list[float]]:
+        loop = asyncio.get_running_loop()
+        armed: list[float] = []
+        call_at = loop.call_at
+
+        def recording_call_at(when: float, callback: Any) -> asyncio.TimerHandle:
+            armed.append(when)
+            return call_at(when, callback)
+
+        loop.call_at = recording_call_at  # type: ignore[method-assign]
         deadline = SeatDeadline()
         deadline.start(60)
         deadline.stop()
-        return await wait_out(deadline, 0.02)
+        return (*await wait_out(deadline, 0.02), armed)
 
-    due, woken, claimed = asyncio.run(main())
-    assert due <= woken < due + 30 and claimed  # not the 60 s timer
+    due, woken, claimed, armed = asyncio.run(main())
+    assert woken >= due and claimed
+    assert len(armed) == 2 and armed[1] < armed[0]  # a new, earlier timer, not the 60 s one
 
 
 def test_an_answer_in_before_a_late_loop_saw_the_deadline_counts() -> None:
