@@ -59,7 +59,7 @@ proto: install
 	$(PY) proto/generate.py
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load,
-## leaderboard reads.
+## leaderboard reads, rating units.
 bench: install
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
@@ -67,6 +67,7 @@ bench: install
 	$(PY) -m bench.seep_worst_floor
 	$(PY) -m bench.referee_load
 	$(PY) -m bench.leaderboard_reads
+	$(PY) -m bench.rating_units
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

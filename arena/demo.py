@@ -16,7 +16,7 @@ import tempfile
 from rich.console import Console
 
 from arena.cli.common import arena_api
-from arena.cli.tournament import follow
+from arena.cli.tournament import fairness, follow
 from arena.games import game_names
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
@@ -63,14 +63,12 @@ def main() -> None:
             console.print("bots: " + ", ".join(f"{n} ({a})" for n, a in bots.items()))
             tournament = api.SubmitTournament(
                 arena_pb2.SubmitTournamentRequest(
-                    spec=arena_pb2.TournamentSpec(
-                        entries=list(bots), deals=args.deals, master_seed=2026, name="demo"
-                    )
+                    spec=arena_pb2.TournamentSpec(entries=list(bots), deals=args.deals, name="demo")
                 )
             )
             console.print(
                 f"tournament {tournament.id}: {tournament.matches_total} matches over "
-                f"{', '.join(game_names())}"
+                f"{', '.join(game_names())}; {fairness(tournament)}"
             )
             follow(api, tournament.id)
         console.print(f"replays in {replay_dir} (arena replay show --replay-dir {replay_dir} ID)")

@@ -26,6 +26,7 @@ from arena.ratings.leaderboard import leaderboard, ratings_by_game
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.tournaments import CANCELLED, FINISHED
 from arena.tls import channel_credentials
+from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
 from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from workers import metrics
@@ -92,6 +93,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         return {"match_id": match_id, "skipped": found}
     record, match = found
     spec = record.spec
+    mode = stored_mode(spec)
     attempt = self.request.retries
     referee = pick_referee(match_id, attempt)
     request = referee_pb2.PlayMatchRequest(
@@ -104,11 +106,14 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         ),
         fault_policy=referee_pb2.FaultPolicy(max_faults=spec["max_faults"]),
         match_id=f"{match_id}-{uuid.uuid4().hex[:8]}",
+        disclosure=disclosure(mode),
     )
     started = time.monotonic()
+    tournaments.playing(tournament_id, request.match_id, settings.visibility_timeout_s)
     try:
         result = _play(referee, request)
     except grpc.RpcError as error:
+        tournaments.played(tournament_id, request.match_id)
         if error.code() in RETRY_CODES and attempt < MAX_RETRIES:
             metrics.MATCHES_RETRIED.labels(match.game).inc()
             raise self.retry(countdown=min(2**attempt * 0.5, 30), exc=error) from None
@@ -135,8 +140,16 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         "replay_id": result.replay_id,
         "referee": referee,
         "finished_at": time.time(),
+        "deal_key": match.deal_key,
+        "paired": match.paired,
+        "deal_commitment": result.deal_commitment,
+        "deal_salt": result.deal_salt,
+        "referee_match_id": result.match_id,
+        "fair_play": mode,
+        "operator_seed": stored_operator_seed(spec),
     }
     stored = tournaments.record_result(tournament_id, outcome)
+    tournaments.played(tournament_id, request.match_id)
     if stored:
         now = tournaments.get(tournament_id)
         if now is not None and now.done >= now.total:

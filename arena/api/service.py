@@ -30,6 +30,7 @@ from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
+from arena.tournament.fair_play import PROTO, duplicate, stored_mode, stored_operator_seed
 from arena.tournament.schedule import schedule
 from arena.tournament.spec import MAX_MATCHES, InvalidSpec, TooLarge, plan
 from arena.v1 import arena_pb2, arena_pb2_grpc
@@ -64,8 +65,33 @@ def bot_message(bot: RegisteredBot) -> arena_pb2.RegisteredBot:
     )
 
 
+def revealed(record: TournamentRecord) -> bool:
+    """A tournament's seeds, deals and replays are public once it has ended and none of
+    its matches is still being played, never before: a bot that read them could know the
+    cards of a match it is playing or still has to play."""
+    return record.state in (FINISHED, CANCELLED) and record.playing == 0
+
+
+def seed_message(record: TournamentRecord) -> arena_pb2.SeedCommitment:
+    spec = record.spec
+    message = arena_pb2.SeedCommitment(
+        commitment=spec.get("seed_commitment", ""),
+        source=(
+            arena_pb2.SEED_SOURCE_OPERATOR
+            if stored_operator_seed(spec)
+            else arena_pb2.SEED_SOURCE_ARENA
+        ),
+        revealed=revealed(record),
+    )
+    if message.revealed:
+        message.master_seed = spec["master_seed"]
+        message.salt = spec.get("seed_salt", "")
+    return message
+
+
 def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
     spec = record.spec
+    mode = stored_mode(spec)
     deadline = duration_pb2.Duration()
     deadline.FromNanoseconds(int(spec["move_deadline_ms"] * 1e6))
     bank = None
@@ -80,9 +106,9 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
             deals=spec["deals"],
             move_deadline=deadline,
             max_faults=spec["max_faults"],
-            master_seed=spec["master_seed"],
             name=spec["name"],
             time_bank=bank,
+            fair_play=PROTO[mode],
         ),
         state=STATES[record.state],
         matches_total=record.total,
@@ -90,6 +116,8 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
         forfeits=record.forfeits,
         created_at=_timestamp(record.created_at),
         games=list(record.games),
+        seed=seed_message(record),
+        fair_play=PROTO[mode],
     )
 
 
@@ -99,6 +127,7 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
         game=board.game,
         draw_elo=board.draw_elo,
         matches=board.matches,
+        caveats=board.caveats,
         rows=[
             arena_pb2.LeaderboardRow(
                 rank=row.rank,
@@ -189,7 +218,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.Tournament:
         bots = {b.name: b for b in await asyncio.to_thread(self.bots.all)}
         try:
-            tournament_plan = plan(request.spec, sorted(bots))
+            hosted = {name for name, bot in bots.items() if bot.hosted}
+            tournament_plan = plan(request.spec, sorted(bots), hosted)
         except TooLarge as error:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         except InvalidSpec as error:
@@ -201,7 +231,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             {name: bots[name].games for name in tournament_plan.entries},
             tournament_plan.games,
             tournament_plan.deals,
-            tournament_plan.master_seed,
+            tournament_plan.seed.value,
+            paired=duplicate(tournament_plan.fair_play),
         )
         if not matches:
             await abort(
@@ -217,7 +248,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 "or entries",
             )
         games = sorted({m.game for m in matches})
-        spec = tournament_plan.to_json({name: bots[name].address for name in bots})
+        addresses = {name: bots[name].address for name in bots}
+        spec = tournament_plan.to_json(tournament_id, addresses)
         await asyncio.to_thread(self.tournaments.create, tournament_id, spec, games, matches)
         await asyncio.to_thread(_queue, tournament_id, [m.match_id for m in matches])
         return tournament_message(await self._tournament(tournament_id, context))
@@ -240,11 +272,17 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.ResumeTournamentRequest, context: Context
     ) -> arena_pb2.Tournament:
         record = await self._tournament(request.id, context)
-        if record.state == FINISHED:
+        if record.state != RUNNING:
+            why = (
+                "every match has a result"
+                if record.state == FINISHED
+                else "its seeds were revealed when it was cancelled, so its remaining deals "
+                "are no longer secret; submit a new tournament"
+            )
             await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"tournament {request.id!r} is finished: every match has a result",
+                f"tournament {request.id!r} is {record.state}: {why}",
             )
         unfinished = await asyncio.to_thread(self.tournaments.unfinished, request.id)
         await asyncio.to_thread(self.tournaments.set_state, request.id, RUNNING)
@@ -310,18 +348,19 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def ListResults(
         self, request: arena_pb2.ListResultsRequest, context: Context
     ) -> arena_pb2.ListResultsResponse:
-        await self._tournament(request.tournament_id, context)
+        record = await self._tournament(request.tournament_id, context)
         results = await asyncio.to_thread(self.tournaments.results, request.tournament_id)
-        return arena_pb2.ListResultsResponse(results=[record_message(r) for r in results])
+        public = revealed(record)
+        return arena_pb2.ListResultsResponse(results=[record_message(r, public) for r in results])
 
 
-def record_message(result: dict[str, Any]) -> arena_pb2.MatchRecord:
-    return arena_pb2.MatchRecord(
+def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRecord:
+    """A stored result; while its tournament runs, without what would deal its cards."""
+    message = arena_pb2.MatchRecord(
         match_id=result["match_id"],
         game=result["game"],
         pair_key=result["pair_key"],
         deal=result["deal"],
-        seed=result["seed"],
         entries=result["entries"],
         scores=result["scores"],
         winner_team=result["winner_team"],
@@ -330,9 +369,16 @@ def record_message(result: dict[str, Any]) -> arena_pb2.MatchRecord:
         team_faults=result["team_faults"],
         decisions=result["decisions"],
         duration_ms=result["duration_ms"],
-        replay_id=result["replay_id"],
         referee=result["referee"],
+        deal_key=result.get("deal_key", ""),
+        deal_commitment=result.get("deal_commitment", ""),
+        referee_match_id=result.get("referee_match_id", ""),
     )
+    if revealed:
+        message.seed = result["seed"]
+        message.replay_id = result["replay_id"]
+        message.deal_salt = result.get("deal_salt", "")
+    return message
 
 
 def _queue(tournament_id: str, match_ids: list[str]) -> None:

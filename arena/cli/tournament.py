@@ -14,13 +14,30 @@ from rich.table import Table
 
 from arena import wire
 from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
+from arena.tournament.fair_play import MAX_SEED
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
+FAIR_PLAY_CHOICES = {
+    "open": arena_pb2.FAIR_PLAY_OPEN,
+    "sealed": arena_pb2.FAIR_PLAY_SEALED,
+    "trusted": arena_pb2.FAIR_PLAY_TRUSTED,
+}
+FAIR_PLAY_NAMES = {value: name for name, value in FAIR_PLAY_CHOICES.items()}
 STATE_NAMES = {
     arena_pb2.TOURNAMENT_STATE_RUNNING: "running",
     arena_pb2.TOURNAMENT_STATE_FINISHED: "finished",
     arena_pb2.TOURNAMENT_STATE_CANCELLED: "cancelled",
 }
+
+
+def master_seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a master seed is 0..2^64-1 ({MAX_SEED}), got {value}")
+    return value
 
 
 def add_commands(groups: Groups) -> None:
@@ -39,7 +56,21 @@ def add_commands(groups: Groups) -> None:
     run.add_argument(
         "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
     )
-    run.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    run.add_argument(
+        "--seed",
+        type=master_seed,
+        default=None,
+        help="master seed 0..2^64-1, for a reproducible run (default: a secret one drawn by "
+        "the arena; an operator's seed is marked as such in every read)",
+    )
+    run.add_argument(
+        "--fair-play",
+        choices=FAIR_PLAY_CHOICES,
+        default="open",
+        help="open (default): every match its own secret deal, for remote bots that may "
+        "remember; sealed: duplicate pairs, hosted entries only; trusted: duplicate pairs "
+        "between entries you vouch for",
+    )
     run.add_argument(
         "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
     )
@@ -59,8 +90,9 @@ def add_commands(groups: Groups) -> None:
 
     for name, helptext, handler in (
         ("status", "show a tournament's progress", _status),
-        ("resume", "re-queue a tournament's unfinished matches", _resume),
-        ("cancel", "cancel a tournament (it may be resumed)", _cancel),
+        ("resume", "re-queue a running tournament's unfinished matches", _resume),
+        ("cancel", "cancel a tournament for good (its seeds are then revealed)", _cancel),
+        ("verify", "check an ended tournament's seeds against its commitments", _verify),
     ):
         command = tournaments.add_parser(name, help=helptext)
         command.add_argument("id", help="tournament id")
@@ -116,6 +148,7 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
         max_faults=args.max_faults,
         master_seed=args.seed,
         name=args.name,
+        fair_play=FAIR_PLAY_CHOICES[args.fair_play],
     )
 
 
@@ -123,8 +156,35 @@ def summary(t: arena_pb2.Tournament) -> str:
     return (
         f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}): {t.matches_done}/{t.matches_total} "
         f"matches, {t.forfeits} forfeits; entries {', '.join(t.spec.entries)}; "
-        f"games {', '.join(t.games)}"
+        f"games {', '.join(t.games)}; {fairness(t)}"
     )
+
+
+def fairness(t: arena_pb2.Tournament) -> str:
+    """The fair-play mode and the seed's state, as every read of a tournament says them."""
+    mode = FAIR_PLAY_NAMES.get(t.fair_play, "open")
+    seed = t.seed
+    source = "operator's seed" if seed.source == arena_pb2.SEED_SOURCE_OPERATOR else "secret seed"
+    if seed.revealed:
+        told = f"{source} {seed.master_seed} revealed"
+    else:
+        told = f"{source}, commitment {seed.commitment[:16]}"
+    note = " (the operator vouches for the entries)" if mode == "trusted" else ""
+    return f"fair play {mode}{note}, {told}"
+
+
+def _verify(args: argparse.Namespace) -> None:
+    from arena.tournament.verify import TournamentMismatch, verify_tournament
+
+    with arena_api(args) as api:
+        tournament = api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)
+        results = api.ListResults(
+            arena_pb2.ListResultsRequest(tournament_id=args.id), timeout=60
+        ).results
+    try:
+        print(verify_tournament(tournament, results))
+    except TournamentMismatch as mismatch:
+        raise CliError(f"tournament {args.id} does not verify: {mismatch}") from None
 
 
 def _run(args: argparse.Namespace) -> None:
@@ -240,7 +300,7 @@ def _results(args: argparse.Namespace) -> None:
                 r.game,
                 r.pair_key,
                 r.deal,
-                r.seed,
+                r.seed if r.HasField("seed") else "",
                 *r.entries,
                 *r.scores,
                 r.winner_team if r.HasField("winner_team") else "",
@@ -278,7 +338,10 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
             str(row.matches),
             *(_elo(row.game_elo[g]) if g in row.game_elo else "" for g in games),
         )
-    Console(width=max(120, 70 + 15 * len(games))).print(table)
+    console = Console(width=max(120, 70 + 15 * len(games)))
+    console.print(table)
+    for caveat in board.caveats:
+        console.print(f"Note: {caveat}.", markup=False)
 
 
 def _leaderboard(args: argparse.Namespace) -> None:

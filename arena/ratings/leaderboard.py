@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.elo import fit
+from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CAVEAT
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Leaderboard:
     rows: tuple[Row, ...]
     draw_elo: float
     matches: int
+    caveats: tuple[str, ...] = ()
+    """What a reader should know before trusting these ratings."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -38,7 +41,23 @@ class Leaderboard:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Leaderboard:
         rows = tuple(Row(**row) for row in data["rows"])
-        return cls(data["game"], rows, data["draw_elo"], data["matches"])
+        caveats = tuple(data.get("caveats", ()))
+        return cls(data["game"], rows, data["draw_elo"], data["matches"], caveats)
+
+
+def caveats(results: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+    """How many of the results came from tournaments whose deals a remembering bot, or
+    someone who knew the seed, could have known (stored results name both)."""
+    trusted = operator = 0
+    for result in results:
+        trusted += result.get("fair_play") == TRUSTED
+        operator += bool(result.get("operator_seed"))
+    notes = []
+    if trusted:
+        notes.append(f"{trusted} of these results were {TRUSTED_CAVEAT}")
+    if operator:
+        notes.append(f"{operator} of these results were {OPERATOR_SEED_CAVEAT}")
+    return tuple(notes)
 
 
 def duplicate_result(result: Mapping[str, Any]) -> DuplicateResult | None:
@@ -53,6 +72,7 @@ def duplicate_result(result: Mapping[str, Any]) -> DuplicateResult | None:
         b=b,
         margin=result["scores"][0] - result["scores"][1],
         forfeit_by=None if forfeit is None else result["entries"][forfeit],
+        paired=result.get("paired", True),
     )
 
 
@@ -82,7 +102,13 @@ def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderb
             for row in game_rows:
                 per_game.setdefault(row.bot, {})[name] = row.elo
         rows = [Row(**{**asdict(row), "game_elo": per_game.get(row.bot, {})}) for row in rows]
-    return Leaderboard(game=game, rows=tuple(rows), draw_elo=draw_elo, matches=len(chosen))
+    return Leaderboard(
+        game=game,
+        rows=tuple(rows),
+        draw_elo=draw_elo,
+        matches=len(chosen),
+        caveats=caveats(chosen),
+    )
 
 
 def ratings_by_game(results: Sequence[Mapping[str, Any]]) -> dict[str, Leaderboard]:

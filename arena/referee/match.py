@@ -7,6 +7,7 @@ it sends each seat exactly its own observation and the legal actions, nothing el
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from arena.games.api import Game, Options, State
 from arena.referee import metrics
 from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
 from arena.referee.clock import SeatClocks
-from arena.referee.commitment import deal_commitment
+from arena.referee.commitment import deal_commitment, new_salt
 from arena.referee.faults import KIND_NAMES, Fault, FaultLedger, FaultPolicy, substitute_action
 from arena.referee.feed import MatchFeed
 from arena.replay import ReplayRecorder, ReplayStore
@@ -29,6 +30,11 @@ MATCH_ENDED_TIMEOUT_S = 1.0
 MAX_DECISIONS = 100_000
 """A match still running after this many decisions ends without a result: bots that,
 say, pass every hand with stick-the-dealer off would otherwise play for ever."""
+
+
+def new_token() -> str:
+    """128 bits from a cryptographic source, as 32 hex digits: an id nobody can guess."""
+    return secrets.token_hex(16)
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,16 @@ class MatchSpec:
     policy: FaultPolicy = field(default_factory=FaultPolicy)
     max_decisions: int = MAX_DECISIONS
     time_bank_s: float = 0.0
+    disclosure: referee_pb2.DealDisclosure.ValueType = referee_pb2.DEAL_DISCLOSURE_PUBLIC
+    bot_match_id: str = field(default_factory=new_token)
+    """What the bots are told the match is called: an opaque token, never the match id,
+    which names tournament, game, pairing and deal."""
+    replay_id: str = ""
+    """Empty: the match id. An unguessable token when the deal is not public."""
+
+    @property
+    def public(self) -> bool:
+        return self.disclosure == referee_pb2.DEAL_DISCLOSURE_PUBLIC
 
 
 @dataclass
@@ -69,12 +85,16 @@ class MatchRunner:
         self.channels = channels
         self.info = spec.game.info
         self.ledger = FaultLedger(spec.policy, self.info.seat_teams)
-        self.commitment = deal_commitment(spec.match_id, spec.seed)
+        self.salt = new_salt()
+        self.commitment = deal_commitment(spec.match_id, spec.seed, self.salt)
+        self.replay_id = spec.replay_id or spec.match_id
         self.recorder = ReplayRecorder(
             match_id=spec.match_id,
             game=self.info.name,
             seed=spec.seed,
             deal_commitment=self.commitment,
+            deal_salt=self.salt,
+            bot_match_id=spec.bot_match_id,
             options=spec.options,
             seats=[
                 {"seat": s, "team": self.info.seat_teams[s], "bot": b}
@@ -136,7 +156,7 @@ class MatchRunner:
                 kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
                 text=_result_line(result),
                 scores=[t.score for t in result.teams],
-                result=result,
+                result=result if spec.public else _withheld(result),
             ),
             last=True,
         )
@@ -190,7 +210,7 @@ class MatchRunner:
             index = outcome.decisions
             request = wire_bytes.act_request(
                 state,
-                match_id=spec.match_id,
+                match_id=spec.bot_match_id,
                 decision_index=index,
                 deadline_s=spec.move_deadline_s,
                 legal=legal,
@@ -201,7 +221,7 @@ class MatchRunner:
             try:
                 response = await seats[seat].act(request, self.clocks.allowance(seat))
                 action = response.action_id
-                if response.match_id and response.match_id != spec.match_id:
+                if response.match_id and response.match_id != spec.bot_match_id:
                     problem = BotFault(
                         referee_pb2.FAULT_KIND_WRONG_MATCH,
                         f"answer names match {response.match_id!r}",
@@ -300,10 +320,11 @@ class MatchRunner:
             forfeit_team=outcome.forfeit_team,
             seat_faults=[self.ledger.seat_faults(s) for s in range(info.num_seats)],
             faults=[f.to_proto() for f in self.ledger.faults],
-            replay_id=self.spec.match_id,
+            replay_id=self.replay_id,
             decisions=outcome.decisions,
             duration=wire.duration(seconds),
             deal_commitment=self.commitment,
+            deal_salt=self.salt,
             time_bank_left=[wire.duration(s) for s in self.clocks.left()],
         )
 
@@ -320,7 +341,7 @@ class MatchRunner:
                 "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
             },
         )
-        self.replays.save(self.spec.match_id, document)
+        self.replays.save(self.replay_id, document)
 
     async def _notify_end(
         self,
@@ -328,30 +349,44 @@ class MatchRunner:
         state: State,
         result: referee_pb2.MatchResult,
     ) -> None:
+        spec = self.spec
+        # A deal another match still has to play (a duplicate pair's other half) is not
+        # the bots' to learn; nor, in a tournament, is the replay, until it ends.
         deals = [
             bot_pb2.DealtHand(
                 seats=[bot_pb2.Cards(cards=[wire.card(c) for c in h]) for h in e.data["hands"]]
             )
             for e in state.events
-            if e.kind == "deal"
+            if e.kind == "deal" and spec.disclosure != referee_pb2.DEAL_DISCLOSURE_CALLER
         ]
         calls: list[Any] = []
-        for seat, address in enumerate(self.spec.seat_bots):
+        for seat, address in enumerate(spec.seat_bots):
             calls.append(
                 connections[address].stub.MatchEnded(
                     bot_pb2.MatchEndedRequest(
-                        match_id=self.spec.match_id,
+                        match_id=spec.bot_match_id,
                         game=self.info.name,
                         seat=seat,
                         scores=[t.score for t in result.teams],
                         winner_team=result.winner_team if result.HasField("winner_team") else None,
                         deals=deals,
-                        replay_id=result.replay_id,
+                        replay_id=result.replay_id if spec.public else "",
                     ),
                     timeout=MATCH_ENDED_TIMEOUT_S,
                 )
             )
         await asyncio.gather(*calls, return_exceptions=True)  # best effort: errors ignored
+
+
+def _withheld(result: referee_pb2.MatchResult) -> referee_pb2.MatchResult:
+    """The result as watchers see it when the deal is not public yet."""
+    public = referee_pb2.MatchResult()
+    public.CopyFrom(result)
+    public.ClearField("seed")
+    public.ClearField("deal_salt")
+    public.ClearField("replay_id")
+    public.deal_withheld = True
+    return public
 
 
 def _result_line(result: referee_pb2.MatchResult) -> str:

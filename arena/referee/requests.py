@@ -9,7 +9,7 @@ import uuid
 from arena import wire
 from arena.games import OptionError, UnknownGameError, get_game
 from arena.referee.faults import FaultPolicy
-from arena.referee.match import MatchSpec
+from arena.referee.match import MatchSpec, new_token
 from arena.v1 import referee_pb2
 
 DEFAULT_MOVE_DEADLINE_S = 1.0
@@ -98,6 +98,11 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         raise InvalidRequest(
             f"bad match_id {request.match_id!r}: use 1 to 64 letters, digits, '-' or '_'"
         )
+    if request.disclosure not in referee_pb2.DealDisclosure.values():
+        allowed = ", ".join(referee_pb2.DealDisclosure.keys()[1:])
+        raise InvalidRequest(f"unknown disclosure {request.disclosure}; allowed: {allowed}")
+    disclosure = request.disclosure or referee_pb2.DEAL_DISCLOSURE_PUBLIC
+    public = disclosure == referee_pb2.DEAL_DISCLOSURE_PUBLIC
     return MatchSpec(
         match_id=match_id,
         game=game,
@@ -107,4 +112,6 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         move_deadline_s=deadline,
         policy=FaultPolicy.from_proto(request.fault_policy),
         time_bank_s=time_bank,
+        disclosure=disclosure,
+        replay_id="" if public else new_token(),
     )

@@ -118,11 +118,18 @@ def _check_commitment(doc: Mapping[str, Any], match_id: str, seed: int) -> str:
             "it records no deal commitment (a replay from before commitments were published)"
         )
     recorded: str = _field(doc, "deal_commitment", str, "the replay")
-    expected = deal_commitment(match_id, seed)
+    salt: str | None = None  # replays from before salted commitments
+    if "deal_salt" in doc:
+        salt = _field(doc, "deal_salt", str, "the replay")
+    try:
+        text = commitment_text(match_id, seed, salt)
+    except ValueError as error:
+        raise ReplayMismatch(f"bad deal_salt: {error}") from None
+    expected = deal_commitment(match_id, seed, salt)
     if recorded != expected:
         raise ReplayMismatch(
-            f"deal commitment mismatch: sha256({commitment_text(match_id, seed)!r}) is "
-            f"{expected}, the replay records {recorded}"
+            f"deal commitment mismatch: sha256({text!r}) is {expected}, the replay records "
+            f"{recorded}"
         )
     return recorded
 

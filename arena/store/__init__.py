@@ -10,6 +10,8 @@ key                                type   holds
 ``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON)
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
 ``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit
+``arena:t:{id}:playing``           zset   attempts being played, scored by when their
+                                          lease runs out
 ``arena:t:{id}:leaderboard``       str    ratings at the tournament's end (JSON)
 ``arena:ratings``                  str    arena-wide ratings from every stored result,
                                           by game ("" for all games), refitted when a

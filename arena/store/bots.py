@@ -18,6 +18,9 @@ class RegisteredBot:
     hello_name: str
     version: str
     registered_at: float
+    hosted: bool = False
+    """Run by the arena itself, one fresh sandboxed process per seat and match, so it
+    cannot remember one match in the next (hosted bots come with the sandbox)."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -47,6 +47,8 @@ class TournamentRecord:
     total: int
     done: int
     forfeits: int
+    playing: int = 0
+    """Matches a worker is playing right now (whose lease has not run out)."""
 
 
 class TournamentStore:
@@ -86,7 +88,8 @@ class TournamentStore:
             pipe.hgetall(_key(tournament_id))
             pipe.hlen(_key(tournament_id, "results"))
             pipe.scard(_key(tournament_id, "forfeits"))
-            fields, done, forfeits = pipe.execute()
+            pipe.zcount(_key(tournament_id, "playing"), f"({time.time()!r}", "+inf")
+            fields, done, forfeits, playing = pipe.execute()
         if not fields:
             return None
         return TournamentRecord(
@@ -98,6 +101,7 @@ class TournamentStore:
             total=int(fields[b"total"]),
             done=int(done),
             forfeits=int(forfeits),
+            playing=int(playing),
         )
 
     def ids(self) -> list[str]:
@@ -119,6 +123,15 @@ class TournamentStore:
         raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "schedule"))  # type: ignore[assignment]
         matches = [ScheduledMatch.from_json(json.loads(v)) for v in raw.values()]
         return sorted(matches, key=lambda m: m.match_id)
+
+    def playing(self, tournament_id: str, attempt: str, lease_s: float) -> None:
+        """Note an attempt being played, for at most ``lease_s`` (a worker that dies
+        holding it lets it lapse): a cancelled tournament keeps its seeds secret until
+        every match it still plays is over."""
+        self.redis.zadd(_key(tournament_id, "playing"), {attempt: time.time() + lease_s})
+
+    def played(self, tournament_id: str, attempt: str) -> None:
+        self.redis.zrem(_key(tournament_id, "playing"), attempt)
 
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))

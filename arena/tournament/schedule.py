@@ -1,18 +1,25 @@
-"""The duplicate round-robin schedule, deterministic from the master seed.
+"""The round-robin schedule, deterministic from the master seed.
 
-Every pairing of entries plays every game both entries play, on ``deals`` deal seeds;
-each seed is played twice with the entries swapping seats, so both sides hold the same
-cards. The seed of deal ``k`` of a game is the same for every pairing, which also makes
-results comparable across pairings.
+Every pairing of entries plays every game both entries play, ``deals`` times in each
+seating. What the matches deal depends on the fair-play mode (``fair_play``):
+
+- ``open``: every match has a deal key, and so a deal, of its own; an entry never sees a
+  deal twice, and each match is rated on its own;
+- ``sealed`` / ``trusted``: the two seatings of a deal share one key (a duplicate pair:
+  both sides hold the same cards) and the pair is rated as one outcome.
+
+Keys name the game, the pairing and the deal, never the tournament: the same operator
+seed deals the same cards in another tournament, which is what reproducible runs want.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from arena.tournament.fair_play import deal_seed
 
 
 @dataclass(frozen=True)
@@ -24,7 +31,11 @@ class ScheduledMatch:
     deal: int
     seed: int
     pair_key: str
-    """The same for both halves of a duplicate pair."""
+    """The rated unit: the same for both halves of a duplicate pair, else the match id."""
+    deal_key: str = ""
+    """What the seed derives from; shared only by the halves of a duplicate pair."""
+    paired: bool = True
+    """Rated with its other half (duplicate), rather than on its own."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -34,11 +45,6 @@ class ScheduledMatch:
         return cls(**{**data, "entries": tuple(data["entries"])})
 
 
-def deal_seed(master_seed: int, game: str, deal: int) -> int:
-    digest = hashlib.sha256(f"{master_seed}:{game}:{deal}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def schedule(
     tournament_id: str,
     entries: Sequence[str],
@@ -46,6 +52,7 @@ def schedule(
     games: Sequence[str],
     deals: int,
     master_seed: int,
+    paired: bool,
 ) -> list[ScheduledMatch]:
     """All matches, in a fixed order: game, pairing, deal, then the two seatings."""
     matches = []
@@ -54,8 +61,20 @@ def schedule(
             if game not in games_of[a] or game not in games_of[b]:
                 continue
             for deal in range(deals):
-                seed = deal_seed(master_seed, game, deal)
-                key = f"{tournament_id}-{game}-{p}-{deal}"
+                pair = f"{game}-{p}-{deal}"
                 for half, seating in (("a", (a, b)), ("b", (b, a))):
-                    matches.append(ScheduledMatch(f"{key}-{half}", game, seating, deal, seed, key))
+                    match_id = f"{tournament_id}-{pair}-{half}"
+                    key = pair if paired else f"{pair}-{half}"
+                    matches.append(
+                        ScheduledMatch(
+                            match_id=match_id,
+                            game=game,
+                            entries=seating,
+                            deal=deal,
+                            seed=deal_seed(master_seed, key),
+                            pair_key=f"{tournament_id}-{pair}" if paired else match_id,
+                            deal_key=key,
+                            paired=paired,
+                        )
+                    )
     return matches

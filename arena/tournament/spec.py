@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena import wire
 from arena.games import UnknownGameError, game_names, get_game
+from arena.tournament.fair_play import MODES, OPEN, SEALED, MasterSeed
 from arena.v1 import arena_pb2
 
 MAX_DEALS = 1000
@@ -35,11 +36,13 @@ class TournamentPlan:
     deals: int
     move_deadline_ms: float
     max_faults: int
-    master_seed: int
+    seed: MasterSeed
     name: str
     time_bank_ms: float = 0.0
+    fair_play: str = OPEN
 
-    def to_json(self, addresses: Mapping[str, str]) -> dict[str, Any]:
+    def to_json(self, tournament_id: str, addresses: Mapping[str, str]) -> dict[str, Any]:
+        """The stored spec; it holds the secret seed, which only reads after the end show."""
         return {
             "entries": list(self.entries),
             "games": list(self.games),
@@ -47,13 +50,20 @@ class TournamentPlan:
             "move_deadline_ms": self.move_deadline_ms,
             "time_bank_ms": self.time_bank_ms,
             "max_faults": self.max_faults,
-            "master_seed": self.master_seed,
+            "master_seed": self.seed.value,
+            "seed_salt": self.seed.salt,
+            "operator_seed": self.seed.operator,
+            "seed_commitment": self.seed.commitment(tournament_id),
+            "fair_play": self.fair_play,
             "name": self.name,
             "addresses": {e: addresses[e] for e in self.entries},
         }
 
 
-def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> TournamentPlan:
+def plan(
+    spec: arena_pb2.TournamentSpec, registered: Sequence[str], hosted: Collection[str] = ()
+) -> TournamentPlan:
+    """Validate ``spec`` against the registry (``hosted``: the bots the arena runs itself)."""
     entries = tuple(spec.entries)
     if len(entries) < 2:
         raise InvalidSpec(f"a tournament needs at least 2 entries, got {len(entries)}")
@@ -108,6 +118,8 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
             )
     if len(spec.name) > MAX_NAME_CHARS:
         raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
+    mode = _fair_play(spec.fair_play, entries, hosted)
+    seed = MasterSeed.given(spec.master_seed) if spec.HasField("master_seed") else MasterSeed.draw()
     return TournamentPlan(
         entries=entries,
         games=games,
@@ -115,6 +127,25 @@ def plan(spec: arena_pb2.TournamentSpec, registered: Sequence[str]) -> Tournamen
         move_deadline_ms=deadline_ms,
         time_bank_ms=time_bank_ms,
         max_faults=spec.max_faults,
-        master_seed=spec.master_seed,
+        seed=seed,
         name=spec.name,
+        fair_play=mode,
     )
+
+
+def _fair_play(value: int, entries: Sequence[str], hosted: Collection[str]) -> str:
+    mode: str | None = MODES.get(value)  # type: ignore[call-overload]
+    if mode is None:
+        raise InvalidSpec(
+            f"unknown fair_play {value}; allowed: FAIR_PLAY_OPEN (the default, for remote "
+            "bots), FAIR_PLAY_SEALED (duplicate pairs, every entry hosted) or "
+            "FAIR_PLAY_TRUSTED (duplicate pairs between entries the operator vouches for)"
+        )
+    remote = [e for e in entries if e not in hosted]
+    if mode == SEALED and remote:
+        raise InvalidSpec(
+            "FAIR_PLAY_SEALED plays duplicate pairs, so every entry must be a hosted bot "
+            f"that cannot remember one half in the other; not hosted: {', '.join(remote)}. "
+            "Use FAIR_PLAY_OPEN for remote bots, or FAIR_PLAY_TRUSTED if you vouch for them"
+        )
+    return mode

@@ -23,6 +23,80 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _FairPlay:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FairPlayEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FairPlay.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FAIR_PLAY_UNSPECIFIED: _FairPlay.ValueType  # 0
+    """Not set: FAIR_PLAY_OPEN."""
+    FAIR_PLAY_OPEN: _FairPlay.ValueType  # 1
+    """For remote bots, which may keep everything they are ever sent: every match gets a
+    secret deal of its own, so no entry sees a deal twice, and each match is rated on
+    its own. The two seatings of a pairing's deal number still alternate.
+    """
+    FAIR_PLAY_SEALED: _FairPlay.ValueType  # 2
+    """Duplicate pairs (each deal twice, seats swapped) between bots that cannot remember:
+    every entry must be hosted by the arena (one fresh sandboxed process per seat and
+    match). A pair is rated as one outcome.
+    """
+    FAIR_PLAY_TRUSTED: _FairPlay.ValueType  # 3
+    """Duplicate pairs between entries the operator vouches for. A bot that remembers the
+    first half of a pair knows its opponents' cards in the second; every read says so.
+    """
+
+class FairPlay(_FairPlay, metaclass=_FairPlayEnumTypeWrapper):
+    """How a tournament keeps every entry from learning, from what it remembers or may read,
+    the cards of a match it still has to play. docs/architecture.md has the threat model.
+    """
+
+FAIR_PLAY_UNSPECIFIED: FairPlay.ValueType  # 0
+"""Not set: FAIR_PLAY_OPEN."""
+FAIR_PLAY_OPEN: FairPlay.ValueType  # 1
+"""For remote bots, which may keep everything they are ever sent: every match gets a
+secret deal of its own, so no entry sees a deal twice, and each match is rated on
+its own. The two seatings of a pairing's deal number still alternate.
+"""
+FAIR_PLAY_SEALED: FairPlay.ValueType  # 2
+"""Duplicate pairs (each deal twice, seats swapped) between bots that cannot remember:
+every entry must be hosted by the arena (one fresh sandboxed process per seat and
+match). A pair is rated as one outcome.
+"""
+FAIR_PLAY_TRUSTED: FairPlay.ValueType  # 3
+"""Duplicate pairs between entries the operator vouches for. A bot that remembers the
+first half of a pair knows its opponents' cards in the second; every read says so.
+"""
+Global___FairPlay: _TypeAlias = FairPlay  # noqa: Y015
+
+class _SeedSource:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _SeedSourceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SeedSource.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SEED_SOURCE_UNSPECIFIED: _SeedSource.ValueType  # 0
+    """Not set."""
+    SEED_SOURCE_ARENA: _SeedSource.ValueType  # 1
+    """Drawn by the arena from a cryptographic source, secret until the tournament ends."""
+    SEED_SOURCE_OPERATOR: _SeedSource.ValueType  # 2
+    """Given by the operator (TournamentSpec.master_seed), for reproducible runs: anyone
+    who knows or guesses it can deal every match.
+    """
+
+class SeedSource(_SeedSource, metaclass=_SeedSourceEnumTypeWrapper):
+    """Where a tournament's master seed came from."""
+
+SEED_SOURCE_UNSPECIFIED: SeedSource.ValueType  # 0
+"""Not set."""
+SEED_SOURCE_ARENA: SeedSource.ValueType  # 1
+"""Drawn by the arena from a cryptographic source, secret until the tournament ends."""
+SEED_SOURCE_OPERATOR: SeedSource.ValueType  # 2
+"""Given by the operator (TournamentSpec.master_seed), for reproducible runs: anyone
+who knows or guesses it can deal every match.
+"""
+Global___SeedSource: _TypeAlias = SeedSource  # noqa: Y015
+
 class _TournamentState:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -36,7 +110,7 @@ class _TournamentStateEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Tourn
     TOURNAMENT_STATE_FINISHED: _TournamentState.ValueType  # 2
     """Every match has a result and the ratings are final."""
     TOURNAMENT_STATE_CANCELLED: _TournamentState.ValueType  # 3
-    """Cancelled; may be resumed."""
+    """Cancelled for good; its seeds are revealed."""
 
 class TournamentState(_TournamentState, metaclass=_TournamentStateEnumTypeWrapper):
     """Lifecycle of a tournament."""
@@ -48,7 +122,7 @@ TOURNAMENT_STATE_RUNNING: TournamentState.ValueType  # 1
 TOURNAMENT_STATE_FINISHED: TournamentState.ValueType  # 2
 """Every match has a result and the ratings are final."""
 TOURNAMENT_STATE_CANCELLED: TournamentState.ValueType  # 3
-"""Cancelled; may be resumed."""
+"""Cancelled for good; its seeds are revealed."""
 Global___TournamentState: _TypeAlias = TournamentState  # noqa: Y015
 
 class _ResultEnd:
@@ -245,14 +319,21 @@ class TournamentSpec(_message.Message):
     MASTER_SEED_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     TIME_BANK_FIELD_NUMBER: _builtins.int
+    FAIR_PLAY_FIELD_NUMBER: _builtins.int
     deals: _builtins.int
     """Deal seeds per pairing and game; each is played twice, seats swapped. 1 to 1000."""
     max_faults: _builtins.int
     """Faults before a forfeit; 0 means the referee's default, 3."""
     master_seed: _builtins.int
-    """Master seed: the schedule and every deal follow from it."""
+    """Master seed, for reproducible research runs: every deal follows from it. Unset (the
+    normal case): the arena draws a secret one from a cryptographic source. An operator's
+    seed is marked as such in every read (Tournament.seed.source): deals are then only
+    as secret as the operator keeps it. Reads never set this field; see Tournament.seed.
+    """
     name: _builtins.str
     """Free-form label shown in listings; at most 200 characters."""
+    fair_play: Global___FairPlay.ValueType
+    """How deals are kept from bots that remember what they were sent. Unset: OPEN."""
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Registered bot names, at least 2, all different. In a 4-seat game each entry holds
@@ -283,17 +364,67 @@ class TournamentSpec(_message.Message):
         deals: _builtins.int = ...,
         move_deadline: _duration_pb2.Duration | None = ...,
         max_faults: _builtins.int = ...,
-        master_seed: _builtins.int = ...,
+        master_seed: _builtins.int | None = ...,
         name: _builtins.str = ...,
         time_bank: _duration_pb2.Duration | None = ...,
+        fair_play: Global___FairPlay.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "master_seed", b"master_seed", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "entries", b"entries", "games", b"games", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "games", b"games", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__master_seed: _TypeAlias = _typing.Literal["master_seed"]  # noqa: Y015
+    _WhichOneofArgType__master_seed: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__master_seed) -> _WhichOneofReturnType__master_seed | None: ...
 
 Global___TournamentSpec: _TypeAlias = TournamentSpec  # noqa: Y015
+
+@_typing.final
+class SeedCommitment(_message.Message):
+    """The arena's promise, made at submission, of the master seed it will reveal at the end."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    REVEALED_FIELD_NUMBER: _builtins.int
+    MASTER_SEED_FIELD_NUMBER: _builtins.int
+    SALT_FIELD_NUMBER: _builtins.int
+    commitment: _builtins.str
+    """Lowercase hex SHA-256 of the UTF-8 text "arena.v1 tournament <id> <master_seed>
+    <salt>": the tournament id, the seed in decimal without leading zeros, the salt as
+    below, one space between the parts.
+    """
+    source: Global___SeedSource.ValueType
+    """Who chose the master seed."""
+    revealed: _builtins.bool
+    """True once the tournament has finished or been cancelled and no match of it is
+    still being played; master_seed and salt are set only then.
+    """
+    master_seed: _builtins.int
+    """The master seed, once revealed."""
+    salt: _builtins.str
+    """32 lowercase hex digits from a cryptographic source, once revealed; with it, a
+    small operator seed cannot be found from the commitment by trying numbers.
+    """
+    def __init__(
+        self,
+        *,
+        commitment: _builtins.str = ...,
+        source: Global___SeedSource.ValueType = ...,
+        revealed: _builtins.bool = ...,
+        master_seed: _builtins.int | None = ...,
+        salt: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "master_seed", b"master_seed"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "commitment", b"commitment", "master_seed", b"master_seed", "revealed", b"revealed", "salt", b"salt", "source", b"source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__master_seed: _TypeAlias = _typing.Literal["master_seed"]  # noqa: Y015
+    _WhichOneofArgType__master_seed: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__master_seed) -> _WhichOneofReturnType__master_seed | None: ...
+
+Global___SeedCommitment: _TypeAlias = SeedCommitment  # noqa: Y015
 
 @_typing.final
 class SubmitTournamentRequest(_message.Message):
@@ -333,6 +464,8 @@ class Tournament(_message.Message):
     FORFEITS_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    FAIR_PLAY_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Tournament id."""
     state: Global___TournamentState.ValueType
@@ -343,9 +476,11 @@ class Tournament(_message.Message):
     """Matches with a stored result."""
     forfeits: _builtins.int
     """Matches that ended in a forfeit."""
+    fair_play: Global___FairPlay.ValueType
+    """The fair-play mode in force (spec.fair_play with UNSPECIFIED resolved to OPEN)."""
     @_builtins.property
     def spec(self) -> Global___TournamentSpec:
-        """What it plays."""
+        """What it plays, as submitted (spec.master_seed is never set here: see seed)."""
 
     @_builtins.property
     def created_at(self) -> _timestamp_pb2.Timestamp:
@@ -354,6 +489,10 @@ class Tournament(_message.Message):
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Games actually scheduled (after filtering by what the entries play)."""
+
+    @_builtins.property
+    def seed(self) -> Global___SeedCommitment:
+        """The commitment to the master seed; the seed itself once the tournament has ended."""
 
     def __init__(
         self,
@@ -366,10 +505,12 @@ class Tournament(_message.Message):
         forfeits: _builtins.int = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
         games: _abc.Iterable[_builtins.str] | None = ...,
+        seed: Global___SeedCommitment | None = ...,
+        fair_play: Global___FairPlay.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "spec", b"spec"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_total", b"matches_total", "spec", b"spec", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "state", b"state"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -621,6 +762,7 @@ class Leaderboard(_message.Message):
     ROWS_FIELD_NUMBER: _builtins.int
     DRAW_ELO_FIELD_NUMBER: _builtins.int
     MATCHES_FIELD_NUMBER: _builtins.int
+    CAVEATS_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Tournament the ratings cover; empty for all."""
     game: _builtins.str
@@ -633,6 +775,13 @@ class Leaderboard(_message.Message):
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
         """Rows, best first."""
 
+    @_builtins.property
+    def caveats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What a reader should know before trusting these ratings, one sentence each: e.g.
+        that some results come from FAIR_PLAY_TRUSTED tournaments, where a bot that
+        remembers could know its opponents' cards. Empty when there is nothing to say.
+        """
+
     def __init__(
         self,
         *,
@@ -641,10 +790,11 @@ class Leaderboard(_message.Message):
         rows: _abc.Iterable[Global___LeaderboardRow] | None = ...,
         draw_elo: _builtins.float = ...,
         matches: _builtins.int = ...,
+        caveats: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["draw_elo", b"draw_elo", "game", b"game", "matches", b"matches", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "matches", b"matches", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -693,16 +843,22 @@ class MatchRecord(_message.Message):
     DURATION_MS_FIELD_NUMBER: _builtins.int
     REPLAY_ID_FIELD_NUMBER: _builtins.int
     REFEREE_FIELD_NUMBER: _builtins.int
+    DEAL_KEY_FIELD_NUMBER: _builtins.int
+    DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
+    DEAL_SALT_FIELD_NUMBER: _builtins.int
+    REFEREE_MATCH_ID_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id in the tournament's schedule."""
     game: _builtins.str
     """Game name."""
     pair_key: _builtins.str
-    """Identifies the duplicate pair; the same for both seatings of one deal."""
+    """Identifies the rated unit: the same for both seatings of one deal in SEALED and
+    TRUSTED tournaments (a duplicate pair); the match's own in OPEN ones.
+    """
     deal: _builtins.int
     """Deal number within the pairing and game (0-based)."""
     seed: _builtins.int
-    """Deal seed."""
+    """Deal seed, once the tournament has ended (unset while it runs)."""
     winner_team: _builtins.int
     """Winning team; unset for a draw or no contest."""
     end: Global___ResultEnd.ValueType
@@ -714,9 +870,23 @@ class MatchRecord(_message.Message):
     duration_ms: _builtins.float
     """Match duration in milliseconds."""
     replay_id: _builtins.str
-    """Replay id on the referee that played it."""
+    """Replay id on the referee that played it, once the tournament has ended (empty while
+    it runs: a replay shows the whole deal).
+    """
     referee: _builtins.str
     """Address of that referee."""
+    deal_key: _builtins.str
+    """What the seed derives from: SHA-256 of "arena.v1 seed <master_seed> <deal_key>",
+    first 8 bytes, big-endian. Shared by the two halves of a duplicate pair only.
+    """
+    deal_commitment: _builtins.str
+    """The match's deal commitment (MatchResult.deal_commitment), published while it ran."""
+    deal_salt: _builtins.str
+    """The salt of that commitment, once the tournament has ended."""
+    referee_match_id: _builtins.str
+    """The referee's id of the attempt that was stored: the one in its deal commitment
+    and on WatchMatch.
+    """
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Entry playing team 0, then entry playing team 1."""
@@ -736,7 +906,7 @@ class MatchRecord(_message.Message):
         game: _builtins.str = ...,
         pair_key: _builtins.str = ...,
         deal: _builtins.int = ...,
-        seed: _builtins.int = ...,
+        seed: _builtins.int | None = ...,
         entries: _abc.Iterable[_builtins.str] | None = ...,
         scores: _abc.Iterable[_builtins.int] | None = ...,
         winner_team: _builtins.int | None = ...,
@@ -747,17 +917,25 @@ class MatchRecord(_message.Message):
         duration_ms: _builtins.float = ...,
         replay_id: _builtins.str = ...,
         referee: _builtins.str = ...,
+        deal_key: _builtins.str = ...,
+        deal_commitment: _builtins.str = ...,
+        deal_salt: _builtins.str = ...,
+        referee_match_id: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "forfeit_team", b"forfeit_team", "seed", b"seed", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal", b"deal", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
+    _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
+    _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
     _WhichOneofReturnType__winner_team: _TypeAlias = _typing.Literal["winner_team"]  # noqa: Y015
     _WhichOneofArgType__winner_team: _TypeAlias = _typing.Literal["_winner_team", b"_winner_team"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__forfeit_team) -> _WhichOneofReturnType__forfeit_team | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__winner_team) -> _WhichOneofReturnType__winner_team | None: ...
 

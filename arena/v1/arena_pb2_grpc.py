@@ -140,14 +140,15 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ResumeTournament(self, request, context):
-        """Re-queues the matches of a tournament that have no result yet.
+        """Re-queues the matches of a running tournament that have no result yet.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CancelTournament(self, request, context):
-        """Stops a tournament: queued matches are skipped; finished results stay.
+        """Stops a tournament for good: queued matches are skipped, finished results stay, and
+        its seeds are revealed (so it cannot be resumed).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

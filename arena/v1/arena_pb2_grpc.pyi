@@ -50,9 +50,11 @@ class ArenaStub:
     ListTournaments: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListTournamentsRequest, _arena_pb2.ListTournamentsResponse]
     """Every tournament, newest first."""
     ResumeTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ResumeTournamentRequest, _arena_pb2.Tournament]
-    """Re-queues the matches of a tournament that have no result yet."""
+    """Re-queues the matches of a running tournament that have no result yet."""
     CancelTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CancelTournamentRequest, _arena_pb2.Tournament]
-    """Stops a tournament: queued matches are skipped; finished results stay."""
+    """Stops a tournament for good: queued matches are skipped, finished results stay, and
+    its seeds are revealed (so it cannot be resumed).
+    """
     WatchTournament: _grpc.UnaryStreamMultiCallable[_arena_pb2.WatchTournamentRequest, _arena_pb2.Tournament]
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]
@@ -80,9 +82,11 @@ class ArenaAsyncStub(ArenaStub):
     ListTournaments: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListTournamentsRequest, _arena_pb2.ListTournamentsResponse]  # type: ignore[assignment]
     """Every tournament, newest first."""
     ResumeTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.ResumeTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
-    """Re-queues the matches of a tournament that have no result yet."""
+    """Re-queues the matches of a running tournament that have no result yet."""
     CancelTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.CancelTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
-    """Stops a tournament: queued matches are skipped; finished results stay."""
+    """Stops a tournament for good: queued matches are skipped, finished results stay, and
+    its seeds are revealed (so it cannot be resumed).
+    """
     WatchTournament: _aio.UnaryStreamMultiCallable[_arena_pb2.WatchTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]  # type: ignore[assignment]
@@ -149,7 +153,7 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.ResumeTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Tournament, _abc.Awaitable[_arena_pb2.Tournament]]:
-        """Re-queues the matches of a tournament that have no result yet."""
+        """Re-queues the matches of a running tournament that have no result yet."""
 
     @_abc_1.abstractmethod
     def CancelTournament(
@@ -157,7 +161,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.CancelTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Tournament, _abc.Awaitable[_arena_pb2.Tournament]]:
-        """Stops a tournament: queued matches are skipped; finished results stay."""
+        """Stops a tournament for good: queued matches are skipped, finished results stay, and
+        its seeds are revealed (so it cannot be resumed).
+        """
 
     @_abc_1.abstractmethod
     def WatchTournament(

@@ -165,7 +165,11 @@ class ActRequest(_message.Message):
     SEEP_FIELD_NUMBER: _builtins.int
     PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    """Match this decision belongs to."""
+    """An opaque token for the match this decision belongs to: the same in every request
+    and in the MatchEnded of one match, new for every match (and every replay of one).
+    It tells nothing about the tournament, the game, the opponents, the deal or the
+    seating.
+    """
     game: _builtins.str
     """Game name, e.g. "bid-euchre"."""
     seat: _builtins.int
@@ -249,7 +253,7 @@ class ActResponse(_message.Message):
     action_id: _builtins.int
     """Id of the chosen action; must be one of ActRequest.legal_actions."""
     match_id: _builtins.str
-    """Optional: the match id of the request answered; when set, it must match."""
+    """Optional: the match_id (token) of the request answered; when set, it must match."""
     def __init__(
         self,
         *,
@@ -326,7 +330,7 @@ class MatchEndedRequest(_message.Message):
     DEALS_FIELD_NUMBER: _builtins.int
     REPLAY_ID_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    """The match that ended."""
+    """The match that ended: the token its ActRequests carried."""
     game: _builtins.str
     """Game name."""
     seat: _builtins.int
@@ -334,14 +338,19 @@ class MatchEndedRequest(_message.Message):
     winner_team: _builtins.int
     """Winning team; unset for a draw."""
     replay_id: _builtins.str
-    """Replay id, for Referee.GetReplay."""
+    """Replay id, for Referee.GetReplay, when the deal is public (a single match); empty
+    in a tournament, whose replays are published when it ends.
+    """
     @_builtins.property
     def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Final score per team."""
 
     @_builtins.property
     def deals(self) -> _containers.RepeatedCompositeFieldContainer[Global___DealtHand]:
-        """Every hand's full deal, now that nothing is hidden any more."""
+        """Every hand's full deal, when the deal was this match's alone. Empty when another
+        match still to be played shares it (a duplicate pair's other half): a bot must not
+        learn the cards of a match it may yet play.
+        """
 
     def __init__(
         self,

@@ -46,6 +46,51 @@ OPTION_TYPE_INT: OptionType.ValueType  # 2
 """A whole number, within minimum..maximum when those are set."""
 Global___OptionType: _TypeAlias = OptionType  # noqa: Y015
 
+class _DealDisclosure:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _DealDisclosureEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DealDisclosure.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DEAL_DISCLOSURE_UNSPECIFIED: _DealDisclosure.ValueType  # 0
+    """Not set: DEAL_DISCLOSURE_PUBLIC."""
+    DEAL_DISCLOSURE_PUBLIC: _DealDisclosure.ValueType  # 1
+    """Everyone: the ENDED event on WatchMatch carries the seed and replay id, and the
+    bots get every deal in MatchEnded. For single matches.
+    """
+    DEAL_DISCLOSURE_BOTS: _DealDisclosure.ValueType  # 2
+    """The bots get the deals in MatchEnded, since the deal was this match's alone; the
+    seed, salt and replay id go only to the PlayMatch caller, which reveals them later
+    (a tournament keeps its seeds secret until it ends).
+    """
+    DEAL_DISCLOSURE_CALLER: _DealDisclosure.ValueType  # 3
+    """Only the PlayMatch caller: other matches share this deal (a duplicate pair's other
+    half), so MatchEnded carries no deals and WatchMatch no seed or replay id.
+    """
+
+class DealDisclosure(_DealDisclosure, metaclass=_DealDisclosureEnumTypeWrapper):
+    """Who learns a match's deal (its seed, its salt, the hands dealt, its replay) once the
+    match is over. Bots never learn who they play or in which tournament: their requests
+    name the match by an opaque token.
+    """
+
+DEAL_DISCLOSURE_UNSPECIFIED: DealDisclosure.ValueType  # 0
+"""Not set: DEAL_DISCLOSURE_PUBLIC."""
+DEAL_DISCLOSURE_PUBLIC: DealDisclosure.ValueType  # 1
+"""Everyone: the ENDED event on WatchMatch carries the seed and replay id, and the
+bots get every deal in MatchEnded. For single matches.
+"""
+DEAL_DISCLOSURE_BOTS: DealDisclosure.ValueType  # 2
+"""The bots get the deals in MatchEnded, since the deal was this match's alone; the
+seed, salt and replay id go only to the PlayMatch caller, which reveals them later
+(a tournament keeps its seeds secret until it ends).
+"""
+DEAL_DISCLOSURE_CALLER: DealDisclosure.ValueType  # 3
+"""Only the PlayMatch caller: other matches share this deal (a duplicate pair's other
+half), so MatchEnded carries no deals and WatchMatch no seed or replay id.
+"""
+Global___DealDisclosure: _TypeAlias = DealDisclosure  # noqa: Y015
+
 class _FaultKind:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -350,6 +395,7 @@ class PlayMatchRequest(_message.Message):
     FAULT_POLICY_FIELD_NUMBER: _builtins.int
     MATCH_ID_FIELD_NUMBER: _builtins.int
     TIME_BANK_FIELD_NUMBER: _builtins.int
+    DISCLOSURE_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, one of ListGames."""
     seed: _builtins.int
@@ -358,6 +404,8 @@ class PlayMatchRequest(_message.Message):
     """Optional id for the match (letters, digits, '-', '_', at most 64), so a caller can
     watch it while it runs. The referee makes one when empty.
     """
+    disclosure: Global___DealDisclosure.ValueType
+    """Who learns the deal once the match is over. Unset: DEAL_DISCLOSURE_PUBLIC."""
     @_builtins.property
     def bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Bot addresses ("host:port"), either one per seat or one per team. With one per
@@ -395,10 +443,11 @@ class PlayMatchRequest(_message.Message):
         fault_policy: Global___FaultPolicy | None = ...,
         match_id: _builtins.str = ...,
         time_bank: _duration_pb2.Duration | None = ...,
+        disclosure: Global___DealDisclosure.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -506,6 +555,8 @@ class MatchResult(_message.Message):
     DURATION_FIELD_NUMBER: _builtins.int
     DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
     TIME_BANK_LEFT_FIELD_NUMBER: _builtins.int
+    DEAL_SALT_FIELD_NUMBER: _builtins.int
+    DEAL_WITHHELD_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     game: _builtins.str
@@ -519,12 +570,21 @@ class MatchResult(_message.Message):
     forfeit_team: _builtins.int
     """The forfeiting team, when end is MATCH_END_FORFEIT."""
     replay_id: _builtins.str
-    """Id for GetReplay."""
+    """Id for GetReplay: the match id for a public deal; otherwise an unguessable id that
+    only the PlayMatch caller learns.
+    """
     decisions: _builtins.int
     """Decisions made (or substituted) in the match."""
     deal_commitment: _builtins.str
     """The deal commitment published on the match's first event (see
     MatchEvent.deal_commitment); with `seed` and `match_id` anyone can check it.
+    """
+    deal_salt: _builtins.str
+    """The salt of the deal commitment, revealed with the seed."""
+    deal_withheld: _builtins.bool
+    """True on WatchMatch's copy when the request's disclosure keeps the deal from the
+    public: seed, deal_salt and replay_id are then left out. Never set in PlayMatch's
+    answer, which always carries them.
     """
     @_builtins.property
     def teams(self) -> _containers.RepeatedCompositeFieldContainer[Global___TeamResult]:
@@ -563,10 +623,12 @@ class MatchResult(_message.Message):
         duration: _duration_pb2.Duration | None = ...,
         deal_commitment: _builtins.str = ...,
         time_bank_left: _abc.Iterable[_duration_pb2.Duration] | None = ...,
+        deal_salt: _builtins.str = ...,
+        deal_withheld: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "duration", b"duration", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "deal_salt", b"deal_salt", "deal_withheld", b"deal_withheld", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
@@ -633,11 +695,14 @@ class MatchEvent(_message.Message):
     """Human-readable line."""
     deal_commitment: _builtins.str
     """Set on the first event (MATCH_EVENT_KIND_STARTED), before any card is dealt: the
-    lowercase hex SHA-256 of the UTF-8 text "arena.v1 deal <match_id> <seed>", with the
-    match id as given, the deal seed in decimal without leading zeros, and one space
-    between the parts, e.g. "arena.v1 deal watched-31 31". The seed is revealed only
-    after the match, in MatchResult and in the replay, where `arena replay verify`
-    checks it against this commitment and re-deals every hand.
+    lowercase hex SHA-256 of the UTF-8 text "arena.v2 deal <match_id> <seed> <salt>",
+    with the match id as given, the deal seed in decimal without leading zeros, the
+    salt (32 lowercase hex digits the referee draws from a cryptographic source for
+    this match) and one space between the parts, e.g. "arena.v2 deal watched-31 31
+    00112233445566778899aabbccddeeff". Seed and salt are revealed after the match, in
+    MatchResult and in the replay (later still when the disclosure says so), where
+    `arena replay verify` checks them against this commitment and re-deals every hand.
+    The salt keeps a small seed from being found by trying numbers.
     """
     @_builtins.property
     def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:

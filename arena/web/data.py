@@ -138,6 +138,12 @@ class ArenaData:
             raise HttpError(
                 404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
             )
+        if not record.HasField("seed"):
+            raise HttpError(
+                404,
+                f"the replay of {match_id} is published when tournament {tournament_id} ends: "
+                "it shows the whole deal, which the tournament keeps secret until then",
+            )
         if not record.referee or not record.replay_id:
             raise HttpError(404, f"replay unavailable: the result of {match_id} names no replay")
         text = fetch_replay(record.referee, record.replay_id)

@@ -45,6 +45,7 @@ tbody tr:nth-child(even) { background: #fafbfd; }
 td.bot { font-weight: 600; }
 td.empty { text-align: center; color: var(--muted); }
 .ci { color: var(--muted); }
+.caveat { border-left: 3px solid #c8901e; padding: 4px 10px; background: #fdf6e7; }
 .winner { font-weight: 600; }
 .muted { color: var(--muted); }
 pre { background: #fff; border: 1px solid var(--line); padding: 16px; overflow-x: auto;
@@ -157,11 +158,15 @@ def _match_row(match: Match) -> str:
         _td(entry, "text winner" if team == winner else "text")
         for team, entry in enumerate(r.entries)
     )
-    links = (
-        _link(replay_url(match.tournament_id, r.match_id), "replay", "replay")
-        + " "
-        + _link(replay_url(match.tournament_id, r.match_id, api=True), "json", "muted")
-    )
+    if r.replay_id:
+        links = (
+            _link(replay_url(match.tournament_id, r.match_id), "replay", "replay")
+            + " "
+            + _link(replay_url(match.tournament_id, r.match_id, api=True), "json", "muted")
+        )
+    else:  # its tournament still runs: the replay would show a deal it keeps secret
+        links = '<span class="muted sealed">after the tournament</span>'
+
     return (
         f'<tr data-match="{esc(r.match_id)}">'
         f'<td class="text" title="{esc(match.tournament_id)}">'
@@ -225,6 +230,11 @@ def _game_sections(boards: Sequence[arena_pb2.Leaderboard]) -> str:
     return "".join(parts)
 
 
+def caveats(board: arena_pb2.Leaderboard) -> str:
+    """What the API says a reader should know before trusting the board."""
+    return "".join(f'<p class="caveat">Note: {esc(c)}.</p>' for c in board.caveats)
+
+
 def index_page(
     overall: arena_pb2.Leaderboard,
     per_game: Sequence[arena_pb2.Leaderboard],
@@ -234,8 +244,9 @@ def index_page(
 ) -> str:
     sections = [
         '<section><h2>Overall</h2><p class="muted">Maximum-likelihood Elo over all games, '
-        f"from {overall.matches} matches; each duplicate pair counts once.</p>"
-        f"{leaderboard_table(overall, 'leaderboard-overall')}</section>",
+        f"from {overall.matches} matches; each duplicate pair counts once, and so does each "
+        "match of an open tournament (a deal of its own).</p>"
+        f"{caveats(overall)}{leaderboard_table(overall, 'leaderboard-overall')}</section>",
         f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
         f"<section><h2>Recent matches</h2>{matches_table(matches)}</section>",
     ]
@@ -248,7 +259,7 @@ def game_page(
     title = game_title(board.game)
     body = (
         f'<section><h2>{esc(title)}</h2><p class="muted">{board.matches} matches.</p>'
-        f"{leaderboard_table(board, 'leaderboard-' + board.game)}</section>"
+        f"{caveats(board)}{leaderboard_table(board, 'leaderboard-' + board.game)}</section>"
         f"<section><h2>Recent {esc(title)} matches</h2>{matches_table(matches)}</section>"
     )
     return page(f"Card Arena leaderboard: {title}", body, games, note=note, refresh=True)

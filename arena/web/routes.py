@@ -50,8 +50,13 @@ def match_json(match: Match) -> dict[str, Any]:
         "tournament_id": match.tournament_id,
         "tournament_name": match.tournament_name,
         **to_dict(record),
-        "replay_url": pages.replay_url(match.tournament_id, record.match_id),
-        "replay_json_url": pages.replay_url(match.tournament_id, record.match_id, api=True),
+        # None while the tournament runs: the replay would show a deal it keeps secret.
+        "replay_url": pages.replay_url(match.tournament_id, record.match_id)
+        if record.replay_id
+        else None,
+        "replay_json_url": pages.replay_url(match.tournament_id, record.match_id, api=True)
+        if record.replay_id
+        else None,
     }
 
 

@@ -30,9 +30,9 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(arena_command(*args), capture_output=True, text=True, timeout=120)
 
 
-def independent_commitment(match_id: str, seed: int) -> str:
+def independent_commitment(match_id: str, seed: int, salt: str) -> str:
     """The documented formula, recomputed here without the arena's code."""
-    return hashlib.sha256(f"arena.v1 deal {match_id} {seed}".encode()).hexdigest()
+    return hashlib.sha256(f"arena.v2 deal {match_id} {seed} {salt}".encode()).hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -97,21 +97,26 @@ def test_first_event_commits_to_the_seed_that_the_replay_reveals(
             assert error.code() == grpc.StatusCode.NOT_FOUND
             threading.Event().wait(0.05)
     player.join()
-    expected = independent_commitment(match_id, seed)
+    result = outcome[0]
+    assert re.fullmatch("[0-9a-f]{32}", result.deal_salt)
+    expected = independent_commitment(match_id, seed, result.deal_salt)
     first = events[0]
     assert first.kind == referee_pb2.MATCH_EVENT_KIND_STARTED
     assert first.deal_commitment == expected
     assert expected[:16] in first.text
     assert "seed" not in first.text  # the seed stays secret until the match is over
     assert [e.deal_commitment for e in events[1:]] == [""] * (len(events) - 1)
+    assert result.deal_salt not in "".join(e.text for e in events[:-1])
     # After the match: the result and the replay reveal the seed that was committed to.
-    result = outcome[0]
     assert events[-1].result == result
     assert result.seed == seed and result.deal_commitment == expected
     replay = replay_of(referee_stub, result)
     assert replay["seed"] == seed
     assert replay["deal_commitment"] == expected
-    assert independent_commitment(replay["match_id"], replay["seed"]) == expected
+    assert replay["deal_salt"] == result.deal_salt
+    assert (
+        independent_commitment(replay["match_id"], replay["seed"], replay["deal_salt"]) == expected
+    )
     verified = verify_replay(replay)
     assert verified.summary() == (
         f"verified: {match_id} (bid-euchre, seed {seed}, {result.decisions} decisions, "
@@ -255,7 +260,7 @@ def change_commitment(doc: Doc) -> None:
 
 def change_seed_and_commit_to_it(doc: Doc) -> None:
     doc["seed"] += 1
-    doc["deal_commitment"] = independent_commitment(doc["match_id"], doc["seed"])
+    doc["deal_commitment"] = independent_commitment(doc["match_id"], doc["seed"], doc["deal_salt"])
 
 
 def change_action(doc: Doc) -> None:
@@ -301,7 +306,8 @@ def number_of_decision(doc: Doc, hand: int, n: int = 4) -> int:
     [
         (
             change_seed,
-            r"^deal commitment mismatch: sha256\('arena\.v1 deal \S+ 20'\) is [0-9a-f]{64}, "
+            r"^deal commitment mismatch: sha256\('arena\.v2 deal \S+ 20 [0-9a-f]{32}'\) is "
+            r"[0-9a-f]{64}, "
             r"the replay records [0-9a-f]{64}$",
         ),
         (change_commitment, r"^deal commitment mismatch: .* the replay records 0{64}$"),

@@ -74,7 +74,7 @@ def test_partners_are_separate_conversations_that_never_see_hidden_cards(
                 if verb == "play":
                     played.add(card)
         for request in requests:
-            if request["matchId"] != result.match_id:
+            if request["matchId"] != replay["bot_match_id"]:
                 continue
             seat = request["seat"]
             seen = card_codes(request["bidEuchre"])

@@ -30,7 +30,8 @@ specs = st.builds(
         st.builds(duration_pb2.Duration, seconds=st.integers(-(2**63), 2**63 - 1), nanos=INT32),
     ),
     max_faults=INT32,
-    master_seed=st.integers(0, 2**64 - 1),
+    master_seed=st.one_of(st.none(), st.integers(0, 2**64 - 1)),
+    fair_play=st.integers(0, 6),
     name=st.one_of(st.text(max_size=10), st.just("n" * 5000)),
     time_bank=st.one_of(
         st.none(),
@@ -53,6 +54,8 @@ def test_spec_validation_plans_or_says_what_is_wrong(spec: arena_pb2.TournamentS
     assert 1 <= planned.deals <= 1000 and 0 < planned.move_deadline_ms <= 60_000
     assert 0 <= planned.time_bank_ms <= 3_600_000
     assert len(set(planned.games)) == len(planned.games)
+    assert planned.fair_play in ("open", "trusted")  # sealed needs hosted entries
+    assert planned.seed.operator == spec.HasField("master_seed")
 
 
 def snapshot(arena: Arena) -> dict[bytes, object]:

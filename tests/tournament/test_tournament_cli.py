@@ -57,7 +57,11 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
         [cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")
     ]
     assert [row[:2] for row in rows] == [["1", "house"], ["2", "rand"]]
-    assert rows[0][5] == "3-0-0" and rows[1][5] == "0-0-3"
+    # An open tournament rates every match on its own deal: 6 rated matches each.
+    assert rows[0][5] == "6-0-0" and rows[1][5] == "0-0-6"
+    assert "fair play open, operator's seed, commitment " in lines[0]
+    assert "fair play open, operator's seed 8 revealed" in lines[1]
+    assert "Note: 6 of these results were dealt from an operator's master seed" in done.stdout
 
     status = arena_cli(api, "tournament", "status", tournament_id)
     assert status.stdout.startswith(f"tournament {tournament_id} (finished): 6/6 matches")
@@ -66,7 +70,7 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
         arena_cli(api, "leaderboard", "--tournament", tournament_id, "--json").stdout
     )
     assert [row["bot"] for row in as_json["rows"]] == ["house", "rand"]
-    assert as_json["rows"][0]["wins"] == 3
+    assert as_json["rows"][0]["wins"] == 6
     as_csv = list(csv.DictReader(io.StringIO(arena_cli(api, "leaderboard", "--csv").stdout)))
     assert [row["bot"] for row in as_csv] == ["house", "rand"]
     assert float(as_csv[0]["elo"]) == round(as_json["rows"][0]["elo"], 1)

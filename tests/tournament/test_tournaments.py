@@ -20,14 +20,16 @@ def stored_results(arena: Arena, tournament_id: str) -> list[dict]:
     return [json.loads(v) for v in raw.values()]
 
 
-def test_round_robin_across_every_game_is_played_once_each_and_rated(arena: Arena) -> None:
+@pytest.mark.parametrize("fair_play", [arena_pb2.FAIR_PLAY_OPEN, arena_pb2.FAIR_PLAY_TRUSTED])
+def test_round_robin_across_every_game_is_played_once_each_and_rated(
+    arena: Arena, fair_play: arena_pb2.FairPlay.ValueType
+) -> None:
     arena.start_worker("w1")
     arena.start_worker("w2")
     arena.start_bot("house", "house")
     arena.start_bot("rand-a", "random", "--seed", "1")
     arena.start_bot("rand-b", "random", "--seed", "2")
-
-    tournament = arena.submit(["house", "rand-a", "rand-b"], deals=1, master_seed=5)
+    tournament = arena.submit(["house", "rand-a", "rand-b"], deals=1, fair_play=fair_play)
     games = sorted(game_names())
     assert sorted(tournament.games) == games
     # 3 pairings x games x 1 deal x 2 seatings.
@@ -38,16 +40,23 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(arena: Aren
     results = stored_results(arena, tournament.id)
     assert len(results) == tournament.matches_total
     assert Counter(r["game"] for r in results) == {g: 6 for g in games}
-    # Each deal is played twice with the seats swapped, on the same seed.
     by_pair = Counter((r["pair_key"], r["seed"], tuple(sorted(r["entries"]))) for r in results)
-    assert set(by_pair.values()) == {2}
+    if fair_play == arena_pb2.FAIR_PLAY_TRUSTED:
+        # Each deal is played twice with the seats swapped, on the same seed.
+        assert set(by_pair.values()) == {2}
+        units = 2 * len(games)
+    else:
+        # Every match has a deal of its own and is rated on its own.
+        assert len({r["seed"] for r in results}) == len(results)
+        assert set(by_pair.values()) == {1}
+        units = 4 * len(games)
 
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament.id))
     assert {row.bot for row in board.rows} == {"house", "rand-a", "rand-b"}
     assert [row.rank for row in board.rows] == [1, 2, 3]
     assert abs(sum(row.elo for row in board.rows)) < 1e-6
     for row in board.rows:
-        assert row.pairs == row.wins + row.draws + row.losses == 2 * len(games)
+        assert row.pairs == row.wins + row.draws + row.losses == units
         assert row.matches == 4 * len(games)
         assert set(row.game_elo) == set(games)
     assert board.matches == tournament.matches_total
@@ -165,18 +174,25 @@ def test_resume_after_every_worker_stopped_finishes_only_the_rest(arena: Arena) 
     assert all(after[k] == v for k, v in before.items())  # nothing replayed or overwritten
 
 
-def test_cancel_stops_a_tournament_and_resume_completes_it(arena: Arena) -> None:
+def test_cancel_stops_a_tournament_for_good_and_reveals_its_seeds(arena: Arena) -> None:
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "random", "--seed", "2")
     tournament = arena.submit(["a", "b"], deals=4, games=["bid-euchre"])
+    assert not tournament.seed.revealed
     cancelled = arena.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=tournament.id))
     assert cancelled.state == arena_pb2.TOURNAMENT_STATE_CANCELLED
+    assert cancelled.seed.revealed and cancelled.seed.HasField("master_seed")
     arena.start_worker("w")  # the queued tasks now skip themselves
-    time.sleep(2)
+    with pytest.raises(grpc.RpcError) as refused:
+        arena.stub.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=tournament.id))
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "its seeds were revealed when it was cancelled" in str(refused.value.details())
+    # Once the worker has drained the queue, by skipping every task, nothing was played.
+    deadline = time.monotonic() + 120
+    while arena.redis.llen("celery") or arena.redis.hlen("unacked"):
+        assert time.monotonic() < deadline, "the queue never drained"
+        time.sleep(0.1)
     assert arena.get(tournament.id).matches_done == 0
-    arena.stub.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=tournament.id))
-    finished = arena.wait_until(tournament.id)
-    assert finished.matches_done == 8
 
 
 def test_a_time_bank_in_the_spec_reaches_every_match(arena: Arena) -> None:

@@ -1,0 +1,114 @@
+"""Fair play: what each mode promises, and how a tournament's seeds stay secret.
+
+The threat is a bot that keeps everything it is ever sent and reads everything open to
+anyone. What it must never learn is a deal it still has to play. So:
+
+- the master seed is drawn from ``secrets`` (unless the operator gives one, which every
+  read then marks) and only its commitment is public until the tournament ends;
+- every deal seed derives from the master seed and the match's *deal key*;
+- in ``open`` every match has a deal key of its own, so no entry meets a deal twice;
+  ``sealed`` and ``trusted`` give both halves of a duplicate pair the same key;
+- results, replays and seeds of a tournament are published when it ends.
+
+Commitment texts (hash: lowercase hex SHA-256 of the UTF-8 text; parts separated by
+one space, integers in decimal without leading zeros):
+
+- tournament: ``arena.v1 tournament <tournament_id> <master_seed> <salt>``
+- deal seed:  first 8 bytes, big-endian, of SHA-256 of ``arena.v1 seed <master_seed> <deal_key>``
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.referee.commitment import SALT, new_salt
+from arena.v1 import arena_pb2, referee_pb2
+
+OPEN, SEALED, TRUSTED = "open", "sealed", "trusted"
+MODES = {
+    arena_pb2.FAIR_PLAY_UNSPECIFIED: OPEN,
+    arena_pb2.FAIR_PLAY_OPEN: OPEN,
+    arena_pb2.FAIR_PLAY_SEALED: SEALED,
+    arena_pb2.FAIR_PLAY_TRUSTED: TRUSTED,
+}
+PROTO = {
+    OPEN: arena_pb2.FAIR_PLAY_OPEN,
+    SEALED: arena_pb2.FAIR_PLAY_SEALED,
+    TRUSTED: arena_pb2.FAIR_PLAY_TRUSTED,
+}
+MAX_SEED = 2**64 - 1
+
+TRUSTED_CAVEAT = (
+    "played in FAIR_PLAY_TRUSTED: both halves of a duplicate pair share a deal, so a bot "
+    "that remembers the first half knows its opponents' cards in the second; the operator "
+    "vouches for the entries"
+)
+OPERATOR_SEED_CAVEAT = (
+    "dealt from an operator's master seed: anyone who knows or guesses it can deal every "
+    "match, so its deals are only as secret as the operator kept it"
+)
+
+
+def stored_mode(spec: Mapping[str, Any]) -> str:
+    """A stored spec's mode: tournaments from before fair play shared every pair's deal."""
+    return str(spec.get("fair_play", TRUSTED))
+
+
+def stored_operator_seed(spec: Mapping[str, Any]) -> bool:
+    """Whether a stored spec's seed was the operator's; before secret seeds, it was."""
+    return bool(spec.get("operator_seed", True))
+
+
+def duplicate(mode: str) -> bool:
+    """Whether the mode plays each deal twice, seats swapped, and rates the pair."""
+    return mode != OPEN
+
+
+def disclosure(mode: str) -> referee_pb2.DealDisclosure.ValueType:
+    """What the referee may tell about a deal when a match of this mode ends: in open
+    the bots may see the deal, which was theirs alone; in the others a second half shares
+    it. The seed and the replay wait for the tournament's end in every mode."""
+    return referee_pb2.DEAL_DISCLOSURE_BOTS if mode == OPEN else referee_pb2.DEAL_DISCLOSURE_CALLER
+
+
+@dataclass(frozen=True)
+class MasterSeed:
+    value: int
+    salt: str
+    operator: bool
+    """Given by the operator rather than drawn by the arena."""
+
+    @classmethod
+    def draw(cls) -> MasterSeed:
+        return cls(secrets.randbits(64), new_salt(), operator=False)
+
+    @classmethod
+    def given(cls, value: int) -> MasterSeed:
+        if not 0 <= value <= MAX_SEED:
+            raise ValueError(f"a master seed is 0..2^64-1, got {value}")
+        return cls(value, new_salt(), operator=True)
+
+    def commitment(self, tournament_id: str) -> str:
+        return seed_commitment(tournament_id, self.value, self.salt)
+
+
+def commitment_text(tournament_id: str, master_seed: int, salt: str) -> str:
+    if not 0 <= master_seed <= MAX_SEED:
+        raise ValueError(f"a master seed is 0..2^64-1, got {master_seed}")
+    if not SALT.match(salt):
+        raise ValueError(f"a salt is 32 lowercase hex digits, got {salt!r}")
+    return f"arena.v1 tournament {tournament_id} {master_seed} {salt}"
+
+
+def seed_commitment(tournament_id: str, master_seed: int, salt: str) -> str:
+    text = commitment_text(tournament_id, master_seed, salt)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def deal_seed(master_seed: int, deal_key: str) -> int:
+    digest = hashlib.sha256(f"arena.v1 seed {master_seed} {deal_key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

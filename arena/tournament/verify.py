@@ -1,0 +1,94 @@
+"""Checks an ended tournament against its commitments, from what any reader can fetch.
+
+``GetTournament`` gives the master seed, its salt and the commitment published at
+submission; ``ListResults`` gives every match's deal key, seed and deal commitment. The
+tournament verifies when the commitment is the hash of its seed and salt, every match's
+seed derives from the master seed by the deal key the schedule assigns that match (so
+nobody picked deals to suit an entry), no open tournament dealt the same cards twice,
+and every match's deal commitment, published before its first card, is the hash of its
+seed and salt. The formulas are in ``arena.tournament.fair_play`` and
+``arena.referee.commitment``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.referee.commitment import deal_commitment
+from arena.tournament.fair_play import MODES, OPEN, deal_seed, seed_commitment
+from arena.v1 import arena_pb2
+
+
+class TournamentMismatch(ValueError):
+    """The first check that failed, said for a reader."""
+
+
+def verify_tournament(
+    tournament: arena_pb2.Tournament, results: Sequence[arena_pb2.MatchRecord]
+) -> str:
+    """A one-line summary when every check passes; else TournamentMismatch."""
+    seed = tournament.seed
+    if not seed.revealed:
+        raise TournamentMismatch(
+            f"tournament {tournament.id} has not ended: its seed is revealed when it finishes "
+            "or is cancelled"
+        )
+    if not seed.commitment:
+        raise TournamentMismatch(
+            f"tournament {tournament.id} published no seed commitment (it predates them)"
+        )
+    try:
+        expected = seed_commitment(tournament.id, seed.master_seed, seed.salt)
+    except ValueError as error:
+        raise TournamentMismatch(f"bad revealed seed: {error}") from None
+    if expected != seed.commitment:
+        raise TournamentMismatch(
+            f"seed commitment mismatch: master seed {seed.master_seed} with salt {seed.salt} "
+            f"hashes to {expected}, but {seed.commitment} was published"
+        )
+    mode = MODES.get(tournament.fair_play, OPEN)
+    dealt: dict[int, str] = {}
+    for record in results:
+        _check_match(tournament.id, mode, seed.master_seed, record)
+        if mode == OPEN and record.seed in dealt:
+            raise TournamentMismatch(
+                f"{record.match_id} and {dealt[record.seed]} were dealt the same seed "
+                f"{record.seed} in an open tournament"
+            )
+        dealt[record.seed] = record.match_id
+    source = "operator's seed" if seed.source == arena_pb2.SEED_SOURCE_OPERATOR else "arena seed"
+    return (
+        f"verified: tournament {tournament.id} ({mode}, {source}): seed commitment OK; "
+        f"{len(results)} match seeds derive from the master seed; {len(results)} deal "
+        "commitments OK"
+    )
+
+
+def _check_match(
+    tournament_id: str, mode: str, master_seed: int, record: arena_pb2.MatchRecord
+) -> None:
+    name = record.match_id
+    own = name.removeprefix(f"{tournament_id}-")
+    key = own if mode == OPEN else own.rpartition("-")[0]
+    if record.deal_key != key:
+        raise TournamentMismatch(
+            f"{name}: deal key {record.deal_key!r}, but the schedule gives this match {key!r}"
+        )
+    if not record.HasField("seed"):
+        raise TournamentMismatch(f"{name}: no seed revealed")
+    derived = deal_seed(master_seed, key)
+    if record.seed != derived:
+        raise TournamentMismatch(
+            f"{name}: seed {record.seed}, but master seed {master_seed} and deal key {key!r} "
+            f"give {derived}"
+        )
+    try:
+        committed = deal_commitment(record.referee_match_id, record.seed, record.deal_salt)
+    except ValueError as error:
+        raise TournamentMismatch(f"{name}: bad deal salt: {error}") from None
+    if committed != record.deal_commitment:
+        raise TournamentMismatch(
+            f"{name}: deal commitment mismatch: referee match {record.referee_match_id}, seed "
+            f"{record.seed} and salt {record.deal_salt} hash to {committed}, but "
+            f"{record.deal_commitment} was published"
+        )

@@ -1,0 +1,148 @@
+"""Secret seeds and what derives from them, as pure functions: the commitment formula
+recomputed by hand, the schedule's deal keys in each fair-play mode, and the verifier's
+verdict on an honest and on a tampered tournament."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections import Counter
+
+import pytest
+
+from arena.referee.commitment import deal_commitment
+from arena.tournament.fair_play import MasterSeed, deal_seed, seed_commitment
+from arena.tournament.schedule import schedule
+from arena.tournament.spec import InvalidSpec, plan
+from arena.tournament.verify import TournamentMismatch, verify_tournament
+from arena.v1 import arena_pb2
+
+GAMES_OF = {e: ("bid-euchre", "seep") for e in "abc"}
+
+
+def matches(paired: bool, master: int = 7) -> list:  # type: ignore[type-arg]
+    return schedule("t1", list("abc"), GAMES_OF, ["bid-euchre", "seep"], 3, master, paired)
+
+
+def test_the_tournament_commitment_is_the_documented_hash() -> None:
+    salt = "0123456789abcdef" * 2
+    text = f"arena.v1 tournament t1 42 {salt}"
+    assert seed_commitment("t1", 42, salt) == hashlib.sha256(text.encode()).hexdigest()
+    digest = hashlib.sha256(b"arena.v1 seed 42 seep-0-1-a").digest()
+    assert deal_seed(42, "seep-0-1-a") == int.from_bytes(digest[:8], "big")
+
+
+def test_an_arena_seed_is_drawn_fresh_and_an_operator_seed_is_marked() -> None:
+    drawn = {MasterSeed.draw().value for _ in range(50)}
+    assert len(drawn) == 50 and all(0 <= v < 2**64 for v in drawn)
+    assert not MasterSeed.draw().operator and MasterSeed.given(1).operator
+    # The salt is fresh too: the same operator seed commits differently every time.
+    assert MasterSeed.given(1).commitment("t1") != MasterSeed.given(1).commitment("t1")
+    for bad in (-1, 2**64):
+        with pytest.raises(ValueError, match=r"0\.\.2\^64-1"):
+            MasterSeed.given(bad)
+
+
+def test_an_open_schedule_never_deals_one_entry_the_same_cards_twice() -> None:
+    scheduled = matches(paired=False)
+    assert len(scheduled) == 2 * 3 * 3 * 2  # games x pairings x deals x seatings
+    assert len({m.seed for m in scheduled}) == len(scheduled)
+    assert all(m.pair_key == m.match_id and not m.paired for m in scheduled)
+    # Seatings still alternate: each pairing plays each side of every deal number.
+    sides = Counter((m.game, frozenset(m.entries), m.deal, m.entries[0]) for m in scheduled)
+    assert set(sides.values()) == {1}
+
+
+def test_a_duplicate_schedule_shares_a_deal_only_between_the_halves_of_a_pair() -> None:
+    scheduled = matches(paired=True)
+    by_seed = Counter(m.seed for m in scheduled)
+    assert set(by_seed.values()) == {2}
+    for a, b in itertools.combinations(scheduled, 2):
+        if a.seed == b.seed:
+            assert a.pair_key == b.pair_key and a.entries == b.entries[::-1]
+
+
+def test_the_same_operator_seed_deals_the_same_cards_in_another_tournament() -> None:
+    other = schedule("t2", list("abc"), GAMES_OF, ["bid-euchre", "seep"], 3, 7, False)
+    assert [m.seed for m in other] == [m.seed for m in matches(paired=False)]
+    assert [m.seed for m in matches(False, master=8)] != [m.seed for m in other]
+
+
+def test_fair_play_modes_are_checked_against_the_entries() -> None:
+    spec = arena_pb2.TournamentSpec(entries=["a", "b"], deals=1)
+    assert plan(spec, ["a", "b"]).fair_play == "open"
+    spec.fair_play = arena_pb2.FAIR_PLAY_TRUSTED
+    assert plan(spec, ["a", "b"]).fair_play == "trusted"
+    spec.fair_play = arena_pb2.FAIR_PLAY_SEALED
+    with pytest.raises(InvalidSpec, match=r"every entry must be a hosted bot.*not hosted: b"):
+        plan(spec, ["a", "b"], hosted={"a"})
+    assert plan(spec, ["a", "b"], hosted={"a", "b"}).fair_play == "sealed"
+    spec.fair_play = 9  # type: ignore[assignment]
+    with pytest.raises(InvalidSpec, match="unknown fair_play 9; allowed: FAIR_PLAY_OPEN"):
+        plan(spec, ["a", "b"])
+
+
+def ended(paired: bool) -> tuple[arena_pb2.Tournament, list[arena_pb2.MatchRecord]]:
+    """A finished tournament as GetTournament and ListResults show it."""
+    seed = MasterSeed.given(7)
+    mode = arena_pb2.FAIR_PLAY_TRUSTED if paired else arena_pb2.FAIR_PLAY_OPEN
+    tournament = arena_pb2.Tournament(
+        id="t1",
+        state=arena_pb2.TOURNAMENT_STATE_FINISHED,
+        fair_play=mode,
+        seed=arena_pb2.SeedCommitment(
+            commitment=seed.commitment("t1"),
+            source=arena_pb2.SEED_SOURCE_OPERATOR,
+            revealed=True,
+            master_seed=7,
+            salt=seed.salt,
+        ),
+    )
+    salt = "ab" * 16
+    records = [
+        arena_pb2.MatchRecord(
+            match_id=m.match_id,
+            game=m.game,
+            seed=m.seed,
+            deal_key=m.deal_key,
+            referee_match_id=f"{m.match_id}-x",
+            deal_salt=salt,
+            deal_commitment=deal_commitment(f"{m.match_id}-x", m.seed, salt),
+        )
+        for m in matches(paired)
+    ]
+    return tournament, records
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_an_honest_tournament_verifies(paired: bool) -> None:
+    tournament, records = ended(paired)
+    assert verify_tournament(tournament, records) == (
+        f"verified: tournament t1 ({'trusted' if paired else 'open'}, operator's seed): seed "
+        "commitment OK; 36 match seeds derive from the master seed; 36 deal commitments OK"
+    )
+
+
+def test_tampering_is_named_at_the_first_mismatch() -> None:
+    tournament, records = ended(False)
+    bad = arena_pb2.Tournament()
+    bad.CopyFrom(tournament)
+    bad.seed.master_seed = 8
+    with pytest.raises(TournamentMismatch, match=r"^seed commitment mismatch: master seed 8"):
+        verify_tournament(bad, records)
+    records[3].seed += 1
+    with pytest.raises(
+        TournamentMismatch, match=f"^{records[3].match_id}: seed {records[3].seed}, but"
+    ):
+        verify_tournament(tournament, records)
+    records[3].seed -= 1
+    records[5].deal_key = records[4].deal_key  # a deal picked from elsewhere in the schedule
+    with pytest.raises(TournamentMismatch, match="but the schedule gives this match"):
+        verify_tournament(tournament, records)
+    records[5].deal_key = records[5].match_id.removeprefix("t1-")
+    records[6].deal_salt = "cd" * 16
+    with pytest.raises(TournamentMismatch, match="deal commitment mismatch"):
+        verify_tournament(tournament, records)
+    running = arena_pb2.Tournament(id="t1", seed=arena_pb2.SeedCommitment(commitment="0" * 64))
+    with pytest.raises(TournamentMismatch, match="has not ended"):
+        verify_tournament(running, records)
