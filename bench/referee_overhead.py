@@ -29,8 +29,8 @@ import grpc
 
 from arena import wire, wire_bytes
 from arena.games import get_game
+from arena.limits import DEFAULT_MOVE_DEADLINE_S
 from arena.processes import arena_command, services
-from arena.referee.requests import DEFAULT_MOVE_DEADLINE_S
 from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
 
 ECHO = [sys.executable, "-m", "bench.echo_bot"]

@@ -30,7 +30,8 @@ def add_commands(groups: Groups) -> None:
     serve.add_argument(
         "--mode",
         help="chaos bot: hang, late, slow, crash, illegal, error, oversize, wrong-match, "
-        "die-before or mute (default hang; see arena/bots/examples/chaos.py)",
+        "garbage, die-before, mute or garbage-hello (default hang; see "
+        "arena/bots/examples/chaos.py)",
     )
     serve.add_argument(
         "--after",

@@ -85,13 +85,9 @@ def add_commands(groups: Groups) -> None:
 
 
 def _play(args: argparse.Namespace) -> None:
+    from arena import limits, wire
     from arena.play import PlayConfig, PlayError, play
-    from arena.referee.requests import (
-        MAX_MOVE_DEADLINE_S,
-        MAX_TIME_BANK_S,
-        InvalidRequest,
-        check_address,
-    )
+    from arena.referee.requests import InvalidRequest, check_address
 
     try:
         info = get_game(args.game).info
@@ -110,10 +106,11 @@ def _play(args: argparse.Namespace) -> None:
         team = 0 if args.team is None else args.team
         if not 0 <= team < info.num_teams:
             raise CliError(f"--team must be 0 to {info.num_teams - 1} in {info.name}")
-    if not 0 < args.deadline_s <= MAX_MOVE_DEADLINE_S:
-        raise CliError(f"--deadline-s must be above 0 and at most {MAX_MOVE_DEADLINE_S:g}")
-    if not 0 <= args.time_bank_s <= MAX_TIME_BANK_S:
-        raise CliError(f"--time-bank-s must be 0 to {MAX_TIME_BANK_S:g}")
+    try:  # the referee's own limits, said in this command's words
+        limits.move_deadline_s(wire.duration(args.deadline_s), "--deadline-s")
+        limits.time_bank_s(wire.duration(args.time_bank_s), "--time-bank-s")
+    except limits.LimitError as error:
+        raise CliError(str(error)) from None
     if args.vs:
         try:
             check_address(args.vs)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from arena import __version__
 from arena.referee.deadline import SeatDeadline
@@ -46,6 +48,29 @@ class BotFault(Exception):
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+
+
+Message = TypeVar("Message", bot_pb2.ActResponse, bot_pb2.HelloResponse)
+
+
+def parse_or_none(message: type[Message]) -> Callable[[bytes], Message | None]:
+    """A response deserializer that answers None for bytes that do not parse, instead of
+    raising inside grpc (which logs a traceback and hands the caller None anyway)."""
+
+    def parse(data: bytes) -> Message | None:
+        try:
+            return message.FromString(data)
+        except DecodeError:
+            return None
+
+    return parse
+
+
+def garbled(what: str) -> BotFault:
+    return BotFault(
+        referee_pb2.FAULT_KIND_RPC_ERROR,
+        f"the answer is not an arena.v1.{what}: its bytes do not parse as one",
+    )
 
 
 def fault_from_rpc_error(error: grpc.aio.AioRpcError) -> BotFault:
@@ -82,26 +107,38 @@ class BotConnection:
         return cls(address, channel, bot_pb2_grpc.BotStub(channel))
 
     @cached_property
-    def act_unary(self) -> grpc.aio.UnaryUnaryMultiCallable[bytes, bot_pb2.ActResponse]:
-        """``Act``, taking a serialized request."""
+    def act_unary(self) -> grpc.aio.UnaryUnaryMultiCallable[bytes, bot_pb2.ActResponse | None]:
+        """``Act``, taking a serialized request; None for an answer that does not parse."""
         return self.channel.unary_unary(
             f"/{_BOT_SERVICE}/Act",
             request_serializer=None,
-            response_deserializer=bot_pb2.ActResponse.FromString,
+            response_deserializer=parse_or_none(bot_pb2.ActResponse),
         )
 
     @cached_property
-    def act_stream(self) -> grpc.aio.StreamStreamMultiCallable[bytes, bot_pb2.ActResponse]:
-        """``ActStream``, taking serialized requests."""
+    def act_stream(
+        self,
+    ) -> grpc.aio.StreamStreamMultiCallable[bytes, bot_pb2.ActResponse | None]:
+        """``ActStream``, taking serialized requests; None for an answer that does not parse."""
         return self.channel.stream_stream(
             f"/{_BOT_SERVICE}/ActStream",
             request_serializer=None,
-            response_deserializer=bot_pb2.ActResponse.FromString,
+            response_deserializer=parse_or_none(bot_pb2.ActResponse),
+        )
+
+    @cached_property
+    def hello(
+        self,
+    ) -> grpc.aio.UnaryUnaryMultiCallable[bot_pb2.HelloRequest, bot_pb2.HelloResponse | None]:
+        return self.channel.unary_unary(
+            f"/{_BOT_SERVICE}/Hello",
+            request_serializer=bot_pb2.HelloRequest.SerializeToString,
+            response_deserializer=parse_or_none(bot_pb2.HelloResponse),
         )
 
     async def say_hello(self, timeout_s: float) -> bot_pb2.HelloResponse:
         try:
-            hello: bot_pb2.HelloResponse = await self.stub.Hello(
+            hello = await self.hello(
                 bot_pb2.HelloRequest(arena_version=__version__),
                 timeout=timeout_s,
                 wait_for_ready=True,
@@ -114,6 +151,11 @@ class BotConnection:
                     f"no answer to Hello within {timeout_s:g} s",
                 )
             raise fault from None
+        if hello is None:  # bytes, but not a HelloResponse: no bot the arena can talk to
+            raise BotFault(
+                referee_pb2.FAULT_KIND_UNREACHABLE,
+                "the answer to Hello is not an arena.v1.HelloResponse: its bytes do not parse",
+            )
         return hello
 
     async def close(self) -> None:
@@ -164,16 +206,19 @@ class SeatConversation:
     def __init__(self, bot: BotConnection, use_stream: bool) -> None:
         self.bot = bot
         self.use_stream = use_stream
-        self._stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse] | None = None
+        self._stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse | None] | None = None
         self._deadline: SeatDeadline | None = None
 
     async def act(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
         """The bot's answer to a serialized ``ActRequest``, or ``BotFault``."""
         if not self.use_stream:
             try:
-                return await self.bot.act_unary(request, timeout=timeout_s)
+                answer = await self.bot.act_unary(request, timeout=timeout_s)
             except grpc.aio.AioRpcError as error:
                 raise fault_from_rpc_error(error) from None
+            if answer is None:
+                raise garbled("ActResponse")
+            return answer
         return await self._act_on_stream(request, timeout_s)
 
     async def _act_on_stream(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
@@ -203,6 +248,8 @@ class SeatConversation:
             response = await _ended_stream_fault(stream)
         elif response is _EOF:  # read() raises for any status but OK
             response = BotFault(referee_pb2.FAULT_KIND_RPC_ERROR, STREAM_CLOSED)
+        elif response is None:
+            response = garbled("ActResponse")
         if isinstance(response, BotFault):
             self._drop_stream()
             raise response
@@ -224,7 +271,7 @@ class SeatConversation:
 
 
 async def _ended_stream_fault(
-    stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse],
+    stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse | None],
 ) -> BotFault:
     """The fault for a stream found already ended: the status it ended with (a bot that
     died mid-match is unreachable whichever of its streams notices first), or the bot

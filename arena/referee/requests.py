@@ -6,17 +6,12 @@ import ipaddress
 import re
 import uuid
 
-from arena import wire
+from arena import limits
 from arena.games import OptionError, UnknownGameError, get_game
 from arena.referee.faults import FaultPolicy
 from arena.referee.match import MatchSpec, new_token
 from arena.v1 import referee_pb2
 
-DEFAULT_MOVE_DEADLINE_S = 1.0
-MAX_MOVE_DEADLINE_S = 60.0
-MAX_FAULTS_LIMIT = 1000
-MAX_TIME_BANK_S = 3600.0
-MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 _HOSTNAME = re.compile(
     r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
 )
@@ -65,36 +60,16 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         options = info.resolve_options(dict(request.options))
     except OptionError as error:
         raise InvalidRequest(str(error)) from None
-    if request.HasField("move_deadline"):
-        try:
-            deadline = wire.seconds(request.move_deadline)
-        except ValueError as error:
-            raise InvalidRequest(f"bad move_deadline: {error}") from None
-        if not 0 < deadline <= MAX_MOVE_DEADLINE_S:
-            raise InvalidRequest(
-                f"move_deadline must be positive and at most {MAX_MOVE_DEADLINE_S:g} s, "
-                f"got {deadline:g} s"
-            )
-    else:
-        deadline = DEFAULT_MOVE_DEADLINE_S
-    time_bank = 0.0
-    if request.HasField("time_bank"):
-        try:
-            time_bank = wire.seconds(request.time_bank)
-        except ValueError as error:
-            raise InvalidRequest(f"bad time_bank: {error}") from None
-        if not 0 <= time_bank <= MAX_TIME_BANK_S:
-            raise InvalidRequest(
-                f"time_bank must be 0 to {MAX_TIME_BANK_S:g} s, got {time_bank:g} s"
-            )
-    max_faults = request.fault_policy.max_faults
-    if not 0 <= max_faults <= MAX_FAULTS_LIMIT:
-        raise InvalidRequest(
-            f"fault_policy.max_faults must be 1..{MAX_FAULTS_LIMIT} (0 for the default), "
-            f"got {max_faults}"
+    try:
+        deadline = limits.move_deadline_s(
+            request.move_deadline if request.HasField("move_deadline") else None
         )
+        time_bank = limits.time_bank_s(request.time_bank if request.HasField("time_bank") else None)
+        limits.max_faults(request.fault_policy.max_faults, "fault_policy.max_faults")
+    except limits.LimitError as error:
+        raise InvalidRequest(str(error)) from None
     match_id = request.match_id or uuid.uuid4().hex
-    if not MATCH_ID.match(match_id):
+    if not limits.MATCH_ID.match(match_id):
         raise InvalidRequest(
             f"bad match_id {request.match_id!r}: use 1 to 64 letters, digits, '-' or '_'"
         )

@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena import wire
+from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
 from arena.tournament.fair_play import MODES, OPEN, SEALED, MasterSeed
 from arena.v1 import arena_pb2
@@ -14,11 +14,7 @@ from arena.v1 import arena_pb2
 MAX_DEALS = 1000
 MAX_MATCHES = 200_000
 MAX_ENTRIES = 64
-DEFAULT_MOVE_DEADLINE_MS = 1000.0
-MAX_MOVE_DEADLINE_MS = 60_000.0
-MAX_FAULTS_LIMIT = 1000
 MAX_NAME_CHARS = 200
-MAX_TIME_BANK_MS = 3_600_000.0
 
 
 class InvalidSpec(ValueError):
@@ -89,33 +85,16 @@ def plan(
             raise InvalidSpec(str(error)) from None
     if not 1 <= spec.deals <= MAX_DEALS:
         raise InvalidSpec(f"deals must be 1..{MAX_DEALS} per pairing and game, got {spec.deals}")
-    if spec.HasField("move_deadline"):
-        try:
-            deadline_ms = wire.seconds(spec.move_deadline) * 1000
-        except ValueError as error:
-            raise InvalidSpec(f"bad move_deadline: {error}") from None
-        if not 0 < deadline_ms <= MAX_MOVE_DEADLINE_MS:
-            raise InvalidSpec(
-                f"move_deadline must be positive and at most {MAX_MOVE_DEADLINE_MS / 1000:g} s, "
-                f"got {deadline_ms / 1000:g} s"
-            )
-    else:
-        deadline_ms = DEFAULT_MOVE_DEADLINE_MS
-    if not 0 <= spec.max_faults <= MAX_FAULTS_LIMIT:
-        raise InvalidSpec(
-            f"max_faults must be 1..{MAX_FAULTS_LIMIT} (0 for the default), got {spec.max_faults}"
+    try:
+        deadline_ms = 1000 * limits.move_deadline_s(
+            spec.move_deadline if spec.HasField("move_deadline") else None
         )
-    time_bank_ms = 0.0
-    if spec.HasField("time_bank"):
-        try:
-            time_bank_ms = wire.seconds(spec.time_bank) * 1000
-        except ValueError as error:
-            raise InvalidSpec(f"bad time_bank: {error}") from None
-        if not 0 <= time_bank_ms <= MAX_TIME_BANK_MS:
-            raise InvalidSpec(
-                f"time_bank must be 0 to {MAX_TIME_BANK_MS / 1000:g} s, "
-                f"got {time_bank_ms / 1000:g} s"
-            )
+        time_bank_ms = 1000 * limits.time_bank_s(
+            spec.time_bank if spec.HasField("time_bank") else None
+        )
+        limits.max_faults(spec.max_faults)
+    except limits.LimitError as error:
+        raise InvalidSpec(str(error)) from None
     if len(spec.name) > MAX_NAME_CHARS:
         raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
     mode = _fair_play(spec.fair_play, entries, hosted)

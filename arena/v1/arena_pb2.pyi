@@ -716,13 +716,15 @@ class LeaderboardRow(_message.Message):
     elo_ci95: _builtins.float
     """Half-width of the 95% interval of elo."""
     pairs: _builtins.int
-    """Rated duplicate pairs (each is two matches)."""
+    """Rated units: duplicate pairs (two matches each) from sealed and trusted tournaments,
+    single matches from open ones.
+    """
     wins: _builtins.int
-    """Pairs won."""
+    """Units won."""
     draws: _builtins.int
-    """Pairs drawn."""
+    """Units drawn."""
     losses: _builtins.int
-    """Pairs lost."""
+    """Units lost."""
     matches: _builtins.int
     """Matches played (both halves of every pair, and unpaired ones)."""
     @_builtins.property

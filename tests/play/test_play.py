@@ -173,7 +173,7 @@ def test_every_game_shows_the_hand_and_numbered_actions(tmp_path: Path, game: st
         (("--game", "seep", "--option", "bazzis=0"), "option 'bazzis' must be in 1..99, not 0"),
         (("--game", "seep", "--option", "bazzis"), "--option takes NAME=VALUE, got 'bazzis'"),
         (("--game", "bridgette", "--seat", "2"), "--seat must be 0 to 1 in bridgette"),
-        (("--game", "seep", "--deadline-s", "600"), "--deadline-s must be above 0 and at most 60"),
+        (("--game", "seep", "--deadline-s", "600"), "--deadline-s must be 1 ms to 60 s, got 600 s"),
         (("--game", "seep", "--vs", "nowhere"), "--vs: malformed bot address 'nowhere'"),
         (("--game", "seep", "--vs", "127.0.0.1:PORT"), "cannot reach a bot at 127.0.0.1:"),
     ],

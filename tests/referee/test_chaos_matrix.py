@@ -66,11 +66,20 @@ CASES = {
     "error": Case(referee_pb2.FAULT_KIND_RPC_ERROR, detail="INTERNAL"),
     "oversize": Case(referee_pb2.FAULT_KIND_RPC_ERROR, detail="RESOURCE_EXHAUSTED"),
     "wrong-match": Case(referee_pb2.FAULT_KIND_WRONG_MATCH),
+    "garbage": Case(
+        referee_pb2.FAULT_KIND_RPC_ERROR, detail="the answer is not an arena.v1.ActResponse"
+    ),
     # --after 1: it answers the Hello that registering it sends, and dies on the next one.
     "die-before": Case(
         UNREACHABLE, flags=("--after", "1"), at_start=True, exits=True, detail="UNAVAILABLE"
     ),
     "mute": Case(UNREACHABLE, flags=(), at_start=True, detail="no answer to Hello"),
+    "garbage-hello": Case(
+        UNREACHABLE,
+        flags=("--after", "0"),
+        at_start=True,
+        detail="the answer to Hello is not an arena.v1.HelloResponse",
+    ),
 }
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

@@ -39,10 +39,15 @@ GOOD_BOTS = ["127.0.0.1:1", "127.0.0.1:2"]
         ({"bots": ["[zz::1]:5", "127.0.0.1:2"]}, "malformed bot address '[zz::1]:5'"),
         (
             {"move_deadline": duration_pb2.Duration(seconds=0)},
-            "move_deadline must be positive and at most 60 s, got 0 s",
+            "move_deadline must be 1 ms to 60 s, got 0 s",
         ),
-        ({"move_deadline": duration_pb2.Duration(seconds=-1)}, "move_deadline must be positive"),
+        (
+            {"move_deadline": duration_pb2.Duration(seconds=-1)},
+            "move_deadline must be 1 ms to 60 s, got -1 s",
+        ),
         ({"move_deadline": duration_pb2.Duration(seconds=3600)}, "got 3600 s"),
+        # Too short to answer, and 0 s once a worker rounds it: the API refuses it too.
+        ({"move_deadline": duration_pb2.Duration(nanos=1)}, "must be 1 ms to 60 s, got 1e-09 s"),
         (
             {"fault_policy": referee_pb2.FaultPolicy(max_faults=-2)},
             "fault_policy.max_faults must be 1..1000 (0 for the default), got -2",

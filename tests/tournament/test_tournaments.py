@@ -101,6 +101,10 @@ def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
             {"entries": ["a", "b"], "max_faults": -1},
             "max_faults must be 1..1000 (0 for the default), got -1",
         ),
+        (  # the referee would refuse it: the tournament would never finish
+            {"entries": ["a", "b"], "move_deadline": duration_pb2.Duration(nanos=1)},
+            "move_deadline must be 1 ms to 60 s, got 1e-09 s",
+        ),
     ],
 )
 def test_bad_tournament_specs_are_rejected_and_nothing_is_stored(

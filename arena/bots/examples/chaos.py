@@ -12,6 +12,7 @@ then, in every later decision of that match, it misbehaves as its mode says:
 - ``error``: fails the call with gRPC status ``INTERNAL``.
 - ``oversize``: answers with a message bigger than the referee's 4 MiB receive limit.
 - ``wrong-match``: answers for another match.
+- ``garbage``: answers with bytes that are not an ``ActResponse`` (nor any protobuf).
 
 Two modes fail before the match can start:
 
@@ -20,6 +21,8 @@ Two modes fail before the match can start:
   one a referee sends before a match.
 - ``mute``: not a gRPC server at all: it accepts TCP connections, holds them and never
   says a word.
+- ``garbage-hello``: answers ``after`` ``Hello`` calls, then answers ``Hello`` with bytes
+  that are not a ``HelloResponse``.
 
 The misbehaviour lives in this module's server, not in ``act``: serve the bot with
 ``serve`` or ``start`` below (as ``arena bot serve chaos`` does). Misbehaving decisions
@@ -36,10 +39,13 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
+from google.protobuf.message import Message
 
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.sdk import MAX_MESSAGE_BYTES, _BotServicer, run_until_stopped
-from arena.v1 import bot_pb2, bot_pb2_grpc
+from arena.v1 import bot_pb2
+
+_BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 
 if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
@@ -53,8 +59,10 @@ MODES = (
     "error",
     "oversize",
     "wrong-match",
+    "garbage",
     "die-before",
     "mute",
+    "garbage-hello",
 )
 EXIT_STATUS = 3
 """What ``crash`` and ``die-before`` exit with."""
@@ -62,6 +70,8 @@ LATE_MARGIN_MS = 50
 """How long after the deadline ``late`` answers, unless ``delay_ms`` says otherwise."""
 OVERSIZE_BYTES = MAX_MESSAGE_BYTES + 64 * 1024
 """The size of ``oversize``'s answer: over the 4 MiB limit referees receive."""
+GARBAGE = b"\xff" * 11
+"""What ``garbage`` answers: a varint that never ends, which no protobuf parser takes."""
 
 
 class ChaosBot(RandomBot):
@@ -88,13 +98,17 @@ class ChaosBot(RandomBot):
     def match_ended(self, request: bot_pb2.MatchEndedRequest) -> None:
         self._decisions.pop(request.match_id, None)
 
-    async def hello(self) -> None:
-        """Called on every ``Hello`` before the answer; ``die-before`` exits here."""
+    async def hello(self) -> bool:
+        """Called on every ``Hello`` before the answer; ``die-before`` exits here. True
+        when the answer should be garbage."""
         self.hellos += 1
         if self.mode == "die-before" and self.hellos > self.after:
             os._exit(EXIT_STATUS)
+        return self.mode == "garbage-hello" and self.hellos > self.after
 
-    async def answer(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
+    async def answer(
+        self, request: bot_pb2.ActRequest, context: Context
+    ) -> bot_pb2.ActResponse | bytes:
         """The answer to one decision request, misbehaving as the mode says."""
         match_id = request.match_id
         if self.misbehaves(request):
@@ -116,6 +130,8 @@ class ChaosBot(RandomBot):
                 match_id = "x" * OVERSIZE_BYTES
             elif self.mode == "wrong-match":
                 match_id = "not-" + match_id
+            elif self.mode == "garbage":
+                return GARBAGE
         return bot_pb2.ActResponse(action_id=self.act(request), match_id=match_id)
 
 
@@ -124,18 +140,48 @@ class _ChaosServicer(_BotServicer):
         super().__init__(bot)
         self.chaos = bot
 
-    async def Hello(self, request: bot_pb2.HelloRequest, context: Context) -> bot_pb2.HelloResponse:
-        await self.chaos.hello()
+    async def Hello(  # type: ignore[override]
+        self, request: bot_pb2.HelloRequest, context: Context
+    ) -> bot_pb2.HelloResponse | bytes:
+        if await self.chaos.hello():
+            return GARBAGE
         return await super().Hello(request, context)
 
-    async def Act(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
+    async def Act(  # type: ignore[override]
+        self, request: bot_pb2.ActRequest, context: Context
+    ) -> bot_pb2.ActResponse | bytes:
         return await self.chaos.answer(request, context)
 
-    async def ActStream(
+    async def ActStream(  # type: ignore[override]
         self, request_iterator: AsyncIterator[bot_pb2.ActRequest], context: Context
-    ) -> AsyncIterator[bot_pb2.ActResponse]:
+    ) -> AsyncIterator[bot_pb2.ActResponse | bytes]:
         async for request in request_iterator:
             yield await self.chaos.answer(request, context)
+
+    def handler(self) -> grpc.GenericRpcHandler[Any, Any]:
+        """The Bot service, with a serializer that lets raw bytes (``garbage``) through."""
+
+        def serialize(message: Message | bytes) -> bytes:
+            return message if isinstance(message, bytes) else message.SerializeToString()
+
+        def unary(method: Any, request: type[Message]) -> grpc.RpcMethodHandler[Any, Any]:
+            return grpc.unary_unary_rpc_method_handler(
+                method, request_deserializer=request.FromString, response_serializer=serialize
+            )
+
+        return grpc.method_handlers_generic_handler(
+            _BOT_SERVICE,
+            {
+                "Hello": unary(self.Hello, bot_pb2.HelloRequest),
+                "Act": unary(self.Act, bot_pb2.ActRequest),
+                "MatchEnded": unary(self.MatchEnded, bot_pb2.MatchEndedRequest),
+                "ActStream": grpc.stream_stream_rpc_method_handler(
+                    self.ActStream,
+                    request_deserializer=bot_pb2.ActRequest.FromString,
+                    response_serializer=serialize,
+                ),
+            },
+        )
 
 
 class _MuteServer:
@@ -175,7 +221,7 @@ async def start(
             ("grpc.max_send_message_length", -1),  # oversize must get its answer out
         ],
     )
-    bot_pb2_grpc.add_BotServicer_to_server(_ChaosServicer(bot), server)
+    server.add_generic_rpc_handlers((_ChaosServicer(bot).handler(),))
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
