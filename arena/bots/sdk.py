@@ -81,7 +81,9 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
             action = await asyncio.get_running_loop().run_in_executor(None, self.bot.act, request)
         else:
             action = self.bot.act(request)
-        return bot_pb2.ActResponse(action_id=action, match_id=request.match_id)
+        return bot_pb2.ActResponse(
+            action_id=action, match_id=request.match_id, decision_index=request.decision_index
+        )
 
     async def Act(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
         return await self._answer(request)

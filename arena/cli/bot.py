@@ -29,9 +29,9 @@ def add_commands(groups: Groups) -> None:
     serve.add_argument("--no-stream", action="store_true", help="answer unary Act calls only")
     serve.add_argument(
         "--mode",
-        help="chaos bot: hang, late, slow, crash, illegal, error, oversize, wrong-match, "
-        "garbage, die-before, mute or garbage-hello (default hang; see "
-        "arena/bots/examples/chaos.py)",
+        help="chaos bot, mid-match: hang, late, slow, crash, illegal, error, oversize, "
+        "wrong-match, garbage, double or stale; at Hello: die-before, mute or garbage-hello "
+        "(default hang; see arena/bots/examples/chaos.py)",
     )
     serve.add_argument(
         "--after",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 _EOF: Any = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from grpc-stubs
 
+log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 _BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 NO_ANSWER = "no answer before the deadline"
@@ -209,8 +211,8 @@ class SeatConversation:
         self._stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse | None] | None = None
         self._deadline: SeatDeadline | None = None
 
-    async def act(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
-        """The bot's answer to a serialized ``ActRequest``, or ``BotFault``."""
+    async def act(self, request: bytes, timeout_s: float, decision: int) -> bot_pb2.ActResponse:
+        """The bot's answer to a serialized ``ActRequest`` for ``decision``, or ``BotFault``."""
         if not self.use_stream:
             try:
                 answer = await self.bot.act_unary(request, timeout=timeout_s)
@@ -218,10 +220,17 @@ class SeatConversation:
                 raise fault_from_rpc_error(error) from None
             if answer is None:
                 raise garbled("ActResponse")
+            if answer.HasField("decision_index") and answer.decision_index != decision:
+                raise BotFault(
+                    referee_pb2.FAULT_KIND_WRONG_MATCH,
+                    f"answer names decision {answer.decision_index}; the request was {decision}",
+                )
             return answer
-        return await self._act_on_stream(request, timeout_s)
+        return await self._act_on_stream(request, timeout_s, decision)
 
-    async def _act_on_stream(self, request: bytes, timeout_s: float) -> bot_pb2.ActResponse:
+    async def _act_on_stream(
+        self, request: bytes, timeout_s: float, decision: int
+    ) -> bot_pb2.ActResponse:
         if self._stream is None:
             self._stream = self.bot.act_stream()  # type: ignore[call-arg]
         if self._deadline is None:
@@ -233,6 +242,16 @@ class SeatConversation:
         try:
             await stream.write(request)
             response = await stream.read()
+            while _answers_another(response, decision):
+                # A second answer, a late one, one sent unasked: never this decision's.
+                log.warning(
+                    "bot %s answered decision %d on its stream while decision %d was asked; "
+                    "dropped",
+                    self.bot.address,
+                    response.decision_index,
+                    decision,
+                )
+                response = await stream.read()
         except asyncio.CancelledError:
             if not deadline.claim():
                 raise
@@ -268,6 +287,14 @@ class SeatConversation:
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await self._stream.done_writing()
             self._drop_stream()
+
+
+def _answers_another(response: Any, decision: int) -> bool:
+    return (
+        isinstance(response, bot_pb2.ActResponse)
+        and response.HasField("decision_index")
+        and response.decision_index != decision
+    )
 
 
 async def _ended_stream_fault(

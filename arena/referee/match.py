@@ -219,7 +219,7 @@ class MatchRunner:
             sent = time.perf_counter()
             problem: BotFault | None = None
             try:
-                response = await seats[seat].act(request, self.clocks.allowance(seat))
+                response = await seats[seat].act(request, self.clocks.allowance(seat), index)
                 action = response.action_id
                 if response.match_id and response.match_id != spec.bot_match_id:
                     problem = BotFault(

@@ -250,21 +250,33 @@ class ActResponse(_message.Message):
 
     ACTION_ID_FIELD_NUMBER: _builtins.int
     MATCH_ID_FIELD_NUMBER: _builtins.int
+    DECISION_INDEX_FIELD_NUMBER: _builtins.int
     action_id: _builtins.int
     """Id of the chosen action; must be one of ActRequest.legal_actions."""
     match_id: _builtins.str
     """Optional: the match_id (token) of the request answered; when set, it must match."""
+    decision_index: _builtins.int
+    """Recommended: the decision_index of the request answered. On ActStream, an answer
+    naming another decision (a second answer to one request, a late one, one sent
+    before its request) is dropped, logged and never applied, and the referee keeps
+    waiting, until the deadline, for the answer to the request it sent. An answer
+    without it is taken in order, as the answer to the oldest unanswered request. On
+    unary Act an answer naming another decision is a FAULT_KIND_WRONG_MATCH.
+    """
     def __init__(
         self,
         *,
         action_id: _builtins.int = ...,
         match_id: _builtins.str = ...,
+        decision_index: _builtins.int | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_decision_index", b"_decision_index", "decision_index", b"decision_index"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_id", b"action_id", "match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_decision_index", b"_decision_index", "action_id", b"action_id", "decision_index", b"decision_index", "match_id", b"match_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__decision_index: _TypeAlias = _typing.Literal["decision_index"]  # noqa: Y015
+    _WhichOneofArgType__decision_index: _TypeAlias = _typing.Literal["_decision_index", b"_decision_index"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__decision_index) -> _WhichOneofReturnType__decision_index | None: ...
 
 Global___ActResponse: _TypeAlias = ActResponse  # noqa: Y015
 

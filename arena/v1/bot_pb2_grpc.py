@@ -80,7 +80,9 @@ class BotServicer:
     def ActStream(self, request_iterator, context):
         """The same exchange on one open stream per seat and match, which costs less per
         decision than a unary call. Used only when Hello sets supports_stream. The referee
-        sends an ActRequest; the bot answers each with exactly one ActResponse, in order.
+        sends an ActRequest; the bot answers each with exactly one ActResponse, in order,
+        naming its decision_index. Keep the stream open: the referee ends it when the match
+        is over, and cancels it after a missed deadline (the next decision opens a new one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

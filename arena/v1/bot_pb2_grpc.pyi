@@ -46,7 +46,9 @@ class BotStub:
     ActStream: _grpc.StreamStreamMultiCallable[_bot_pb2.ActRequest, _bot_pb2.ActResponse]
     """The same exchange on one open stream per seat and match, which costs less per
     decision than a unary call. Used only when Hello sets supports_stream. The referee
-    sends an ActRequest; the bot answers each with exactly one ActResponse, in order.
+    sends an ActRequest; the bot answers each with exactly one ActResponse, in order,
+    naming its decision_index. Keep the stream open: the referee ends it when the match
+    is over, and cancels it after a missed deadline (the next decision opens a new one).
     """
     MatchEnded: _grpc.UnaryUnaryMultiCallable[_bot_pb2.MatchEndedRequest, _bot_pb2.MatchEndedResponse]
     """The match is over. Optional: errors are ignored. Sent once per seat."""
@@ -67,7 +69,9 @@ class BotAsyncStub(BotStub):
     ActStream: _aio.StreamStreamMultiCallable[_bot_pb2.ActRequest, _bot_pb2.ActResponse]  # type: ignore[assignment]
     """The same exchange on one open stream per seat and match, which costs less per
     decision than a unary call. Used only when Hello sets supports_stream. The referee
-    sends an ActRequest; the bot answers each with exactly one ActResponse, in order.
+    sends an ActRequest; the bot answers each with exactly one ActResponse, in order,
+    naming its decision_index. Keep the stream open: the referee ends it when the match
+    is over, and cancels it after a missed deadline (the next decision opens a new one).
     """
     MatchEnded: _aio.UnaryUnaryMultiCallable[_bot_pb2.MatchEndedRequest, _bot_pb2.MatchEndedResponse]  # type: ignore[assignment]
     """The match is over. Optional: errors are ignored. Sent once per seat."""
@@ -103,7 +107,9 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_bot_pb2.ActResponse], _abc.AsyncIterator[_bot_pb2.ActResponse]]:
         """The same exchange on one open stream per seat and match, which costs less per
         decision than a unary call. Used only when Hello sets supports_stream. The referee
-        sends an ActRequest; the bot answers each with exactly one ActResponse, in order.
+        sends an ActRequest; the bot answers each with exactly one ActResponse, in order,
+        naming its decision_index. Keep the stream open: the referee ends it when the match
+        is over, and cancels it after a missed deadline (the next decision opens a new one).
         """
 
     @_abc_1.abstractmethod

@@ -108,7 +108,7 @@ class _FaultKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FaultKind.V
     FAULT_KIND_ILLEGAL_ACTION: _FaultKind.ValueType  # 4
     """The answer named an action id not in the legal list."""
     FAULT_KIND_WRONG_MATCH: _FaultKind.ValueType  # 5
-    """The answer carried another match's id."""
+    """The answer carried another match's id, or (unary Act) another decision's index."""
 
 class FaultKind(_FaultKind, metaclass=_FaultKindEnumTypeWrapper):
     """What went wrong with one decision."""
@@ -124,7 +124,7 @@ FAULT_KIND_UNREACHABLE: FaultKind.ValueType  # 3
 FAULT_KIND_ILLEGAL_ACTION: FaultKind.ValueType  # 4
 """The answer named an action id not in the legal list."""
 FAULT_KIND_WRONG_MATCH: FaultKind.ValueType  # 5
-"""The answer carried another match's id."""
+"""The answer carried another match's id, or (unary Act) another decision's index."""
 Global___FaultKind: _TypeAlias = FaultKind  # noqa: Y015
 
 class _MatchEnd:

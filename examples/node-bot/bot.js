@@ -80,6 +80,7 @@ function botService(stream) {
     const response = {
       action_id: chooseAction(request).id, // the id string as received: exact for any uint64
       match_id: request.match_id,
+      decision_index: request.decision_index, // so a stray answer is never taken for this one
     };
     answered[via] += 1;
     return response;

@@ -59,9 +59,11 @@ def test_a_deal_never_seen_before_yields_no_claim(game: str) -> None:
 
 @pytest.mark.parametrize("game", ["bid-euchre", "bridgette", "seep"])
 def test_the_second_half_of_a_duplicate_pair_is_recognised_from_memory(game: str) -> None:
-    memory = Memory(SEAT_TEAMS)
-    assert play(memory, game, 4242, 0, "first-half") == Counter()
-    verdicts = play(memory, game, 4242, 1, "second-half")
+    verdicts: Counter[str] = Counter()
+    for seed in range(4242, 4246):  # some first hands show too few plays to be recognised
+        memory = Memory(SEAT_TEAMS)
+        assert play(memory, game, seed, 0, f"first-half-{seed}") == Counter()
+        verdicts += play(memory, game, seed, 1, f"second-half-{seed}")
     assert verdicts["mirror right"] >= 20
     # Not all: a card may leave a hand unseen (an exchange, a draw, a discard).
     assert verdicts["mirror right"] >= 0.5 * verdicts.total(), verdicts  # chance: about 1/3

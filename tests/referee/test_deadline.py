@@ -173,7 +173,7 @@ def test_a_decision_stuck_anywhere_in_the_call_times_out() -> None:
         seat = SeatConversation(bot, use_stream=True)  # type: ignore[arg-type]
         with pytest.raises(BotFault) as fault:
             # The guard only turns a hang into a failure; the deadline is 50 ms.
-            await asyncio.wait_for(seat.act(b"", 0.05), 60)
+            await asyncio.wait_for(seat.act(b"", 0.05, 0), 60)
         return fault.value, bot
 
     fault, bot = asyncio.run(main())

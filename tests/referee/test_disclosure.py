@@ -25,6 +25,15 @@ def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def replay_of(
+    stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult
+) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(
+        stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
+    )
+    return document
+
+
 def play(
     stub: referee_pb2_grpc.RefereeStub,
     bots: list[str],
@@ -70,9 +79,7 @@ def test_bots_know_a_match_only_by_an_opaque_token(
     assert len(tokens) == 2 and all(TOKEN.fullmatch(t) for t in tokens)
     assert {r["matchId"] for r in lines(ended)} == tokens
     for result in results:
-        replay = json.loads(
-            referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
-        )
+        replay = replay_of(referee_stub, result)
         assert replay["bot_match_id"] in tokens  # the replay lets its author find the match
     # Nothing a bot receives names the tournament, the game's pairing, the deal or the half.
     sent = acts.read_text() + ended.read_text()
@@ -96,9 +103,7 @@ def test_a_deal_kept_for_the_caller_reaches_neither_watchers_nor_bots(
     assert (
         result.seed == 8 and TOKEN.fullmatch(result.deal_salt) and TOKEN.fullmatch(result.replay_id)
     )
-    replay = json.loads(
-        referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
-    )
+    replay = replay_of(referee_stub, result)
     assert verify_replay(replay).seed == 8
     # Watchers see the score and the commitment, not what would deal the cards.
     assert watched.deal_withheld and watched.deal_commitment == result.deal_commitment
@@ -124,9 +129,7 @@ def test_a_deal_of_the_bots_alone_reaches_them_but_not_the_watchers(
         referee_stub, [basic_bot.address, bot.address], 9, "own-9", referee_pb2.DEAL_DISCLOSURE_BOTS
     )
     assert watched.deal_withheld and watched.seed == 0 and watched.replay_id == ""
-    replay = json.loads(
-        referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
-    )
+    replay = replay_of(referee_stub, result)
     dealt = [hand["deal"] for hand in replay["hands"]]
     for notice in lines(ended):
         assert "replayId" not in notice

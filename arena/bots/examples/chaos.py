@@ -14,6 +14,12 @@ then, in every later decision of that match, it misbehaves as its mode says:
 - ``wrong-match``: answers for another match.
 - ``garbage``: answers with bytes that are not an ``ActResponse`` (nor any protobuf).
 
+Two stream modes the referee must absorb without a fault, because every answer names
+its decision (``ActResponse.decision_index``):
+
+- ``double``: answers every request twice, as if a retry had gone out;
+- ``stale``: sends again its answer to the previous decision before each new answer.
+
 Two modes fail before the match can start:
 
 - ``die-before``: answers ``after`` ``Hello`` calls (``--after 1`` survives
@@ -60,10 +66,14 @@ MODES = (
     "oversize",
     "wrong-match",
     "garbage",
+    "double",
+    "stale",
     "die-before",
     "mute",
     "garbage-hello",
 )
+ABSORBED = ("double", "stale")
+"""Modes that make no fault: stray stream answers, dropped by their decision index."""
 EXIT_STATUS = 3
 """What ``crash`` and ``die-before`` exit with."""
 LATE_MARGIN_MS = 50
@@ -132,7 +142,21 @@ class ChaosBot(RandomBot):
                 match_id = "not-" + match_id
             elif self.mode == "garbage":
                 return GARBAGE
-        return bot_pb2.ActResponse(action_id=self.act(request), match_id=match_id)
+        return bot_pb2.ActResponse(
+            action_id=self.act(request), match_id=match_id, decision_index=request.decision_index
+        )
+
+    def strays(
+        self, request: bot_pb2.ActRequest, answer: Any, last: Any
+    ) -> tuple[list[Any], list[Any]]:
+        """The stray answers of ``double`` and ``stale`` around ``answer``: (before, after)."""
+        if self._decisions.get(request.match_id, 0) <= self.after:
+            return [], []
+        if self.mode == "stale" and last is not None:
+            return [last], []
+        if self.mode == "double":
+            return [], [answer]
+        return [], []
 
 
 class _ChaosServicer(_BotServicer):
@@ -155,8 +179,13 @@ class _ChaosServicer(_BotServicer):
     async def ActStream(  # type: ignore[override]
         self, request_iterator: AsyncIterator[bot_pb2.ActRequest], context: Context
     ) -> AsyncIterator[bot_pb2.ActResponse | bytes]:
+        last = None
         async for request in request_iterator:
-            yield await self.chaos.answer(request, context)
+            answer = await self.chaos.answer(request, context)
+            before, after = self.chaos.strays(request, answer, last)
+            for stray in [*before, answer, *after]:
+                yield stray
+            last = answer
 
     def handler(self) -> grpc.GenericRpcHandler[Any, Any]:
         """The Bot service, with a serializer that lets raw bytes (``garbage``) through."""
