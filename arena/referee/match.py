@@ -352,12 +352,13 @@ class MatchRunner:
         spec = self.spec
         # A deal another match still has to play (a duplicate pair's other half) is not
         # the bots' to learn; nor, in a tournament, is the replay, until it ends.
+        shared = spec.disclosure == referee_pb2.DEAL_DISCLOSURE_CALLER
         deals = [
             bot_pb2.DealtHand(
                 seats=[bot_pb2.Cards(cards=[wire.card(c) for c in h]) for h in e.data["hands"]]
             )
-            for e in state.events
-            if e.kind == "deal" and spec.disclosure != referee_pb2.DEAL_DISCLOSURE_CALLER
+            for e in ([] if shared else state.events)
+            if e.kind == "deal"
         ]
         calls: list[Any] = []
         for seat, address in enumerate(spec.seat_bots):

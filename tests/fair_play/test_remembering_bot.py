@@ -60,7 +60,7 @@ def play_tournament(
             "--api",
             arena.api.address,
             "--web",
-            f"http://{web.address.removeprefix('http://').rstrip('/')}",
+            web.address.rstrip("/"),  # the URL the server printed
         ],
         env={"PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")},
     )
