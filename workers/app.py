@@ -49,6 +49,9 @@ app.conf.update(
 
 @worker_ready.connect
 def _say_ready(sender: Any = None, **_: Any) -> None:
+    from workers import watchdog  # it needs the tasks, which need this app
+
+    watchdog.start()
     # The line process supervisors (the demo, the tests) wait for.
     print(f"arena worker ready as {sender.hostname}", flush=True)
 

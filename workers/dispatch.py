@@ -1,19 +1,16 @@
-"""Queue a tournament's matches as one Celery canvas: a chord of ``play_match`` tasks
-whose callback rates the tournament."""
+"""Queue a tournament's matches: one ``play_match`` task each. Nothing waits for the set
+to complete: the match that completes the schedule finalises the tournament, and the
+watchdog (``workers.watchdog``) does if that worker died."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from celery import chord, group
-
 from workers.tasks import finalize_tournament, play_match
 
 
 def queue_matches(tournament_id: str, match_ids: Sequence[str]) -> None:
-    callback = finalize_tournament.si(tournament_id)
     if not match_ids:
-        callback.apply_async()
-        return
-    header = group(play_match.si(tournament_id, match_id) for match_id in match_ids)
-    chord(header)(callback)
+        finalize_tournament.delay(tournament_id)
+    for match_id in match_ids:
+        play_match.delay(tournament_id, match_id)

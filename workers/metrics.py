@@ -14,6 +14,7 @@ of all tournaments, refitted when a tournament finishes).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Iterator
 
 import redis
@@ -23,28 +24,26 @@ from prometheus_client.registry import Collector
 
 from arena.ratings.leaderboard import Leaderboard
 from arena.store import TournamentStore
+from workers import broker
 from workers.multiproc import MULTIPROC_ENV
 
 MATCH_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
 TOURNAMENTS_SHOWN = 20
 """Progress is reported for this many of the most recent tournaments."""
-PRIORITY_SEPARATOR = "\x06\x16"
-"""How kombu's Redis transport names a queue's priority lists: ``celery\\x06\\x163``."""
 
 MATCHES_PLAYED = Counter(
     "arena_worker_matches_played",
     "Matches played to an end through a referee, by game and how they ended.",
     ["game", "end"],
 )
-MATCHES_FAILED = Counter(
-    "arena_worker_matches_failed",
-    "Matches given up after the last retry or a non-retryable referee error, by game.",
-    ["game"],
-)
 MATCHES_RETRIED = Counter(
     "arena_worker_matches_retried",
-    "Match attempts retried on another referee after a referee error, by game.",
+    "Match attempts that failed at a referee and will be tried on the next one, by game.",
     ["game"],
+)
+MATCHES_REQUEUED = Counter(
+    "arena_worker_matches_requeued",
+    "Matches the watchdog found nowhere (no result, no lease, no message) and queued again.",
 )
 MATCH_SECONDS = Histogram(
     "arena_worker_match_duration_seconds",
@@ -80,16 +79,17 @@ class ArenaStateCollector(Collector):
         yield from families
 
     def _read(self) -> Iterator[Metric]:
-        queue, unacked, scheduled, done, elo, lower, upper, matches = _families()
+        queue, unacked, scheduled, done, waiting, elo, lower, upper, matches = _families()
         for name in self.queues:
-            lists = [name] + [f"{name}{PRIORITY_SEPARATOR}{p}" for p in (3, 6, 9)]
-            queue.add_metric([name], sum(int(self.redis.llen(key)) for key in lists))
-        unacked.add_metric([], int(self.redis.hlen("unacked")))
+            queue.add_metric([name], broker.queue_length(self.redis, name))
+        unacked.add_metric([], int(self.redis.hlen(broker.UNACKED)))
         for tournament_id in self.store.ids()[:TOURNAMENTS_SHOWN]:
             record = self.store.get(tournament_id)
             if record is not None:
                 scheduled.add_metric([record.id, record.state], record.total)
                 done.add_metric([record.id, record.state], record.done)
+                if record.waiting is not None:
+                    waiting.add_metric([record.id], time.time() - record.waiting.since)
         for game, board in self.store.ratings().items():
             for row in Leaderboard.from_json(board).rows:
                 labels = [row.bot, game or "all"]
@@ -97,7 +97,7 @@ class ArenaStateCollector(Collector):
                 lower.add_metric(labels, row.elo - row.elo_ci95)
                 upper.add_metric(labels, row.elo + row.elo_ci95)
                 matches.add_metric(labels, row.matches)
-        yield from (queue, unacked, scheduled, done, elo, lower, upper, matches)
+        yield from (queue, unacked, scheduled, done, waiting, elo, lower, upper, matches)
 
 
 def _redis_up() -> GaugeMetricFamily:
@@ -124,6 +124,12 @@ def _families() -> tuple[GaugeMetricFamily, ...]:
             "arena_tournament_matches_done",
             "Matches of a tournament with a stored result.",
             labels=["tournament", "state"],
+        ),
+        GaugeMetricFamily(
+            "arena_tournament_waiting_seconds",
+            "How long a tournament has waited with matches failing at the referees and none "
+            "played since (absent when it does not wait).",
+            labels=["tournament"],
         ),
         GaugeMetricFamily(
             "arena_rating_elo",

@@ -2,10 +2,21 @@
 
 ``ARENA_REDIS_URL``        broker, result backend and store (default redis://127.0.0.1:6379/0)
 ``ARENA_REFEREES``         comma-separated referee addresses (default 127.0.0.1:50051)
-``ARENA_VISIBILITY_TIMEOUT``  seconds before an unacknowledged task is handed to another
-                           worker; must exceed the longest match (default 3600)
+``ARENA_VISIBILITY_TIMEOUT``  seconds before a task whose worker vanished is handed to
+                           another (default 3600); every wait a task spends inside a worker
+                           (a retry's countdown, a lease) is kept under a quarter of it
 ``ARENA_UNACKED_RESTORE_INTERVAL``  seconds between scans for such tasks (default 10)
+``ARENA_MATCH_LEASE``      seconds a match's lease lasts without a heartbeat (default 30):
+                           how soon a match whose worker died is played again
+``ARENA_WATCHDOG_INTERVAL``  seconds between the watchdog's rounds (default 10)
+``ARENA_REFEREE_KEEPALIVE``  seconds between HTTP/2 pings to a referee during a match; one
+                           that does not answer within as long again has hung (default 10)
 ``ARENA_REFEREE_CA``       PEM file of CAs to trust: call referees over TLS (default: plaintext)
+``ARENA_REFEREE_TOKEN``    the referees' token, sent with every PlayMatch (default: none,
+                           for referees that have none; ``arena worker --referee-token-file``)
+
+How long a match may run is not bounded by any of these: the lease's heartbeat, not the
+visibility timeout, says a match is still being played (``arena.store.leases``).
 """
 
 from __future__ import annotations
@@ -13,9 +24,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+MAX_RETRY_COUNTDOWN_S = 60.0
+
 
 def _float(name: str, default: float) -> float:
-    return float(os.environ.get(name, default))
+    raw = os.environ.get(name, "")
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"{name} must be more than 0 seconds, got {raw!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -36,4 +56,29 @@ class Settings:
     unacked_restore_interval_s: float = field(
         default_factory=lambda: _float("ARENA_UNACKED_RESTORE_INTERVAL", 10)
     )
+    match_lease_s: float = field(default_factory=lambda: _float("ARENA_MATCH_LEASE", 30))
+    watchdog_interval_s: float = field(
+        default_factory=lambda: _float("ARENA_WATCHDOG_INTERVAL", 10)
+    )
+    referee_keepalive_s: float = field(
+        default_factory=lambda: _float("ARENA_REFEREE_KEEPALIVE", 10)
+    )
     referee_ca: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CA", ""))
+    referee_token: str = field(
+        default_factory=lambda: os.environ.get("ARENA_REFEREE_TOKEN", "").strip(), repr=False
+    )
+
+    def __post_init__(self) -> None:
+        if self.match_lease_s > self.visibility_timeout_s / 4:
+            raise ValueError(
+                f"ARENA_MATCH_LEASE ({self.match_lease_s:g} s) must be at most a quarter of "
+                f"ARENA_VISIBILITY_TIMEOUT ({self.visibility_timeout_s:g} s)"
+            )
+
+    @property
+    def retry_cap_s(self) -> float:
+        """The longest countdown before a failed match is tried again. A retry waits in a
+        worker's memory with its message unacknowledged: one still waiting when the
+        visibility timeout ran out would be handed to a second worker, and each copy
+        would retry again."""
+        return min(MAX_RETRY_COUNTDOWN_S, self.visibility_timeout_s / 4)

@@ -1,16 +1,21 @@
 """Celery tasks: play one scheduled match through a referee; finalise a tournament.
 
-``play_match`` may run more than once for the same match (a worker died after the
-referee finished, a message was redelivered): the result is stored with HSETNX, so only
-the first one counts. Each attempt gets its own referee match id, so attempts never
-collide on a referee.
+``play_match`` may run more than once for the same match (a redelivered message, a
+retry, the watchdog's re-queue): the match's lease (``arena.store.leases``) lets one
+copy play at a time, and the result is stored with HSETNX, so only the first counts.
+A failed attempt is tried again, on the next referee, for as long as the tournament is
+running: a tournament waits out a referee outage however long, and says why it waits.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 import uuid
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -22,35 +27,65 @@ from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
 from arena import wire
+from arena.access import bearer
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
 from arena.store import TournamentRecord, TournamentStore
-from arena.store.tournaments import CANCELLED, FINISHED
+from arena.store.leases import MatchLeases
+from arena.store.tournaments import RUNNING
 from arena.tls import channel_credentials
 from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
 from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from workers import metrics
+from workers import failpoints, metrics
 from workers.app import app, settings
 
-MAX_RETRIES = 8
+log = logging.getLogger(__name__)
+
 REDIS_RETRIES = 30
 """With backoff capped at 5 s, about two minutes."""
-RETRY_CODES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED}
 
 
 @cache
-def store() -> TournamentStore:
+def _redis() -> redis.Redis:
     # Every command waits out a Redis restart (about two minutes of retries): a worker
     # that gave up while Redis was away would lose the match it had just played, its
     # failed task being acknowledged once Redis is back.
     retry = Retry(ExponentialBackoff(cap=5.0, base=0.2), REDIS_RETRIES)
-    return TournamentStore(redis.Redis.from_url(settings.redis_url, retry=retry))
+    return redis.Redis.from_url(settings.redis_url, retry=retry)
+
+
+@contextmanager
+def exclusive(name: str, timeout_s: float) -> Iterator[bool]:
+    """Whether this caller holds the lock ``name`` for the block (no one else did). A
+    holder that dies lets it lapse after ``timeout_s``."""
+    lock = _redis().lock(name, timeout=timeout_s, blocking=False)
+    held = bool(lock.acquire())
+    try:
+        yield held
+    finally:
+        if held:
+            with suppress(redis.exceptions.LockError):  # it lapsed meanwhile
+                lock.release()
+
+
+@cache
+def store() -> TournamentStore:
+    return TournamentStore(_redis())
+
+
+@cache
+def leases() -> MatchLeases:
+    return MatchLeases(_redis())
 
 
 def pick_referee(match_id: str, attempt: int) -> str:
-    """Spread matches over the referees; each retry moves to the next one."""
+    """Spread matches over the referees; each attempt moves to the next one."""
     referees = settings.referees
     return referees[(zlib.crc32(match_id.encode()) + attempt) % len(referees)]
+
+
+def backoff_s(attempt: int) -> float:
+    return float(min(0.5 * 2**attempt, settings.retry_cap_s))
 
 
 @cache
@@ -58,16 +93,66 @@ def _referee_credentials() -> grpc.ChannelCredentials | None:
     return channel_credentials(settings.referee_ca) if settings.referee_ca else None
 
 
+def _channel_options() -> list[tuple[str, int]]:
+    # A match may rightly last hours, so the call has no deadline; a referee that stops
+    # answering HTTP/2 pings (hung, stopped, its host gone) fails it with UNAVAILABLE
+    # instead, and the match moves to the next referee.
+    keepalive_ms = int(settings.referee_keepalive_s * 1000)
+    return [
+        ("grpc.keepalive_time_ms", keepalive_ms),
+        ("grpc.keepalive_timeout_ms", keepalive_ms),
+        ("grpc.http2.ping_timeout_ms", keepalive_ms),  # without it a ping waits 60 s
+        ("grpc.http2.min_time_between_pings_ms", keepalive_ms),
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
+
+
 def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
     credentials = _referee_credentials()
+    options = _channel_options()
     opened = (
-        grpc.insecure_channel(referee)
+        grpc.insecure_channel(referee, options=options)
         if credentials is None
-        else grpc.secure_channel(referee, credentials)
+        else grpc.secure_channel(referee, credentials, options=options)
     )
     with opened as channel:
-        result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(request)
+        # A stopped referee's kernel still accepts the connection; HTTP/2 never starts.
+        grpc.channel_ready_future(channel).result(timeout=2 * settings.referee_keepalive_s)
+        token = settings.referee_token
+        result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(
+            request, metadata=(bearer(token),) if token else None
+        )
         return result
+
+
+def _reason(referee: str, error: Exception) -> str:
+    if isinstance(error, grpc.RpcError):
+        return f"referee {referee}: {error.code().name}: {error.details()}"
+    return (
+        f"referee {referee}: UNAVAILABLE: no connection within "
+        f"{2 * settings.referee_keepalive_s:g} s"
+    )
+
+
+@contextmanager
+def _heartbeat(tournament_id: str, match_id: str, holder: str) -> Iterator[None]:
+    """Renew the match's lease while the block runs."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(settings.match_lease_s / 3):
+            try:
+                leases().claim(tournament_id, match_id, holder, settings.match_lease_s)
+            except redis.RedisError as error:  # the lease may lapse; the result still counts once
+                log.warning("cannot renew the lease of %s: %s", match_id, error)
+
+    thread = threading.Thread(target=beat, name=f"lease-{match_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _to_play(
@@ -75,8 +160,8 @@ def _to_play(
 ) -> tuple[TournamentRecord, ScheduledMatch] | str:
     """The tournament and the scheduled match, or why the task has nothing to do."""
     record = tournaments.get(tournament_id)
-    if record is None or record.state == CANCELLED:
-        return "cancelled or unknown tournament"
+    if record is None or record.state != RUNNING:
+        return "tournament not running"
     if tournaments.has_result(tournament_id, match_id):
         return "already played"
     match = tournaments.scheduled(tournament_id, match_id)
@@ -85,18 +170,9 @@ def _to_play(
     return record, match
 
 
-@app.task(bind=True, max_retries=MAX_RETRIES, name="arena.play_match")
-def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
-    tournaments = store()
-    found = _to_play(tournaments, tournament_id, match_id)
-    if isinstance(found, str):
-        return {"match_id": match_id, "skipped": found}
-    record, match = found
+def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.PlayMatchRequest:
     spec = record.spec
-    mode = stored_mode(spec)
-    attempt = self.request.retries
-    referee = pick_referee(match_id, attempt)
-    request = referee_pb2.PlayMatchRequest(
+    return referee_pb2.PlayMatchRequest(
         game=match.game,
         bots=[spec["addresses"][e] for e in match.entries],
         seed=match.seed,
@@ -105,26 +181,61 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
             wire.duration(spec["time_bank_ms"] / 1000) if spec.get("time_bank_ms") else None
         ),
         fault_policy=referee_pb2.FaultPolicy(max_faults=spec["max_faults"]),
-        match_id=f"{match_id}-{uuid.uuid4().hex[:8]}",
-        disclosure=disclosure(mode),
+        # Each attempt has its own referee match id, so attempts never collide.
+        match_id=f"{match.match_id}-{uuid.uuid4().hex[:8]}",
+        disclosure=disclosure(stored_mode(spec)),
     )
+
+
+@app.task(bind=True, max_retries=None, name="arena.play_match")
+def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
+    tournaments = store()
+    found = _to_play(tournaments, tournament_id, match_id)
+    if isinstance(found, str):
+        return {"match_id": match_id, "skipped": found}
+    record, match = found
+    holder = uuid.uuid4().hex
+    if not leases().claim(tournament_id, match_id, holder, settings.match_lease_s):
+        # Another copy is playing it. Look again once its lease could have lapsed: if
+        # that worker dies, this copy plays the match.
+        raise self.retry(countdown=settings.match_lease_s) from None
+    attempt = leases().next_try(tournament_id, match_id)
+    referee = pick_referee(match_id, attempt)
+    request = _request(record, match)
     started = time.monotonic()
-    tournaments.playing(tournament_id, request.match_id, settings.visibility_timeout_s)
     try:
-        result = _play(referee, request)
-    except grpc.RpcError as error:
-        tournaments.played(tournament_id, request.match_id)
-        if error.code() in RETRY_CODES and attempt < MAX_RETRIES:
-            metrics.MATCHES_RETRIED.labels(match.game).inc()
-            raise self.retry(countdown=min(2**attempt * 0.5, 30), exc=error) from None
-        metrics.MATCHES_FAILED.labels(match.game).inc()
-        raise
+        with _heartbeat(tournament_id, match_id, holder):
+            result = _play(referee, request)
+    except (grpc.RpcError, grpc.FutureTimeoutError) as error:
+        leases().release(tournament_id, match_id, holder)
+        reason = _reason(referee, error)
+        log.warning("match %s attempt %d failed: %s", match_id, attempt, reason)
+        leases().failed(tournament_id, match_id, reason, attempt + 1)
+        metrics.MATCHES_RETRIED.labels(match.game).inc()
+        raise self.retry(countdown=backoff_s(attempt), exc=error) from None
     end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
     metrics.MATCHES_PLAYED.labels(match.game, end).inc()
     metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
-    outcome = {
-        "match_id": match_id,
-        "tournament_id": tournament_id,
+    outcome = _outcome(record, match, result, referee, end)
+    stored = tournaments.record_result(tournament_id, outcome)
+    leases().release(tournament_id, match_id, holder)
+    if stored:
+        now = tournaments.get(tournament_id)
+        if now is not None and now.done >= now.total:
+            finalize(tournament_id)
+    return {"match_id": match_id, "stored": stored}
+
+
+def _outcome(
+    record: TournamentRecord,
+    match: ScheduledMatch,
+    result: referee_pb2.MatchResult,
+    referee: str,
+    end: str,
+) -> dict[str, Any]:
+    return {
+        "match_id": match.match_id,
+        "tournament_id": record.id,
         "game": match.game,
         "pair_key": match.pair_key,
         "deal": match.deal,
@@ -145,33 +256,32 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         "deal_commitment": result.deal_commitment,
         "deal_salt": result.deal_salt,
         "referee_match_id": result.match_id,
-        "fair_play": mode,
-        "operator_seed": stored_operator_seed(spec),
+        "fair_play": stored_mode(record.spec),
+        "operator_seed": stored_operator_seed(record.spec),
     }
-    stored = tournaments.record_result(tournament_id, outcome)
-    tournaments.played(tournament_id, request.match_id)
-    if stored:
-        now = tournaments.get(tournament_id)
-        if now is not None and now.done >= now.total:
-            # The chord callback normally does this; a redelivered task can make a chord
-            # count wrong, so the match that completes the schedule asks as well.
-            finalize_tournament.delay(tournament_id)
-    return {"match_id": match_id, "stored": stored}
 
 
-@app.task(name="arena.finalize_tournament")
-def finalize_tournament(tournament_id: str) -> dict[str, Any]:
-    """Chord callback: rate the tournament and mark it finished if nothing is missing."""
+def finalize(tournament_id: str) -> bool:
+    """Rate a tournament whose every match has a result and mark it finished; True if
+    this call finished it. Safe to call any number of times from anywhere (the match
+    that completes the schedule, the watchdog, the API for an empty schedule): one call
+    at a time holds the tournament's lock, and only a running tournament finishes. A
+    worker killed in here leaves the lock to lapse and the watchdog to call again."""
     tournaments = store()
-    results = tournaments.results(tournament_id)
-    board = leaderboard(results)
-    tournaments.save_leaderboard(tournament_id, board.to_json())
-    record = tournaments.get(tournament_id)
-    finished = record is not None and record.done >= record.total and record.state != CANCELLED
-    if finished:
+    with exclusive(f"arena:t:{tournament_id}:finalizing", settings.match_lease_s) as held:
+        record = tournaments.get(tournament_id) if held else None
+        if record is None or record.state != RUNNING or record.done < record.total:
+            return False
+        failpoints.reach(failpoints.FINALIZE)
+        results = tournaments.results(tournament_id)
+        tournaments.save_leaderboard(tournament_id, leaderboard(results).to_json())
         # Ratings first: whoever sees the tournament finished sees it rated.
         everything = [r for t in tournaments.ids() for r in tournaments.results(t)]
         boards = ratings_by_game(everything)
         tournaments.save_ratings({game: board.to_json() for game, board in boards.items()})
-        tournaments.set_state(tournament_id, FINISHED)
-    return {"tournament_id": tournament_id, "finished": finished, "results": len(results)}
+        return tournaments.finish(tournament_id)
+
+
+@app.task(name="arena.finalize_tournament")
+def finalize_tournament(tournament_id: str) -> dict[str, Any]:
+    return {"tournament_id": tournament_id, "finished": finalize(tournament_id)}

@@ -19,15 +19,18 @@ import redis
 from google.protobuf import duration_pb2, timestamp_pb2
 from prometheus_client import start_http_server
 
-from arena.api.auth import TOKEN_ENV, TokenCheck
+from arena.access import API, TokenCheck
 from arena.api.boards import BoardCache
 from arena.api.metrics import RequestCounter
+from arena.api.probe import Probe, Unregistrable
+from arena.api.store_down import StoreDown
+from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
 from arena.ratings.leaderboard import Leaderboard, leaderboard
-from arena.referee.bot_client import BotConnection, BotFault
 from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
+from arena.store.reach import connect
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
 from arena.tournament.fair_play import PROTO, duplicate, stored_mode, stored_operator_seed
@@ -38,7 +41,6 @@ from arena.v1 import arena_pb2, arena_pb2_grpc
 if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
-HELLO_TIMEOUT_S = 5.0
 WATCH_POLL_S = 0.3
 BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}\Z")
 STATES = {
@@ -118,6 +120,13 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
         games=list(record.games),
         seed=seed_message(record),
         fair_play=PROTO[mode],
+        waiting=(
+            arena_pb2.TournamentWait(
+                since=_timestamp(record.waiting.since), reason=record.waiting.reason
+            )
+            if record.waiting is not None and record.state == RUNNING
+            else None
+        ),
     )
 
 
@@ -147,13 +156,11 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
-    def __init__(
-        self, client: redis.Redis, bot_credentials: grpc.ChannelCredentials | None = None
-    ) -> None:
+    def __init__(self, client: redis.Redis, probe: Probe) -> None:
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
         self.boards = BoardCache()
-        self.bot_credentials = bot_credentials
+        self.probe = probe
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -174,17 +181,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             check_address(request.address)
         except InvalidRequest as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        connection = BotConnection.open(request.address, self.bot_credentials)
         try:
-            hello = await connection.say_hello(HELLO_TIMEOUT_S)
-        except BotFault as fault:
-            await abort(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"bot at {request.address} did not answer Hello: {fault.detail}",
-            )
-        finally:
-            await connection.close()
+            hello = await self.probe.hello(request.address)
+        except Unregistrable as refused:
+            await abort(context, refused.code, str(refused))
         arena_games = game_names()
         games = tuple(g for g in arena_games if g in hello.games)
         if not games:
@@ -305,11 +305,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def WatchTournament(
         self, request: arena_pb2.WatchTournamentRequest, context: Context
     ) -> AsyncIterator[arena_pb2.Tournament]:
-        last: tuple[int, str] | None = None
+        last: tuple[object, ...] | None = None
         while True:
             record = await self._tournament(request.id, context)
-            if (record.done, record.state) != last:
-                last = (record.done, record.state)
+            if (record.done, record.state, record.waiting) != last:
+                last = (record.done, record.state, record.waiting)
                 yield tournament_message(record)
             if record.state != RUNNING:
                 return
@@ -327,7 +327,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if request.tournament_id:
             record = await self._tournament(request.tournament_id, context)
             if record.state == FINISHED and not request.game:
-                # The ratings the tournament finished with, fitted once by its chord callback.
+                # The ratings the tournament finished with, fitted once when it finished.
                 stored = await asyncio.to_thread(self.tournaments.leaderboard, record.id)
                 if stored is not None:
                     return leaderboard_message(Leaderboard.from_json(stored), record.id)
@@ -395,15 +395,18 @@ async def start_server(
     token: str | None = None,
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
+    bot_networks: BotNetworks = DEFAULT,
 ) -> tuple[grpc.aio.Server, int]:
-    """Start the API; with ``token``, write calls must carry it (``arena.api.auth``)."""
+    """Start the API; with ``token``, write calls must carry it (``arena.access``), and
+    RegisterBot's callers, who then hold it, learn why a bot did not answer."""
+    client = await asyncio.to_thread(connect, redis_url)  # StoreUnreachable: say so, stop
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
     if token:
-        interceptors.append(TokenCheck(token))
+        interceptors.append(TokenCheck(API, token))
+    interceptors.append(StoreDown(client))
     server = grpc.aio.server(interceptors=interceptors)
-    arena_pb2_grpc.add_ArenaServicer_to_server(
-        ArenaService(redis.Redis.from_url(redis_url), bot_credentials), server
-    )
+    probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
+    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe), server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
     return server, await start_serving(server, name, host, port, tls)
 
@@ -416,6 +419,7 @@ def serve(
     token: str | None = None,
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
+    bot_networks: BotNetworks = DEFAULT,
 ) -> None:
     async def main() -> None:
         server, bound = await start_server(
@@ -425,14 +429,10 @@ def serve(
             token=token,
             tls=tls,
             bot_credentials=bot_credentials,
+            bot_networks=bot_networks,
         )
         if not token:
-            print(
-                f"arena api: no token set ({TOKEN_ENV} or --token-file): anyone who can reach "
-                "this port may register bots and run tournaments",
-                file=sys.stderr,
-                flush=True,
-            )
+            print(API.open_warning(), file=sys.stderr, flush=True)
         if metrics_port is not None:
             start_http_server(metrics_port, addr=host)
             print(f"arena api metrics on http://{host}:{metrics_port}/metrics", flush=True)

@@ -10,7 +10,8 @@ from typing import Any, NoReturn, TypeAlias
 
 import grpc
 
-from arena.api.auth import TOKEN_ENV, bearer
+from arena.access import API, REFEREE, Guard, TokenFileError, bearer, read_token
+from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
 from arena.tls import ServerTls, channel_credentials, server_tls
 from arena.v1 import arena_pb2_grpc, referee_pb2_grpc
 
@@ -43,22 +44,37 @@ def group(parent: Groups, name: str, text: str) -> Groups:
 TLS_CA_ENV = "ARENA_TLS_CA"
 
 
-def add_tls_server_flags(parser: argparse.ArgumentParser, calls_bots: bool = False) -> None:
-    """``--tls-cert``/``--tls-key`` for a server; ``--bot-tls-ca`` if it calls bots."""
+def add_tls_server_flags(
+    parser: argparse.ArgumentParser, calls_bots: bool = False, verifies_clients: bool = False
+) -> None:
+    """``--tls-cert``/``--tls-key`` for a server; ``--bot-tls-ca`` if it calls bots;
+    ``--tls-client-ca`` if it can require client certificates."""
     parser.add_argument("--tls-cert", help="serve TLS with this certificate chain (PEM)")
     parser.add_argument("--tls-key", help="the certificate's private key (PEM)")
+    if verifies_clients:
+        parser.add_argument(
+            "--tls-client-ca",
+            help="require mutual TLS: every client presents a certificate that a CA in this "
+            "PEM file signed, and needs no token",
+        )
     if calls_bots:
         parser.add_argument(
             "--bot-tls-ca", help="call bots over TLS, trusting the CAs in this PEM file"
         )
 
 
-def add_tls_client_flag(parser: argparse.ArgumentParser) -> None:
+def add_tls_client_flag(parser: argparse.ArgumentParser, client_cert: bool = False) -> None:
+    """``--tls-ca``; with ``client_cert``, the certificate to present for mutual TLS."""
     parser.add_argument(
         "--tls-ca",
         default=os.environ.get(TLS_CA_ENV),
         help=f"connect over TLS, trusting the CAs in this PEM file (default ${TLS_CA_ENV})",
     )
+    if client_cert:
+        parser.add_argument(
+            "--tls-cert", help="present this client certificate (PEM), for mutual TLS"
+        )
+        parser.add_argument("--tls-key", help="the client certificate's private key (PEM)")
 
 
 def tls_from_flags(
@@ -66,23 +82,69 @@ def tls_from_flags(
 ) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
     """A server's TLS and, for one that calls bots, the credentials it calls them with."""
     try:
-        tls = server_tls(args.tls_cert, args.tls_key)
+        tls = server_tls(args.tls_cert, args.tls_key, getattr(args, "tls_client_ca", None))
         ca = getattr(args, "bot_tls_ca", None)
         return tls, channel_credentials(ca) if ca else None
     except (OSError, ValueError) as error:
         raise CliError(str(error)) from None
 
 
+def token_from_flags(path: str | None, guard: Guard) -> str:
+    """The token a server or worker reads from ``--token-file``-like ``path``, else from
+    ``guard.env``; empty for neither."""
+    try:
+        return read_token(path, guard.env)
+    except TokenFileError as error:
+        raise CliError(str(error)) from None
+
+
+def add_bot_network_flags(parser: argparse.ArgumentParser) -> None:
+    """The operator's bot network policy (``arena.bot_networks``), for a server that
+    dials the bot addresses its callers give."""
+    parser.add_argument(
+        "--bot-networks-allow",
+        default=os.environ.get(ALLOW_ENV, ""),
+        metavar="CIDRS",
+        help=f"dial bots only in these comma-separated networks (default ${ALLOW_ENV}; "
+        "unset: any network)",
+    )
+    parser.add_argument(
+        "--bot-networks-deny",
+        default=os.environ.get(DENY_ENV, ""),
+        metavar="CIDRS",
+        help=f"never dial bots in these networks (default ${DENY_ENV}); link-local, cloud "
+        "metadata, multicast and unspecified addresses are refused unless allowed by name",
+    )
+
+
+def bot_networks_from_flags(args: argparse.Namespace) -> BotNetworks:
+    try:
+        return BotNetworks(
+            parse_networks(args.bot_networks_allow, f"--bot-networks-allow (${ALLOW_ENV})"),
+            parse_networks(args.bot_networks_deny, f"--bot-networks-deny (${DENY_ENV})"),
+        )
+    except ValueError as error:
+        raise CliError(str(error)) from None
+
+
 @contextlib.contextmanager
-def channel(address: str, what: str, ca: str | None = None) -> Iterator[grpc.Channel]:
+def channel(
+    address: str,
+    what: str,
+    ca: str | None = None,
+    certificate: str | None = None,
+    key: str | None = None,
+) -> Iterator[grpc.Channel]:
     """A channel to a server that answers within a few seconds, or one clear error; over
-    TLS when given the CA file to trust."""
+    TLS when given the CA file to trust (presenting ``certificate`` if given)."""
     if ca:
         try:
-            credentials = channel_credentials(ca)
-        except OSError as error:
+            credentials = channel_credentials(ca, certificate, key)
+        except (OSError, ValueError) as error:
             raise CliError(str(error)) from None
         opened = grpc.secure_channel(address, credentials)
+    elif certificate:
+        raise CliError("a client certificate (--tls-cert) needs --tls-ca: it is for TLS")
     else:
         opened = grpc.insecure_channel(address)
     with opened as chan:
@@ -93,10 +155,25 @@ def channel(address: str, what: str, ca: str | None = None) -> Iterator[grpc.Cha
         yield chan
 
 
+def add_referee_flags(parser: argparse.ArgumentParser, text: str, plays: bool = False) -> None:
+    """``--referee`` and how to reach it: TLS, a client certificate and, for a command
+    that plays matches on it, the referee's token."""
+    parser.add_argument("--referee", help=text)
+    add_tls_client_flag(parser, client_cert=True)
+    if plays:
+        parser.add_argument(
+            "--referee-token",
+            default=os.environ.get(REFEREE.env),
+            help=f"token for a referee that has one (default ${REFEREE.env})",
+        )
+
+
 @contextlib.contextmanager
-def referee(address: str, ca: str | None = None) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    with channel(address, "a referee", ca) as chan:
-        yield referee_pb2_grpc.RefereeStub(chan)
+def referee(args: argparse.Namespace) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    """A stub for the referee at ``args.referee`` that sends ``args.referee_token`` if
+    the command has one."""
+    with channel(args.referee, "a referee", args.tls_ca, args.tls_cert, args.tls_key) as chan:
+        yield referee_pb2_grpc.RefereeStub(_authorized(chan, getattr(args, "referee_token", None)))
 
 
 def add_api_flag(parser: argparse.ArgumentParser) -> None:
@@ -107,8 +184,8 @@ def add_api_flag(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--token",
-        default=os.environ.get(TOKEN_ENV),
-        help=f"token for calls that change the arena (default ${TOKEN_ENV})",
+        default=os.environ.get(API.env),
+        help=f"token for calls that change the arena (default ${API.env})",
     )
     add_tls_client_flag(parser)
 
@@ -136,10 +213,12 @@ def arena_api(args: argparse.Namespace | str) -> Iterator[arena_pb2_grpc.ArenaSt
     token = None if isinstance(args, str) else args.token
     ca = None if isinstance(args, str) else args.tls_ca
     with channel(address, "the arena API", ca) as chan:
-        if token:
-            yield arena_pb2_grpc.ArenaStub(grpc.intercept_channel(chan, _Metadata(bearer(token))))
-        else:
-            yield arena_pb2_grpc.ArenaStub(chan)
+        yield arena_pb2_grpc.ArenaStub(_authorized(chan, token))
+
+
+def _authorized(chan: grpc.Channel, token: str | None) -> grpc.Channel:
+    """``chan``, sending ``token`` with every call if there is one."""
+    return grpc.intercept_channel(chan, _Metadata(bearer(token))) if token else chan
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:

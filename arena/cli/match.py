@@ -16,7 +16,7 @@ from arena.cli.common import (
     DEFAULT_REPLAY_DIR,
     CliError,
     Groups,
-    add_tls_client_flag,
+    add_referee_flags,
     group,
     parse_options,
     referee,
@@ -27,10 +27,7 @@ from arena.v1 import referee_pb2
 
 def add_commands(groups: Groups) -> None:
     games = groups.add_parser("games", help="list the games and their options")
-    games.add_argument(
-        "--referee", help="ask this referee (host:port) instead of the local engines"
-    )
-    add_tls_client_flag(games)
+    add_referee_flags(games, "ask this referee (host:port) instead of the local engines")
     games.set_defaults(run=_games)
 
     play = group(groups, "match", "play matches").add_parser(
@@ -68,8 +65,7 @@ def add_commands(groups: Groups) -> None:
         "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
     )
     play.add_argument("--match-id", default="", help="id for the match (default: generated)")
-    play.add_argument("--referee", help="referee host:port (default: start one in this process)")
-    add_tls_client_flag(play)
+    add_referee_flags(play, "referee host:port (default: start one in this process)", plays=True)
     play.add_argument(
         "--replay-dir", default=DEFAULT_REPLAY_DIR, help="replays, for the in-process referee"
     )
@@ -80,8 +76,7 @@ def add_commands(groups: Groups) -> None:
     show = replays.add_parser("show", help="print a replay hand by hand")
     show.add_argument("replay", help="replay id or path to a replay JSON file")
     show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
-    show.add_argument("--referee", help="fetch the replay from this referee instead")
-    add_tls_client_flag(show)
+    add_referee_flags(show, "fetch the replay from this referee instead")
     show.add_argument("--json", action="store_true", help="print the raw JSON")
     show.set_defaults(run=_replay_show)
 
@@ -93,15 +88,14 @@ def add_commands(groups: Groups) -> None:
     )
     verify.add_argument("replay", help="replay id or path to a replay JSON file")
     verify.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
-    verify.add_argument("--referee", help="fetch the replay from this referee instead")
-    add_tls_client_flag(verify)
+    add_referee_flags(verify, "fetch the replay from this referee instead")
     verify.add_argument("--json", action="store_true", help="print the outcome as JSON")
     verify.set_defaults(run=_replay_verify)
 
 
 def _games(args: argparse.Namespace) -> None:
     if args.referee:
-        with referee(args.referee, args.tls_ca) as stub:
+        with referee(args) as stub:
             games = list(stub.ListGames(referee_pb2.ListGamesRequest(), timeout=10).games)
     else:
         from arena.games import all_games
@@ -140,7 +134,7 @@ def _play_and_print(args: argparse.Namespace, bots: Sequence[str]) -> None:
         match_id=args.match_id,
     )
     if args.referee:
-        with referee(args.referee, args.tls_ca) as stub:
+        with referee(args) as stub:
             result: referee_pb2.MatchResult = stub.PlayMatch(request)
     else:
         result = asyncio.run(_play_local(request, args.replay_dir))
@@ -193,7 +187,7 @@ def _replay_text(args: argparse.Namespace) -> str:
 
     path = Path(args.replay)
     if args.referee:
-        with referee(args.referee, args.tls_ca) as stub:
+        with referee(args) as stub:
             text: str = stub.GetReplay(
                 referee_pb2.GetReplayRequest(replay_id=args.replay), timeout=10
             ).json

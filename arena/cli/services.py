@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 
+from arena.access import API, REFEREE
 from arena.cli.common import (
     DEFAULT_REPLAY_DIR,
     CliError,
     Groups,
+    add_bot_network_flags,
     add_tls_server_flags,
+    bot_networks_from_flags,
     group,
     tls_from_flags,
+    token_from_flags,
 )
 
 
@@ -27,7 +30,13 @@ def add_commands(groups: Groups) -> None:
     serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
     serve.add_argument("--max-concurrent", type=int, default=256, help="matches played at once")
     serve.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
-    add_tls_server_flags(serve, calls_bots=True)
+    serve.add_argument(
+        "--token-file",
+        help=f"file holding the token that PlayMatch calls must carry (default: ${REFEREE.env}; "
+        "neither leaves PlayMatch open)",
+    )
+    add_tls_server_flags(serve, calls_bots=True, verifies_clients=True)
+    add_bot_network_flags(serve)
     serve.set_defaults(run=_referee_serve)
 
     api = group(groups, "api", "run the arena API").add_parser(
@@ -41,10 +50,11 @@ def add_commands(groups: Groups) -> None:
     api.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
     api.add_argument(
         "--token-file",
-        help="file holding the token that write calls must carry (default: $ARENA_API_TOKEN; "
+        help=f"file holding the token that write calls must carry (default: ${API.env}; "
         "neither leaves writes open)",
     )
     add_tls_server_flags(api, calls_bots=True)
+    add_bot_network_flags(api)
     api.set_defaults(run=_api_serve)
 
     worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
@@ -68,6 +78,10 @@ def add_commands(groups: Groups) -> None:
         help="call referees over TLS, trusting the CAs in this PEM file "
         "(default $ARENA_REFEREE_CA)",
     )
+    worker.add_argument(
+        "--referee-token-file",
+        help=f"file holding the referees' token (default ${REFEREE.env})",
+    )
     worker.set_defaults(run=_worker)
 
 
@@ -83,6 +97,7 @@ def _referee_serve(args: argparse.Namespace) -> None:
     from arena.referee.service import serve
 
     tls, bot_credentials = tls_from_flags(args)
+    token = token_from_flags(args.token_file, REFEREE)
     try:
         serve(
             host=args.host,
@@ -90,8 +105,10 @@ def _referee_serve(args: argparse.Namespace) -> None:
             replay_dir=args.replay_dir,
             max_concurrent=args.max_concurrent,
             metrics_port=args.metrics_port,
+            token=token or None,
             tls=tls,
             bot_credentials=bot_credentials,
+            bot_networks=bot_networks_from_flags(args),
         )
     except OSError as error:
         raise CliError(str(error)) from None
@@ -102,14 +119,7 @@ def _api_serve(args: argparse.Namespace) -> None:
     from arena.api.service import serve
 
     tls, bot_credentials = tls_from_flags(args)
-    token = os.environ.get("ARENA_API_TOKEN", "")
-    if args.token_file:
-        try:
-            token = Path(args.token_file).read_text().strip()
-        except OSError as error:
-            raise CliError(f"cannot read the token file: {error}") from None
-        if not token:
-            raise CliError(f"the token file {args.token_file} is empty")
+    token = token_from_flags(args.token_file, API)
     try:
         serve(
             args.redis,
@@ -119,6 +129,7 @@ def _api_serve(args: argparse.Namespace) -> None:
             token=token or None,
             tls=tls,
             bot_credentials=bot_credentials,
+            bot_networks=bot_networks_from_flags(args),
         )
     except OSError as error:
         raise CliError(str(error)) from None
@@ -131,6 +142,14 @@ def _worker(args: argparse.Namespace) -> None:
         os.environ["ARENA_REFEREES"] = ",".join(args.referee)
     if args.referee_ca:
         os.environ["ARENA_REFEREE_CA"] = args.referee_ca
+    if args.referee_token_file:
+        os.environ[REFEREE.env] = token_from_flags(args.referee_token_file, REFEREE)
+    from arena.store.reach import StoreUnreachable, connect
+
+    try:
+        connect(args.redis).close()  # Celery would retry in silence for ever
+    except StoreUnreachable as error:
+        raise CliError(str(error)) from None
     if args.metrics_port is not None:
         from workers import multiproc
 

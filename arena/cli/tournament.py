@@ -15,6 +15,7 @@ from rich.table import Table
 from arena import wire
 from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
 from arena.tournament.fair_play import MAX_SEED
+from arena.tournament.progress import waiting_text
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 FAIR_PLAY_CHOICES = {
@@ -153,10 +154,11 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
 
 
 def summary(t: arena_pb2.Tournament) -> str:
+    waiting = waiting_text(t)
     return (
         f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}): {t.matches_done}/{t.matches_total} "
         f"matches, {t.forfeits} forfeits; entries {', '.join(t.spec.entries)}; "
-        f"games {', '.join(t.games)}; {fairness(t)}"
+        f"games {', '.join(t.games)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
     )
 
 
@@ -209,7 +211,13 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
     ) as progress:
         task = progress.add_task(f"tournament {tournament_id}", total=None)
         for update in api.WatchTournament(arena_pb2.WatchTournamentRequest(id=tournament_id)):
-            progress.update(task, total=update.matches_total, completed=update.matches_done)
+            waiting = waiting_text(update)
+            progress.update(
+                task,
+                total=update.matches_total,
+                completed=update.matches_done,
+                description=f"tournament {tournament_id}" + (f": {waiting}" if waiting else ""),
+            )
             last = update
     if last is None or last.state != arena_pb2.TOURNAMENT_STATE_FINISHED:
         raise CliError(

@@ -7,9 +7,11 @@ event loop (``LineReader``), so the referee, the opponent and the watch stream k
 running while the person thinks. The public events of the match come from the referee's
 ``WatchMatch`` stream: each turn screen shows what happened since the person's last move.
 
-Leaving (``q``, confirmed, or end of input) stops serving the human's seats: the referee
-counts each of their next decisions as a fault (unreachable) and plays a move in their
-place, and at the fault limit (3) the team forfeits. The result and the replay are
+Leaving (``q``, confirmed, or end of input) makes the human's seats answer every request
+at once with ``LEFT``, an id no game has: the referee counts each as a fault (an illegal
+action) and plays a move in their place, and at the fault limit (3) the team forfeits.
+(Stopping the server instead would make the seats unreachable, and the referee waits for
+an unreachable bot until its deadline and bank are up.) The result and the replay are
 recorded as for any match.
 """
 
@@ -209,6 +211,9 @@ class EventLog:
 
 # --- the human's seats ----------------------------------------------------------------
 
+LEFT = 2**64 - 1
+"""What the seats of a person who left answer: an id no game has, so a fault at once."""
+
 
 class HumanBot(Bot):
     """Every seat of the human's team: each request is a screen and a prompt."""
@@ -228,6 +233,8 @@ class HumanBot(Bot):
         self.closing = False  # the game is being torn down: cancellation is no timeout
 
     async def act(self, request: bot_pb2.ActRequest) -> int:  # type: ignore[override]
+        if self.left.is_set():
+            return LEFT
         await self.events.settle()
         lines, cut = self.events.unseen()
         screen = turn_screen(request, self.seating, lines, cut)
@@ -261,10 +268,9 @@ class HumanBot(Bot):
             raise
 
     async def _leave(self) -> int:
-        """Ask ``play`` to stop serving these seats; this call ends when it does."""
+        """From now on these seats answer ``LEFT``, this request first."""
         self.left.set()
-        await asyncio.Event().wait()  # cancelled when the server stops
-        raise AssertionError("unreachable")
+        return LEFT
 
 
 # --- the match ------------------------------------------------------------------------
@@ -355,7 +361,6 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
             await asyncio.wait({match, left}, return_when=asyncio.FIRST_COMPLETED)
             if not match.done():
                 out("You left: the referee plays your seats as faults until your team forfeits.")
-                await human_server.stop(grace=None)
             try:
                 result: referee_pb2.MatchResult = await match
             except grpc.aio.AioRpcError as error:

@@ -5,6 +5,10 @@ it, on one ``ActStream`` kept open for the match. Requests arrive already serial
 (``arena.wire_bytes``) and go out as they are. A stream that misses a deadline is
 dropped and reopened for the next decision, so a late answer can never be taken for the
 answer to a later question.
+
+A bot that cannot be reached is waited for until the decision's time is up, as a slow
+one is: a refused connection fails in a millisecond, and counting each refusal as a
+fault would forfeit a bot that restarts on its port in less than a deadline.
 """
 
 from __future__ import annotations
@@ -34,12 +38,20 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 _BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["Bot"].full_name
 NO_ANSWER = "no answer before the deadline"
+NOT_REACHED = "could not reach the bot within"
 STREAM_CLOSED = "the bot closed its stream"
+RETRY_PAUSE_S = 0.05
+"""The pause before asking again a bot that said UNAVAILABLE, so that a live bot that
+keeps saying it is not asked in a tight loop until the deadline."""
 CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
     ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     # Each bot gets its own connection, even when several seats share one address.
     ("grpc.use_local_subchannel_pool", 1),
+    # A bot back on its port is found within half a second, not after gRPC's default
+    # backoff, which grows to two minutes while it is away.
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 500),
 ]
 
 
@@ -160,6 +172,10 @@ class BotConnection:
             )
         return hello
 
+    def connected(self) -> bool:
+        """Whether the channel has a connection to the bot right now."""
+        return self.channel.get_state() == grpc.ChannelConnectivity.READY
+
     async def close(self) -> None:
         await self.channel.close(grace=None)
 
@@ -212,27 +228,49 @@ class SeatConversation:
         self._deadline: SeatDeadline | None = None
 
     async def act(self, request: bytes, timeout_s: float, decision: int) -> bot_pb2.ActResponse:
-        """The bot's answer to a serialized ``ActRequest`` for ``decision``, or ``BotFault``."""
-        if not self.use_stream:
+        """The bot's answer to a serialized ``ActRequest`` for ``decision``, or ``BotFault``.
+
+        A bot that cannot be reached (its process died, or restarts) is asked again until
+        ``timeout_s`` is up: one that is back in time answers as if nothing had happened;
+        one that is not is one ``UNREACHABLE`` fault for this decision."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + timeout_s
+        left = timeout_s
+        ask = self._act_on_stream if self.use_stream else self._act_unary
+        refused: BotFault | None = None
+        while True:
             try:
-                answer = await self.bot.act_unary(request, timeout=timeout_s)
-            except grpc.aio.AioRpcError as error:
-                raise fault_from_rpc_error(error) from None
-            if answer is None:
-                raise garbled("ActResponse")
-            if answer.HasField("decision_index") and answer.decision_index != decision:
-                raise BotFault(
-                    referee_pb2.FAULT_KIND_WRONG_MATCH,
-                    f"answer names decision {answer.decision_index}; the request was {decision}",
-                )
-            return answer
-        return await self._act_on_stream(request, timeout_s, decision)
+                return await ask(request, left, decision)
+            except BotFault as fault:
+                if fault.kind == referee_pb2.FAULT_KIND_TIMEOUT and not self.bot.connected():
+                    raise _not_reached(timeout_s, refused) from None
+                if fault.kind != referee_pb2.FAULT_KIND_UNREACHABLE:
+                    raise
+                refused = fault
+            left = due - loop.time()
+            if left > 0:
+                await asyncio.sleep(min(RETRY_PAUSE_S, left))
+                left = due - loop.time()
+            if left <= 0:
+                raise _not_reached(timeout_s, refused)
+
+    async def _act_unary(
+        self, request: bytes, timeout_s: float, decision: int
+    ) -> bot_pb2.ActResponse:
+        # wait_for_ready: a call made while the bot is away waits for it to come back.
+        try:
+            answer = await self.bot.act_unary(request, timeout=timeout_s, wait_for_ready=True)
+        except grpc.aio.AioRpcError as error:
+            raise fault_from_rpc_error(error) from None
+        if answer is None:
+            raise garbled("ActResponse")
+        return answer
 
     async def _act_on_stream(
         self, request: bytes, timeout_s: float, decision: int
     ) -> bot_pb2.ActResponse:
         if self._stream is None:
-            self._stream = self.bot.act_stream()  # type: ignore[call-arg]
+            self._stream = self.bot.act_stream(wait_for_ready=True)  # type: ignore[call-arg]
         if self._deadline is None:
             self._deadline = SeatDeadline()
         stream, deadline = self._stream, self._deadline
@@ -287,6 +325,12 @@ class SeatConversation:
             with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                 await self._stream.done_writing()
             self._drop_stream()
+
+
+def _not_reached(timeout_s: float, refused: BotFault | None) -> BotFault:
+    """The fault of a decision whose whole allowance passed without a connection."""
+    last = f" (last error {refused.detail})" if refused is not None else ""
+    return BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, f"{NOT_REACHED} {timeout_s:g} s{last}")
 
 
 def _answers_another(response: Any, decision: int) -> bool:

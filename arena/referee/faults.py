@@ -1,27 +1,39 @@
-"""The fault policy: what the referee does when a bot misbehaves.
+"""The fault policy: what is a fault, what it costs, and when a team forfeits.
 
-Every fault (timeout, gRPC error, unreachable bot, an id outside the legal list, an
-answer for another match) is recorded, and the referee plays a legal action in the
-faulty seat's place, chosen from the match seed so a replay is reproducible. When a
-team's seats reach ``max_faults`` faults in one match, or a team's bot cannot be
-reached before the first move, the match ends as a forfeit for that team.
+The referee (``arena.referee.match``) and ``arena replay verify`` both ask this module,
+so a replay verifies exactly when the referee would have done what it records.
+
+- A fault is a decision without a good answer in time: no answer within the seat's
+  allowance (its deadline plus what is left of its time bank), a gRPC error, a bot that
+  could not be reached for the whole allowance, an id outside the legal list, or an
+  answer that names another match or another decision. One decision makes at most one
+  fault, however often a bot refused the connection meanwhile.
+- Every fault is recorded, and the referee plays a legal action in the faulty seat's
+  place, drawn from the match seed and the decision index so a replay re-plays exactly.
+- A team forfeits on its ``max_faults``-th fault, its seats' faults added up; the match
+  ends at once and the move that fault names is never played.
+- A team whose bot cannot be reached before the first move forfeits at once, whatever
+  ``max_faults`` says; when no team can play, the match is no contest.
+- After a forfeit the other team wins, when there are two.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from arena.v1 import referee_pb2
+from arena.v1 import bot_pb2, referee_pb2
 
 DEFAULT_MAX_FAULTS = 3
 
 if TYPE_CHECKING:
     FaultKind: TypeAlias = referee_pb2.FaultKind.ValueType
+    MatchEnd: TypeAlias = referee_pb2.MatchEnd.ValueType
 else:
     FaultKind = int
+    MatchEnd = int
 
 KIND_NAMES = {
     referee_pb2.FAULT_KIND_TIMEOUT: "timeout",
@@ -30,6 +42,9 @@ KIND_NAMES = {
     referee_pb2.FAULT_KIND_ILLEGAL_ACTION: "illegal_action",
     referee_pb2.FAULT_KIND_WRONG_MATCH: "wrong_match",
 }
+KINDS_BY_NAME = {name: kind for kind, name in KIND_NAMES.items()}
+OUT_OF_TIME = frozenset({referee_pb2.FAULT_KIND_TIMEOUT, referee_pb2.FAULT_KIND_UNREACHABLE})
+"""Faults that took the seat's whole allowance: like any timeout, they empty its bank."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +86,63 @@ class Fault:
             "substituted_action": self.substituted_action,
         }
 
+    @classmethod
+    def from_json(cls, fault: Mapping[str, Any]) -> Fault:
+        """The fault a replay records (``to_json``); KeyError for a kind it does not know."""
+        return cls(
+            fault["seat"],
+            fault["decision"],
+            KINDS_BY_NAME[fault["kind"]],
+            fault["detail"],
+            fault["substituted_action"],
+        )
+
+
+def answer_fault(
+    answer: bot_pb2.ActResponse, *, match_id: str, decision_index: int, legal: Sequence[int]
+) -> tuple[FaultKind, str] | None:
+    """What is wrong with an answer that came in time, if anything: it names another
+    decision or another match (an empty name is accepted), or its id is not legal."""
+    if answer.HasField("decision_index") and answer.decision_index != decision_index:
+        return (
+            referee_pb2.FAULT_KIND_WRONG_MATCH,
+            f"answer names decision {answer.decision_index}; the request was {decision_index}",
+        )
+    if answer.match_id and answer.match_id != match_id:
+        return referee_pb2.FAULT_KIND_WRONG_MATCH, f"answer names match {answer.match_id!r}"
+    if answer.action_id not in legal:
+        return (
+            referee_pb2.FAULT_KIND_ILLEGAL_ACTION,
+            f"action id {answer.action_id} is not one of the {len(legal)} legal ids",
+        )
+    return None
+
 
 def substitute_action(seed: int, decision_index: int, legal: Sequence[int]) -> int:
     """The legal action played for a faulty seat: random, but fixed by seed and decision."""
     return random.Random(f"substitute:{seed}:{decision_index}").choice(legal)
 
 
+def ending_before_play(
+    failed_teams: Collection[int], num_teams: int
+) -> tuple[MatchEnd, int | None]:
+    """How a match ends when the bots of ``failed_teams`` (not empty) cannot be reached
+    before the first move: (end, forfeiting team). No move is played, so ``max_faults``
+    has no say."""
+    if len(failed_teams) < num_teams:
+        return referee_pb2.MATCH_END_FORFEIT, min(failed_teams)
+    return referee_pb2.MATCH_END_NO_CONTEST, None
+
+
+def forfeit_winner(forfeit_team: int | None, num_teams: int) -> int | None:
+    """The winner of a match ``forfeit_team`` forfeited: the other team, if there is one."""
+    if forfeit_team is None or num_teams != 2:
+        return None
+    return 1 - forfeit_team
+
+
 class FaultLedger:
-    """Counts faults per seat and decides when a team has forfeited."""
+    """One match's faults, in order: counts them and decides when a team forfeits."""
 
     def __init__(self, policy: FaultPolicy, seat_teams: Sequence[int]) -> None:
         self.policy = policy
@@ -86,7 +150,8 @@ class FaultLedger:
         self.faults: list[Fault] = []
 
     def record(self, fault: Fault) -> int | None:
-        """Record a fault; returns the team that forfeits because of it, if any."""
+        """Record a fault; returns the team that forfeits on it, if any. (Before the first
+        move ``ending_before_play`` decides instead.)"""
         self.faults.append(fault)
         team = self.seat_teams[fault.seat]
         if self.team_faults(team) >= self.policy.max_faults:

@@ -20,7 +20,18 @@ from arena.referee import metrics
 from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
 from arena.referee.clock import SeatClocks
 from arena.referee.commitment import deal_commitment, new_salt
-from arena.referee.faults import KIND_NAMES, Fault, FaultLedger, FaultPolicy, substitute_action
+from arena.referee.faults import (
+    KIND_NAMES,
+    OUT_OF_TIME,
+    Fault,
+    FaultKind,
+    FaultLedger,
+    FaultPolicy,
+    answer_fault,
+    ending_before_play,
+    forfeit_winner,
+    substitute_action,
+)
 from arena.referee.feed import MatchFeed
 from arena.replay import ReplayRecorder, ReplayStore
 from arena.v1 import bot_pb2, referee_pb2
@@ -130,11 +141,7 @@ class MatchRunner:
         try:
             failed, streams = await self._greet(connections)
             if failed:
-                outcome.end = referee_pb2.MATCH_END_FORFEIT
-                if len(failed) < self.info.num_teams:
-                    outcome.forfeit_team = min(failed)
-                else:
-                    outcome.end = referee_pb2.MATCH_END_NO_CONTEST
+                outcome.end, outcome.forfeit_team = ending_before_play(failed, self.info.num_teams)
             else:
                 seats = [SeatConversation(connections[b], streams[b]) for b in spec.seat_bots]
                 try:
@@ -217,38 +224,28 @@ class MatchRunner:
                 time_bank_s=self.clocks.bank(seat),
             )
             sent = time.perf_counter()
-            problem: BotFault | None = None
+            problem: tuple[FaultKind, str] | None
             try:
                 response = await seats[seat].act(request, self.clocks.allowance(seat), index)
                 action = response.action_id
-                if response.match_id and response.match_id != spec.bot_match_id:
-                    problem = BotFault(
-                        referee_pb2.FAULT_KIND_WRONG_MATCH,
-                        f"answer names match {response.match_id!r}",
-                    )
-                elif action not in legal:
-                    problem = BotFault(
-                        referee_pb2.FAULT_KIND_ILLEGAL_ACTION,
-                        f"action id {action} is not one of the {len(legal)} legal ids",
-                    )
+                problem = answer_fault(
+                    response, match_id=spec.bot_match_id, decision_index=index, legal=legal
+                )
             except BotFault as fault:
-                problem = fault
+                problem = fault.kind, fault.detail
             think_s = time.perf_counter() - sent
-            self.clocks.spend(
-                seat,
-                think_s,
-                problem is not None and problem.kind == referee_pb2.FAULT_KIND_TIMEOUT,
-            )
+            self.clocks.spend(seat, think_s, problem is not None and problem[0] in OUT_OF_TIME)
             self._seat_latency[seat].observe(think_s)
             before = len(state.events)
             if problem is None:
                 self._decisions_ok.inc()
                 text = state.action_text(action)
             else:
-                metrics.DECISIONS.labels(self.info.name, KIND_NAMES[problem.kind]).inc()
+                kind, detail = problem
+                metrics.DECISIONS.labels(self.info.name, KIND_NAMES[kind]).inc()
                 action = substitute_action(spec.seed, index, legal)
                 text = state.action_text(action)
-                noted = Fault(seat, index, problem.kind, problem.detail, text)
+                noted = Fault(seat, index, kind, detail, text)
                 forfeit = self._record_fault(noted, before)
                 if forfeit is not None:
                     outcome.end = referee_pb2.MATCH_END_FORFEIT
@@ -296,10 +293,8 @@ class MatchRunner:
         scores = state.scores()
         if outcome.end == referee_pb2.MATCH_END_COMPLETED:
             winner = state.winner()
-        elif outcome.forfeit_team is not None and info.num_teams == 2:
-            winner = 1 - outcome.forfeit_team
         else:
-            winner = None
+            winner = forfeit_winner(outcome.forfeit_team, info.num_teams)
         teams = [
             referee_pb2.TeamResult(
                 team=t,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import grpc
 
 from arena import wire
+from arena.access import REFEREE, TokenCheck
+from arena.bot_networks import ANYWHERE, DEFAULT, AddressRefused, BotNetworks, admit
 from arena.games import all_games
 from arena.grpc_server import abort, start_serving
 from arena.referee import metrics
@@ -35,10 +38,12 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         replays: ReplayStore,
         max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
         bot_credentials: grpc.ChannelCredentials | None = None,
+        bot_networks: BotNetworks = DEFAULT,
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
         self.channels = BotChannels(credentials=bot_credentials)
+        self.bot_networks = bot_networks
         self.max_concurrent = max_concurrent
         self.running = 0
 
@@ -53,6 +58,10 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         try:
             spec = match_spec(request)
         except InvalidRequest as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        try:
+            await admit(self.bot_networks, spec.seat_bots)
+        except AddressRefused as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
             await abort(
@@ -115,6 +124,16 @@ def serve_metrics(host: str, port: int) -> None:
     start_http_server(port, addr=host)
 
 
+KEEPALIVE_POLICY = [
+    # Workers ping during a match, in which no data flows for as long as the bots think,
+    # to learn that a referee hung (workers/tasks.py); gRPC's default would answer a
+    # ping every few seconds with GOAWAY ("too many pings").
+    ("grpc.http2.min_ping_interval_without_data_ms", 1000),
+    ("grpc.http2.max_ping_strikes", 0),
+    ("grpc.keepalive_permit_without_calls", 1),
+]
+
+
 async def start_server(
     *,
     host: str = "127.0.0.1",
@@ -122,17 +141,23 @@ async def start_server(
     replay_dir: str | Path = "replays",
     max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
     metrics_port: int | None = None,
+    token: str | None = None,
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
+    bot_networks: BotNetworks = DEFAULT,
 ) -> tuple[grpc.aio.Server, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
-    returns the server and its bound port."""
+    PlayMatch needs ``token`` if given, unless ``tls`` is mutual (``arena.access``).
+    Returns the server and its bound port."""
     if metrics_port is not None:
         serve_metrics(host, metrics_port)
-    server = grpc.aio.server()
+    mutual = tls is not None and tls.mutual
+    interceptors = [TokenCheck(REFEREE, token)] if token and not mutual else []
+    server = grpc.aio.server(interceptors=interceptors, options=KEEPALIVE_POLICY)
     referee_pb2_grpc.add_RefereeServicer_to_server(
-        RefereeService(ReplayStore(replay_dir), max_concurrent, bot_credentials), server
+        RefereeService(ReplayStore(replay_dir), max_concurrent, bot_credentials, bot_networks),
+        server,
     )
     name = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
     return server, await start_serving(server, name, host, port, tls)
@@ -141,8 +166,9 @@ async def start_server(
 @contextlib.asynccontextmanager
 async def local_referee(replay_dir: str | Path) -> AsyncIterator[RefereeAsyncStub]:
     """A referee in this process on a free loopback port, for the tools that play
-    matches themselves (``arena match play``, ``arena bot check``, ``arena play``)."""
-    server, port = await start_server(port=0, replay_dir=replay_dir)
+    matches themselves (``arena match play``, ``arena bot check``, ``arena play``): it
+    dials whatever bot its user names, on the user's own machine."""
+    server, port = await start_server(port=0, replay_dir=replay_dir, bot_networks=ANYWHERE)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             yield referee_pb2_grpc.RefereeStub(channel)
@@ -157,8 +183,10 @@ def serve(
     replay_dir: str | Path = "replays",
     max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
     metrics_port: int | None = None,
+    token: str | None = None,
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
+    bot_networks: BotNetworks = DEFAULT,
 ) -> None:
     """Run a referee until interrupted."""
 
@@ -169,9 +197,15 @@ def serve(
             replay_dir=replay_dir,
             max_concurrent=max_concurrent,
             metrics_port=metrics_port,
+            token=token,
             tls=tls,
             bot_credentials=bot_credentials,
+            bot_networks=bot_networks,
         )
+        if tls is not None and tls.mutual:
+            print("arena referee: mutual TLS: every client needs a certificate", flush=True)
+        elif not token:
+            print(REFEREE.open_warning(), file=sys.stderr, flush=True)
         if metrics_port is not None:
             print(f"referee metrics on http://{host}:{metrics_port}/metrics", flush=True)
         print(f"referee listening on {host}:{bound}", flush=True)

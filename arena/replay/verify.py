@@ -5,8 +5,10 @@ A replay verifies when its deal commitment is the SHA-256 of its match id and se
 its decisions on the game's engine gives back exactly what it records: every engine
 event (so every dealt and drawn card), each hand's deal and scores, every decision's
 seat, action id and canonical text, the referee's substitute after each fault (drawn
-from the seed), and the final scores, winner and decision count. A match that ended by
-forfeit or without a contest is checked as far as it was played.
+from the seed), and the final scores, winner and decision count. Its faults must end the
+match exactly where the fault policy (``arena.referee.faults``, the referee's own) says:
+a forfeit on the fault that reaches ``max_faults``, not one fault sooner or later. A
+match that ended by forfeit or without a contest is checked as far as it was played.
 
 Pure: no I/O. The first discrepancy raises ``ReplayMismatch`` with a message that says
 where (hand, decision) and what the engine expected against what the replay holds.
@@ -21,8 +23,17 @@ from typing import Any
 
 from arena.games import GameError, State, get_game
 from arena.referee.commitment import commitment_text, deal_commitment
-from arena.referee.faults import substitute_action
+from arena.referee.faults import (
+    KINDS_BY_NAME,
+    Fault,
+    FaultLedger,
+    FaultPolicy,
+    ending_before_play,
+    forfeit_winner,
+    substitute_action,
+)
 from arena.replay.record import FORMAT, HAND_END_KINDS, HAND_START, VERSION, event_json
+from arena.v1 import referee_pb2
 
 ENDS = ("completed", "forfeit", "no_contest")
 
@@ -97,7 +108,10 @@ def verify_replay(document: object) -> Verified:
         raise ReplayMismatch(
             f"{game_name} has {game.info.num_seats} seats, the replay lists {len(seats)}"
         )
-    walk = _Walk(state, seed, _field(doc, "max_faults", int, "the replay"))
+    max_faults = _int(doc, "max_faults", "the replay")
+    if max_faults < 1:
+        raise ReplayMismatch(f"max_faults is {max_faults}; a match allows at least one fault")
+    walk = _Walk(state, seed, FaultLedger(FaultPolicy(max_faults), game.info.seat_teams))
     hands = _list(doc, "hands", "the replay")
     for number, hand in enumerate(hands, 1):
         walk.hand(number, _mapping(hand, f"hand {number}"))
@@ -107,8 +121,8 @@ def verify_replay(document: object) -> Verified:
     end = _field(result, "end", str, "result")
     if end not in ENDS:
         raise ReplayMismatch(f"result end {end!r} is none of {', '.join(ENDS)}")
-    _check_faults(doc, walk, end)
-    _check_result(result, walk, end)
+    before_play = _check_faults(doc, walk)
+    _check_result(result, walk, end, before_play)
     return Verified(match_id, game_name, seed, commitment, len(hands), walk.decisions, end)
 
 
@@ -137,14 +151,15 @@ def _check_commitment(doc: Mapping[str, Any], match_id: str, seed: int) -> str:
 class _Walk:
     """Replays the log entry by entry on a fresh engine state."""
 
-    def __init__(self, state: State, seed: int, max_faults: int) -> None:
+    def __init__(self, state: State, seed: int, ledger: FaultLedger) -> None:
         self.state = state
         self.seed = seed
-        self.max_faults = max_faults
+        self.ledger = ledger
         self.seen = 0  # engine events matched so far
         self.decisions = 0
         self.faults: list[dict[str, Any]] = []  # faults found in the hands' logs
         self.pending: dict[str, Any] | None = None  # a fault awaiting its substitute
+        self.forfeit: int | None = None  # the team the pending fault makes forfeit
         self.where = "before the first decision"
 
     def hand(self, number: int, hand: Mapping[str, Any]) -> None:
@@ -301,6 +316,11 @@ class _Walk:
                 )
             )
         if fault is not None:
+            if self.forfeit is not None:
+                raise ReplayMismatch(
+                    f"{here} (seat {seat}): the fault before it is {_tally(self.ledger, fault)}: "
+                    f"team {self.forfeit} forfeits there, but the replay plays on"
+                )
             substitute = substitute_action(self.seed, index, legal)
             if action != substitute:
                 raise ReplayMismatch(
@@ -344,6 +364,7 @@ class _Walk:
                 f"{here} (seat {seat}): the seed's substitute is {expected!r}, "
                 f"the fault records {recorded!r}"
             )
+        self.forfeit = self.ledger.record(_fault_of(fault, here, state.game_info.num_seats))
         self.faults.append(dict(fault))
         self.pending = dict(fault)
 
@@ -351,30 +372,33 @@ class _Walk:
         self._unlogged_events(f"hand {hands}", "ends there")
 
 
-def _check_faults(doc: Mapping[str, Any], walk: _Walk, end: str) -> None:
+def _check_faults(doc: Mapping[str, Any], walk: _Walk) -> list[Fault]:
+    """Check the replay's fault list and count per seat; returns the faults made before
+    the first move."""
     faults = [_mapping(f, "a fault") for f in _list(doc, "faults", "the replay")]
     # The list holds the faults of the greeting (before any hand), then those of the logs.
     before_play = len(faults) - len(walk.faults)
     if before_play < 0 or [dict(f) for f in faults[before_play:]] != walk.faults:
         raise ReplayMismatch("the replay's fault list differs from the faults in its hands' logs")
+    seats = walk.state.game_info.num_seats
+    greeting: list[Fault] = []
     for fault in faults[:before_play]:
         if fault.get("decision") != 0:
             raise ReplayMismatch(f"fault {_short(dict(fault))} is in no hand's log")
-    seats = walk.state.game_info.num_seats
-    counted = [sum(1 for f in faults if f.get("seat") == seat) for seat in range(seats)]
+        greeting.append(_fault_of(fault, f"fault {_short(dict(fault))}", seats))
+        walk.ledger.record(greeting[-1])  # the match ends anyway: ending_before_play says how
+    counted = [walk.ledger.seat_faults(seat) for seat in range(seats)]
     recorded = _mapping(doc.get("result"), "result").get("seat_faults")
     if recorded != counted:
         raise ReplayMismatch(
             f"the replay lists faults per seat {counted}, its result says {_short(recorded)}"
         )
-    if walk.pending is not None and end != "forfeit":
-        raise ReplayMismatch(
-            f"the log ends with a fault at decision {walk.decisions} and no substitute, "
-            f"but the match ended {end!r}, not by forfeit"
-        )
+    return greeting
 
 
-def _check_result(result: Mapping[str, Any], walk: _Walk, end: str) -> None:
+def _check_result(
+    result: Mapping[str, Any], walk: _Walk, end: str, before_play: Sequence[Fault]
+) -> None:
     state = walk.state
     info = state.game_info
     if _field(result, "decisions", int, "result") != walk.decisions:
@@ -399,30 +423,78 @@ def _check_result(result: Mapping[str, Any], walk: _Walk, end: str) -> None:
         raise ReplayMismatch(f"the match ended {end!r}, but the forfeiting team is {forfeit!r}")
     if forfeit is not None and forfeit not in range(info.num_teams):
         raise ReplayMismatch(f"forfeiting team {forfeit!r} is not a team of {info.name}")
-    if end == "forfeit" and walk.seen and walk.pending is None:
-        raise ReplayMismatch(
-            "the match is recorded as a forfeit during play, but no fault ends the log "
-            f"after decision {walk.decisions - 1}"
-        )
-    if walk.pending is not None:
-        team = info.seat_teams[walk.pending["seat"]]
-        made = sum(1 for f in walk.faults if info.seat_teams[f["seat"]] == team)
-        if forfeit != team or made < walk.max_faults:
-            raise ReplayMismatch(
-                f"the last fault leaves team {team} with {made} of {walk.max_faults} faults, "
-                f"but the result has team {forfeit} forfeit"
-            )
-    if end == "completed":
-        winner = state.winner()
-    elif forfeit is not None and info.num_teams == 2:
-        winner = 1 - forfeit
-    else:
-        winner = None
+    _check_ending(walk, end, forfeit, before_play)
+    winner = state.winner() if end == "completed" else forfeit_winner(forfeit, info.num_teams)
     if result.get("winner_team") != winner:
         raise ReplayMismatch(
             f"the winning team is {winner} by the engine, the replay says "
             f"{result.get('winner_team')!r}"
         )
+
+
+def _check_ending(walk: _Walk, end: str, forfeit: int | None, before_play: Sequence[Fault]) -> None:
+    """The match must end where the fault policy ends it, and only there."""
+    if before_play:
+        if walk.seen:
+            raise ReplayMismatch(
+                "faults before the first move end a match at once, but this one was played"
+            )
+        teams = {walk.ledger.seat_teams[f.seat] for f in before_play}
+        policy_end, policy_team = ending_before_play(teams, walk.state.game_info.num_teams)
+        expected = (_end_name(policy_end), policy_team)
+        named = ", ".join(map(str, sorted(teams)))
+        why = f"with the bots of team{'s' * (len(teams) > 1)} {named} unreachable before play"
+    elif walk.pending is not None:
+        if walk.forfeit is None:
+            raise ReplayMismatch(
+                f"the log ends with a fault at decision {walk.decisions} and no substitute, "
+                f"but that fault is {_tally(walk.ledger, walk.pending)}, which forfeits nothing: "
+                "the match should have gone on"
+            )
+        expected = ("forfeit", walk.forfeit)
+        why = f"after the fault at decision {walk.decisions}"
+    elif end == "forfeit":
+        raise ReplayMismatch(
+            "the match is recorded as a forfeit, but no fault ends the log"
+            + (f" after decision {walk.decisions - 1}" if walk.decisions else "")
+        )
+    else:
+        return  # played to the end, or stopped at the referee's decision cap
+    if (end, forfeit) != expected:
+        raise ReplayMismatch(
+            f"{why}, the fault policy ends the match {_ending(*expected)}; "
+            f"the replay says {_ending(end, forfeit)}"
+        )
+
+
+def _fault_of(fault: Mapping[str, Any], what: str, seats: int) -> Fault:
+    """A recorded fault, as the fault policy counts it."""
+    seat = _int(fault, "seat", what)
+    if seat not in range(seats):
+        raise ReplayMismatch(f"{what}: seat {seat} is not a seat of the game")
+    _int(fault, "decision", what)
+    kind = _field(fault, "kind", str, what)
+    if kind not in KINDS_BY_NAME:
+        raise ReplayMismatch(f"{what}: {kind!r} is none of {', '.join(KINDS_BY_NAME)}")
+    _field(fault, "detail", str, what)
+    _field(fault, "substituted_action", str, what)
+    return Fault.from_json(fault)
+
+
+def _tally(ledger: FaultLedger, fault: Mapping[str, Any]) -> str:
+    """Where a team stands after a recorded fault, as the policy counts."""
+    team = ledger.seat_teams[fault["seat"]]
+    return (
+        f"team {team}'s fault {ledger.team_faults(team)} of the {ledger.policy.max_faults} allowed"
+    )
+
+
+def _end_name(end: referee_pb2.MatchEnd.ValueType) -> str:
+    return referee_pb2.MatchEnd.Name(end).removeprefix("MATCH_END_").lower()
+
+
+def _ending(end: str, forfeit: int | None) -> str:
+    return repr(end) + (f", team {forfeit} forfeiting" if forfeit is not None else "")
 
 
 def _plain(value: Any) -> Any:

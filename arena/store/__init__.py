@@ -6,12 +6,17 @@ key                                type   holds
 ``arena:bots``                     hash   bot name -> registered bot (JSON)
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
 ``arena:t:{id}``                   hash   ``spec``, ``games``, ``state``, ``created_at``,
-                                          ``total`` (matches scheduled)
+                                          ``total`` (matches scheduled); while matches
+                                          fail, ``waiting_since``, ``waiting_reason``
 ``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON)
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
 ``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit
-``arena:t:{id}:playing``           zset   attempts being played, scored by when their
-                                          lease runs out
+``arena:t:{id}:playing``           zset   matches being played, scored by when their
+                                          lease runs out (``arena.store.leases``)
+``arena:t:{id}:holders``           hash   match id -> the lease holder's token
+``arena:t:{id}:tries``             hash   match id -> attempts so far (picks the referee)
+``arena:t:{id}:failures``          hash   match id -> its last failed attempt (JSON),
+                                          until a result is stored
 ``arena:t:{id}:leaderboard``       str    ratings at the tournament's end (JSON)
 ``arena:ratings``                  str    arena-wide ratings from every stored result,
                                           by game ("" for all games), refitted when a

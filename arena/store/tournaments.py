@@ -11,6 +11,7 @@ from typing import Any
 
 import redis
 
+from arena.store.leases import Waiting
 from arena.tournament.schedule import ScheduledMatch
 
 TOURNAMENTS = "arena:tournaments"
@@ -21,16 +22,28 @@ RESULTS_EPOCH = "arena:results:epoch"
 """Set once per Redis data set: a counter that restarted from zero (a flushed or lost
 data set) is not mistaken for the one before."""
 
-# The result, its forfeit mark and the version bump happen together or not at all.
+# The result, its forfeit mark and the version bump happen together or not at all; a
+# stored result also ends the tournament's wait (``arena.store.leases``).
 _RECORD_ONCE = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   if ARGV[3] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) end
   redis.call('INCR', KEYS[3])
+  redis.call('HDEL', KEYS[4], ARGV[1])
+  redis.call('HDEL', KEYS[5], 'waiting_since', 'waiting_reason')
   return 1
 end
 return 0
 """
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
+# Only a running tournament finishes, and only once.
+_FINISH = """
+if redis.call('HGET', KEYS[1], 'state') == 'running' then
+  redis.call('HSET', KEYS[1], 'state', 'finished')
+  redis.call('HDEL', KEYS[1], 'waiting_since', 'waiting_reason')
+  return 1
+end
+return 0
+"""
 
 
 def _key(tournament_id: str, part: str = "") -> str:
@@ -49,12 +62,15 @@ class TournamentRecord:
     forfeits: int
     playing: int = 0
     """Matches a worker is playing right now (whose lease has not run out)."""
+    waiting: Waiting | None = None
+    """Set while matches fail and none has succeeded since."""
 
 
 class TournamentStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._record_once = client.register_script(_RECORD_ONCE)
+        self._finish = client.register_script(_FINISH)
 
     def create(
         self,
@@ -102,6 +118,11 @@ class TournamentStore:
             done=int(done),
             forfeits=int(forfeits),
             playing=int(playing),
+            waiting=(
+                Waiting(float(fields[b"waiting_since"]), fields[b"waiting_reason"].decode())
+                if b"waiting_since" in fields
+                else None
+            ),
         )
 
     def ids(self) -> list[str]:
@@ -110,6 +131,19 @@ class TournamentStore:
 
     def set_state(self, tournament_id: str, state: str) -> None:
         self.redis.hset(_key(tournament_id), "state", state)
+
+    def finish(self, tournament_id: str) -> bool:
+        """Mark a running tournament finished; False if it was not running."""
+        return bool(self._finish(keys=[_key(tournament_id)]))
+
+    def states(self) -> dict[str, str]:
+        """Every tournament's state, by id."""
+        ids = self.ids()
+        with self.redis.pipeline(transaction=False) as pipe:
+            for tournament_id in ids:
+                pipe.hget(_key(tournament_id), "state")
+            states = pipe.execute()
+        return {i: s.decode() for i, s in zip(ids, states, strict=True) if s is not None}
 
     def state(self, tournament_id: str) -> str | None:
         raw = self.redis.hget(_key(tournament_id), "state")
@@ -124,17 +158,16 @@ class TournamentStore:
         matches = [ScheduledMatch.from_json(json.loads(v)) for v in raw.values()]
         return sorted(matches, key=lambda m: m.match_id)
 
-    def playing(self, tournament_id: str, attempt: str, lease_s: float) -> None:
-        """Note an attempt being played, for at most ``lease_s`` (a worker that dies
-        holding it lets it lapse): a cancelled tournament keeps its seeds secret until
-        every match it still plays is over."""
-        self.redis.zadd(_key(tournament_id, "playing"), {attempt: time.time() + lease_s})
-
-    def played(self, tournament_id: str, attempt: str) -> None:
-        self.redis.zrem(_key(tournament_id, "playing"), attempt)
-
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
+
+    def unplayed_ids(self, tournament_id: str) -> set[str]:
+        """Ids of scheduled matches with no result (keys only: cheap for a big schedule)."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hkeys(_key(tournament_id, "schedule"))
+            pipe.hkeys(_key(tournament_id, "results"))
+            scheduled, done = pipe.execute()
+        return {m.decode() for m in set(scheduled) - set(done)}
 
     def unfinished(self, tournament_id: str) -> list[ScheduledMatch]:
         done = set(self.redis.hkeys(_key(tournament_id, "results")))
@@ -144,7 +177,13 @@ class TournamentStore:
         """Store a match result unless one is already stored; True if this one counted."""
         forfeit = "1" if result.get("forfeit_team") is not None else "0"
         written = self._record_once(
-            keys=[_key(tournament_id, "results"), _key(tournament_id, "forfeits"), RESULTS_VERSION],
+            keys=[
+                _key(tournament_id, "results"),
+                _key(tournament_id, "forfeits"),
+                RESULTS_VERSION,
+                _key(tournament_id, "failures"),
+                _key(tournament_id),
+            ],
             args=[result["match_id"], json.dumps(result), forfeit],
         )
         return bool(written)

@@ -26,7 +26,7 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"3\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\"\x95\x01\n\rRegisteredBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x12\n\nhello_name\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\x31\n\rregistered_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x11\n\x0fListBotsRequest\"9\n\x10ListBotsResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.arena.v1.RegisteredBot\" \n\x10RemoveBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x13\n\x11RemoveBotResponse\"\x92\x02\n\x0eTournamentSpec\x12\x0f\n\x07\x65ntries\x18\x01 \x03(\t\x12\r\n\x05games\x18\x02 \x03(\t\x12\r\n\x05\x64\x65\x61ls\x18\x03 \x01(\x05\x12\x30\n\rmove_deadline\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nmax_faults\x18\x05 \x01(\x05\x12\x18\n\x0bmaster_seed\x18\x06 \x01(\x04H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x07 \x01(\t\x12,\n\ttime_bank\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12%\n\tfair_play\x18\t \x01(\x0e\x32\x12.arena.v1.FairPlayB\x0e\n\x0c_master_seed\"\x94\x01\n\x0eSeedCommitment\x12\x12\n\ncommitment\x18\x01 \x01(\t\x12$\n\x06source\x18\x02 \x01(\x0e\x32\x14.arena.v1.SeedSource\x12\x10\n\x08revealed\x18\x03 \x01(\x08\x12\x18\n\x0bmaster_seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x0c\n\x04salt\x18\x05 \x01(\tB\x0e\n\x0c_master_seed\"A\n\x17SubmitTournamentRequest\x12&\n\x04spec\x18\x01 \x01(\x0b\x32\x18.arena.v1.TournamentSpec\"\xb7\x02\n\nTournament\x12\n\n\x02id\x18\x01 \x01(\t\x12&\n\x04spec\x18\x02 \x01(\x0b\x32\x18.arena.v1.TournamentSpec\x12(\n\x05state\x18\x03 \x01(\x0e\x32\x19.arena.v1.TournamentState\x12\x15\n\rmatches_total\x18\x04 \x01(\x05\x12\x14\n\x0cmatches_done\x18\x05 \x01(\x05\x12\x10\n\x08\x66orfeits\x18\x06 \x01(\x05\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05games\x18\x08 \x03(\t\x12&\n\x04seed\x18\t \x01(\x0b\x32\x18.arena.v1.SeedCommitment\x12%\n\tfair_play\x18\n \x01(\x0e\x32\x12.arena.v1.FairPlay\"\"\n\x14GetTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"\x18\n\x16ListTournamentsRequest\"D\n\x17ListTournamentsResponse\x12)\n\x0btournaments\x18\x01 \x03(\x0b\x32\x14.arena.v1.Tournament\"%\n\x17ResumeTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"%\n\x17\x43\x61ncelTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"$\n\x16WatchTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"<\n\x15GetLeaderboardRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\"\x80\x02\n\x0eLeaderboardRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0b\n\x03\x65lo\x18\x03 \x01(\x01\x12\x10\n\x08\x65lo_ci95\x18\x04 \x01(\x01\x12\r\n\x05pairs\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x0e\n\x06losses\x18\x08 \x01(\x05\x12\x0f\n\x07matches\x18\t \x01(\x05\x12\x37\n\x08game_elo\x18\n \x03(\x0b\x32%.arena.v1.LeaderboardRow.GameEloEntry\x1a.\n\x0cGameEloEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"\x8e\x01\n\x0bLeaderboard\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12&\n\x04rows\x18\x03 \x03(\x0b\x32\x18.arena.v1.LeaderboardRow\x12\x10\n\x08\x64raw_elo\x18\x04 \x01(\x01\x12\x0f\n\x07matches\x18\x05 \x01(\x05\x12\x0f\n\x07\x63\x61veats\x18\x06 \x03(\t\"+\n\x12ListResultsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\xbb\x03\n\x0bMatchRecord\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x10\n\x08pair_key\x18\x03 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x04 \x01(\x05\x12\x11\n\x04seed\x18\x05 \x01(\x04H\x00\x88\x01\x01\x12\x0f\n\x07\x65ntries\x18\x06 \x03(\t\x12\x0e\n\x06scores\x18\x07 \x03(\x03\x12\x18\n\x0bwinner_team\x18\x08 \x01(\x05H\x01\x88\x01\x01\x12 \n\x03\x65nd\x18\t \x01(\x0e\x32\x13.arena.v1.ResultEnd\x12\x19\n\x0c\x66orfeit_team\x18\n \x01(\x05H\x02\x88\x01\x01\x12\x13\n\x0bteam_faults\x18\x0b \x03(\x05\x12\x11\n\tdecisions\x18\x0c \x01(\x05\x12\x13\n\x0b\x64uration_ms\x18\r \x01(\x01\x12\x11\n\treplay_id\x18\x0e \x01(\t\x12\x0f\n\x07referee\x18\x0f \x01(\t\x12\x10\n\x08\x64\x65\x61l_key\x18\x10 \x01(\t\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\x11 \x01(\t\x12\x11\n\tdeal_salt\x18\x12 \x01(\t\x12\x18\n\x10referee_match_id\x18\x13 \x01(\tB\x07\n\x05_seedB\x0e\n\x0c_winner_teamB\x0f\n\r_forfeit_team\"=\n\x13ListResultsResponse\x12&\n\x07results\x18\x01 \x03(\x0b\x32\x15.arena.v1.MatchRecord*f\n\x08\x46\x61irPlay\x12\x19\n\x15\x46\x41IR_PLAY_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x46\x41IR_PLAY_OPEN\x10\x01\x12\x14\n\x10\x46\x41IR_PLAY_SEALED\x10\x02\x12\x15\n\x11\x46\x41IR_PLAY_TRUSTED\x10\x03*Z\n\nSeedSource\x12\x1b\n\x17SEED_SOURCE_UNSPECIFIED\x10\x00\x12\x15\n\x11SEED_SOURCE_ARENA\x10\x01\x12\x18\n\x14SEED_SOURCE_OPERATOR\x10\x02*\x90\x01\n\x0fTournamentState\x12 \n\x1cTOURNAMENT_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18TOURNAMENT_STATE_RUNNING\x10\x01\x12\x1d\n\x19TOURNAMENT_STATE_FINISHED\x10\x02\x12\x1e\n\x1aTOURNAMENT_STATE_CANCELLED\x10\x03*t\n\tResultEnd\x12\x1a\n\x16RESULT_END_UNSPECIFIED\x10\x00\x12\x18\n\x14RESULT_END_COMPLETED\x10\x01\x12\x16\n\x12RESULT_END_FORFEIT\x10\x02\x12\x19\n\x15RESULT_END_NO_CONTEST\x10\x03\x32\xbf\x06\n\x05\x41rena\x12\x44\n\x0bRegisterBot\x12\x1c.arena.v1.RegisterBotRequest\x1a\x17.arena.v1.RegisteredBot\x12\x41\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x1a.arena.v1.ListBotsResponse\x12\x44\n\tRemoveBot\x12\x1a.arena.v1.RemoveBotRequest\x1a\x1b.arena.v1.RemoveBotResponse\x12K\n\x10SubmitTournament\x12!.arena.v1.SubmitTournamentRequest\x1a\x14.arena.v1.Tournament\x12\x45\n\rGetTournament\x12\x1e.arena.v1.GetTournamentRequest\x1a\x14.arena.v1.Tournament\x12V\n\x0fListTournaments\x12 .arena.v1.ListTournamentsRequest\x1a!.arena.v1.ListTournamentsResponse\x12K\n\x10ResumeTournament\x12!.arena.v1.ResumeTournamentRequest\x1a\x14.arena.v1.Tournament\x12K\n\x10\x43\x61ncelTournament\x12!.arena.v1.CancelTournamentRequest\x1a\x14.arena.v1.Tournament\x12K\n\x0fWatchTournament\x12 .arena.v1.WatchTournamentRequest\x1a\x14.arena.v1.Tournament0\x01\x12H\n\x0eGetLeaderboard\x12\x1f.arena.v1.GetLeaderboardRequest\x1a\x15.arena.v1.Leaderboard\x12J\n\x0bListResults\x12\x1c.arena.v1.ListResultsRequest\x1a\x1d.arena.v1.ListResultsResponseB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14\x61rena/v1/arena.proto\x12\x08\x61rena.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"3\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\"\x95\x01\n\rRegisteredBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x12\n\nhello_name\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\x31\n\rregistered_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x11\n\x0fListBotsRequest\"9\n\x10ListBotsResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.arena.v1.RegisteredBot\" \n\x10RemoveBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x13\n\x11RemoveBotResponse\"\x92\x02\n\x0eTournamentSpec\x12\x0f\n\x07\x65ntries\x18\x01 \x03(\t\x12\r\n\x05games\x18\x02 \x03(\t\x12\r\n\x05\x64\x65\x61ls\x18\x03 \x01(\x05\x12\x30\n\rmove_deadline\x18\x04 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nmax_faults\x18\x05 \x01(\x05\x12\x18\n\x0bmaster_seed\x18\x06 \x01(\x04H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x07 \x01(\t\x12,\n\ttime_bank\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12%\n\tfair_play\x18\t \x01(\x0e\x32\x12.arena.v1.FairPlayB\x0e\n\x0c_master_seed\"\x94\x01\n\x0eSeedCommitment\x12\x12\n\ncommitment\x18\x01 \x01(\t\x12$\n\x06source\x18\x02 \x01(\x0e\x32\x14.arena.v1.SeedSource\x12\x10\n\x08revealed\x18\x03 \x01(\x08\x12\x18\n\x0bmaster_seed\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x0c\n\x04salt\x18\x05 \x01(\tB\x0e\n\x0c_master_seed\"A\n\x17SubmitTournamentRequest\x12&\n\x04spec\x18\x01 \x01(\x0b\x32\x18.arena.v1.TournamentSpec\"\xe2\x02\n\nTournament\x12\n\n\x02id\x18\x01 \x01(\t\x12&\n\x04spec\x18\x02 \x01(\x0b\x32\x18.arena.v1.TournamentSpec\x12(\n\x05state\x18\x03 \x01(\x0e\x32\x19.arena.v1.TournamentState\x12\x15\n\rmatches_total\x18\x04 \x01(\x05\x12\x14\n\x0cmatches_done\x18\x05 \x01(\x05\x12\x10\n\x08\x66orfeits\x18\x06 \x01(\x05\x12.\n\ncreated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05games\x18\x08 \x03(\t\x12&\n\x04seed\x18\t \x01(\x0b\x32\x18.arena.v1.SeedCommitment\x12%\n\tfair_play\x18\n \x01(\x0e\x32\x12.arena.v1.FairPlay\x12)\n\x07waiting\x18\x0b \x01(\x0b\x32\x18.arena.v1.TournamentWait\"K\n\x0eTournamentWait\x12)\n\x05since\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\"\n\x14GetTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"\x18\n\x16ListTournamentsRequest\"D\n\x17ListTournamentsResponse\x12)\n\x0btournaments\x18\x01 \x03(\x0b\x32\x14.arena.v1.Tournament\"%\n\x17ResumeTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"%\n\x17\x43\x61ncelTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"$\n\x16WatchTournamentRequest\x12\n\n\x02id\x18\x01 \x01(\t\"<\n\x15GetLeaderboardRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\"\x80\x02\n\x0eLeaderboardRow\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0b\n\x03\x65lo\x18\x03 \x01(\x01\x12\x10\n\x08\x65lo_ci95\x18\x04 \x01(\x01\x12\r\n\x05pairs\x18\x05 \x01(\x05\x12\x0c\n\x04wins\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x0e\n\x06losses\x18\x08 \x01(\x05\x12\x0f\n\x07matches\x18\t \x01(\x05\x12\x37\n\x08game_elo\x18\n \x03(\x0b\x32%.arena.v1.LeaderboardRow.GameEloEntry\x1a.\n\x0cGameEloEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"\x8e\x01\n\x0bLeaderboard\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12&\n\x04rows\x18\x03 \x03(\x0b\x32\x18.arena.v1.LeaderboardRow\x12\x10\n\x08\x64raw_elo\x18\x04 \x01(\x01\x12\x0f\n\x07matches\x18\x05 \x01(\x05\x12\x0f\n\x07\x63\x61veats\x18\x06 \x03(\t\"+\n\x12ListResultsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"\xbb\x03\n\x0bMatchRecord\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x10\n\x08pair_key\x18\x03 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x04 \x01(\x05\x12\x11\n\x04seed\x18\x05 \x01(\x04H\x00\x88\x01\x01\x12\x0f\n\x07\x65ntries\x18\x06 \x03(\t\x12\x0e\n\x06scores\x18\x07 \x03(\x03\x12\x18\n\x0bwinner_team\x18\x08 \x01(\x05H\x01\x88\x01\x01\x12 \n\x03\x65nd\x18\t \x01(\x0e\x32\x13.arena.v1.ResultEnd\x12\x19\n\x0c\x66orfeit_team\x18\n \x01(\x05H\x02\x88\x01\x01\x12\x13\n\x0bteam_faults\x18\x0b \x03(\x05\x12\x11\n\tdecisions\x18\x0c \x01(\x05\x12\x13\n\x0b\x64uration_ms\x18\r \x01(\x01\x12\x11\n\treplay_id\x18\x0e \x01(\t\x12\x0f\n\x07referee\x18\x0f \x01(\t\x12\x10\n\x08\x64\x65\x61l_key\x18\x10 \x01(\t\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\x11 \x01(\t\x12\x11\n\tdeal_salt\x18\x12 \x01(\t\x12\x18\n\x10referee_match_id\x18\x13 \x01(\tB\x07\n\x05_seedB\x0e\n\x0c_winner_teamB\x0f\n\r_forfeit_team\"=\n\x13ListResultsResponse\x12&\n\x07results\x18\x01 \x03(\x0b\x32\x15.arena.v1.MatchRecord*f\n\x08\x46\x61irPlay\x12\x19\n\x15\x46\x41IR_PLAY_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x46\x41IR_PLAY_OPEN\x10\x01\x12\x14\n\x10\x46\x41IR_PLAY_SEALED\x10\x02\x12\x15\n\x11\x46\x41IR_PLAY_TRUSTED\x10\x03*Z\n\nSeedSource\x12\x1b\n\x17SEED_SOURCE_UNSPECIFIED\x10\x00\x12\x15\n\x11SEED_SOURCE_ARENA\x10\x01\x12\x18\n\x14SEED_SOURCE_OPERATOR\x10\x02*\x90\x01\n\x0fTournamentState\x12 \n\x1cTOURNAMENT_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18TOURNAMENT_STATE_RUNNING\x10\x01\x12\x1d\n\x19TOURNAMENT_STATE_FINISHED\x10\x02\x12\x1e\n\x1aTOURNAMENT_STATE_CANCELLED\x10\x03*t\n\tResultEnd\x12\x1a\n\x16RESULT_END_UNSPECIFIED\x10\x00\x12\x18\n\x14RESULT_END_COMPLETED\x10\x01\x12\x16\n\x12RESULT_END_FORFEIT\x10\x02\x12\x19\n\x15RESULT_END_NO_CONTEST\x10\x03\x32\xbf\x06\n\x05\x41rena\x12\x44\n\x0bRegisterBot\x12\x1c.arena.v1.RegisterBotRequest\x1a\x17.arena.v1.RegisteredBot\x12\x41\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x1a.arena.v1.ListBotsResponse\x12\x44\n\tRemoveBot\x12\x1a.arena.v1.RemoveBotRequest\x1a\x1b.arena.v1.RemoveBotResponse\x12K\n\x10SubmitTournament\x12!.arena.v1.SubmitTournamentRequest\x1a\x14.arena.v1.Tournament\x12\x45\n\rGetTournament\x12\x1e.arena.v1.GetTournamentRequest\x1a\x14.arena.v1.Tournament\x12V\n\x0fListTournaments\x12 .arena.v1.ListTournamentsRequest\x1a!.arena.v1.ListTournamentsResponse\x12K\n\x10ResumeTournament\x12!.arena.v1.ResumeTournamentRequest\x1a\x14.arena.v1.Tournament\x12K\n\x10\x43\x61ncelTournament\x12!.arena.v1.CancelTournamentRequest\x1a\x14.arena.v1.Tournament\x12K\n\x0fWatchTournament\x12 .arena.v1.WatchTournamentRequest\x1a\x14.arena.v1.Tournament0\x01\x12H\n\x0eGetLeaderboard\x12\x1f.arena.v1.GetLeaderboardRequest\x1a\x15.arena.v1.Leaderboard\x12J\n\x0bListResults\x12\x1c.arena.v1.ListResultsRequest\x1a\x1d.arena.v1.ListResultsResponseB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,14 +36,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'P\001Z\036cardarena/gen/arena/v1;arenav1'
   _globals['_LEADERBOARDROW_GAMEELOENTRY']._loaded_options = None
   _globals['_LEADERBOARDROW_GAMEELOENTRY']._serialized_options = b'8\001'
-  _globals['_FAIRPLAY']._serialized_start=2514
-  _globals['_FAIRPLAY']._serialized_end=2616
-  _globals['_SEEDSOURCE']._serialized_start=2618
-  _globals['_SEEDSOURCE']._serialized_end=2708
-  _globals['_TOURNAMENTSTATE']._serialized_start=2711
-  _globals['_TOURNAMENTSTATE']._serialized_end=2855
-  _globals['_RESULTEND']._serialized_start=2857
-  _globals['_RESULTEND']._serialized_end=2973
+  _globals['_FAIRPLAY']._serialized_start=2634
+  _globals['_FAIRPLAY']._serialized_end=2736
+  _globals['_SEEDSOURCE']._serialized_start=2738
+  _globals['_SEEDSOURCE']._serialized_end=2828
+  _globals['_TOURNAMENTSTATE']._serialized_start=2831
+  _globals['_TOURNAMENTSTATE']._serialized_end=2975
+  _globals['_RESULTEND']._serialized_start=2977
+  _globals['_RESULTEND']._serialized_end=3093
   _globals['_REGISTERBOTREQUEST']._serialized_start=99
   _globals['_REGISTERBOTREQUEST']._serialized_end=150
   _globals['_REGISTEREDBOT']._serialized_start=153
@@ -63,33 +63,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SUBMITTOURNAMENTREQUEST']._serialized_start=865
   _globals['_SUBMITTOURNAMENTREQUEST']._serialized_end=930
   _globals['_TOURNAMENT']._serialized_start=933
-  _globals['_TOURNAMENT']._serialized_end=1244
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=1246
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=1280
-  _globals['_LISTTOURNAMENTSREQUEST']._serialized_start=1282
-  _globals['_LISTTOURNAMENTSREQUEST']._serialized_end=1306
-  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_start=1308
-  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_end=1376
-  _globals['_RESUMETOURNAMENTREQUEST']._serialized_start=1378
-  _globals['_RESUMETOURNAMENTREQUEST']._serialized_end=1415
-  _globals['_CANCELTOURNAMENTREQUEST']._serialized_start=1417
-  _globals['_CANCELTOURNAMENTREQUEST']._serialized_end=1454
-  _globals['_WATCHTOURNAMENTREQUEST']._serialized_start=1456
-  _globals['_WATCHTOURNAMENTREQUEST']._serialized_end=1492
-  _globals['_GETLEADERBOARDREQUEST']._serialized_start=1494
-  _globals['_GETLEADERBOARDREQUEST']._serialized_end=1554
-  _globals['_LEADERBOARDROW']._serialized_start=1557
-  _globals['_LEADERBOARDROW']._serialized_end=1813
-  _globals['_LEADERBOARDROW_GAMEELOENTRY']._serialized_start=1767
-  _globals['_LEADERBOARDROW_GAMEELOENTRY']._serialized_end=1813
-  _globals['_LEADERBOARD']._serialized_start=1816
-  _globals['_LEADERBOARD']._serialized_end=1958
-  _globals['_LISTRESULTSREQUEST']._serialized_start=1960
-  _globals['_LISTRESULTSREQUEST']._serialized_end=2003
-  _globals['_MATCHRECORD']._serialized_start=2006
-  _globals['_MATCHRECORD']._serialized_end=2449
-  _globals['_LISTRESULTSRESPONSE']._serialized_start=2451
-  _globals['_LISTRESULTSRESPONSE']._serialized_end=2512
-  _globals['_ARENA']._serialized_start=2976
-  _globals['_ARENA']._serialized_end=3807
+  _globals['_TOURNAMENT']._serialized_end=1287
+  _globals['_TOURNAMENTWAIT']._serialized_start=1289
+  _globals['_TOURNAMENTWAIT']._serialized_end=1364
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=1366
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=1400
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_start=1402
+  _globals['_LISTTOURNAMENTSREQUEST']._serialized_end=1426
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_start=1428
+  _globals['_LISTTOURNAMENTSRESPONSE']._serialized_end=1496
+  _globals['_RESUMETOURNAMENTREQUEST']._serialized_start=1498
+  _globals['_RESUMETOURNAMENTREQUEST']._serialized_end=1535
+  _globals['_CANCELTOURNAMENTREQUEST']._serialized_start=1537
+  _globals['_CANCELTOURNAMENTREQUEST']._serialized_end=1574
+  _globals['_WATCHTOURNAMENTREQUEST']._serialized_start=1576
+  _globals['_WATCHTOURNAMENTREQUEST']._serialized_end=1612
+  _globals['_GETLEADERBOARDREQUEST']._serialized_start=1614
+  _globals['_GETLEADERBOARDREQUEST']._serialized_end=1674
+  _globals['_LEADERBOARDROW']._serialized_start=1677
+  _globals['_LEADERBOARDROW']._serialized_end=1933
+  _globals['_LEADERBOARDROW_GAMEELOENTRY']._serialized_start=1887
+  _globals['_LEADERBOARDROW_GAMEELOENTRY']._serialized_end=1933
+  _globals['_LEADERBOARD']._serialized_start=1936
+  _globals['_LEADERBOARD']._serialized_end=2078
+  _globals['_LISTRESULTSREQUEST']._serialized_start=2080
+  _globals['_LISTRESULTSREQUEST']._serialized_end=2123
+  _globals['_MATCHRECORD']._serialized_start=2126
+  _globals['_MATCHRECORD']._serialized_end=2569
+  _globals['_LISTRESULTSRESPONSE']._serialized_start=2571
+  _globals['_LISTRESULTSRESPONSE']._serialized_end=2632
+  _globals['_ARENA']._serialized_start=3096
+  _globals['_ARENA']._serialized_end=3927
 # @@protoc_insertion_point(module_scope)

@@ -466,6 +466,7 @@ class Tournament(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     FAIR_PLAY_FIELD_NUMBER: _builtins.int
+    WAITING_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Tournament id."""
     state: Global___TournamentState.ValueType
@@ -494,6 +495,12 @@ class Tournament(_message.Message):
     def seed(self) -> Global___SeedCommitment:
         """The commitment to the master seed; the seed itself once the tournament has ended."""
 
+    @_builtins.property
+    def waiting(self) -> Global___TournamentWait:
+        """Set while the tournament waits: its matches fail at the referees and none has been
+        played since. The workers keep trying, on each referee in turn, while it runs.
+        """
+
     def __init__(
         self,
         *,
@@ -507,14 +514,45 @@ class Tournament(_message.Message):
         games: _abc.Iterable[_builtins.str] | None = ...,
         seed: Global___SeedCommitment | None = ...,
         fair_play: Global___FairPlay.ValueType = ...,
+        waiting: Global___TournamentWait | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "state", b"state"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "state", b"state", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Tournament: _TypeAlias = Tournament  # noqa: Y015
+
+@_typing.final
+class TournamentWait(_message.Message):
+    """Why a running tournament is not moving on."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SINCE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    reason: _builtins.str
+    """The last failure as a worker saw it: the referee's address, the gRPC status code and
+    its message (for example "referee 10.0.0.5:50051: UNAVAILABLE: failed to connect").
+    """
+    @_builtins.property
+    def since(self) -> _timestamp_pb2.Timestamp:
+        """When a match first failed with none played since."""
+
+    def __init__(
+        self,
+        *,
+        since: _timestamp_pb2.Timestamp | None = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["since", b"since"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason", "since", b"since"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentWait: _TypeAlias = TournamentWait  # noqa: Y015
 
 @_typing.final
 class GetTournamentRequest(_message.Message):

@@ -52,6 +52,8 @@ class Source(Protocol):
 
     def matches(self, limit: int, game: str = "") -> list[Match]: ...
 
+    def running(self) -> list[arena_pb2.Tournament]: ...
+
     def replay(self, tournament_id: str, match_id: str) -> Replay: ...
 
 
@@ -104,6 +106,17 @@ class ArenaData:
             )
         return board
 
+    def _tournaments(self) -> list[arena_pb2.Tournament]:
+        with _upstream("the arena API", self.api):
+            return list(
+                self._stub.ListTournaments(
+                    arena_pb2.ListTournamentsRequest(), timeout=API_TIMEOUT_S
+                ).tournaments
+            )
+
+    def running(self) -> list[arena_pb2.Tournament]:
+        return [t for t in self._tournaments() if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING]
+
     def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
         with _upstream("the arena API", self.api):
             response = self._stub.ListResults(
@@ -117,12 +130,8 @@ class ArenaData:
         schedule order, so this is close to the order they finished in)."""
         if game and game not in game_names():
             raise unknown_game(game)
-        with _upstream("the arena API", self.api):
-            tournaments = self._stub.ListTournaments(
-                arena_pb2.ListTournamentsRequest(), timeout=API_TIMEOUT_S
-            ).tournaments
         found: list[Match] = []
-        for tournament in tournaments:
+        for tournament in self._tournaments():
             if tournament.matches_done == 0 or (game and game not in tournament.games):
                 continue
             for record in reversed(self._results(tournament.id)):

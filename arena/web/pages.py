@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 from arena.games import all_games
 from arena.replay.render import render
+from arena.tournament.progress import waiting_text
 from arena.v1 import arena_pb2
 from arena.web.data import Match, Replay
 from arena.web.errors import HttpError
@@ -46,6 +47,7 @@ td.bot { font-weight: 600; }
 td.empty { text-align: center; color: var(--muted); }
 .ci { color: var(--muted); }
 .caveat { border-left: 3px solid #c8901e; padding: 4px 10px; background: #fdf6e7; }
+td.waiting { color: #9a5b00; }
 .winner { font-weight: 600; }
 .muted { color: var(--muted); }
 pre { background: #fff; border: 1px solid var(--line); padding: 16px; overflow-x: auto;
@@ -235,10 +237,23 @@ def caveats(board: arena_pb2.Leaderboard) -> str:
     return "".join(f'<p class="caveat">Note: {esc(c)}.</p>' for c in board.caveats)
 
 
+def running_table(running: Sequence[arena_pb2.Tournament]) -> str:
+    """Tournaments in progress, and why one waits if it does."""
+    rows = "".join(
+        f'<tr data-tournament="{esc(t.id)}">{_td(t.spec.name or t.id, "")}'
+        f"{_td(f'{t.matches_done}/{t.matches_total}')}"
+        f"{_td(waiting_text(t) or 'playing', 'waiting' if t.HasField('waiting') else '')}</tr>"
+        for t in running
+    )
+    head = _head([("Tournament", ""), ("Matches", "num"), ("Status", "")])
+    return f'<table id="running-tournaments">{head}<tbody>{rows}</tbody></table>'
+
+
 def index_page(
     overall: arena_pb2.Leaderboard,
     per_game: Sequence[arena_pb2.Leaderboard],
     matches: Sequence[Match],
+    running: Sequence[arena_pb2.Tournament],
     games: Sequence[str],
     note: str,
 ) -> str:
@@ -250,6 +265,8 @@ def index_page(
         f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
         f"<section><h2>Recent matches</h2>{matches_table(matches)}</section>",
     ]
+    if running:
+        sections.insert(0, f"<section><h2>In progress</h2>{running_table(running)}</section>")
     return page("Card Arena leaderboard", "".join(sections), games, note=note, refresh=True)
 
 

@@ -151,7 +151,8 @@ class Site:
         overall = self.source.leaderboard()
         per_game = [self.source.leaderboard(g) for g in games]
         matches = self.source.matches(INDEX_MATCHES)
-        return _html(pages.index_page(overall, per_game, matches, games, self._note()))
+        running = self.source.running()
+        return _html(pages.index_page(overall, per_game, matches, running, games, self._note()))
 
 
 def _html(text: str, status: int = 200) -> Response:

@@ -22,7 +22,7 @@ REQUIRED_ALERTS = {
     "WorkersAbsent",
     "QueueBacklog",
     "RefereesAbsent",
-    "MatchesFailing",
+    "TournamentWaiting",
 }
 ARENA_JOBS = {"arena-referee", "arena-worker"}
 

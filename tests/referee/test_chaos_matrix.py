@@ -1,7 +1,8 @@
 """Every chaos mode in every game, against one metered referee: each match ends as the
 fault policy says, exactly the expected fault is in the result, the replay and the
 metrics, all of it on the chaos team's seats, the house bot on the other team is never
-penalised, and the referee keeps serving other matches while a bot hangs.
+penalised, a fault of time (a timeout, or a bot gone) comes only after its whole
+deadline, and the referee keeps serving other matches while a bot hangs.
 
 One referee and one house bot serve the whole module. A mode's five games are played
 at once against one chaos process, except the modes whose process exits (``crash`` and
@@ -25,6 +26,7 @@ from arena import wire
 from arena.bots.examples.chaos import ABSORBED, EXIT_STATUS, MODES
 from arena.games import game_names, get_game
 from arena.processes import Service, arena_command, start_service
+from arena.referee.bot_client import NOT_REACHED
 from arena.referee.faults import DEFAULT_MAX_FAULTS, KIND_NAMES, FaultKind
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
 from tests.conftest import start_metered_referee
@@ -53,15 +55,23 @@ class Case:
     """The process dies (status ``EXIT_STATUS``), so each game gets a process of its own."""
     detail: str = ""
     """Every fault's detail contains this."""
+    waits: bool = False
+    """Every fault took the whole deadline: the referee waited for an answer, or for the
+    bot to come back, before it played a substitute."""
 
 
 CASES = {
-    "hang": Case(TIMEOUT),
-    "late": Case(TIMEOUT),
+    "hang": Case(TIMEOUT, waits=True),
+    "late": Case(TIMEOUT, waits=True),
     "slow": Case(
-        TIMEOUT, flags=("--after", str(AFTER), "--delay-ms", f"{DEADLINE_S * 1000 + 300:.0f}")
+        TIMEOUT,
+        flags=("--after", str(AFTER), "--delay-ms", f"{DEADLINE_S * 1000 + 300:.0f}"),
+        waits=True,
     ),
-    "crash": Case(UNREACHABLE, exits=True, detail="UNAVAILABLE"),
+    # A dead bot is waited for until the deadline, in case it comes back on its port:
+    # each of its decisions is one fault after a whole deadline, not one per refused
+    # connection at once; the first one's detail names the broken call (UNAVAILABLE).
+    "crash": Case(UNREACHABLE, exits=True, detail=NOT_REACHED, waits=True),
     "illegal": Case(referee_pb2.FAULT_KIND_ILLEGAL_ACTION),
     "error": Case(referee_pb2.FAULT_KIND_RPC_ERROR, detail="INTERNAL"),
     "oversize": Case(referee_pb2.FAULT_KIND_RPC_ERROR, detail="RESOURCE_EXHAUSTED"),
@@ -223,6 +233,9 @@ def check_match(
     answered = [d for d in decisions if d["seat"] in chaos_seats and not d["substituted"]]
     assert len(answered) == (0 if case.at_start else AFTER), where
     assert not any(d["substituted"] for d in decisions if d["seat"] not in chaos_seats), where
+    if case.waits:  # to within the replay's rounding of think_ms
+        waited = [d["think_ms"] for d in decisions if d["substituted"]]
+        assert waited and min(waited) >= DEADLINE_S * 1000 - 1, where
 
 
 def wait_for_fault(url: str, kind: str, bot: str, timeout_s: float = 30.0) -> None:

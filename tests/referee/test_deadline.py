@@ -162,9 +162,12 @@ class StalledBot:
     def __init__(self) -> None:
         self.streams: list[StalledStream] = []
 
-    def act_stream(self) -> StalledStream:
+    def act_stream(self, wait_for_ready: bool = False) -> StalledStream:
         self.streams.append(StalledStream())
         return self.streams[-1]
+
+    def connected(self) -> bool:
+        return True  # a bot that is there and says nothing: a timeout, not unreachable
 
 
 def test_a_decision_stuck_anywhere_in_the_call_times_out() -> None:

@@ -127,6 +127,8 @@ def test_bot_unreachable_at_the_start_forfeits_before_any_move(
     assert result.decisions == 0
     assert {f.kind for f in result.faults} == {referee_pb2.FAULT_KIND_UNREACHABLE}
     assert {f.seat for f in result.faults} == {0, 2}
+    # One bounded wait, for the Hello (max(2 s, deadline)), not a deadline per seat too.
+    assert {f.detail for f in result.faults} == {"no answer to Hello within 2 s"}
 
 
 def test_bot_that_does_not_play_the_game_forfeits(

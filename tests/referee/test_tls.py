@@ -25,10 +25,16 @@ class Pki:
     ca: Path
     cert: Path
     key: Path
+    client_cert: Path
+    client_key: Path
 
     @property
     def server_flags(self) -> list[str]:
         return ["--tls-cert", str(self.cert), "--tls-key", str(self.key)]
+
+    @property
+    def client_flags(self) -> list[str]:
+        return ["--tls-cert", str(self.client_cert), "--tls-key", str(self.client_key)]
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +46,17 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     issued.private_key_pem.write_to_path(str(directory / "key.pem"))
     chain = directory / "cert.pem"
     chain.write_bytes(b"".join(blob.bytes() for blob in issued.cert_chain_pems))
-    return Pki(directory / "ca.pem", chain, directory / "key.pem")
+    client = authority.issue_cert("arena-worker")
+    client.private_key_pem.write_to_path(str(directory / "client-key.pem"))
+    client_chain = directory / "client.pem"
+    client_chain.write_bytes(b"".join(blob.bytes() for blob in client.cert_chain_pems))
+    return Pki(
+        directory / "ca.pem",
+        chain,
+        directory / "key.pem",
+        client_chain,
+        directory / "client-key.pem",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +172,33 @@ def test_a_tournament_with_tls_everywhere(
         stack.channel = None
         for service in [*stack.workers, *stack.bots.values(), api]:
             service.stop()
+
+
+def test_mutual_tls_lets_certificate_holders_play_without_a_token(
+    pki: Pki, start_bot: object, tmp_path: Path
+) -> None:
+    referee = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(tmp_path),
+            *pki.server_flags, "--tls-client-ca", str(pki.ca),
+        )
+    )  # fmt: skip
+    try:
+        assert not any("no token set" in line for line in referee.output)
+        bot = start_bot("random")  # type: ignore[operator]
+        where = ("--referee", referee.address, "--tls-ca", str(pki.ca))
+        played = arena(
+            "match", "play", "--game", "seep", "--bot", bot.address, "--bot", bot.address,
+            *where, *pki.client_flags,
+        )  # fmt: skip
+        assert played.returncode == 0, played.stderr
+        # Without a client certificate the handshake fails: nothing reaches the referee.
+        anonymous = arena("games", *where)
+        assert anonymous.returncode == 1
+        assert (
+            anonymous.stderr.strip() == f"arena: error: cannot reach a referee at {referee.address}"
+        )
+    finally:
+        referee.stop()
+    half = arena("referee", "serve", "--port", "0", "--tls-client-ca", str(pki.ca))
+    assert half.returncode == 1 and "--tls-client-ca needs --tls-cert and --tls-key" in half.stderr

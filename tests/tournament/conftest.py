@@ -18,9 +18,15 @@ from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
 from tests.conftest import next_database
 
-# Short enough that a killed worker's task comes back within seconds; longer than any
-# test match.
-WORKER_ENV = {"ARENA_VISIBILITY_TIMEOUT": "8", "ARENA_UNACKED_RESTORE_INTERVAL": "1"}
+# Short enough that a killed worker's task, a lapsed lease, a lost match and a hung
+# referee are all noticed within seconds.
+WORKER_ENV = {
+    "ARENA_VISIBILITY_TIMEOUT": "8",
+    "ARENA_UNACKED_RESTORE_INTERVAL": "1",
+    "ARENA_MATCH_LEASE": "2",
+    "ARENA_WATCHDOG_INTERVAL": "1",
+    "ARENA_REFEREE_KEEPALIVE": "1",
+}
 
 
 @dataclass

@@ -10,7 +10,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.api.auth import bearer
+from arena.access import bearer
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc

@@ -60,7 +60,7 @@ def test_worker_metrics_count_matches_progress_and_ratings(arena: Arena) -> None
         assert total(values, "arena_worker_matches_played_total", game=game) == 4
         assert total(values, "arena_worker_match_duration_seconds_count", game=game) == 4
     assert total(values, "arena_worker_matches_retried_total") == 0
-    assert total(values, "arena_worker_matches_failed_total") == 0
+    assert total(values, "arena_worker_matches_requeued_total") == 0
 
     progress = (("state", "finished"), ("tournament", tournament.id))
     assert values[("arena_tournament_matches_scheduled", progress)] == 8

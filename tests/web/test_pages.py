@@ -59,6 +59,7 @@ class FakeSource:
     def __init__(self, bots: tuple[str, ...] = ("house", "rand")) -> None:
         self.bots = bots
         self.limits: list[int] = []
+        self.tournaments: list[arena_pb2.Tournament] = []
 
     def games(self) -> list[str]:
         return ["seep"]
@@ -71,6 +72,9 @@ class FakeSource:
     def matches(self, limit: int, game: str = "") -> list[Match]:
         self.limits.append(limit)
         return [match(*self.bots)]
+
+    def running(self) -> list[arena_pb2.Tournament]:
+        return list(self.tournaments)
 
     def replay(self, tournament_id: str, match_id: str) -> Replay:
         raise HttpError(502, "replay unavailable: cannot reach the referee at 127.0.0.1:1")
@@ -190,3 +194,26 @@ def test_serve_says_where_it_listens_and_stops_cleanly_on_sigterm() -> None:
         assert web.process.wait(timeout=10) == 0
     finally:
         web.stop()
+
+
+def test_a_waiting_tournament_says_why_on_the_index_and_a_playing_one_says_so() -> None:
+    source = FakeSource()
+    assert "running-tournaments" not in Site(source, "api:1").get("/").body.decode()
+    waiting = arena_pb2.Tournament(
+        id="t1",
+        spec=arena_pb2.TournamentSpec(name=HOSTILE),
+        matches_total=10,
+        matches_done=4,
+        waiting=arena_pb2.TournamentWait(reason="referee r:1: UNAVAILABLE: <refused>"),
+    )
+    waiting.waiting.since.FromSeconds(1_800_000_000)
+    playing = arena_pb2.Tournament(id="t2", matches_total=6, matches_done=1)
+    source.tournaments = [waiting, playing]
+    doc = Document(Site(source, "api:1").get("/").body.decode())
+    rows = doc.tables["running-tournaments"]
+    assert rows[0].cells == [
+        HOSTILE,
+        "4/10",
+        "waiting for a referee since 2027-01-15 08:00:00 UTC (referee r:1: UNAVAILABLE: <refused>)",
+    ]
+    assert rows[1].cells == ["t2", "1/6", "playing"]

@@ -1,0 +1,132 @@
+"""Who may make an arena server act: the operator's token, checked the same way by the
+Arena API and the referee.
+
+Each server has a ``Guard``: the calls that make it act, which must carry the operator's
+token in the ``authorization`` metadata as ``Bearer TOKEN``. The API guards its writes
+(reads of bots, tournaments and results stay open); the referee guards ``PlayMatch``,
+which plays a match and dials the bots it names (``ListGames``, ``WatchMatch`` and
+``GetReplay`` stay open: watchers see public events only, and a withheld deal's replay
+is stored under an unguessable id). A server started without a token leaves its guarded
+calls open, for a laptop, and says so when it starts. A referee that requires client
+certificates (mutual TLS, ``arena.tls``) needs no token: TLS already refused every
+caller without a certificate its CA signed.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The calls of one server that need the token, and the words to refuse them with."""
+
+    server: str
+    methods: frozenset[str]
+    acts: str
+    """What a guarded call does, for the refusal: ``changes the arena``."""
+    env: str
+    client_flag: str
+    open_to: str
+    """What anyone may do without a token, for the warning at start."""
+
+    @property
+    def how(self) -> str:
+        return (
+            "send the metadata 'authorization: Bearer TOKEN' "
+            f"(the arena command: {self.client_flag} or ${self.env})"
+        )
+
+    def open_warning(self) -> str:
+        return (
+            f"{self.server}: no token set ({self.env} or --token-file): anyone who can reach "
+            f"this port may {self.open_to}"
+        )
+
+
+API = Guard(
+    server="arena api",
+    methods=frozenset(
+        {"RegisterBot", "RemoveBot", "SubmitTournament", "ResumeTournament", "CancelTournament"}
+    ),
+    acts="changes the arena",
+    env="ARENA_API_TOKEN",
+    client_flag="--token",
+    open_to="register bots and run tournaments",
+)
+REFEREE = Guard(
+    server="arena referee",
+    methods=frozenset({"PlayMatch"}),
+    acts="makes the referee play a match and dial its bots",
+    env="ARENA_REFEREE_TOKEN",
+    client_flag="--referee-token",
+    open_to="make it play matches and dial any bot address it allows",
+)
+
+
+def bearer(token: str) -> tuple[str, str]:
+    """The metadata entry that carries ``token``."""
+    return ("authorization", f"Bearer {token}")
+
+
+class TokenFileError(ValueError):
+    """The token file cannot be read or holds nothing; the message says which."""
+
+
+def read_token(path: str | None, env: str) -> str:
+    """The token in the file at ``path`` (surrounding blanks dropped), else in ``$env``;
+    empty for neither."""
+    if not path:
+        return os.environ.get(env, "").strip()
+    try:
+        token = Path(path).read_text().strip()
+    except OSError as error:
+        raise TokenFileError(f"cannot read the token file: {error}") from None
+    if not token:
+        raise TokenFileError(f"the token file {path} is empty")
+    return token
+
+
+class TokenCheck(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """Refuses the guarded calls that do not carry the token, before they reach the service."""
+
+    def __init__(self, guard: Guard, token: str) -> None:
+        if not token:
+            raise ValueError(f"the {guard.server} token must not be empty")
+        self._guard = guard
+        self._expected = f"Bearer {token}".encode()
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Any]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> Any:
+        method = handler_call_details.method.rsplit("/", 1)[-1]
+        if method not in self._guard.methods:
+            return await continuation(handler_call_details)
+        sent = dict(handler_call_details.invocation_metadata or ()).get("authorization")
+        if not sent:
+            return _refusal(
+                grpc.StatusCode.UNAUTHENTICATED,
+                f"{method} {self._guard.acts} and needs the operator's token: {self._guard.how}",
+            )
+        if not hmac.compare_digest(str(sent).encode(), self._expected):
+            return _refusal(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"{method}: the token is not valid; {self._guard.how}",
+            )
+        return await continuation(handler_call_details)
+
+
+def _refusal(code: grpc.StatusCode, message: str) -> Any:
+    async def refuse(request: bytes, context: Any) -> None:
+        await context.abort(code, message)
+
+    return grpc.unary_unary_rpc_method_handler(refuse)

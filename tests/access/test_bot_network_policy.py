@@ -1,0 +1,122 @@
+"""The bot network policy in a real API and a real referee: RegisterBot and PlayMatch
+refuse what it refuses, before dialling anything, and say what is allowed."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from arena.local_redis import LocalRedis
+from arena.processes import Service, arena_command, start_service
+from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
+from tests.conftest import BotFactory, next_database
+
+POLICY = "not allowed by the operator's bot network policy"
+
+
+@pytest.fixture
+def start_api(local_redis: LocalRedis) -> Iterator[object]:
+    started: list[Service] = []
+
+    def start(*flags: str, env: dict[str, str] | None = None) -> arena_pb2_grpc.ArenaStub:
+        url = local_redis.url(next_database())
+        api = start_service(
+            arena_command("api", "serve", "--port", "0", "--redis", url, *flags), env=env
+        )
+        started.append(api)
+        return arena_pb2_grpc.ArenaStub(grpc.insecure_channel(api.address))
+
+    yield start
+    for api in started:
+        api.stop()
+
+
+def register(api: arena_pb2_grpc.ArenaStub, address: str) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as refused:
+        api.RegisterBot(arena_pb2.RegisterBotRequest(name="b", address=address))
+    return refused.value
+
+
+def test_register_bot_refuses_metadata_link_local_and_unspecified_addresses(
+    start_api: object, start_bot: BotFactory
+) -> None:
+    api = start_api()  # type: ignore[operator]
+    bot = start_bot("random")
+    port = bot.address.rpartition(":")[2]
+    # A bot listens on 0.0.0.0:PORT as far as Linux is concerned (it means this host),
+    # yet the address is refused: the policy looks at the address, not at what answers.
+    for address in ("169.254.169.254:80", "[fe80::1]:80", "[fd00:ec2::254]:80", f"0.0.0.0:{port}"):
+        refused = register(api, address)
+        assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT, address
+        assert POLICY in (refused.details() or ""), address
+        assert "allowed: any address except link-local" in (refused.details() or "")
+    assert api.RegisterBot(arena_pb2.RegisterBotRequest(name="b", address=bot.address)).name == "b"
+
+
+def test_the_api_takes_its_policy_from_flags_or_the_environment(
+    start_api: object, start_bot: BotFactory
+) -> None:
+    bot = start_bot("random")
+    port = bot.address.rpartition(":")[2]
+    by_flag = start_api("--bot-networks-deny", "127.0.0.0/8")  # type: ignore[operator]
+    for address in (bot.address, f"localhost:{port}"):  # a name is checked where it leads
+        refused = register(by_flag, address)
+        assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert POLICY in (refused.details() or "")
+        assert "except those in 127.0.0.0/8" in (refused.details() or "")
+    by_env = start_api(env={"ARENA_BOT_ALLOW": "10.0.0.0/8"})  # type: ignore[operator]
+    refused = register(by_env, bot.address)
+    assert "127.0.0.1 is outside the networks the operator allows" in (refused.details() or "")
+    assert "allowed: addresses in 10.0.0.0/8" in (refused.details() or "")
+
+
+def test_play_match_refuses_a_bot_the_referee_policy_refuses(
+    referee_stub: referee_pb2_grpc.RefereeStub, start_bot: BotFactory, tmp_path: Path
+) -> None:
+    bot = start_bot("random")
+    port = bot.address.rpartition(":")[2]
+    request = referee_pb2.PlayMatchRequest(game="seep", bots=[bot.address, f"0.0.0.0:{port}"])
+    with pytest.raises(grpc.RpcError) as refused:
+        referee_stub.PlayMatch(request)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert f"bot address '0.0.0.0:{port}' is {POLICY}" in (refused.value.details() or "")
+
+    narrow = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(tmp_path),
+            "--bot-networks-allow", "127.0.0.1", "--bot-networks-deny", "127.0.0.2",
+        )
+    )  # fmt: skip
+    try:
+        with grpc.insecure_channel(narrow.address) as channel:
+            stub = referee_pb2_grpc.RefereeStub(channel)
+            for address in ("127.0.0.2:1", "127.0.0.3:1", "[::1]:1"):
+                with pytest.raises(grpc.RpcError) as refused:
+                    stub.PlayMatch(
+                        referee_pb2.PlayMatchRequest(game="seep", bots=[bot.address, address])
+                    )
+                assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, address
+                assert POLICY in (refused.value.details() or ""), address
+            played = stub.PlayMatch(
+                referee_pb2.PlayMatchRequest(game="seep", bots=[bot.address] * 2)
+            )
+            assert played.end == referee_pb2.MATCH_END_COMPLETED
+    finally:
+        narrow.stop()
+
+
+def test_a_bad_network_stops_the_server_with_one_line(local_redis: LocalRedis) -> None:
+    for command in (
+        ("referee", "serve", "--port", "0", "--bot-networks-deny", "10.0.0.1/8"),
+        ("api", "serve", "--port", "0", "--redis", local_redis.url(next_database()),
+         "--bot-networks-allow", "intranet"),
+    ):  # fmt: skip
+        done = subprocess.run(arena_command(*command), capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith(
+            "arena: error: --bot-networks-"
+        )

@@ -1,0 +1,78 @@
+"""The watchdog: finalises tournaments whose every match has a result, and queues again
+any match that is nowhere (no result, no live lease, no message in the broker).
+
+Every worker runs it in a thread of its main process, so it runs while any worker does;
+a Redis lock lets one of them act per round. A match must be found missing in two
+rounds running before it is queued again: between a worker's pop of a message and its
+note of it as unacknowledged, the message is briefly in neither place. A match queued
+twice costs a referee's time, never a result (leases and HSETNX).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import redis
+
+from arena.store.tournaments import RUNNING
+from workers import broker, metrics
+from workers.app import settings
+from workers.tasks import _redis, exclusive, finalize, leases, play_match, store
+
+log = logging.getLogger(__name__)
+LOCK = "arena:watchdog"
+
+
+class Watchdog:
+    def __init__(self) -> None:
+        self.missing: set[tuple[str, str]] = set()
+        """What the last round found nowhere."""
+
+    def round(self) -> list[tuple[str, str]]:
+        """One round, if no other worker's watchdog is in one; the matches queued again."""
+        with exclusive(LOCK, settings.watchdog_interval_s * 3) as held:
+            return self._round() if held else []
+
+    def _round(self) -> list[tuple[str, str]]:
+        tournaments = store()
+        unplayed: set[tuple[str, str]] = set()
+        for tournament_id, state in tournaments.states().items():
+            if state != RUNNING:
+                continue
+            left = tournaments.unplayed_ids(tournament_id)
+            if not left:
+                if finalize(tournament_id):
+                    log.warning("watchdog finalised tournament %s", tournament_id)
+                continue
+            unplayed |= {(tournament_id, m) for m in left - leases().live(tournament_id)}
+        if not unplayed:
+            self.missing = set()
+            return []
+        lost = unplayed - broker.queued_matches(_redis())
+        again = sorted(lost & self.missing)
+        self.missing = lost - set(again)
+        for tournament_id, match_id in again:
+            log.warning("watchdog: match %s of %s was lost; queued again", match_id, tournament_id)
+            play_match.delay(tournament_id, match_id)
+            metrics.MATCHES_REQUEUED.inc()
+        return again
+
+
+def start() -> threading.Thread:
+    """Run rounds in a daemon thread for as long as the process lives."""
+
+    def run() -> None:
+        watchdog = Watchdog()
+        stop = threading.Event()
+        while not stop.wait(settings.watchdog_interval_s):
+            try:
+                watchdog.round()
+            except redis.RedisError as error:  # Redis away: try next round
+                log.warning("watchdog round skipped: %s", error)
+            except Exception:  # never let the thread die
+                log.exception("watchdog round failed")
+
+    thread = threading.Thread(target=run, name="arena-watchdog", daemon=True)
+    thread.start()
+    return thread
