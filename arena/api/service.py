@@ -284,9 +284,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"tournament {request.id!r} is {record.state}: {why}",
             )
-        unfinished = await asyncio.to_thread(self.tournaments.unfinished, request.id)
+        unplayed = await asyncio.to_thread(self.tournaments.unplayed_ids, request.id)
         await asyncio.to_thread(self.tournaments.set_state, request.id, RUNNING)
-        await asyncio.to_thread(_queue, request.id, [m.match_id for m in unfinished])
+        await asyncio.to_thread(_queue, request.id, sorted(unplayed))
         return tournament_message(await self._tournament(request.id, context))
 
     async def CancelTournament(

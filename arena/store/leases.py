@@ -101,7 +101,3 @@ class MatchLeases:
             keys=[f"arena:t:{tournament_id}", _key(tournament_id, "failures")],
             args=[match_id, failure, repr(now), reason],
         )
-
-    def failures(self, tournament_id: str) -> dict[str, dict[str, object]]:
-        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "failures"))  # type: ignore[assignment]
-        return {k.decode(): json.loads(v) for k, v in raw.items()}

@@ -169,10 +169,6 @@ class TournamentStore:
             scheduled, done = pipe.execute()
         return {m.decode() for m in set(scheduled) - set(done)}
 
-    def unfinished(self, tournament_id: str) -> list[ScheduledMatch]:
-        done = set(self.redis.hkeys(_key(tournament_id, "results")))
-        return [m for m in self.schedule(tournament_id) if m.match_id.encode() not in done]
-
     def record_result(self, tournament_id: str, result: dict[str, Any]) -> bool:
         """Store a match result unless one is already stored; True if this one counted."""
         forfeit = "1" if result.get("forfeit_team") is not None else "0"
