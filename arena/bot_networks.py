@@ -71,6 +71,9 @@ def parse_networks(text: str, source: str) -> tuple[Network, ...]:
 
 @dataclass(frozen=True)
 class BotNetworks:
+    """An operator's policy: which addresses a bot may be dialled at (the module says
+    how the lists combine)."""
+
     allow: tuple[Network, ...] = ()
     """If any, only these networks."""
     deny: tuple[Network, ...] = ()

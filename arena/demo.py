@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import secrets
 import tempfile
 
 from rich.console import Console
 
+from arena.access import REFEREE
 from arena.cli.common import arena_api
 from arena.cli.tournament import fairness, follow
 from arena.games import game_names
@@ -42,15 +44,23 @@ def main() -> None:
             stack.callback(redis_server.stop)
             url = redis_server.url()
 
-            def start(*command: str) -> str:
-                service = start_service(arena_command(*command))
+            # The referee plays only for the demo's workers, which hold its token.
+            referee_token = {REFEREE.env: secrets.token_urlsafe(32)}
+
+            def start(*command: str, env: dict[str, str] | None = None) -> str:
+                service = start_service(arena_command(*command), env=env)
                 stack.callback(service.stop)
                 return service.address
 
-            referee = start("referee", "serve", "--port", "0", "--replay-dir", replay_dir)
+            referee = start(
+                "referee", "serve", "--port", "0", "--replay-dir", replay_dir, env=referee_token
+            )
             api_address = start("api", "serve", "--port", "0", "--redis", url)
             for n in range(args.workers):
-                start("worker", "--redis", url, "--referee", referee, "--name", f"demo{n + 1}@%h")
+                start(
+                    "worker", "--redis", url, "--referee", referee, "--name", f"demo{n + 1}@%h",
+                    env=referee_token,
+                )  # fmt: skip
             bots = {
                 name: start("bot", "serve", *flags, "--port", "0") for name, flags in BOTS.items()
             }

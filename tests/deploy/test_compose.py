@@ -4,6 +4,7 @@ and the Prometheus targets."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -294,3 +295,18 @@ def test_bind_mount_sources_are_relative_to_the_compose_file() -> None:
             source = volume.split(":")[0]
             if source.startswith("."):
                 assert Path(DEPLOY / source).resolve().is_relative_to(DEPLOY), source
+
+
+def test_the_referee_and_the_workers_share_the_token_secret() -> None:
+    """PlayMatch needs the token the workers send: both read the one secret file, which
+    is kept out of git."""
+    (name,) = compose()["secrets"]
+    mounted = f"/run/secrets/{name}"
+    referee, worker = by_name("referee"), by_name("worker")
+    for service in (referee, worker):
+        assert service.spec["secrets"] == [name], service.name
+    assert referee.invocations()[0].args.token_file == mounted
+    assert worker.invocations()[0].args.referee_token_file == mounted
+    source = DEPLOY / compose()["secrets"][name]["file"]
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(source)], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, f"{source} holds a secret: keep it out of git"

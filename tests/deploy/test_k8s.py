@@ -5,6 +5,7 @@ real CLI parses and that listen where the manifests say, and the scrape annotati
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -19,6 +20,7 @@ from tests.deploy.support import (
     K8S,
     OTHER_ARENA_ENV,
     PROJECT_IMAGE,
+    ROOT,
     Invocation,
     arena_env_names_in_code,
     image_is_pinned,
@@ -33,6 +35,7 @@ NAMESPACE = load_yaml(K8S / "kustomization.yaml")["namespace"]
 WORKLOAD_KINDS = ("Deployment", "StatefulSet", "Job")
 CLUSTER_SCOPED = {"Namespace"}
 COMPONENT = "app.kubernetes.io/component"
+SECRET = "<from a Secret>"
 
 
 def objects(kind: str) -> dict[str, dict[str, Any]]:
@@ -70,8 +73,16 @@ class Container:
         for source in self.spec.get("envFrom", []):
             env.update(config_maps()[source["configMapRef"]["name"]])
         for item in self.spec.get("env", []):
-            env[item["name"]] = str(item["value"])
+            env[item["name"]] = str(item["value"]) if "value" in item else SECRET
         return env
+
+    def secret_refs(self) -> dict[str, tuple[str, str]]:
+        """Environment taken from Secrets: name -> (secret, key)."""
+        return {
+            item["name"]: (ref["name"], ref["key"])
+            for item in self.spec.get("env", [])
+            if (ref := item.get("valueFrom", {}).get("secretKeyRef"))
+        }
 
     def invocations(self) -> list[Invocation]:
         if not self.is_arena:
@@ -350,3 +361,16 @@ def test_the_register_job_retries() -> None:
     job = get("Job", "register-bots")["spec"]
     assert job["template"]["spec"]["restartPolicy"] == "OnFailure"
     assert job["backoffLimit"] >= 3
+
+
+def test_referees_and_workers_read_one_generated_token() -> None:
+    """The referee's PlayMatch needs the token the workers send: both take it from the
+    Secret the kustomization generates from a file kept out of git."""
+    (generated,) = load_yaml(K8S / "kustomization.yaml")["secretGenerator"]
+    key, _, file = generated["files"][0].partition("=")
+    by_command = {c.invocations()[0].command: c for c in arena_containers()}
+    for command in ("referee serve", "worker"):
+        refs = by_command[command].secret_refs()
+        assert refs == {"ARENA_REFEREE_TOKEN": (generated["name"], key)}, command
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(K8S / file)], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, f"deploy/k8s/{file} holds a secret: keep it out of git"
