@@ -10,13 +10,18 @@ is stored under an unguessable id). A server started without a token leaves its 
 calls open, for a laptop, and says so when it starts. A referee that requires client
 certificates (mutual TLS, ``arena.tls``) needs no token: TLS already refused every
 caller without a certificate its CA signed.
+
+Where bots listen is the operator's to know: open reads never carry a bot's address
+(ListBots shows it to token holders only; the referee's events and replays name bots
+by name), since a rival who knew it could query the bot with positions of its choosing
+or flood it during its matches.
 """
 
 from __future__ import annotations
 
 import hmac
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -111,18 +116,29 @@ class TokenCheck(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         method = handler_call_details.method.rsplit("/", 1)[-1]
         if method not in self._guard.methods:
             return await continuation(handler_call_details)
-        sent = dict(handler_call_details.invocation_metadata or ()).get("authorization")
+        sent = _sent(handler_call_details.invocation_metadata)
         if not sent:
             return _refusal(
                 grpc.StatusCode.UNAUTHENTICATED,
                 f"{method} {self._guard.acts} and needs the operator's token: {self._guard.how}",
             )
-        if not hmac.compare_digest(str(sent).encode(), self._expected):
+        if not hmac.compare_digest(sent.encode(), self._expected):
             return _refusal(
                 grpc.StatusCode.PERMISSION_DENIED,
                 f"{method}: the token is not valid; {self._guard.how}",
             )
         return await continuation(handler_call_details)
+
+
+def holds_token(metadata: Iterable[tuple[str, Any]] | None, token: str | None) -> bool:
+    """Whether a call's ``metadata`` carries ``token``; every caller holds no token."""
+    if not token:
+        return True
+    return hmac.compare_digest(_sent(metadata).encode(), f"Bearer {token}".encode())
+
+
+def _sent(metadata: Iterable[tuple[str, Any]] | None) -> str:
+    return str(dict(metadata or ()).get("authorization") or "")
 
 
 def _refusal(code: grpc.StatusCode, message: str) -> Any:

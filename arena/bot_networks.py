@@ -128,12 +128,18 @@ ANYWHERE = BotNetworks(refuse_defaults=False)
 network it is on."""
 
 
-async def admit(policy: BotNetworks, addresses: Iterable[str]) -> None:
-    """Resolve and check each of ``addresses``; nothing to do for a policy that refuses
-    nothing. A name that does not resolve passes: there is nothing to dial."""
+async def refusals(policy: BotNetworks, addresses: Iterable[str]) -> dict[str, str]:
+    """Why each of ``addresses`` that the policy refuses may not be dialled; nothing to
+    resolve for a policy that refuses nothing. A name that does not resolve passes:
+    there is nothing to dial."""
+    refused: dict[str, str] = {}
     if policy.restricts:
         for address in dict.fromkeys(addresses):
-            policy.check(address, await resolve(address))
+            try:
+                policy.check(address, await resolve(address))
+            except AddressRefused as error:
+                refused[address] = str(error)
+    return refused
 
 
 async def resolve(address: str) -> list[Address]:

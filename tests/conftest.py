@@ -12,7 +12,7 @@ import pytest
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
-from arena.v1 import referee_pb2_grpc
+from arena.v1 import referee_pb2, referee_pb2_grpc
 
 TESTS = Path(__file__).resolve().parent
 _databases = itertools.count(1)
@@ -98,3 +98,16 @@ def basic_bot() -> Iterator[Service]:
     service = start_service(_bot_command("bid-euchre-basic"))
     yield service
     service.stop()
+
+
+def with_addresses(
+    watched: referee_pb2.MatchResult, result: referee_pb2.MatchResult
+) -> referee_pb2.MatchResult:
+    """A watcher's copy of ``result`` (WatchMatch names bots, never their addresses) with
+    the addresses put back, to compare with what the PlayMatch caller got."""
+    restored = referee_pb2.MatchResult()
+    restored.CopyFrom(watched)
+    for team, played in zip(restored.teams, result.teams, strict=True):
+        assert not set(team.bots) & set(played.bots), "a watcher learned a bot's address"
+        team.bots[:] = played.bots
+    return restored

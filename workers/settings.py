@@ -12,6 +12,8 @@
 ``ARENA_REFEREE_KEEPALIVE``  seconds between HTTP/2 pings to a referee during a match; one
                            that does not answer within as long again has hung (default 10)
 ``ARENA_REFEREE_CA``       PEM file of CAs to trust: call referees over TLS (default: plaintext)
+``ARENA_REFEREE_CERT``, ``ARENA_REFEREE_KEY``  PEM files of the client certificate and its
+                           key, shown to referees that require mutual TLS (with the CA)
 ``ARENA_REFEREE_TOKEN``    the referees' token, sent with every PlayMatch (default: none,
                            for referees that have none; ``arena worker --referee-token-file``)
 
@@ -64,11 +66,19 @@ class Settings:
         default_factory=lambda: _float("ARENA_REFEREE_KEEPALIVE", 10)
     )
     referee_ca: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CA", ""))
+    referee_cert: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CERT", ""))
+    referee_key: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_KEY", ""))
     referee_token: str = field(
         default_factory=lambda: os.environ.get("ARENA_REFEREE_TOKEN", "").strip(), repr=False
     )
 
     def __post_init__(self) -> None:
+        if bool(self.referee_cert) != bool(self.referee_key):
+            raise ValueError("give both ARENA_REFEREE_CERT and ARENA_REFEREE_KEY, or neither")
+        if self.referee_cert and not self.referee_ca:
+            raise ValueError(
+                "ARENA_REFEREE_CERT needs ARENA_REFEREE_CA: a client certificate is for TLS"
+            )
         if self.match_lease_s > self.visibility_timeout_s / 4:
             raise ValueError(
                 f"ARENA_MATCH_LEASE ({self.match_lease_s:g} s) must be at most a quarter of "

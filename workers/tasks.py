@@ -90,7 +90,11 @@ def backoff_s(attempt: int) -> float:
 
 @cache
 def _referee_credentials() -> grpc.ChannelCredentials | None:
-    return channel_credentials(settings.referee_ca) if settings.referee_ca else None
+    if not settings.referee_ca:
+        return None
+    return channel_credentials(
+        settings.referee_ca, settings.referee_cert or None, settings.referee_key or None
+    )
 
 
 def _channel_options() -> list[tuple[str, int]]:
@@ -175,6 +179,7 @@ def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.Pla
     return referee_pb2.PlayMatchRequest(
         game=match.game,
         bots=[spec["addresses"][e] for e in match.entries],
+        bot_names=list(match.entries),
         seed=match.seed,
         move_deadline=wire.duration(spec["move_deadline_ms"] / 1000),
         time_bank=(

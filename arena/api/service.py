@@ -7,7 +7,6 @@ matches are queued on Celery (``workers.dispatch``) and played by referees.
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 import time
 import uuid
@@ -19,7 +18,8 @@ import redis
 from google.protobuf import duration_pb2, timestamp_pb2
 from prometheus_client import start_http_server
 
-from arena.access import API, TokenCheck
+from arena import limits
+from arena.access import API, TokenCheck, holds_token
 from arena.api.boards import BoardCache
 from arena.api.metrics import RequestCounter
 from arena.api.probe import Probe, Unregistrable
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 WATCH_POLL_S = 0.3
-BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}\Z")
 STATES = {
     RUNNING: arena_pb2.TOURNAMENT_STATE_RUNNING,
     FINISHED: arena_pb2.TOURNAMENT_STATE_FINISHED,
@@ -56,10 +55,11 @@ def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
     return stamp
 
 
-def bot_message(bot: RegisteredBot) -> arena_pb2.RegisteredBot:
+def bot_message(bot: RegisteredBot, *, operator: bool = True) -> arena_pb2.RegisteredBot:
+    """The registry entry; its address only for the ``operator`` (``arena.access``)."""
     return arena_pb2.RegisteredBot(
         name=bot.name,
-        address=bot.address,
+        address=bot.address if operator else "",
         games=list(bot.games),
         hello_name=bot.hello_name,
         version=bot.version,
@@ -156,7 +156,8 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
-    def __init__(self, client: redis.Redis, probe: Probe) -> None:
+    def __init__(self, client: redis.Redis, probe: Probe, token: str | None = None) -> None:
+        self.token = token
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
         self.boards = BoardCache()
@@ -171,7 +172,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def RegisterBot(
         self, request: arena_pb2.RegisterBotRequest, context: Context
     ) -> arena_pb2.RegisteredBot:
-        if not BOT_NAME.match(request.name):
+        if not limits.BOT_NAME.match(request.name):
             await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
@@ -204,7 +205,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.ListBotsRequest, context: Context
     ) -> arena_pb2.ListBotsResponse:
         bots = await asyncio.to_thread(self.bots.all)
-        return arena_pb2.ListBotsResponse(bots=[bot_message(b) for b in bots])
+        operator = holds_token(context.invocation_metadata(), self.token)
+        return arena_pb2.ListBotsResponse(bots=[bot_message(b, operator=operator) for b in bots])
 
     async def RemoveBot(
         self, request: arena_pb2.RemoveBotRequest, context: Context
@@ -406,7 +408,7 @@ async def start_server(
     interceptors.append(StoreDown(client))
     server = grpc.aio.server(interceptors=interceptors)
     probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
-    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe), server)
+    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe, token), server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
     return server, await start_serving(server, name, host, port, tls)
 

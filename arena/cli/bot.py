@@ -131,7 +131,8 @@ def _list(args: argparse.Namespace) -> None:
     if not bots:
         print("no bots registered")
     for bot in bots:
-        print(f"{bot.name:<20} {bot.address:<22} {', '.join(bot.games)}")
+        address = bot.address or "(operator only)"  # the API keeps it from anonymous callers
+        print(f"{bot.name:<20} {address:<22} {', '.join(bot.games)}")
 
 
 def _remove(args: argparse.Namespace) -> None:

@@ -182,10 +182,14 @@ def add_api_flag(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get("ARENA_API", DEFAULT_API),
         help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
     )
-    parser.add_argument(
+    token = parser.add_mutually_exclusive_group()
+    token.add_argument(
         "--token",
         default=os.environ.get(API.env),
         help=f"token for calls that change the arena (default ${API.env})",
+    )
+    token.add_argument(
+        "--token-file", help="file holding that token: unlike --token, not shown by ps"
     )
     add_tls_client_flag(parser)
 
@@ -211,6 +215,8 @@ def arena_api(args: argparse.Namespace | str) -> Iterator[arena_pb2_grpc.ArenaSt
     """A stub for the API at ``args.api`` that sends ``args.token`` if there is one."""
     address = args if isinstance(args, str) else args.api
     token = None if isinstance(args, str) else args.token
+    if not isinstance(args, str) and args.token_file:
+        token = token_from_flags(args.token_file, API)
     ca = None if isinstance(args, str) else args.tls_ca
     with channel(address, "the arena API", ca) as chan:
         yield arena_pb2_grpc.ArenaStub(_authorized(chan, token))

@@ -79,6 +79,14 @@ def add_commands(groups: Groups) -> None:
         "(default $ARENA_REFEREE_CA)",
     )
     worker.add_argument(
+        "--referee-cert",
+        help="client certificate (PEM) for referees that require mutual TLS, with "
+        "--referee-key and --referee-ca (default $ARENA_REFEREE_CERT)",
+    )
+    worker.add_argument(
+        "--referee-key", help="the client certificate's key (default $ARENA_REFEREE_KEY)"
+    )
+    worker.add_argument(
         "--referee-token-file",
         help=f"file holding the referees' token (default ${REFEREE.env})",
     )
@@ -140,12 +148,22 @@ def _worker(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis
     if args.referee:
         os.environ["ARENA_REFEREES"] = ",".join(args.referee)
-    if args.referee_ca:
-        os.environ["ARENA_REFEREE_CA"] = args.referee_ca
+    for flag, variable in (
+        (args.referee_ca, "ARENA_REFEREE_CA"),
+        (args.referee_cert, "ARENA_REFEREE_CERT"),
+        (args.referee_key, "ARENA_REFEREE_KEY"),
+    ):
+        if flag:
+            os.environ[variable] = flag
     if args.referee_token_file:
         os.environ[REFEREE.env] = token_from_flags(args.referee_token_file, REFEREE)
     from arena.store.reach import StoreUnreachable, connect
+    from workers.settings import Settings
 
+    try:
+        Settings()  # the Celery app reads them on import, where a mistake is a traceback
+    except ValueError as error:
+        raise CliError(str(error)) from None
     try:
         connect(args.redis).close()  # Celery would retry in silence for ever
     except StoreUnreachable as error:

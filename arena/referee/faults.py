@@ -13,7 +13,9 @@ so a replay verifies exactly when the referee would have done what it records.
 - A team forfeits on its ``max_faults``-th fault, its seats' faults added up; the match
   ends at once and the move that fault names is never played.
 - A team whose bot cannot be reached before the first move forfeits at once, whatever
-  ``max_faults`` says; when no team can play, the match is no contest.
+  ``max_faults`` says; so does one whose bot the operator's bot network policy forbids
+  the referee to dial (``arena.bot_networks``). When no team can play, the match is no
+  contest.
 - After a forfeit the other team wins, when there are two.
 """
 

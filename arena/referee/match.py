@@ -7,14 +7,17 @@ it sends each seat exactly its own observation and the legal actions, nothing el
 from __future__ import annotations
 
 import asyncio
+import logging
+import re
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
 from arena import wire, wire_bytes
+from arena.bot_networks import ANYWHERE, BotNetworks, refusals
 from arena.games.api import Game, Options, State
 from arena.referee import metrics
 from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
@@ -41,6 +44,14 @@ MATCH_ENDED_TIMEOUT_S = 1.0
 MAX_DECISIONS = 100_000
 """A match still running after this many decisions ends without a result: bots that,
 say, pass every hand with stick-the-dealer off would otherwise play for ever."""
+_ENDPOINT = re.compile(
+    r"(ipv[46]:)?(?<![\d.])(\d{1,3}(\.\d{1,3}){3}|\[[0-9A-Fa-f:.%]*\]|%5B[0-9A-Fa-f:.%]*?%5D)"
+    r"(:\d+)?(?![/\d])"
+)
+"""An IP address, with or without a port, as gRPC's error messages spell them (not a
+network such as 10.0.0.0/8)."""
+
+log = logging.getLogger(__name__)
 
 
 def new_token() -> str:
@@ -67,6 +78,12 @@ class MatchSpec:
     which names tournament, game, pairing and deal."""
     replay_id: str = ""
     """Empty: the match id. An unguessable token when the deal is not public."""
+    seat_names: tuple[str, ...] = ()
+    """What watchers and the replay call each seat's bot, never its address (empty:
+    "bot N" for seat N - 1)."""
+
+    def seat_name(self, seat: int) -> str:
+        return self.seat_names[seat] if self.seat_names else f"bot {seat + 1}"
 
     @property
     def public(self) -> bool:
@@ -89,8 +106,10 @@ class MatchRunner:
         feed: MatchFeed,
         replays: ReplayStore,
         channels: BotChannels | None = None,
+        bot_networks: BotNetworks = ANYWHERE,
     ) -> None:
         self.spec = spec
+        self.bot_networks = bot_networks
         self.feed = feed
         self.replays = replays
         self.channels = channels
@@ -108,8 +127,8 @@ class MatchRunner:
             bot_match_id=spec.bot_match_id,
             options=spec.options,
             seats=[
-                {"seat": s, "team": self.info.seat_teams[s], "bot": b}
-                for s, b in enumerate(spec.seat_bots)
+                {"seat": s, "team": self.info.seat_teams[s], "bot": spec.seat_name(s)}
+                for s in range(self.info.num_seats)
             ],
             move_deadline_s=spec.move_deadline_s,
             max_faults=spec.policy.max_faults,
@@ -126,7 +145,12 @@ class MatchRunner:
         started = time.monotonic()
         spec = self.spec
         channels = self.channels or BotChannels(keep_idle=0)
-        connections = {a: channels.acquire(a) for a in dict.fromkeys(spec.seat_bots)}
+        # A refused address is never dialled; its team forfeits as if it could not be
+        # reached, so a tournament goes on when the policy changes under it.
+        refused = await refusals(self.bot_networks, spec.seat_bots)
+        connections = {
+            a: channels.acquire(a) for a in dict.fromkeys(spec.seat_bots) if a not in refused
+        }
         state = spec.game.new_state(spec.seed, spec.options)
         outcome = _Outcome()
         # The seed stays secret until the end; its commitment is public from the start.
@@ -134,12 +158,12 @@ class MatchRunner:
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_STARTED,
                 text=f"{self.info.title}, deal commitment {self.commitment[:16]}...: "
-                + ", ".join(f"seat {s} {b}" for s, b in enumerate(spec.seat_bots)),
+                + ", ".join(f"seat {s} {spec.seat_name(s)}" for s in range(self.info.num_seats)),
                 deal_commitment=self.commitment,
             )
         )
         try:
-            failed, streams = await self._greet(connections)
+            failed, streams = await self._greet(connections, refused)
             if failed:
                 outcome.end, outcome.forfeit_team = ending_before_play(failed, self.info.num_teams)
             else:
@@ -163,22 +187,25 @@ class MatchRunner:
                 kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
                 text=_result_line(result),
                 scores=[t.score for t in result.teams],
-                result=result if spec.public else _withheld(result),
+                result=self._watched(result),
             ),
             last=True,
         )
         return result
 
     async def _greet(
-        self, connections: dict[str, BotConnection]
+        self, connections: dict[str, BotConnection], refused: dict[str, str]
     ) -> tuple[set[int], dict[str, bool]]:
-        """Hello every bot; returns the teams whose bot cannot play this match, and
-        whether each bot offers a stream."""
+        """Hello every bot that may be dialled; returns the teams whose bot cannot play
+        this match, and whether each bot offers a stream."""
         timeout = max(HELLO_TIMEOUT_S, self.spec.move_deadline_s)
         answers = await asyncio.gather(
             *(c.say_hello(timeout) for c in connections.values()), return_exceptions=True
         )
-        problems: dict[str, BotFault] = {}
+        problems = {
+            address: BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, why)
+            for address, why in refused.items()
+        }
         streams: dict[str, bool] = {}
         for (address, _), answer in zip(connections.items(), answers, strict=True):
             if isinstance(answer, BotFault):
@@ -276,7 +303,10 @@ class MatchRunner:
     def _record_fault(self, fault: Fault, events_before: int) -> int | None:
         """Record a fault after the first ``events_before`` engine events (0 before play,
         so it falls in no hand); returns the team that forfeits, if any."""
-        metrics.FAULTS.labels(fault.kind_name, self.spec.seat_bots[fault.seat]).inc()
+        address = self.spec.seat_bots[fault.seat]
+        metrics.FAULTS.labels(fault.kind_name, address).inc()
+        log.info("match %s seat %d (%s): %s", self.spec.match_id, fault.seat, address, fault.detail)
+        fault = replace(fault, detail=self._public(fault.detail))
         self.recorder.fault(events_before, fault.to_json())
         self.feed.post(
             referee_pb2.MatchEvent(
@@ -357,6 +387,8 @@ class MatchRunner:
         ]
         calls: list[Any] = []
         for seat, address in enumerate(spec.seat_bots):
+            if address not in connections:
+                continue  # refused by the policy: never dialled
             calls.append(
                 connections[address].stub.MatchEnded(
                     bot_pb2.MatchEndedRequest(
@@ -373,16 +405,30 @@ class MatchRunner:
             )
         await asyncio.gather(*calls, return_exceptions=True)  # best effort: errors ignored
 
+    def _public(self, text: str) -> str:
+        spec = self.spec
+        return redact(text, {a: spec.seat_name(s) for s, a in enumerate(spec.seat_bots)})
 
-def _withheld(result: referee_pb2.MatchResult) -> referee_pb2.MatchResult:
-    """The result as watchers see it when the deal is not public yet."""
-    public = referee_pb2.MatchResult()
-    public.CopyFrom(result)
-    public.ClearField("seed")
-    public.ClearField("deal_salt")
-    public.ClearField("replay_id")
-    public.deal_withheld = True
-    return public
+    def _watched(self, result: referee_pb2.MatchResult) -> referee_pb2.MatchResult:
+        """The result as watchers see it: bots by name, and no deal before it is public."""
+        public = referee_pb2.MatchResult()
+        public.CopyFrom(result)
+        for team in public.teams:
+            team.bots[:] = [self.spec.seat_name(s) for s in team.seats]
+        if not self.spec.public:
+            public.ClearField("seed")
+            public.ClearField("deal_salt")
+            public.ClearField("replay_id")
+            public.deal_withheld = True
+        return public
+
+
+def redact(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each bot address in it replaced by the bot's name, and any other IP
+    address by ``<address>``: watchers never learn where a bot listens."""
+    for address, name in names.items():
+        text = text.replace(address, name)
+    return _ENDPOINT.sub("<address>", text)
 
 
 def _result_line(result: referee_pb2.MatchResult) -> str:

@@ -44,10 +44,22 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         raise InvalidRequest(str(error)) from None
     info = game.info
     bots = list(request.bots)
+    names = list(request.bot_names) or [f"bot {n}" for n in range(1, len(bots) + 1)]
+    if len(names) != len(bots):
+        raise InvalidRequest(
+            f"bot_names has {len(names)} names for {len(bots)} bot addresses: "
+            "give one per address, or none"
+        )
+    for name in request.bot_names:
+        if not limits.BOT_NAME.match(name):
+            raise InvalidRequest(
+                f"bad bot name {name!r}: use 1 to 40 letters, digits, '-', '_' or '.'"
+            )
     if len(bots) == info.num_seats:
-        seat_bots = tuple(bots)
+        seat_bots, seat_names = tuple(bots), tuple(names)
     elif len(bots) == info.num_teams:
         seat_bots = tuple(bots[t] for t in info.seat_teams)
+        seat_names = tuple(names[t] for t in info.seat_teams)
     else:
         counts = sorted({info.num_seats, info.num_teams})
         raise InvalidRequest(
@@ -82,6 +94,7 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         match_id=match_id,
         game=game,
         seat_bots=seat_bots,
+        seat_names=seat_names,
         seed=request.seed,
         options=options,
         move_deadline_s=deadline,

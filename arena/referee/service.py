@@ -13,7 +13,7 @@ import grpc
 
 from arena import wire
 from arena.access import REFEREE, TokenCheck
-from arena.bot_networks import ANYWHERE, DEFAULT, AddressRefused, BotNetworks, admit
+from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
 from arena.grpc_server import abort, start_serving
 from arena.referee import metrics
@@ -59,10 +59,6 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             spec = match_spec(request)
         except InvalidRequest as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        try:
-            await admit(self.bot_networks, spec.seat_bots)
-        except AddressRefused as error:
-            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
             await abort(
                 context,
@@ -80,7 +76,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         metrics.MATCHES_RUNNING.inc()
         feed = self.feeds.open(spec.match_id)
         try:
-            return await MatchRunner(spec, feed, self.replays, self.channels).run()
+            return await MatchRunner(
+                spec, feed, self.replays, self.channels, self.bot_networks
+            ).run()
         finally:
             self.running -= 1
             metrics.MATCHES_RUNNING.dec()

@@ -194,7 +194,9 @@ class RegisteredBot(_message.Message):
     name: _builtins.str
     """Registry name."""
     address: _builtins.str
-    """Address, "host:port"."""
+    """Address, "host:port". Empty in ListBots for a caller without the operator's token,
+    when the API has one: where a bot listens is the operator's to know.
+    """
     hello_name: _builtins.str
     """The bot's own name from Hello."""
     version: _builtins.str

@@ -396,6 +396,7 @@ class PlayMatchRequest(_message.Message):
     MATCH_ID_FIELD_NUMBER: _builtins.int
     TIME_BANK_FIELD_NUMBER: _builtins.int
     DISCLOSURE_FIELD_NUMBER: _builtins.int
+    BOT_NAMES_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, one of ListGames."""
     seed: _builtins.int
@@ -432,6 +433,14 @@ class PlayMatchRequest(_message.Message):
         bank. At most 1 hour.
         """
 
+    @_builtins.property
+    def bot_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What watchers and the replay call the bots: empty, or one name per entry of `bots`
+        (1 to 40 letters, digits, '-', '_' or '.'). Empty names them "bot 1", "bot 2", ...
+        in the order of `bots`. Bot addresses go only to the PlayMatch caller (in the
+        MatchResult it gets back), never to WatchMatch or GetReplay, which are open.
+        """
+
     def __init__(
         self,
         *,
@@ -444,10 +453,11 @@ class PlayMatchRequest(_message.Message):
         match_id: _builtins.str = ...,
         time_bank: _duration_pb2.Duration | None = ...,
         disclosure: Global___DealDisclosure.ValueType = ...,
+        bot_names: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -516,7 +526,9 @@ class TeamResult(_message.Message):
 
     @_builtins.property
     def bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Bot address(es) of the team's seats, in seat order."""
+        """Bot address(es) of the team's seats, in seat order. In a WatchMatch event, the
+        bots' names instead (PlayMatchRequest.bot_names): watchers never learn addresses.
+        """
 
     def __init__(
         self,

@@ -3,6 +3,7 @@ refuse what it refuses, before dialling anything, and say what is allowed."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from tests.conftest import BotFactory, next_database
+from tests.tournament.conftest import Arena
 
 POLICY = "not allowed by the operator's bot network policy"
 
@@ -74,16 +76,30 @@ def test_the_api_takes_its_policy_from_flags_or_the_environment(
     assert "allowed: addresses in 10.0.0.0/8" in (refused.details() or "")
 
 
-def test_play_match_refuses_a_bot_the_referee_policy_refuses(
+def forfeits_refused(result: referee_pb2.MatchResult, team: int) -> str:
+    """Check that ``team`` forfeited before play because its bot was refused; returns
+    the fault's detail."""
+    assert result.end == referee_pb2.MATCH_END_FORFEIT and result.forfeit_team == team
+    assert result.decisions == 0
+    (refused,) = [t for t in result.teams if t.team == team]
+    assert sorted(f.seat for f in result.faults) == list(refused.seats)
+    for fault in result.faults:
+        assert fault.kind == referee_pb2.FAULT_KIND_UNREACHABLE and POLICY in fault.detail
+    return result.faults[0].detail
+
+
+def test_a_bot_the_referee_policy_refuses_forfeits_without_being_dialled(
     referee_stub: referee_pb2_grpc.RefereeStub, start_bot: BotFactory, tmp_path: Path
 ) -> None:
     bot = start_bot("random")
     port = bot.address.rpartition(":")[2]
-    request = referee_pb2.PlayMatchRequest(game="seep", bots=[bot.address, f"0.0.0.0:{port}"])
-    with pytest.raises(grpc.RpcError) as refused:
-        referee_stub.PlayMatch(request)
-    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert f"bot address '0.0.0.0:{port}' is {POLICY}" in (refused.value.details() or "")
+    request = referee_pb2.PlayMatchRequest(
+        game="seep", bots=[bot.address, f"0.0.0.0:{port}"], bot_names=["near", "far"]
+    )
+    detail = forfeits_refused(referee_stub.PlayMatch(request), team=1)
+    # The detail names the bot, not where it listens: watchers and replays see it too.
+    assert detail.startswith(f"bot address 'far' is {POLICY}: <address> is unspecified")
+    assert port not in detail
 
     narrow = start_service(
         arena_command(
@@ -95,18 +111,61 @@ def test_play_match_refuses_a_bot_the_referee_policy_refuses(
         with grpc.insecure_channel(narrow.address) as channel:
             stub = referee_pb2_grpc.RefereeStub(channel)
             for address in ("127.0.0.2:1", "127.0.0.3:1", "[::1]:1"):
-                with pytest.raises(grpc.RpcError) as refused:
-                    stub.PlayMatch(
-                        referee_pb2.PlayMatchRequest(game="seep", bots=[bot.address, address])
-                    )
-                assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, address
-                assert POLICY in (refused.value.details() or ""), address
+                result = stub.PlayMatch(
+                    referee_pb2.PlayMatchRequest(game="seep", bots=[address, bot.address])
+                )
+                forfeits_refused(result, team=0)
+            nobody = stub.PlayMatch(
+                referee_pb2.PlayMatchRequest(game="seep", bots=["127.0.0.2:1", "[::1]:1"])
+            )
+            assert nobody.end == referee_pb2.MATCH_END_NO_CONTEST and len(nobody.faults) == 4
             played = stub.PlayMatch(
                 referee_pb2.PlayMatchRequest(game="seep", bots=[bot.address] * 2)
             )
             assert played.end == referee_pb2.MATCH_END_COMPLETED
+            # Never dialled: a listener at the refused address has no connection waiting.
+            with socket.create_server(("127.0.0.2", 0)) as listener:
+                listener.setblocking(False)
+                refused = f"127.0.0.2:{listener.getsockname()[1]}"
+                result = stub.PlayMatch(
+                    referee_pb2.PlayMatchRequest(game="seep", bots=[refused, bot.address])
+                )
+                forfeits_refused(result, team=0)
+                with pytest.raises(BlockingIOError):
+                    listener.accept()
     finally:
         narrow.stop()
+
+
+def test_a_tournament_goes_on_when_its_referee_refuses_a_bot(
+    local_redis: LocalRedis, tmp_path: Path
+) -> None:
+    """A bot the API accepted but the referee's policy refuses (a narrower policy, or one
+    changed later) forfeits its matches: the tournament finishes instead of waiting."""
+    url = local_redis.url(next_database())
+    referee = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(tmp_path),
+            "--bot-networks-deny", "127.0.0.2",
+        )
+    )  # fmt: skip
+    api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
+    stack = Arena(url, tmp_path, referee, api)
+    try:
+        stack.start_worker("policy")
+        stack.start_bot("near", "random")
+        stack.start_bot("far", "random", "--host", "127.0.0.2")
+        tournament = stack.wait_until(stack.submit(["near", "far"], games=["seep"]).id)
+        assert tournament.matches_done == tournament.matches_total == tournament.forfeits == 2
+        results = stack.stub.ListResults(
+            arena_pb2.ListResultsRequest(tournament_id=tournament.id)
+        ).results
+        assert len(results) == 2
+        for result in results:
+            far = list(result.entries).index("far")
+            assert result.forfeit_team == far and result.winner_team == 1 - far
+    finally:
+        stack.stop()
 
 
 def test_a_bad_network_stops_the_server_with_one_line(local_redis: LocalRedis) -> None:

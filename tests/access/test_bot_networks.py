@@ -13,8 +13,8 @@ from arena.bot_networks import (
     DEFAULT,
     AddressRefused,
     BotNetworks,
-    admit,
     parse_networks,
+    refusals,
     resolve,
 )
 
@@ -134,6 +134,8 @@ def test_a_bad_network_is_refused_naming_its_source(text: str, message: str) -> 
 def test_names_are_resolved_and_literals_are_not() -> None:
     assert asyncio.run(resolve("[fe80::1]:1")) == [ip("fe80::1")]
     assert ip("127.0.0.1") in asyncio.run(resolve("localhost:1"))
-    with pytest.raises(AddressRefused, match="localhost resolves to an address that is in"):
-        asyncio.run(admit(policy(deny="127.0.0.0/8"), ["localhost:1"]))
-    asyncio.run(admit(ANYWHERE, ["169.254.169.254:80"]))  # refuses nothing, resolves nothing
+    refused = asyncio.run(refusals(policy(deny="127.0.0.0/8"), ["localhost:1", "10.0.0.1:1"]))
+    assert list(refused) == ["localhost:1"]
+    assert "localhost resolves to an address that is in 127.0.0.0/8" in refused["localhost:1"]
+    # Refuses nothing, resolves nothing.
+    assert asyncio.run(refusals(ANYWHERE, ["169.254.169.254:80"])) == {}

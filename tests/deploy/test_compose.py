@@ -297,16 +297,24 @@ def test_bind_mount_sources_are_relative_to_the_compose_file() -> None:
                 assert Path(DEPLOY / source).resolve().is_relative_to(DEPLOY), source
 
 
-def test_the_referee_and_the_workers_share_the_token_secret() -> None:
-    """PlayMatch needs the token the workers send: both read the one secret file, which
-    is kept out of git."""
-    (name,) = compose()["secrets"]
-    mounted = f"/run/secrets/{name}"
+def test_each_server_and_its_callers_share_a_token_secret() -> None:
+    """PlayMatch needs the token the workers send, the API's writes the one the
+    registering service sends: each pair reads one secret file, kept out of git."""
+    secrets = compose()["secrets"]
+    assert set(secrets) == {"referee-token", "api-token"}
     referee, worker = by_name("referee"), by_name("worker")
-    for service in (referee, worker):
-        assert service.spec["secrets"] == [name], service.name
-    assert referee.invocations()[0].args.token_file == mounted
-    assert worker.invocations()[0].args.referee_token_file == mounted
-    source = DEPLOY / compose()["secrets"][name]["file"]
-    ignored = subprocess.run(["git", "check-ignore", "-q", str(source)], cwd=ROOT, check=False)
-    assert ignored.returncode == 0, f"{source} holds a secret: keep it out of git"
+    api, register = by_name("api"), by_name("register-bots")
+    assert referee.invocations()[0].args.token_file == "/run/secrets/referee-token"
+    assert worker.invocations()[0].args.referee_token_file == "/run/secrets/referee-token"
+    assert api.invocations()[0].args.token_file == "/run/secrets/api-token"
+    registrations = register.invocations()
+    assert registrations and all(
+        r.args.token_file == "/run/secrets/api-token" for r in registrations
+    )
+    for service, secret in ((referee, "referee-token"), (worker, "referee-token"),
+                            (api, "api-token"), (register, "api-token")):  # fmt: skip
+        assert service.spec["secrets"] == [secret], service.name
+    for secret in secrets.values():
+        source = DEPLOY / secret["file"]
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(source)], cwd=ROOT)
+        assert ignored.returncode == 0, f"{source} holds a secret: keep it out of git"

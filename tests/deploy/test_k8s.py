@@ -363,14 +363,23 @@ def test_the_register_job_retries() -> None:
     assert job["backoffLimit"] >= 3
 
 
-def test_referees_and_workers_read_one_generated_token() -> None:
-    """The referee's PlayMatch needs the token the workers send: both take it from the
-    Secret the kustomization generates from a file kept out of git."""
-    (generated,) = load_yaml(K8S / "kustomization.yaml")["secretGenerator"]
-    key, _, file = generated["files"][0].partition("=")
-    by_command = {c.invocations()[0].command: c for c in arena_containers()}
-    for command in ("referee serve", "worker"):
-        refs = by_command[command].secret_refs()
-        assert refs == {"ARENA_REFEREE_TOKEN": (generated["name"], key)}, command
-    ignored = subprocess.run(["git", "check-ignore", "-q", str(K8S / file)], cwd=ROOT, check=False)
-    assert ignored.returncode == 0, f"deploy/k8s/{file} holds a secret: keep it out of git"
+def test_each_token_is_generated_once_and_read_by_its_server_and_its_callers() -> None:
+    """The referee's PlayMatch needs the token the workers send, the API's writes the one
+    the registering job sends: each pair reads one Secret, which the kustomization
+    generates from a file kept out of git."""
+    generated = {
+        g["name"]: g["files"][0] for g in load_yaml(K8S / "kustomization.yaml")["secretGenerator"]
+    }
+    readers = {
+        "referee-token": ("ARENA_REFEREE_TOKEN", ("referee serve", "worker")),
+        "api-token": ("ARENA_API_TOKEN", ("api serve", "bot register")),
+    }
+    assert set(generated) == set(readers)
+    by_command = {i.command: c for c in arena_containers() for i in c.invocations()}
+    for secret, (variable, commands) in readers.items():
+        key, _, file = generated[secret].partition("=")
+        for command in commands:
+            refs = by_command[command].secret_refs()
+            assert refs == {variable: (secret, key)}, command
+        ignored = subprocess.run(["git", "check-ignore", "-q", str(K8S / file)], cwd=ROOT)
+        assert ignored.returncode == 0, f"deploy/k8s/{file} holds a secret: keep it out of git"

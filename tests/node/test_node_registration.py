@@ -9,6 +9,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from arena.access import bearer
 from arena.games import game_names
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, free_port, start_service
@@ -101,7 +102,12 @@ def test_the_token_goes_in_the_authorization_metadata(
         )
         try:
             with grpc.insecure_channel(api.address) as channel:
-                bots = arena_pb2_grpc.ArenaStub(channel).ListBots(arena_pb2.ListBotsRequest()).bots
+                operator = (bearer("s3cret"),)  # only token holders see bot addresses
+                bots = (
+                    arena_pb2_grpc.ArenaStub(channel)
+                    .ListBots(arena_pb2.ListBotsRequest(), metadata=operator)
+                    .bots
+                )
             assert [(b.name, b.address, b.hello_name) for b in bots] == [
                 ("node", node.address, "node-basic")
             ]

@@ -16,7 +16,7 @@ from arena import wire
 from arena.processes import Service
 from arena.replay.verify import verify_replay
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.conftest import BotFactory, with_addresses
 
 TOKEN = re.compile(r"[0-9a-f]{32}")
 
@@ -146,7 +146,7 @@ def test_a_public_deal_is_the_default_and_reaches_everyone(
 ) -> None:
     bot, _, ended = spy
     result, watched = play(referee_stub, [basic_bot.address, bot.address], 10, "public-10")
-    assert watched == result and not watched.deal_withheld
+    assert with_addresses(watched, result) == result and not watched.deal_withheld
     assert result.replay_id == "public-10"
     for notice in lines(ended):
         assert notice["replayId"] == "public-10" and notice["deals"]

@@ -21,7 +21,7 @@ from arena.games import game_names
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.replay.verify import ReplayMismatch, verify_replay
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.conftest import BotFactory, with_addresses
 
 Doc = dict[str, Any]
 
@@ -108,7 +108,7 @@ def test_first_event_commits_to_the_seed_that_the_replay_reveals(
     assert [e.deal_commitment for e in events[1:]] == [""] * (len(events) - 1)
     assert result.deal_salt not in "".join(e.text for e in events[:-1])
     # After the match: the result and the replay reveal the seed that was committed to.
-    assert events[-1].result == result
+    assert with_addresses(events[-1].result, result) == result
     assert result.seed == seed and result.deal_commitment == expected
     replay = replay_of(referee_stub, result)
     assert replay["seed"] == seed

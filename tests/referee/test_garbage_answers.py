@@ -13,7 +13,7 @@ from arena import wire
 from arena.processes import Service
 from arena.referee.bot_client import BotConnection, BotFault
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.conftest import BotFactory, with_addresses
 
 
 def play(
@@ -51,7 +51,7 @@ def test_garbage_answers_are_faults_and_the_match_still_ends(
     assert len(replay["faults"]) == 3
     events = list(referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id=match_id)))
     assert events[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
-    assert events[-1].result == result
+    assert with_addresses(events[-1].result, result) == result
 
 
 def test_a_garbage_hello_forfeits_at_the_start_with_a_reason(

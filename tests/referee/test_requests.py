@@ -53,6 +53,11 @@ GOOD_BOTS = ["127.0.0.1:1", "127.0.0.1:2"]
             "fault_policy.max_faults must be 1..1000 (0 for the default), got -2",
         ),
         ({"match_id": "a/b"}, "bad match_id 'a/b': use 1 to 64 letters, digits, '-' or '_'"),
+        (
+            {"bot_names": ["only-one"]},
+            "bot_names has 1 names for 2 bot addresses: give one per address, or none",
+        ),
+        ({"bot_names": ["a", "b c"]}, "bad bot name 'b c': use 1 to 40 letters, digits"),
     ],
 )
 def test_bad_request_is_invalid_argument_with_a_helpful_message(
@@ -62,9 +67,8 @@ def test_bad_request_is_invalid_argument_with_a_helpful_message(
     for name, value in fields.items():
         if name == "options":
             request.options.update(value)
-        elif name == "bots":
-            del request.bots[:]
-            request.bots.extend(value)
+        elif name in ("bots", "bot_names"):
+            getattr(request, name)[:] = value
         elif isinstance(value, str):
             setattr(request, name, value)
         else:

@@ -147,8 +147,15 @@ def test_a_bad_certificate_path_is_one_line(pki: Pki) -> None:
 
 
 def test_a_tournament_with_tls_everywhere(
-    local_redis: LocalRedis, pki: Pki, tls_referee: Service, tmp_path: Path
+    local_redis: LocalRedis, pki: Pki, tmp_path: Path
 ) -> None:
+    """The referee requires mutual TLS, so the workers show it their certificate."""
+    tls_referee = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(tmp_path / "replays"),
+            *pki.server_flags, "--tls-client-ca", str(pki.ca), "--bot-tls-ca", str(pki.ca),
+        )
+    )  # fmt: skip
     url = local_redis.url(next_database())
     api = start_service(
         arena_command(
@@ -159,8 +166,9 @@ def test_a_tournament_with_tls_everywhere(
     stack = Arena(url, tmp_path, tls_referee, api)
     stack.channel = grpc.secure_channel(api.address, channel_credentials(pki.ca))
     try:
+        client = ["--referee-cert", str(pki.client_cert), "--referee-key", str(pki.client_key)]
         stack.start_worker(
-            "tls", referees=[tls_referee.address], extra=["--referee-ca", str(pki.ca)]
+            "tls", referees=[tls_referee.address], extra=["--referee-ca", str(pki.ca), *client]
         )
         stack.start_bot("house", "house", *pki.server_flags)
         stack.start_bot("rand", "random", *pki.server_flags)
@@ -170,8 +178,25 @@ def test_a_tournament_with_tls_everywhere(
     finally:
         stack.channel.close()
         stack.channel = None
-        for service in [*stack.workers, *stack.bots.values(), api]:
+        for service in [*stack.workers, *stack.bots.values(), api, tls_referee]:
             service.stop()
+
+
+def test_a_worker_client_certificate_needs_its_key_and_a_ca(pki: Pki) -> None:
+    for flags, message in (
+        (
+            ["--referee-cert", str(pki.client_cert)],
+            "give both ARENA_REFEREE_CERT and ARENA_REFEREE_KEY",
+        ),
+        (
+            ["--referee-cert", str(pki.client_cert), "--referee-key", str(pki.client_key)],
+            "ARENA_REFEREE_CERT needs ARENA_REFEREE_CA",
+        ),
+    ):
+        done = arena("worker", "--redis", "redis://127.0.0.1:1/0", *flags)
+        assert done.returncode == 1
+        assert done.stderr.startswith(f"arena: error: {message}")
+        assert done.stderr.count("\n") == 1
 
 
 def test_mutual_tls_lets_certificate_holders_play_without_a_token(

@@ -77,14 +77,19 @@ def test_writes_need_the_token_and_reads_do_not(
             calls["SubmitTournament"]((bearer(TOKEN),))
         assert validated.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert calls["RegisterBot"]((bearer(TOKEN),)).name == "rand"
-        # Reads need nothing.
-        assert [b.name for b in stub.ListBots(arena_pb2.ListBotsRequest()).bots] == ["rand"]
+        # Reads need nothing, but only the operator learns where a bot listens.
+        (anonymous,) = stub.ListBots(arena_pb2.ListBotsRequest()).bots
+        assert (anonymous.name, anonymous.address) == ("rand", "")
+        (operator,) = stub.ListBots(arena_pb2.ListBotsRequest(), metadata=(bearer(TOKEN),)).bots
+        assert operator.address == bot.address
+        (guessed,) = stub.ListBots(arena_pb2.ListBotsRequest(), metadata=(bearer("g"),)).bots
+        assert guessed.address == ""
         stub.ListTournaments(arena_pb2.ListTournamentsRequest())
         stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest())
 
 
-def test_the_cli_sends_the_token_from_its_flag_or_the_environment(
-    guarded_api: Service, start_bot: BotFactory
+def test_the_cli_sends_the_token_from_its_flag_its_file_or_the_environment(
+    guarded_api: Service, start_bot: BotFactory, tmp_path: Path
 ) -> None:
     bot = start_bot("random")
     api = ("--api", guarded_api.address)
@@ -96,6 +101,13 @@ def test_the_cli_sends_the_token_from_its_flag_or_the_environment(
     assert wrong.returncode == 1 and "PERMISSION_DENIED" in wrong.stderr
     by_flag = cli("bot", "register", "a", bot.address, *api, "--token", TOKEN)
     assert by_flag.returncode == 0, by_flag.stderr
+    (tmp_path / "token").write_text(TOKEN + "\n")
+    listed = cli("bot", "list", *api, "--token-file", str(tmp_path / "token"))
+    assert listed.returncode == 0 and bot.address in listed.stdout, listed.stderr
+    anonymous = cli("bot", "list", *api)
+    assert "(operator only)" in anonymous.stdout and bot.address not in anonymous.stdout
+    both = cli("bot", "list", *api, "--token", TOKEN, "--token-file", str(tmp_path / "token"))
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr
     by_env = cli("bot", "remove", "a", *api, env={"ARENA_API_TOKEN": TOKEN})
     assert by_env.returncode == 0, by_env.stderr
     listed = cli("bot", "list", *api)
