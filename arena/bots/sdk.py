@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import os
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
@@ -101,6 +102,10 @@ class _BotServicer(bot_pb2_grpc.BotServicer):
         return bot_pb2.MatchEndedResponse()
 
 
+HOSTED_ADDRESS_ENV = "ARENA_BOT_ADDRESS"
+"""Where a hosted bot must listen; the arena's sandbox sets it (``arena.hosting``)."""
+
+
 async def start(
     bot: Bot, port: int = 0, host: str = "127.0.0.1", tls: ServerTls | None = None
 ) -> tuple[grpc.aio.Server, int]:
@@ -113,9 +118,11 @@ async def start(
         ],
     )
     bot_pb2_grpc.add_BotServicer_to_server(_BotServicer(bot), server)
-    bound = bind(server, f"{host}:{port}", tls)
+    hosted = os.environ.get(HOSTED_ADDRESS_ENV)
+    address = hosted or f"{host}:{port}"
+    bound = bind(server, address, tls)
     if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
+        raise OSError(f"cannot listen on {address}")
     await server.start()
     return server, bound
 
@@ -124,7 +131,8 @@ def serve(
     bot: Bot, port: int = 50051, host: str = "127.0.0.1", tls: ServerTls | None = None
 ) -> None:
     """Serve ``bot`` until SIGINT or SIGTERM; over TLS with ``tls``
-    (``arena.tls.ServerTls.load(cert_file, key_file)``)."""
+    (``arena.tls.ServerTls.load(cert_file, key_file)``). Hosted by the arena, it listens
+    where the arena says instead (``$ARENA_BOT_ADDRESS``, a Unix socket)."""
     run_until_stopped(bot, lambda: start(bot, port, host, tls), host)
 
 
@@ -142,7 +150,8 @@ def run_until_stopped(
 
     async def main() -> None:
         server, bound = await starting()
-        print(f"bot {bot.name} listening on {host}:{bound}", flush=True)
+        where = os.environ.get(HOSTED_ADDRESS_ENV) or f"{host}:{bound}"
+        print(f"bot {bot.name} listening on {where}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

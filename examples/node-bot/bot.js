@@ -120,9 +120,9 @@ function hostPort(host, port) {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-function listen(server, host, port) {
+function bind(server, address) {
   return new Promise((resolve, reject) => {
-    server.bindAsync(hostPort(host, port), grpc.ServerCredentials.createInsecure(), (error, bound) =>
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });
@@ -157,13 +157,15 @@ async function main() {
   const server = new grpc.Server();
   server.addService(arena.Bot.service, botService(options.stream));
 
-  let port;
+  // Hosted by the arena, the bot listens where the sandbox says: a Unix socket.
+  const hosted = process.env.ARENA_BOT_ADDRESS;
+  let address = hosted;
   try {
-    port = await listen(server, options.host, options.port);
+    if (hosted) await bind(server, hosted);
+    else address = hostPort(options.host, await bind(server, hostPort(options.host, options.port)));
   } catch (error) {
-    fail(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
+    fail(`cannot listen on ${hosted || hostPort(options.host, options.port)}: ${error.message}`);
   }
-  const address = hostPort(options.host, port);
 
   let stopping = false;
   const stop = () => {

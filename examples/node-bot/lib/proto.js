@@ -4,12 +4,17 @@
 // (`longs: String`) and are sent back as the same strings: JavaScript numbers are
 // exact only up to 2^53 and Seep / Persian Rummy ids go far beyond that.
 
+const fs = require('node:fs');
 const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-// examples/node-bot/lib -> repository root -> proto/
-const PROTO_ROOT = path.resolve(__dirname, '..', '..', '..', 'proto');
+// A package the arena hosts carries the .proto files beside the bot (proto/); in the
+// repository they are at its root: examples/node-bot/lib -> repository root -> proto/.
+const PACKAGED = path.resolve(__dirname, '..', 'proto');
+const PROTO_ROOT = fs.existsSync(PACKAGED)
+  ? PACKAGED
+  : path.resolve(__dirname, '..', '..', '..', 'proto');
 
 const LOADER_OPTIONS = {
   keepCase: true, // field names exactly as in the .proto files (legal_actions, action_id)

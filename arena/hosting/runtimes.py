@@ -1,0 +1,105 @@
+"""The runtimes a hosted bot may ask for, and what each one shows the bot.
+
+A sandbox sees nothing of the host but what its runtime names here, read-only, plus the
+bot's own files. ``python3.11`` is the interpreter the arena itself runs on, with the
+arena's SDK and its dependencies importable; ``node20`` is the host's Node.js 20 (the
+package brings its own ``node_modules``); ``binary`` is a statically linked executable
+in the package, which needs nothing of the host at all.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import arena
+
+SDK_DIR = "/opt/arena/sdk"
+SITE_DIR = "/opt/arena/site"
+SYSTEM = "/usr"
+"""Shared libraries, the dynamic loader and the tool that drops privileges, which every
+sandbox sees read-only. Nothing secret lives there (no /etc, no /home, no /root)."""
+
+
+class RuntimeUnavailable(ValueError):
+    """A runtime this host cannot offer; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    name: str
+    description: str
+    binds: tuple[tuple[str, str], ...] = ()
+    """(host path, sandbox path) pairs, bound read-only."""
+    env: tuple[tuple[str, str], ...] = ()
+    programs: tuple[tuple[str, str], ...] = ()
+    """Words a command may start with (``python3``), and the host executable each one
+    runs; any other command starts with a file of the package."""
+
+    def program(self, word: str) -> str | None:
+        return dict(self.programs).get(word)
+
+
+def _python() -> Runtime:
+    if sys.version_info[:2] != (3, 11):
+        raise RuntimeUnavailable(f"python3.11: the arena runs on Python {sys.version.split()[0]}")
+    prefix = Path(sys.base_prefix).resolve()
+    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    package = Path(arena.__file__).resolve().parent
+    executable = prefix / "bin" / "python3.11"
+    if not executable.exists():
+        raise RuntimeUnavailable(f"python3.11: no interpreter at {executable}")
+    return Runtime(
+        name="python3.11",
+        description="CPython 3.11 with the arena SDK (import arena.bots.sdk)",
+        binds=(
+            (str(prefix), str(prefix)),
+            (str(site), SITE_DIR),
+            (str(package), f"{SDK_DIR}/arena"),
+        ),
+        env=(("PYTHONPATH", f"{SDK_DIR}:{SITE_DIR}"), ("PYTHONDONTWRITEBYTECODE", "1")),
+        programs=tuple((word, str(executable)) for word in ("python3.11", "python3", "python")),
+    )
+
+
+def _node() -> Runtime:
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeUnavailable("node20: Node.js is not installed on this host")
+    resolved = Path(node).resolve()
+    version = subprocess.run([str(resolved), "--version"], capture_output=True, text=True).stdout
+    if not version.startswith("v20."):
+        raise RuntimeUnavailable(f"node20: this host's Node.js is {version.strip() or 'unknown'}")
+    binds = () if str(resolved).startswith("/usr/") else ((str(resolved), str(resolved)),)
+    return Runtime(
+        name="node20",
+        description="Node.js 20; bring your node_modules in the package",
+        binds=binds,
+        programs=(("node", str(resolved)),),
+    )
+
+
+def _binary() -> Runtime:
+    return Runtime(
+        name="binary",
+        description="a statically linked executable of the package, in any language",
+    )
+
+
+_FACTORIES = {"python3.11": _python, "node20": _node, "binary": _binary}
+NAMES = tuple(_FACTORIES)
+
+
+@cache
+def runtime(name: str) -> Runtime:
+    """The runtime called ``name``; ValueError for one not on the allow-list, or
+    ``RuntimeUnavailable`` for one this host lacks."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise ValueError(f"unknown runtime {name!r}; allowed: {', '.join(NAMES)}")
+    return factory()

@@ -1,0 +1,85 @@
+"""Each runtime of the allow-list starts a real package in the sandbox: the Node.js
+example bot as a package, and a statically linked C program."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+from pathlib import Path
+
+import grpc
+
+from arena.hosting.runtimes import runtime
+from arena.hosting.sandbox import Sandbox
+from arena.v1 import bot_pb2, bot_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_BOT = ROOT / "examples" / "node-bot"
+
+STATIC_BOT = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+int main(void) {
+  const char *where = getenv("ARENA_BOT_ADDRESS");  /* "unix:/run/arena/bot.sock" */
+  printf("static bot listening on %s\n", where);
+  fflush(stdout);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  strncpy(address.sun_path, where + 5, sizeof address.sun_path - 1);
+  if (bind(fd, (struct sockaddr *)&address, sizeof address) || listen(fd, 1)) return 1;
+  pause();
+}
+"""
+
+
+def node_package(into: Path) -> Path:
+    """The Node.js example bot as an author would package it: its code, its
+    node_modules and the arena's .proto files beside it."""
+    for name in ("bot.js", "package.json"):
+        shutil.copy(NODE_BOT / name, into / name)
+    for directory in ("lib", "node_modules"):
+        shutil.copytree(NODE_BOT / directory, into / directory)
+    shutil.copytree(ROOT / "proto", into / "proto", ignore=shutil.ignore_patterns("*.py"))
+    return into
+
+
+def test_the_node_example_bot_runs_hosted(tmp_path: Path) -> None:
+    (tmp_path / "node-bot").mkdir()
+    package = node_package(tmp_path / "node-bot")
+    log = tmp_path / "node.log"
+
+    async def run() -> bot_pb2.HelloResponse:
+        box = await Sandbox.start(package, runtime("node20"), ["node", "bot.js"], log)
+        try:
+            async with grpc.aio.insecure_channel(box.address) as channel:
+                hello: bot_pb2.HelloResponse = await bot_pb2_grpc.BotStub(channel).Hello(
+                    bot_pb2.HelloRequest(), timeout=10
+                )
+                return hello
+        finally:
+            await box.close()
+
+    hello = asyncio.run(run())
+    assert hello.name == "node-basic" and "bid-euchre" in hello.games
+    assert "bot node-basic listening on unix:/run/arena/bot.sock" in log.read_text()
+
+
+def test_a_static_binary_runs_hosted(tmp_path: Path) -> None:
+    package = tmp_path / "static"
+    package.mkdir()
+    source = tmp_path / "bot.c"
+    source.write_text(STATIC_BOT)
+    subprocess.run(["gcc", "-static", "-O2", "-o", str(package / "bot"), str(source)], check=True)
+    log = tmp_path / "static.log"
+
+    async def run() -> None:
+        box = await Sandbox.start(package, runtime("binary"), ["./bot"], log)
+        await box.close()
+
+    asyncio.run(run())
+    assert log.read_text() == "static bot listening on unix:/run/arena/bot.sock\n"
