@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 
 import grpc
 import pytest
@@ -36,10 +37,17 @@ def test_api_calls_are_counted_by_method_and_status(local_redis: LocalRedis) -> 
                     stub.RegisterBot(request)
             with pytest.raises(grpc.RpcError):
                 stub.GetTournament(arena_pb2.GetTournamentRequest(id="tmissing"))
-        text = scrape(f"http://127.0.0.1:{port}/metrics")
+        # A call is counted once its handler has returned, which may be a moment after
+        # its caller heard the answer: look again until the last one is in.
+        last = ("arena_api_requests_total", (("code", "NOT_FOUND"), ("method", "GetTournament")))
+        for _ in range(100):
+            text = scrape(f"http://127.0.0.1:{port}/metrics")
+            values = samples(text)
+            if last in values:
+                break
+            time.sleep(0.05)
     finally:
         api.stop()
-    values = samples(text)
 
     def calls(method: str, code: str) -> float:
         return values[("arena_api_requests_total", (("code", code), ("method", method)))]
