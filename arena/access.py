@@ -11,6 +11,12 @@ calls open, for a laptop, and says so when it starts. A referee that requires cl
 certificates (mutual TLS, ``arena.tls``) needs no token: TLS already refused every
 caller without a certificate its CA signed.
 
+Hosted bots add a second kind of token: an author's (``arena.store.authors``), issued
+by the operator with AddAuthor. It never opens a guarded call; it lets SubmitBot and
+GetBotLogs, which are not in the API's guard, act for that author alone (the service
+checks: ``arena.api.hosted``). Without an operator token configured, every caller is
+the operator there too.
+
 Where bots listen is the operator's to know: open reads never carry a bot's address
 (ListBots shows it to token holders only; the referee's events and replays name bots
 by name), since a rival who knew it could query the bot with positions of its choosing
@@ -59,12 +65,20 @@ class Guard:
 API = Guard(
     server="arena api",
     methods=frozenset(
-        {"RegisterBot", "RemoveBot", "SubmitTournament", "ResumeTournament", "CancelTournament"}
+        {
+            "RegisterBot",
+            "RemoveBot",
+            "SubmitTournament",
+            "ResumeTournament",
+            "CancelTournament",
+            "AddAuthor",
+        }
     ),
     acts="changes the arena",
     env="ARENA_API_TOKEN",
     client_flag="--token",
-    open_to="register bots and run tournaments",
+    open_to="register bots, run their code in sandboxes here, issue author tokens and run "
+    "tournaments",
 )
 REFEREE = Guard(
     server="arena referee",
@@ -135,6 +149,12 @@ def holds_token(metadata: Iterable[tuple[str, Any]] | None, token: str | None) -
     if not token:
         return True
     return hmac.compare_digest(_sent(metadata).encode(), f"Bearer {token}".encode())
+
+
+def sent_token(metadata: Iterable[tuple[str, Any]] | None) -> str:
+    """The token a call carries as ``Bearer TOKEN``; empty for none."""
+    sent = _sent(metadata)
+    return sent.removeprefix("Bearer ") if sent.startswith("Bearer ") else ""
 
 
 def _sent(metadata: Iterable[tuple[str, Any]] | None) -> str:

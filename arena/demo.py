@@ -2,9 +2,12 @@
 leaderboard, and nothing left running.
 
 It starts a Redis on a free loopback port, a referee, the arena API, two Celery workers
-and three example bots (the rule-based house bot and two seeded random bots) as separate
-processes, registers the bots through the API, runs a duplicate round-robin over all
-games with a progress bar, prints the leaderboard and stops everything it started.
+and two example bots (the rule-based house bot and a seeded random bot) as separate
+processes, and registers them through the API by address. Two more bots are hosted: the
+house bot as a Python package and the Node.js example bot as a Node package, submitted
+through the API, which the referee starts in a sandbox for each seat of each match. It
+then runs a round robin over all games with a progress bar, prints the leaderboard and
+stops everything it started.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import argparse
 import contextlib
 import secrets
 import tempfile
+from pathlib import Path
 
 from rich.console import Console
 
@@ -20,14 +24,24 @@ from arena.access import REFEREE
 from arena.cli.common import arena_api
 from arena.cli.tournament import fairness, follow
 from arena.games import game_names
+from arena.hosting.example_packages import (
+    NODE_COMMAND,
+    PYTHON_COMMAND,
+    house_package,
+    node_package,
+)
+from arena.hosting.package import pack
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
 from arena.v1 import arena_pb2
 
 BOTS = {
     "house": ("house",),
-    "random-1": ("random", "--seed", "1"),
-    "random-2": ("random", "--seed", "2"),
+    "random": ("random", "--seed", "1"),
+}
+HOSTED = {
+    "house-hosted": (house_package, "python3.11", PYTHON_COMMAND),
+    "node-hosted": (node_package, "node20", NODE_COMMAND),
 }
 
 
@@ -53,8 +67,9 @@ def main() -> None:
                 return service.address
 
             referee = start(
-                "referee", "serve", "--port", "0", "--replay-dir", replay_dir, env=referee_token
-            )
+                "referee", "serve", "--port", "0", "--replay-dir", replay_dir,
+                "--hosting-dir", str(Path(replay_dir) / "hosting"), env=referee_token,
+            )  # fmt: skip
             api_address = start("api", "serve", "--port", "0", "--redis", url)
             for n in range(args.workers):
                 start(
@@ -71,9 +86,22 @@ def main() -> None:
             for name, address in bots.items():
                 api.RegisterBot(arena_pb2.RegisterBotRequest(name=name, address=address))
             console.print("bots: " + ", ".join(f"{n} ({a})" for n, a in bots.items()))
+            with console.status("submitting the hosted bots' packages"):
+                for name, (make, runtime, command) in HOSTED.items():
+                    blob = pack(make(Path(replay_dir) / "packages" / name))
+                    version = api.SubmitBot(
+                        arena_pb2.SubmitBotRequest(
+                            name=name, version="1", runtime=runtime, command=command, package=blob
+                        )
+                    )
+                    console.print(
+                        f"hosted: {version.name}@{version.version} ({runtime}, "
+                        f"{version.package_bytes:,} bytes, sha256 {version.package_sha256[:12]})"
+                    )
+            entries = [*bots, *HOSTED]
             tournament = api.SubmitTournament(
                 arena_pb2.SubmitTournamentRequest(
-                    spec=arena_pb2.TournamentSpec(entries=list(bots), deals=args.deals, name="demo")
+                    spec=arena_pb2.TournamentSpec(entries=entries, deals=args.deals, name="demo")
                 )
             )
             console.print(

@@ -22,7 +22,10 @@ MAX_TIME_BANK_S = 3600.0
 MAX_FAULTS_LIMIT = 1000
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}\Z")
-"""A registry name; also what the referee calls a bot to watchers."""
+"""A registry name, and a hosted bot's version label."""
+ENTRY_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}(@[A-Za-z0-9_.-]{1,40})?\Z")
+"""A tournament entry, ``name`` or a hosted bot's ``name@version``: what the referee
+calls a bot to watchers."""
 
 
 class LimitError(ValueError):

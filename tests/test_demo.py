@@ -1,5 +1,5 @@
-"""``make demo``'s program: a whole local arena, a tournament over every game, and nothing
-left running afterwards."""
+"""``make demo``'s program: a whole local arena, a tournament over every game between
+remote and hosted bots, and nothing left running afterwards."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ def test_demo_plays_every_game_prints_the_leaderboard_and_stops_everything() -> 
     )
     assert done.returncode == 0, done.stderr[-2000:]
     output = done.stderr + done.stdout
-    total = 3 * len(game_names()) * 2  # 3 pairings, 1 deal, 2 seatings
+    total = 6 * len(game_names()) * 2  # 6 pairings of 4 bots, 1 deal, 2 seatings
     assert f"{total}/{total} matches, 0 forfeits" in output
     assert "Leaderboard, all games" in output
-    for bot in ("house", "random-1", "random-2"):
+    for bot in ("house", "random", "house-hosted@1", "node-hosted@1"):  # two are hosted
         assert re.search(rf"│\s+\d\s+│ {bot}\s+│", output), bot
     for game in game_names():
         assert game in output

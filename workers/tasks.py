@@ -10,6 +10,7 @@ running: a tournament waits out a referee outage however long, and says why it w
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 import uuid
@@ -28,9 +29,12 @@ from redis.retry import Retry
 
 from arena import wire
 from arena.access import bearer
+from arena.games import get_game
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
 from arena.store import TournamentRecord, TournamentStore
+from arena.store.bot_logs import BotLogStore, SeatOutput, clip
 from arena.store.leases import MatchLeases
+from arena.store.packages import PackageStore
 from arena.store.tournaments import RUNNING
 from arena.tls import channel_credentials
 from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
@@ -78,6 +82,16 @@ def leases() -> MatchLeases:
     return MatchLeases(_redis())
 
 
+@cache
+def packages() -> PackageStore:
+    return PackageStore(_redis())
+
+
+@cache
+def logs() -> BotLogStore:
+    return BotLogStore(_redis())
+
+
 def pick_referee(match_id: str, attempt: int) -> str:
     """Spread matches over the referees; each attempt moves to the next one."""
     referees = settings.referees
@@ -111,7 +125,27 @@ def _channel_options() -> list[tuple[str, int]]:
     ]
 
 
+MISSING_PACKAGE = re.compile(r"^package ([0-9a-f]{64}) is not on this referee")
+
+
 def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
+    """Play ``request`` on ``referee``; a hosted entry's package goes with it only when
+    the referee says it has not got it, so each referee receives each package once."""
+    try:
+        return _call(referee, request)
+    except grpc.RpcError as error:
+        missing = MISSING_PACKAGE.match(error.details() or "")
+        if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
+            raise
+    for hosted in request.hosted.values():
+        blob = packages().blob(hosted.package_sha256)
+        if blob is None:  # never, while versions are kept: say so rather than loop
+            raise RuntimeError(f"package {hosted.package_sha256} is missing from the store")
+        hosted.package = blob
+    return _call(referee, request)
+
+
+def _call(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
     credentials = _referee_credentials()
     options = _channel_options()
     opened = (
@@ -176,9 +210,19 @@ def _to_play(
 
 def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.PlayMatchRequest:
     spec = record.spec
+    hosted = spec.get("hosted", {})
     return referee_pb2.PlayMatchRequest(
         game=match.game,
-        bots=[spec["addresses"][e] for e in match.entries],
+        bots=[spec["addresses"].get(e, "") for e in match.entries],
+        hosted={
+            i: referee_pb2.HostedBot(
+                package_sha256=hosted[e]["sha256"],
+                runtime=hosted[e]["runtime"],
+                command=hosted[e]["command"],
+            )
+            for i, e in enumerate(match.entries)
+            if e in hosted
+        },
         bot_names=list(match.entries),
         seed=match.seed,
         move_deadline=wire.duration(spec["move_deadline_ms"] / 1000),
@@ -223,6 +267,8 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
     outcome = _outcome(record, match, result, referee, end)
     stored = tournaments.record_result(tournament_id, outcome)
+    if stored:  # the logs of the attempt whose result counts, and only those
+        logs().put(tournament_id, match_id, _seat_outputs(match, result))
     leases().release(tournament_id, match_id, holder)
     if stored:
         now = tournaments.get(tournament_id)
@@ -264,6 +310,17 @@ def _outcome(
         "fair_play": stored_mode(record.spec),
         "operator_seed": stored_operator_seed(record.spec),
     }
+
+
+def _seat_outputs(match: ScheduledMatch, result: referee_pb2.MatchResult) -> list[SeatOutput]:
+    """What each hosted seat's process wrote, with the entry that held the seat."""
+    seat_teams = get_game(match.game).info.seat_teams
+    outputs = []
+    for log in result.seat_logs:
+        text, clipped = clip(log.output.decode("utf-8", "replace"))
+        entry = match.entries[seat_teams[log.seat]]
+        outputs.append(SeatOutput(log.seat, entry, text, log.truncated or clipped, log.exit))
+    return outputs
 
 
 def finalize(tournament_id: str) -> bool:

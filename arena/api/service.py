@@ -1,7 +1,8 @@
 """The Arena service: the front door for bot authors, organisers and leaderboard readers.
 
 It keeps nothing in memory: bots, tournaments and results live in Redis (``arena.store``),
-matches are queued on Celery (``workers.dispatch``) and played by referees.
+matches are queued on Celery (``workers.dispatch``) and played by referees. The calls for
+hosted bots and their authors live in ``arena.api.hosted``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 import redis
-from google.protobuf import duration_pb2, timestamp_pb2
+from google.protobuf import duration_pb2
 from prometheus_client import start_http_server
 
 from arena import limits
 from arena.access import API, TokenCheck, holds_token
+from arena.api import MAX_MESSAGE_BYTES
 from arena.api.boards import BoardCache
+from arena.api.common import revealed, timestamp
+from arena.api.hosted import HostedBots, games_played, plays_none
 from arena.api.metrics import RequestCounter
 from arena.api.probe import Probe, Unregistrable
 from arena.api.store_down import StoreDown
@@ -30,6 +34,7 @@ from arena.grpc_server import abort, start_serving
 from arena.ratings.leaderboard import Leaderboard, leaderboard
 from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
+from arena.store.packages import PackageStore
 from arena.store.reach import connect
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
@@ -49,12 +54,6 @@ STATES = {
 }
 
 
-def _timestamp(seconds: float) -> timestamp_pb2.Timestamp:
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromNanoseconds(int(seconds * 1e9))
-    return stamp
-
-
 def bot_message(bot: RegisteredBot, *, operator: bool = True) -> arena_pb2.RegisteredBot:
     """The registry entry; its address only for the ``operator`` (``arena.access``)."""
     return arena_pb2.RegisteredBot(
@@ -63,15 +62,10 @@ def bot_message(bot: RegisteredBot, *, operator: bool = True) -> arena_pb2.Regis
         games=list(bot.games),
         hello_name=bot.hello_name,
         version=bot.version,
-        registered_at=_timestamp(bot.registered_at),
+        registered_at=timestamp(bot.registered_at),
+        hosted=bot.hosted,
+        author=bot.author,
     )
-
-
-def revealed(record: TournamentRecord) -> bool:
-    """A tournament's seeds, deals and replays are public once it has ended and none of
-    its matches is still being played, never before: a bot that read them could know the
-    cards of a match it is playing or still has to play."""
-    return record.state in (FINISHED, CANCELLED) and record.playing == 0
 
 
 def seed_message(record: TournamentRecord) -> arena_pb2.SeedCommitment:
@@ -116,13 +110,13 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
         matches_total=record.total,
         matches_done=record.done,
         forfeits=record.forfeits,
-        created_at=_timestamp(record.created_at),
+        created_at=timestamp(record.created_at),
         games=list(record.games),
         seed=seed_message(record),
         fair_play=PROTO[mode],
         waiting=(
             arena_pb2.TournamentWait(
-                since=_timestamp(record.waiting.since), reason=record.waiting.reason
+                since=timestamp(record.waiting.since), reason=record.waiting.reason
             )
             if record.waiting is not None and record.state == RUNNING
             else None
@@ -162,6 +156,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.tournaments = TournamentStore(client)
         self.boards = BoardCache()
         self.probe = probe
+        self.packages = PackageStore(client)
+        self.hosted = HostedBots(client, token, self.bots, self.tournaments)
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -182,23 +178,24 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             check_address(request.address)
         except InvalidRequest as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        existing = await asyncio.to_thread(self.bots.get, request.name)
+        if existing is not None and existing.hosted:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _hosted_name(existing))
         try:
             hello = await self.probe.hello(request.address)
         except Unregistrable as refused:
             await abort(context, refused.code, str(refused))
-        arena_games = game_names()
-        games = tuple(g for g in arena_games if g in hello.games)
+        games = games_played(hello)
         if not games:
             await abort(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                f"bot {request.name!r} plays none of the arena's games (it plays: "
-                f"{', '.join(hello.games) or 'nothing'}; the arena has: {', '.join(arena_games)})",
+                context, grpc.StatusCode.FAILED_PRECONDITION, plays_none(request.name, hello)
             )
         bot = RegisteredBot(
             request.name, request.address, games, hello.name, hello.version, time.time()
         )
-        await asyncio.to_thread(self.bots.put, bot)
+        hosted = await asyncio.to_thread(self.bots.put_remote, bot)
+        if hosted is not None:  # submitted while the bot was being probed
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _hosted_name(hosted))
         return bot_message(bot)
 
     async def ListBots(
@@ -211,6 +208,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def RemoveBot(
         self, request: arena_pb2.RemoveBotRequest, context: Context
     ) -> arena_pb2.RemoveBotResponse:
+        """Removes a bot; a hosted one's versions go with it (their packages stay, for
+        the tournaments that play them)."""
         if not await asyncio.to_thread(self.bots.remove, request.name):
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {request.name!r}")
         return arena_pb2.RemoveBotResponse()
@@ -220,8 +219,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.Tournament:
         bots = {b.name: b for b in await asyncio.to_thread(self.bots.all)}
         try:
-            hosted = {name for name, bot in bots.items() if bot.hosted}
-            tournament_plan = plan(request.spec, sorted(bots), hosted)
+            # In a thread: fixing each hosted entry's version reads its versions.
+            tournament_plan = await asyncio.to_thread(
+                plan, request.spec, bots, self.packages.version
+            )
         except TooLarge as error:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         except InvalidSpec as error:
@@ -230,7 +231,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         matches = schedule(
             tournament_id,
             tournament_plan.entries,
-            {name: bots[name].games for name in tournament_plan.entries},
+            tournament_plan.games_of(),
             tournament_plan.games,
             tournament_plan.deals,
             tournament_plan.seed.value,
@@ -250,8 +251,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 "or entries",
             )
         games = sorted({m.game for m in matches})
-        addresses = {name: bots[name].address for name in bots}
-        spec = tournament_plan.to_json(tournament_id, addresses)
+        spec = tournament_plan.to_json(tournament_id)
         await asyncio.to_thread(self.tournaments.create, tournament_id, spec, games, matches)
         await asyncio.to_thread(_queue, tournament_id, [m.match_id for m in matches])
         return tournament_message(await self._tournament(tournament_id, context))
@@ -355,6 +355,35 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         public = revealed(record)
         return arena_pb2.ListResultsResponse(results=[record_message(r, public) for r in results])
 
+    async def SubmitBot(
+        self, request: arena_pb2.SubmitBotRequest, context: Context
+    ) -> arena_pb2.HostedBotVersion:
+        return await self.hosted.submit(request, context)
+
+    async def ListBotVersions(
+        self, request: arena_pb2.ListBotVersionsRequest, context: Context
+    ) -> arena_pb2.ListBotVersionsResponse:
+        return await self.hosted.versions(request, context)
+
+    async def GetBotLogs(
+        self, request: arena_pb2.GetBotLogsRequest, context: Context
+    ) -> arena_pb2.BotLogs:
+        return await self.hosted.bot_logs(request, context)
+
+    async def AddAuthor(
+        self, request: arena_pb2.AddAuthorRequest, context: Context
+    ) -> arena_pb2.AuthorToken:
+        return await self.hosted.add_author(request, context)
+
+
+def _hosted_name(bot: RegisteredBot) -> str:
+    owner = f"author {bot.author!r}" if bot.author else "the operator"
+    return (
+        f"{bot.name!r} is a hosted bot (of {owner}), whose versions the arena runs itself: "
+        "a bot registered at an address needs a name of its own (or remove "
+        f"{bot.name!r} first)"
+    )
+
 
 def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRecord:
     """A stored result; while its tournament runs, without what would deal its cards."""
@@ -400,13 +429,18 @@ async def start_server(
     bot_networks: BotNetworks = DEFAULT,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the API; with ``token``, write calls must carry it (``arena.access``), and
-    RegisterBot's callers, who then hold it, learn why a bot did not answer."""
+    RegisterBot's callers, who then hold it, learn why a bot did not answer. SubmitBot
+    starts bots in sandboxes on this host (``arena.hosting.sandbox``)."""
     client = await asyncio.to_thread(connect, redis_url)  # StoreUnreachable: say so, stop
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
     if token:
         interceptors.append(TokenCheck(API, token))
     interceptors.append(StoreDown(client))
-    server = grpc.aio.server(interceptors=interceptors)
+    # SubmitBot carries a package of up to 16 MiB, over gRPC's default of 4 MiB.
+    server = grpc.aio.server(
+        interceptors=interceptors,
+        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)],
+    )
     probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe, token), server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name

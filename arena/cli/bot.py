@@ -1,10 +1,12 @@
-"""``arena bot serve|register|list|remove``."""
+"""``arena bot serve|check|register|submit|versions|logs|list|remove``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import time
+from pathlib import Path
 from typing import Any
 
 from arena.cli.common import (
@@ -16,7 +18,12 @@ from arena.cli.common import (
     group,
     tls_from_flags,
 )
+from arena.hosting.package import MAX_PACKAGE_BYTES, InvalidPackage, pack
+from arena.hosting.runtimes import NAMES
 from arena.v1 import arena_pb2
+
+SUBMIT_TIMEOUT_S = 120
+"""The arena starts the bot and asks it Hello before it answers."""
 
 
 def add_commands(groups: Groups) -> None:
@@ -71,6 +78,38 @@ def add_commands(groups: Groups) -> None:
     register.add_argument("address", help="where referees reach the bot, host:port")
     add_api_flag(register)
     register.set_defaults(run=_register)
+
+    submit = bots.add_parser(
+        "submit",
+        help="submit a version of a hosted bot: its files, which the arena runs in a sandbox",
+    )
+    submit.add_argument("name", help="bot name (letters, digits, '-', '_', '.')")
+    submit.add_argument("directory", help="the bot's files, packed as they are (no symlinks)")
+    submit.add_argument("--runtime", required=True, help=f"what runs it: one of {', '.join(NAMES)}")
+    submit.add_argument(
+        "--command",
+        required=True,
+        help="what starts it in that directory, e.g. 'python3 bot.py' or './engine --fast'",
+    )
+    submit.add_argument(
+        "--version",
+        help="a new label for this version (default: the time now in UTC, e.g. 20261203T101500Z)",
+    )
+    add_api_flag(submit)
+    submit.set_defaults(run=_submit)
+
+    versions = bots.add_parser("versions", help="list a hosted bot's versions, newest first")
+    versions.add_argument("name")
+    add_api_flag(versions)
+    versions.set_defaults(run=_versions)
+
+    logs = bots.add_parser(
+        "logs", help="print what a hosted bot wrote in one match (its author or the operator)"
+    )
+    logs.add_argument("name")
+    logs.add_argument("match", help="match id, as `arena tournament results` shows it")
+    add_api_flag(logs)
+    logs.set_defaults(run=_logs)
 
     listing = bots.add_parser("list", help="list registered bots")
     add_api_flag(listing)
@@ -131,8 +170,69 @@ def _list(args: argparse.Namespace) -> None:
     if not bots:
         print("no bots registered")
     for bot in bots:
-        address = bot.address or "(operator only)"  # the API keeps it from anonymous callers
-        print(f"{bot.name:<20} {address:<22} {', '.join(bot.games)}")
+        if bot.hosted:
+            where = f"hosted ({bot.author})" if bot.author else "hosted"
+        else:  # the API keeps the address from anonymous callers
+            where = bot.address or "(operator only)"
+        print(f"{bot.name:<20} {where:<22} {', '.join(bot.games)}")
+
+
+def _submit(args: argparse.Namespace) -> None:
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        raise CliError(f"{directory} is not a directory: give the one holding the bot's files")
+    try:
+        blob = pack(directory)
+    except InvalidPackage as error:
+        raise CliError(f"cannot pack {directory}: {error}") from None
+    except OSError as error:
+        raise CliError(f"cannot pack {directory}: {error}") from None
+    if len(blob) > MAX_PACKAGE_BYTES:
+        raise CliError(
+            f"{directory} packs to {len(blob):,} bytes; the arena takes at most "
+            f"{MAX_PACKAGE_BYTES:,}: leave out what the bot does not need to run"
+        )
+    label = args.version or time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    request = arena_pb2.SubmitBotRequest(
+        name=args.name, version=label, runtime=args.runtime, command=args.command, package=blob
+    )
+    with arena_api(args) as api:
+        version = api.SubmitBot(request, timeout=SUBMIT_TIMEOUT_S)
+    print(
+        f"submitted {version.name}@{version.version}: sha256 {version.package_sha256[:12]}, "
+        f"{version.package_bytes:,} bytes, {version.hello_name} {version.hello_version}, "
+        f"plays {', '.join(version.games)}"
+    )
+
+
+def _versions(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        versions = api.ListBotVersions(
+            arena_pb2.ListBotVersionsRequest(name=args.name), timeout=10
+        ).versions
+    print(f"{'VERSION':<22} {'SUBMITTED (UTC)':<20} {'RUNTIME':<11} {'SHA256':<13} "
+          f"{'BYTES':>11}  {'AUTHOR':<12} COMMAND")  # fmt: skip
+    for n, version in enumerate(versions):
+        submitted = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(version.submitted_at.seconds))
+        label = version.version + (" *" if n == 0 else "")
+        print(
+            f"{label:<22} {submitted:<20} {version.runtime:<11} "
+            f"{version.package_sha256[:12]:<13} {version.package_bytes:>11,}  "
+            f"{version.author or '(operator)':<12} {version.command}"
+        )
+    print("* the version tournaments play unless an entry names one (NAME@VERSION)")
+
+
+def _logs(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        logs = api.GetBotLogs(
+            arena_pb2.GetBotLogsRequest(bot=args.name, match_id=args.match), timeout=30
+        )
+    for seat in logs.seats:
+        print(f"=== {logs.bot}@{logs.version}, seat {seat.seat}: {seat.exit} ===")
+        print(seat.output, end="" if seat.output.endswith("\n") or not seat.output else "\n")
+        if seat.truncated:
+            print("[arena: the output was longer; the middle was dropped]")
 
 
 def _remove(args: argparse.Namespace) -> None:

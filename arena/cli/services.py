@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
+from pathlib import Path
 
 from arena.access import API, REFEREE
 from arena.cli.common import (
@@ -17,6 +19,9 @@ from arena.cli.common import (
     tls_from_flags,
     token_from_flags,
 )
+
+DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
+"""As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
 
 
 def add_commands(groups: Groups) -> None:
@@ -37,6 +42,21 @@ def add_commands(groups: Groups) -> None:
     )
     add_tls_server_flags(serve, calls_bots=True, verifies_clients=True)
     add_bot_network_flags(serve)
+    serve.add_argument(
+        "--hosting-dir",
+        default=str(DEFAULT_HOSTING_DIR),
+        help="where hosted bots' packages are kept, one directory per SHA-256, and their "
+        f"logs while they play (default {DEFAULT_HOSTING_DIR})",
+    )
+    serve.add_argument(
+        "--sandbox-pool",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N started sandboxes ready per hosted bot (package, runtime and command), "
+        "each for one seat of one match, so that a match need not wait for its bots to "
+        "start; 0 (the default) starts them when the match begins",
+    )
     serve.set_defaults(run=_referee_serve)
 
     api = group(groups, "api", "run the arena API").add_parser(
@@ -104,6 +124,8 @@ def _redis_flag(parser: argparse.ArgumentParser) -> None:
 def _referee_serve(args: argparse.Namespace) -> None:
     from arena.referee.service import serve
 
+    if args.sandbox_pool < 0:
+        raise CliError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, REFEREE)
     try:
@@ -117,6 +139,8 @@ def _referee_serve(args: argparse.Namespace) -> None:
             tls=tls,
             bot_credentials=bot_credentials,
             bot_networks=bot_networks_from_flags(args),
+            hosting_dir=args.hosting_dir,
+            sandbox_pool=args.sandbox_pool,
         )
     except OSError as error:
         raise CliError(str(error)) from None

@@ -9,6 +9,7 @@ are named by the SHA-256 of their bytes, so the same files are stored once.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import shlex
@@ -119,3 +120,27 @@ def _kind(info: tarfile.TarInfo) -> str:
     if info.islnk():
         return f"hard link (to {info.linkname!r})"
     return "device or special file"
+
+
+def pack(directory: Path) -> bytes:
+    """``directory`` as a package: a tar.gz of its files and directories, the same bytes
+    (and so the same SHA-256) for the same files wherever and whenever it is packed.
+    Links are refused rather than followed: a package holds plain files only."""
+    buffer = io.BytesIO()
+    # mtime 0 in the gzip header too, so that only the files decide the digest.
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as zipped,
+        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as archive,
+    ):
+        for path in sorted(directory.rglob("*")):
+            name = path.relative_to(directory).as_posix()
+            if path.is_symlink():
+                raise InvalidPackage(f"{name!r} is a symbolic link; pack the file it points to")
+            info = archive.gettarinfo(str(path), arcname=name)
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            if path.is_file():
+                with path.open("rb") as data:
+                    archive.addfile(info, data)
+            else:
+                archive.addfile(info)
+    return buffer.getvalue()

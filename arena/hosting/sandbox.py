@@ -23,26 +23,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, TypeVar
 
 from arena.bots.sdk import HOSTED_ADDRESS_ENV
 from arena.hosting.runtimes import SYSTEM, Runtime
 
 SOCKET = "/run/arena/bot.sock"
+DRAIN_S = 2.0
+"""How long a killed sandbox's output may take to end: only a process that outlived its
+sandbox could hold it open longer, and nothing waits on it for ever."""
 UIDS = range(61000, 62000)
 """User ids for sandboxes; no account on the host should use them."""
 MiB = 1 << 20
+T = TypeVar("T")
 
 
 class SandboxError(RuntimeError):
-    """A sandbox that could not start or serve; the message ends with the bot's output."""
+    """A sandbox that could not start or serve; the message ends with the bot's output.
+
+    ``reason`` is the message without that output: what the arena can say about the
+    sandbox to anyone, where the bot's own words go to its author only."""
+
+    def __init__(self, reason: str, tail: str = "") -> None:
+        super().__init__(reason + tail)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,9 @@ class Sandbox:
     log_path: Path
     _drain: asyncio.Task[None]
     _uid: _UidLease | None
+    _info: int
+    """The read end of bubblewrap's --info-fd, which names the sandbox's first process."""
+    _first: int | None = None
 
     @classmethod
     async def start(
@@ -120,34 +135,31 @@ class Sandbox:
         root = root or Path(tempfile.gettempdir()) / "arena-sandboxes"
         uid = _UidLease(root / "uids") if os.geteuid() == 0 else None
         workdir = Path(tempfile.mkdtemp(prefix="sandbox-", dir=root))
+        info, info_w = os.pipe()
+        os.set_blocking(info, False)
         try:
             sockets = workdir / "run"
             sockets.mkdir()
-            if uid is not None:
-                await _small_tmpfs(sockets, uid.uid)
+            if uid is not None:  # a mount cut short would finish after the undoing
+                await _to_the_end(_small_tmpfs(sockets, uid.uid))
             argv = _argv(package, runtime, command, sockets, limits, uid.uid if uid else None)
+            at = argv.index(bwrap()) + 1
+            argv[at:at] = ["--info-fd", str(info_w)]  # names the sandbox's first process
             log_path.parent.mkdir(parents=True, exist_ok=True)
-            process = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                env={"PATH": "/usr/bin:/bin"},
-                start_new_session=True,
-            )
+            process = await _spawn(argv, info_w, info)
         except BaseException:
-            if uid is not None:
-                await _run("umount", "--lazy", str(workdir / "run"))
-                uid.release()
-            shutil.rmtree(workdir, ignore_errors=True)
+            await _to_the_end(_undo(workdir, uid, info))
             raise
+        finally:
+            os.close(info_w)
         assert process.stdout is not None
         drain = asyncio.create_task(_keep(process.stdout, log_path.open("wb"), limits.log_bytes))
-        sandbox = cls(process, f"unix:{sockets / 'bot.sock'}", workdir, log_path, drain, uid)
+        address = f"unix:{sockets / 'bot.sock'}"
+        sandbox = cls(process, address, workdir, log_path, drain, uid, info)
         try:
             await sandbox._listening(sockets / "bot.sock", limits.start_s)
         except BaseException:
-            await sandbox.close()
+            await _to_the_end(sandbox.close())
             raise
         return sandbox
 
@@ -157,9 +169,9 @@ class Sandbox:
         while not socket.exists():
             if self.process.returncode is not None:
                 await self._drain
-                raise SandboxError(f"the bot exited with {self.describe_exit()}{self.tail()}")
+                raise SandboxError(f"the bot exited with {self.describe_exit()}", self.tail())
             if loop.time() > deadline:
-                raise SandboxError(f"the bot did not listen within {timeout_s:g} s{self.tail()}")
+                raise SandboxError(f"the bot did not listen within {timeout_s:g} s", self.tail())
             await asyncio.sleep(0.02)
 
     def describe_exit(self) -> str:
@@ -186,20 +198,132 @@ class Sandbox:
         kept = "\n".join(text.rstrip().splitlines()[-lines:])
         return f"; its output ends:\n{kept}" if kept else "; it wrote nothing"
 
-    async def close(self) -> None:
-        """Kill every process of the sandbox and remove its files."""
+    def kill(self) -> None:
+        """Kill the sandbox now, and with it every process in it; ``stop`` waits for that."""
         if self.process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            await self.process.wait()
+            self._first = _kill(self.process.pid, self._info, self._first)
+
+    async def stop(self) -> None:
+        """Kill every process of the sandbox and wait until all they wrote is in the log."""
+        self.kill()
+        await self.process.wait()
+        done, _ = await asyncio.wait({self._drain}, timeout=DRAIN_S)
+        if not done:  # a process outlived its sandbox; the log is whole enough
+            self._drain.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._drain
+
+    async def close(self) -> None:
+        """Kill every process of the sandbox and remove its files."""
+        await self.stop()
         if self._uid is not None:
             await _run("umount", "--lazy", str(self.workdir / "run"))
         shutil.rmtree(self.workdir, ignore_errors=True)
         if self._uid is not None:
             self._uid.release()
             self._uid = None
+        if self._info >= 0:
+            os.close(self._info)
+            self._info = -1
+
+
+async def _spawn(argv: list[str], info_w: int, info: int) -> asyncio.subprocess.Process:
+    """Start bubblewrap. A start cut short once the process exists still ends with it
+    killed, sandbox and all: nothing may run on that nobody can stop."""
+    spawning = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env={"PATH": "/usr/bin:/bin"},
+            start_new_session=True,
+            pass_fds=(info_w,),
+        )
+    )
+    try:
+        return await asyncio.shield(spawning)
+    except asyncio.CancelledError:
+        await _to_the_end(_reap(spawning, info))
+        raise
+
+
+async def _reap(spawning: asyncio.Future[asyncio.subprocess.Process], info: int) -> None:
+    with contextlib.suppress(Exception):
+        process = await spawning
+        _kill(process.pid, info, None)
+        await process.wait()
+
+
+async def _undo(workdir: Path, uid: _UidLease | None, info: int) -> None:
+    """Undo a start that failed before its sandbox existed."""
+    os.close(info)
+    if uid is not None:
+        await _run("umount", "--lazy", str(workdir / "run"))
+        uid.release()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """``work`` run to its end even if this task is cancelled meanwhile, and once more
+    after that: a start or a cleanup cut in the middle would leave a mount, a user id or
+    a process behind. The cancellation is raised when ``work`` is done."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return task.result()
+
+
+def _kill(pid: int, info: int, first: int | None) -> int | None:
+    """SIGKILL the sandbox whose bubblewrap is ``pid`` (our child, not yet reaped), and
+    return its first process, if known.
+
+    That first process is PID 1 of the sandbox's PID namespace: everything in the
+    sandbox dies with it. Bubblewrap would kill it when bubblewrap dies, but only once
+    it has set that up, which a sandbox killed as it starts has not; so bubblewrap is
+    stopped first (it can then neither start that process nor reap it, whose PID is
+    therefore still its own), the first process is killed, then bubblewrap."""
+    try:
+        os.kill(pid, signal.SIGSTOP)
+        state = os.waitid(os.P_PID, pid, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
+    except (ProcessLookupError, ChildProcessError):
+        return first  # gone already
+    if state is None or state.si_code != os.CLD_STOPPED:
+        return first  # it ended, and its first process with it; that PID is not ours now
+    first = first or _first_process(info)
+    for process in [first] if first is not None else _children_of(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+    return first
+
+
+def _first_process(info: int) -> int | None:
+    """The sandbox's first process, as bubblewrap's --info-fd names it, once written."""
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        written = json.loads(os.read(info, 65536))["child-pid"]
+        return written if isinstance(written, int) else None
+    return None
+
+
+def _children_of(pid: int) -> list[int]:
+    """The children of ``pid``, found the slow way, in every process's stat."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = Path(entry.path, "stat").read_bytes()
+            if int(stat.rpartition(b")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
 
 
 async def _small_tmpfs(directory: Path, uid: int) -> None:

@@ -56,12 +56,15 @@ CHANNEL_OPTIONS = [
 
 
 class BotFault(Exception):
-    """A decision failed; ``kind`` is an ``arena.v1.FaultKind``."""
+    """A decision failed; ``kind`` is an ``arena.v1.FaultKind``. ``caller_detail``, if
+    set, is a fuller detail for the PlayMatch caller only, such as a hosted bot's own
+    output, which watchers and replays never see."""
 
-    def __init__(self, kind: FaultKind, detail: str) -> None:
+    def __init__(self, kind: FaultKind, detail: str, caller_detail: str | None = None) -> None:
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+        self.caller_detail = caller_detail
 
 
 Message = TypeVar("Message", bot_pb2.ActResponse, bot_pb2.HelloResponse)
@@ -219,11 +222,21 @@ class BotChannels:
 
 
 class SeatConversation:
-    """The decisions of one seat in one match."""
+    """The decisions of one seat in one match.
 
-    def __init__(self, bot: BotConnection, use_stream: bool) -> None:
+    ``ended``, for a seat whose bot the referee hosts, says why its process ended, or
+    None while it runs: a process that ended cannot come back, so its seat is not
+    waited for."""
+
+    def __init__(
+        self,
+        bot: BotConnection,
+        use_stream: bool,
+        ended: Callable[[], str | None] | None = None,
+    ) -> None:
         self.bot = bot
         self.use_stream = use_stream
+        self.ended = ended
         self._stream: grpc.aio.StreamStreamCall[bytes, bot_pb2.ActResponse | None] | None = None
         self._deadline: SeatDeadline | None = None
 
@@ -239,9 +252,11 @@ class SeatConversation:
         ask = self._act_on_stream if self.use_stream else self._act_unary
         refused: BotFault | None = None
         while True:
+            self._check_process()
             try:
                 return await ask(request, left, decision)
             except BotFault as fault:
+                self._check_process()
                 if fault.kind == referee_pb2.FAULT_KIND_TIMEOUT and not self.bot.connected():
                     raise _not_reached(timeout_s, refused) from None
                 if fault.kind != referee_pb2.FAULT_KIND_UNREACHABLE:
@@ -253,6 +268,12 @@ class SeatConversation:
                 left = due - loop.time()
             if left <= 0:
                 raise _not_reached(timeout_s, refused)
+
+    def _check_process(self) -> None:
+        """Raise UNREACHABLE, saying how, if this seat's hosted process has ended."""
+        why = self.ended() if self.ended is not None else None
+        if why is not None:
+            raise BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, why)
 
     async def _act_unary(
         self, request: bytes, timeout_s: float, decision: int

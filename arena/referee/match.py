@@ -7,6 +7,7 @@ it sends each seat exactly its own observation and the legal actions, nothing el
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import secrets
@@ -36,6 +37,7 @@ from arena.referee.faults import (
     substitute_action,
 )
 from arena.referee.feed import MatchFeed
+from arena.referee.hosted import HostedEntry, HostedSeats
 from arena.replay import ReplayRecorder, ReplayStore
 from arena.v1 import bot_pb2, referee_pb2
 
@@ -50,6 +52,8 @@ _ENDPOINT = re.compile(
 )
 """An IP address, with or without a port, as gRPC's error messages spell them (not a
 network such as 10.0.0.0/8)."""
+_UNIX_SOCKET = re.compile(r"unix:[^\s,;'\"()\[\]]*")
+"""A Unix socket address: a hosted bot's is a path on the referee's host."""
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +85,20 @@ class MatchSpec:
     seat_names: tuple[str, ...] = ()
     """What watchers and the replay call each seat's bot, never its address (empty:
     "bot N" for seat N - 1)."""
+    seat_hosted: tuple[HostedEntry | None, ...] = ()
+    """The package of each seat the referee hosts (its address in ``seat_bots`` is
+    then empty); empty when it hosts none."""
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if self.seat_names else f"bot {seat + 1}"
+
+    def hosted(self, seat: int) -> HostedEntry | None:
+        return self.seat_hosted[seat] if self.seat_hosted else None
+
+    def seat_label(self, seat: int) -> str:
+        """What metrics and logs call the seat's bot: its address, or its package."""
+        entry = self.hosted(seat)
+        return entry.label() if entry is not None else self.seat_bots[seat]
 
     @property
     def public(self) -> bool:
@@ -107,9 +122,16 @@ class MatchRunner:
         replays: ReplayStore,
         channels: BotChannels | None = None,
         bot_networks: BotNetworks = ANYWHERE,
+        hosted: HostedSeats | None = None,
     ) -> None:
         self.spec = spec
         self.bot_networks = bot_networks
+        self.hosted = hosted
+        self.addresses = list(spec.seat_bots)
+        """Where each seat's bot is dialled: a hosted seat's sandbox once started."""
+        self._hosted_addresses: set[str] = set()
+        self._caller_details: dict[int, str] = {}
+        """Fuller fault details (by index in the ledger) for the PlayMatch caller only."""
         self.feed = feed
         self.replays = replays
         self.channels = channels
@@ -137,51 +159,21 @@ class MatchRunner:
         self.clocks = SeatClocks(self.info.num_seats, spec.move_deadline_s, spec.time_bank_s)
         # Labelled metric children, looked up once: the lookup costs more than the update.
         self._seat_latency = [
-            metrics.DECISION_SECONDS.labels(self.info.name, bot) for bot in spec.seat_bots
+            metrics.DECISION_SECONDS.labels(self.info.name, spec.seat_label(s))
+            for s in range(self.info.num_seats)
         ]
         self._decisions_ok = metrics.DECISIONS.labels(self.info.name, "ok")
 
     async def run(self) -> referee_pb2.MatchResult:
-        started = time.monotonic()
-        spec = self.spec
-        channels = self.channels or BotChannels(keep_idle=0)
-        # A refused address is never dialled; its team forfeits as if it could not be
-        # reached, so a tournament goes on when the policy changes under it.
-        refused = await refusals(self.bot_networks, spec.seat_bots)
-        connections = {
-            a: channels.acquire(a) for a in dict.fromkeys(spec.seat_bots) if a not in refused
-        }
-        state = spec.game.new_state(spec.seed, spec.options)
-        outcome = _Outcome()
-        # The seed stays secret until the end; its commitment is public from the start.
-        self.feed.post(
-            referee_pb2.MatchEvent(
-                kind=referee_pb2.MATCH_EVENT_KIND_STARTED,
-                text=f"{self.info.title}, deal commitment {self.commitment[:16]}...: "
-                + ", ".join(f"seat {s} {spec.seat_name(s)}" for s in range(self.info.num_seats)),
-                deal_commitment=self.commitment,
-            )
-        )
+        hosted = self.hosted
         try:
-            failed, streams = await self._greet(connections, refused)
-            if failed:
-                outcome.end, outcome.forfeit_team = ending_before_play(failed, self.info.num_teams)
-            else:
-                seats = [SeatConversation(connections[b], streams[b]) for b in spec.seat_bots]
-                try:
-                    await self._play(state, seats, outcome)
-                finally:
-                    for seat in seats:
-                        await seat.close()
-            result = self._result(state, outcome, time.monotonic() - started)
-            end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
-            metrics.MATCH_SECONDS.labels(self.info.name, end).observe(time.monotonic() - started)
-            self._save_replay(state, outcome.played, result)
-            await self._notify_end(connections, state, result)
+            result = await self._run()
+            if hosted is not None:
+                await hosted.stop()  # a log is whole once its processes are gone
+                result.seat_logs.extend(hosted.logs())
         finally:
-            troubled = {spec.seat_bots[f.seat] for f in self.ledger.faults}
-            for address, connection in connections.items():
-                await channels.release(connection, healthy=address not in troubled)
+            if hosted is not None:  # however the match ended, even cancelled
+                hosted.release()
         self.feed.post(
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
@@ -193,19 +185,107 @@ class MatchRunner:
         )
         return result
 
+    async def _run(self) -> referee_pb2.MatchResult:
+        started = time.monotonic()
+        spec = self.spec
+        channels = self.channels or BotChannels(keep_idle=0)
+        remote = [a for s, a in enumerate(spec.seat_bots) if spec.hosted(s) is None]
+        # A refused address is never dialled; its team forfeits as if it could not be
+        # reached, so a tournament goes on when the policy changes under it.
+        refused = await refusals(self.bot_networks, remote)
+        state = spec.game.new_state(spec.seed, spec.options)
+        outcome = _Outcome()
+        # The seed stays secret until the end; its commitment is public from the start.
+        self.feed.post(
+            referee_pb2.MatchEvent(
+                kind=referee_pb2.MATCH_EVENT_KIND_STARTED,
+                text=f"{self.info.title}, deal commitment {self.commitment[:16]}...: "
+                + ", ".join(f"seat {s} {spec.seat_name(s)}" for s in range(self.info.num_seats)),
+                deal_commitment=self.commitment,
+            )
+        )
+        unplayable = {
+            seat: BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, refused[address])
+            for seat, address in enumerate(spec.seat_bots)
+            if address in refused
+        }
+        unplayable |= await self._start_hosted()
+        connections = self._connect(channels, unplayable)
+        try:
+            failed, streams = await self._greet(connections, unplayable)
+            if failed:
+                outcome.end, outcome.forfeit_team = ending_before_play(failed, self.info.num_teams)
+            else:
+                seats = [
+                    self._conversation(s, connections, streams) for s in range(self.info.num_seats)
+                ]
+                try:
+                    await self._play(state, seats, outcome)
+                finally:
+                    for conversation in seats:
+                        await conversation.close()
+            result = self._result(state, outcome, time.monotonic() - started)
+            end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
+            metrics.MATCH_SECONDS.labels(self.info.name, end).observe(time.monotonic() - started)
+            self._save_replay(state, outcome.played, result)
+            await self._notify_end(connections, state, result)
+        finally:
+            troubled = {self.addresses[f.seat] for f in self.ledger.faults}
+            for address, connection in connections.items():
+                if self._is_hosted(address):  # a sandbox serves one match: never kept
+                    await connection.close()
+                else:
+                    await channels.release(connection, healthy=address not in troubled)
+        return result
+
+    async def _start_hosted(self) -> dict[int, BotFault]:
+        """Start the hosted seats' sandboxes, whose sockets become those seats'
+        addresses; returns the fault of each seat whose sandbox did not start."""
+        if self.hosted is None:
+            return {}
+        failures = await self.hosted.start()
+        for seat in self.hosted.launches:
+            self.addresses[seat] = self.hosted.address(seat)
+        self._hosted_addresses = {self.addresses[s] for s in self.hosted.launches} - {""}
+        return failures
+
+    def _is_hosted(self, address: str) -> bool:
+        return address in self._hosted_addresses
+
+    def _connect(
+        self, channels: BotChannels, unplayable: Mapping[int, BotFault]
+    ) -> dict[str, BotConnection]:
+        """A connection to every bot that may be dialled; a hosted seat's is its own,
+        without TLS (a Unix socket on this host), whatever remote bots use."""
+        connections = {}
+        for seat, address in enumerate(self.addresses):
+            if seat in unplayable or address in connections:
+                continue
+            hosted = self._is_hosted(address)
+            connections[address] = (
+                BotConnection.open(address) if hosted else channels.acquire(address)
+            )
+        return connections
+
+    def _conversation(
+        self, seat: int, connections: Mapping[str, BotConnection], streams: Mapping[str, bool]
+    ) -> SeatConversation:
+        address = self.addresses[seat]
+        hosted = self.hosted
+        ended = functools.partial(hosted.ended, seat) if hosted and seat in hosted else None
+        return SeatConversation(connections[address], streams[address], ended)
+
     async def _greet(
-        self, connections: dict[str, BotConnection], refused: dict[str, str]
+        self, connections: dict[str, BotConnection], unplayable: Mapping[int, BotFault]
     ) -> tuple[set[int], dict[str, bool]]:
         """Hello every bot that may be dialled; returns the teams whose bot cannot play
-        this match, and whether each bot offers a stream."""
+        this match (those of ``unplayable`` seats too), and whether each bot offers a
+        stream."""
         timeout = max(HELLO_TIMEOUT_S, self.spec.move_deadline_s)
         answers = await asyncio.gather(
             *(c.say_hello(timeout) for c in connections.values()), return_exceptions=True
         )
-        problems = {
-            address: BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, why)
-            for address, why in refused.items()
-        }
+        problems: dict[str, BotFault] = {}
         streams: dict[str, bool] = {}
         for (address, _), answer in zip(connections.items(), answers, strict=True):
             if isinstance(answer, BotFault):
@@ -221,12 +301,15 @@ class MatchRunner:
             else:
                 streams[address] = answer.supports_stream
         failed_teams: set[int] = set()
-        for seat, address in enumerate(self.spec.seat_bots):
-            problem = problems.get(address)
+        for seat, address in enumerate(self.addresses):
+            problem = unplayable.get(seat) or problems.get(address)
             if problem is None:
                 continue
+            ended = self.hosted.ended(seat) if self.hosted and seat in self.hosted else None
+            if ended is not None:
+                problem = BotFault(problem.kind, ended)
             failed_teams.add(self.info.seat_teams[seat])
-            self._record_fault(Fault(seat, 0, problem.kind, problem.detail), 0)
+            self._record_fault(Fault(seat, 0, problem.kind, problem.detail), 0, problem)
         return failed_teams, streams
 
     async def _play(
@@ -300,12 +383,20 @@ class MatchRunner:
             if event.public:
                 self.feed.post_game(event.seat, event.kind, event.text, scores)
 
-    def _record_fault(self, fault: Fault, events_before: int) -> int | None:
+    def _record_fault(
+        self, fault: Fault, events_before: int, cause: BotFault | None = None
+    ) -> int | None:
         """Record a fault after the first ``events_before`` engine events (0 before play,
-        so it falls in no hand); returns the team that forfeits, if any."""
-        address = self.spec.seat_bots[fault.seat]
-        metrics.FAULTS.labels(fault.kind_name, address).inc()
-        log.info("match %s seat %d (%s): %s", self.spec.match_id, fault.seat, address, fault.detail)
+        so it falls in no hand); returns the team that forfeits, if any. The caller's
+        copy of the result gets ``cause.caller_detail`` instead, when it has one."""
+        label = self.spec.seat_label(fault.seat)
+        said = cause.caller_detail if cause is not None and cause.caller_detail else None
+        metrics.FAULTS.labels(fault.kind_name, label).inc()
+        log.info(
+            "match %s seat %d (%s): %s", self.spec.match_id, fault.seat, label, said or fault.detail
+        )
+        if said is not None:
+            self._caller_details[len(self.ledger.faults)] = self._public(said)
         fault = replace(fault, detail=self._public(fault.detail))
         self.recorder.fault(events_before, fault.to_json())
         self.feed.post(
@@ -335,7 +426,7 @@ class MatchRunner:
             )
             for t in range(info.num_teams)
         ]
-        return referee_pb2.MatchResult(
+        result = referee_pb2.MatchResult(
             match_id=self.spec.match_id,
             game=info.name,
             seed=self.spec.seed,
@@ -352,6 +443,9 @@ class MatchRunner:
             deal_salt=self.salt,
             time_bank_left=[wire.duration(s) for s in self.clocks.left()],
         )
+        for index, detail in self._caller_details.items():
+            result.faults[index].detail = detail
+        return result
 
     def _save_replay(self, state: State, played: bool, result: referee_pb2.MatchResult) -> None:
         document = self.recorder.finish(
@@ -386,9 +480,9 @@ class MatchRunner:
             if e.kind == "deal"
         ]
         calls: list[Any] = []
-        for seat, address in enumerate(spec.seat_bots):
+        for seat, address in enumerate(self.addresses):
             if address not in connections:
-                continue  # refused by the policy: never dialled
+                continue  # refused by the policy, or a sandbox that did not start
             calls.append(
                 connections[address].stub.MatchEnded(
                     bot_pb2.MatchEndedRequest(
@@ -406,15 +500,22 @@ class MatchRunner:
         await asyncio.gather(*calls, return_exceptions=True)  # best effort: errors ignored
 
     def _public(self, text: str) -> str:
-        spec = self.spec
-        return redact(text, {a: spec.seat_name(s) for s, a in enumerate(spec.seat_bots)})
+        names = {a: self.spec.seat_name(s) for s, a in enumerate(self.addresses) if a}
+        for address, name in list(names.items()):
+            if self._is_hosted(address) and address.startswith("unix:"):
+                names[address.removeprefix("unix:")] = name  # as gRPC may name the socket
+        return redact(text, names)
 
     def _watched(self, result: referee_pb2.MatchResult) -> referee_pb2.MatchResult:
-        """The result as watchers see it: bots by name, and no deal before it is public."""
+        """The result as watchers see it: bots by name, faults in public words, no
+        hosted bot's output, and no deal before it is public."""
         public = referee_pb2.MatchResult()
         public.CopyFrom(result)
         for team in public.teams:
             team.bots[:] = [self.spec.seat_name(s) for s in team.seats]
+        for index in self._caller_details:
+            public.faults[index].detail = self.ledger.faults[index].detail
+        public.ClearField("seat_logs")
         if not self.spec.public:
             public.ClearField("seed")
             public.ClearField("deal_salt")
@@ -425,10 +526,11 @@ class MatchRunner:
 
 def redact(text: str, names: Mapping[str, str]) -> str:
     """``text`` with each bot address in it replaced by the bot's name, and any other IP
-    address by ``<address>``: watchers never learn where a bot listens."""
+    address or Unix socket by ``<address>``: watchers never learn where a bot listens."""
     for address, name in names.items():
-        text = text.replace(address, name)
-    return _ENDPOINT.sub("<address>", text)
+        if address:
+            text = text.replace(address, name)
+    return _UNIX_SOCKET.sub("<address>", _ENDPOINT.sub("<address>", text))
 
 
 def _result_line(result: referee_pb2.MatchResult) -> str:

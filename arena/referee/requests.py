@@ -8,13 +8,17 @@ import uuid
 
 from arena import limits
 from arena.games import OptionError, UnknownGameError, get_game
+from arena.hosting.runtimes import NAMES
 from arena.referee.faults import FaultPolicy
+from arena.referee.hosted import HostedEntry
 from arena.referee.match import MatchSpec, new_token
 from arena.v1 import referee_pb2
 
 _HOSTNAME = re.compile(
     r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
 )
+
+_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 
 
 class InvalidRequest(ValueError):
@@ -24,6 +28,11 @@ class InvalidRequest(ValueError):
 def check_address(address: str) -> str:
     """Accept ``host:port`` (hostname, IPv4, or ``[IPv6]``) with port 1..65535."""
     allowed = "use host:port, e.g. 127.0.0.1:50051, bots.example:7000 or [::1]:50051"
+    if address.startswith("unix:"):
+        raise InvalidRequest(
+            f"bot address {address[:100]!r} is a Unix socket; the referee dials host:port "
+            "only (e.g. 127.0.0.1:50051), and starts the bots it hosts itself (hosted)"
+        )
     host, sep, port = address.rpartition(":")
     if not sep or not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
         raise InvalidRequest(f"malformed bot address {address!r}: {allowed}")
@@ -51,23 +60,25 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
             "give one per address, or none"
         )
     for name in request.bot_names:
-        if not limits.BOT_NAME.match(name):
+        if not limits.ENTRY_NAME.match(name):
             raise InvalidRequest(
-                f"bad bot name {name!r}: use 1 to 40 letters, digits, '-', '_' or '.'"
+                f"bad bot name {name!r}: use 1 to 40 letters, digits, '-', '_' or '.', "
+                "then for a hosted bot '@' and its version"
             )
     if len(bots) == info.num_seats:
-        seat_bots, seat_names = tuple(bots), tuple(names)
+        entry_of_seat = tuple(range(info.num_seats))
     elif len(bots) == info.num_teams:
-        seat_bots = tuple(bots[t] for t in info.seat_teams)
-        seat_names = tuple(names[t] for t in info.seat_teams)
+        entry_of_seat = tuple(info.seat_teams)
     else:
         counts = sorted({info.num_seats, info.num_teams})
         raise InvalidRequest(
             f"{info.name} takes {' or '.join(map(str, counts))} bot addresses "
             f"(one per seat or one per team), got {len(bots)}"
         )
-    for address in bots:
-        check_address(address)
+    hosted = _hosted_entries(request)
+    for index, address in enumerate(bots):
+        if index not in hosted:
+            _check_remote(index, address)
     try:
         options = info.resolve_options(dict(request.options))
     except OptionError as error:
@@ -93,8 +104,9 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
     return MatchSpec(
         match_id=match_id,
         game=game,
-        seat_bots=seat_bots,
-        seat_names=seat_names,
+        seat_bots=tuple(bots[e] for e in entry_of_seat),
+        seat_names=tuple(names[e] for e in entry_of_seat),
+        seat_hosted=tuple(hosted.get(e) for e in entry_of_seat) if hosted else (),
         seed=request.seed,
         options=options,
         move_deadline_s=deadline,
@@ -103,3 +115,45 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         disclosure=disclosure,
         replay_id="" if public else new_token(),
     )
+
+
+def _hosted_entries(request: referee_pb2.PlayMatchRequest) -> dict[int, HostedEntry]:
+    """The entries of ``request.hosted``, each for an empty entry of ``bots``."""
+    bots = request.bots
+    entries = {}
+    for index in sorted(request.hosted):
+        bot = request.hosted[index]
+        where = f"hosted[{index}]"
+        if not 0 <= index < len(bots):
+            raise InvalidRequest(
+                f"{where} names no entry of bots: its key is the index of an empty entry "
+                f"of bots, 0 to {len(bots) - 1}"
+            )
+        if bots[index]:
+            raise InvalidRequest(
+                f"bots[{index}] is {bots[index][:100]!r}, but {where} hosts that bot: "
+                "leave a hosted entry's address empty (the referee starts it itself)"
+            )
+        if bot.runtime not in NAMES:
+            raise InvalidRequest(
+                f"{where}.runtime {bot.runtime[:40]!r} is not on the allow-list; "
+                f"allowed: {', '.join(NAMES)}"
+            )
+        if not _SHA256.match(bot.package_sha256):
+            raise InvalidRequest(
+                f"{where}.package_sha256 {bot.package_sha256[:80]!r} is not a SHA-256: "
+                "give the package's digest as 64 lowercase hex digits"
+            )
+        entries[index] = HostedEntry(
+            index, bot.package_sha256, bot.runtime, bot.command, bot.package
+        )
+    return entries
+
+
+def _check_remote(index: int, address: str) -> None:
+    if not address:
+        raise InvalidRequest(
+            f"bots[{index}] is empty, and hosted has no entry {index}: give the bot's "
+            f"host:port (e.g. 127.0.0.1:50051), or the package to host in hosted[{index}]"
+        )
+    check_address(address)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -16,9 +17,12 @@ from arena.access import REFEREE, TokenCheck
 from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
 from arena.grpc_server import abort, start_serving
+from arena.hosting.package import MAX_PACKAGE_BYTES
+from arena.hosting.sandbox import Limits
 from arena.referee import metrics
-from arena.referee.bot_client import BotChannels
+from arena.referee.bot_client import MAX_MESSAGE_BYTES, BotChannels
 from arena.referee.feed import FeedRegistry
+from arena.referee.hosted import DEFAULT_DIRECTORY, Hosting, Refused, Unavailable
 from arena.referee.match import MatchRunner
 from arena.referee.requests import InvalidRequest, match_spec
 from arena.replay import ReplayNotFound, ReplayStore
@@ -26,6 +30,10 @@ from arena.tls import ServerTls
 from arena.v1 import referee_pb2, referee_pb2_grpc
 
 DEFAULT_MAX_CONCURRENT_MATCHES = 256
+MAX_REQUEST_BYTES = MAX_PACKAGE_BYTES + (1 << 20)
+"""What the referee server accepts: a hosted bot's package (16 MiB) and the rest."""
+MAX_REQUEST_BYTES_BESIDES_PACKAGES = MAX_MESSAGE_BYTES
+"""A request's fields other than package bytes: the 4 MiB every other call is held to."""
 if TYPE_CHECKING:
     from arena.v1.referee_pb2_grpc import RefereeAsyncStub
 
@@ -39,11 +47,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
         bot_credentials: grpc.ChannelCredentials | None = None,
         bot_networks: BotNetworks = DEFAULT,
+        hosting: Hosting | None = None,
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
         self.channels = BotChannels(credentials=bot_credentials)
         self.bot_networks = bot_networks
+        self.hosting = hosting or Hosting()
+        self.matches: set[asyncio.Task[Any]] = set()
+        """The PlayMatch calls in play, for ``wind_down``."""
         self.max_concurrent = max_concurrent
         self.running = 0
 
@@ -55,10 +67,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def PlayMatch(
         self, request: referee_pb2.PlayMatchRequest, context: Context
     ) -> referee_pb2.MatchResult:
+        await _check_size(request, context)
         try:
             spec = match_spec(request)
-        except InvalidRequest as error:
+            launches = await self.hosting.prepare(spec.seat_hosted)
+        except (InvalidRequest, Refused) as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except Unavailable as error:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        # No await from here until the feed is open: a match id is taken at once.
         if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
             await abort(
                 context,
@@ -75,11 +92,16 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         self.running += 1
         metrics.MATCHES_RUNNING.inc()
         feed = self.feeds.open(spec.match_id)
+        this = asyncio.current_task()
+        assert this is not None
+        self.matches.add(this)
         try:
+            hosted = self.hosting.seats(spec.match_id, launches) if launches else None
             return await MatchRunner(
-                spec, feed, self.replays, self.channels, self.bot_networks
+                spec, feed, self.replays, self.channels, self.bot_networks, hosted
             ).run()
         finally:
+            self.matches.discard(this)
             self.running -= 1
             metrics.MATCHES_RUNNING.dec()
             if not feed.done:  # the caller went away mid-match: release the watchers
@@ -90,6 +112,16 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                     ),
                     last=True,
                 )
+
+    async def wind_down(self) -> None:
+        """End the matches still in play, and wait until each has ended its sandboxes
+        (one caught starting them cleans up as it goes), then the pool's."""
+        for task in self.matches:
+            if not task.cancelling():  # once: a second cancel would cut its cleanup short
+                task.cancel()
+        while pending := [task for task in self.matches if not task.done()]:
+            await asyncio.wait(pending)
+        await self.hosting.close()
 
     async def WatchMatch(
         self, request: referee_pb2.WatchMatchRequest, context: Context
@@ -113,6 +145,58 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         except ReplayNotFound as error:
             await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
+
+
+async def _check_size(request: referee_pb2.PlayMatchRequest, context: Context) -> None:
+    """Hold a request to 4 MiB besides its packages' bytes, as before packages came:
+    the server takes up to ``MAX_REQUEST_BYTES`` only so that a package fits."""
+    size = request.ByteSize() - sum(len(bot.package) for bot in request.hosted.values())
+    if size > MAX_REQUEST_BYTES_BESIDES_PACKAGES:
+        await abort(
+            context,
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"the request is {size:,} bytes besides its packages; at most "
+            f"{MAX_REQUEST_BYTES_BESIDES_PACKAGES:,} are allowed, and a package of at most "
+            f"{MAX_PACKAGE_BYTES:,} bytes with them",
+        )
+
+
+class RefereeServer(grpc.aio.Server):
+    """The referee's gRPC server, which ends its hosted bots' sandboxes when it stops."""
+
+    def __init__(self, server: grpc.aio.Server, service: RefereeService) -> None:
+        self.server = server
+        self.service = service
+        self.hosting = service.hosting
+
+    def add_generic_rpc_handlers(
+        self, generic_rpc_handlers: Iterable[grpc.GenericRpcHandler[Any, Any]]
+    ) -> None:
+        self.server.add_generic_rpc_handlers(generic_rpc_handlers)
+
+    def add_registered_method_handlers(self, service_name: str, method_handlers: Any) -> None:
+        self.server.add_registered_method_handlers(  # type: ignore[attr-defined]  # missing from grpc-stubs
+            service_name, method_handlers
+        )
+
+    def add_insecure_port(self, address: str) -> int:
+        return self.server.add_insecure_port(address)
+
+    def add_secure_port(self, address: str, server_credentials: grpc.ServerCredentials) -> int:
+        return self.server.add_secure_port(address, server_credentials)
+
+    async def start(self) -> None:
+        await self.server.start()
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Stop serving, then end the matches in play and every sandbox."""
+        try:
+            await self.server.stop(grace)
+        finally:
+            await self.service.wind_down()
+
+    async def wait_for_termination(self, timeout: float | None = None) -> bool:
+        return await self.server.wait_for_termination(timeout)
 
 
 def serve_metrics(host: str, port: int) -> None:
@@ -143,20 +227,27 @@ async def start_server(
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
     bot_networks: BotNetworks = DEFAULT,
-) -> tuple[grpc.aio.Server, int]:
+    hosting_dir: str | Path = DEFAULT_DIRECTORY,
+    sandbox_pool: int = 0,
+    sandbox_limits: Limits | None = None,
+) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
     PlayMatch needs ``token`` if given, unless ``tls`` is mutual (``arena.access``).
-    Returns the server and its bound port."""
+    Hosted bots' packages and logs go in ``hosting_dir``, with ``sandbox_pool`` started
+    sandboxes kept ready per hosted bot (``arena.hosting.pool``). Returns the server
+    (stopping it ends every sandbox) and its bound port."""
     if metrics_port is not None:
         serve_metrics(host, metrics_port)
     mutual = tls is not None and tls.mutual
     interceptors = [TokenCheck(REFEREE, token)] if token and not mutual else []
-    server = grpc.aio.server(interceptors=interceptors, options=KEEPALIVE_POLICY)
-    referee_pb2_grpc.add_RefereeServicer_to_server(
-        RefereeService(ReplayStore(replay_dir), max_concurrent, bot_credentials, bot_networks),
-        server,
+    options = [*KEEPALIVE_POLICY, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)]
+    hosting = Hosting(Path(hosting_dir), pool_size=sandbox_pool, limits=sandbox_limits)
+    service = RefereeService(
+        ReplayStore(replay_dir), max_concurrent, bot_credentials, bot_networks, hosting
     )
+    server = RefereeServer(grpc.aio.server(interceptors=interceptors, options=options), service)
+    referee_pb2_grpc.add_RefereeServicer_to_server(service, server)
     name = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
     return server, await start_serving(server, name, host, port, tls)
 
@@ -185,8 +276,10 @@ def serve(
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
     bot_networks: BotNetworks = DEFAULT,
+    hosting_dir: str | Path = DEFAULT_DIRECTORY,
+    sandbox_pool: int = 0,
 ) -> None:
-    """Run a referee until interrupted."""
+    """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes."""
 
     async def main() -> None:
         server, bound = await start_server(
@@ -199,6 +292,8 @@ def serve(
             tls=tls,
             bot_credentials=bot_credentials,
             bot_networks=bot_networks,
+            hosting_dir=hosting_dir,
+            sandbox_pool=sandbox_pool,
         )
         if tls is not None and tls.mutual:
             print("arena referee: mutual TLS: every client needs a certificate", flush=True)
@@ -207,6 +302,13 @@ def serve(
         if metrics_port is not None:
             print(f"referee metrics on http://{host}:{metrics_port}/metrics", flush=True)
         print(f"referee listening on {host}:{bound}", flush=True)
-        await server.wait_for_termination()
+        running = asyncio.current_task()
+        assert running is not None
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, running.cancel)
+        try:
+            await server.wait_for_termination()
+        finally:  # a sandbox left behind would hold a user id and a mount
+            await server.stop(grace=None)
 
-    asyncio.run(main())
+    with contextlib.suppress(asyncio.CancelledError):
+        asyncio.run(main())

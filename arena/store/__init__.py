@@ -3,7 +3,14 @@
 =================================  =====  ============================================
 key                                type   holds
 =================================  =====  ============================================
-``arena:bots``                     hash   bot name -> registered bot (JSON)
+``arena:bots``                     hash   bot name -> registered bot (JSON): remote
+                                          (an address) or hosted (an author)
+``arena:hosted:{name}``            hash   a hosted bot's version label -> the version
+                                          (JSON: runtime, command, package digest, ...)
+``arena:package:{sha256}``         str    a hosted bot's package (tar.gz), named by the
+                                          SHA-256 of its bytes; never deleted
+``arena:authors``                  hash   author name -> SHA-256 of their token
+``arena:author-tokens``            hash   SHA-256 of a token -> author name
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
 ``arena:t:{id}``                   hash   ``spec``, ``games``, ``state``, ``created_at``,
                                           ``total`` (matches scheduled); while matches
@@ -18,10 +25,17 @@ key                                type   holds
 ``arena:t:{id}:failures``          hash   match id -> its last failed attempt (JSON),
                                           until a result is stored
 ``arena:t:{id}:leaderboard``       str    ratings at the tournament's end (JSON)
+``arena:t:{id}:logs``              hash   match id -> what its hosted seats wrote
+                                          (zlib JSON); expires 30 days after the last
+                                          match's logs are stored
 ``arena:ratings``                  str    arena-wide ratings from every stored result,
                                           by game ("" for all games), refitted when a
                                           tournament finishes (JSON)
 =================================  =====  ============================================
+
+A hosted bot's entry, its new version and the package are written in one transaction
+(``BotRegistry.publish``); removing it drops its versions with it, never its packages,
+which tournaments that fixed a version still play. Tokens are kept as hashes only.
 
 A result is written with HSETNX: a match played twice (a worker died after the referee
 finished, and the task ran again) is stored once, and only the first write counts.

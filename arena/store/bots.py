@@ -1,11 +1,20 @@
-"""The bot registry: name -> address and what the bot said in its Hello."""
+"""The bot registry: name -> address (or hosted) and what the bot said in its Hello.
+
+A name holds one kind of bot: a remote one (registered by address) or a hosted one
+(submitted as packages, ``arena.store.packages``). The writes that could turn one into
+the other check the current entry and write in one transaction (WATCH/MULTI), so two
+callers racing for a name cannot leave a version of one bot under another's entry.
+"""
 
 from __future__ import annotations
 
+import enum
 import json
 from dataclasses import asdict, dataclass
 
 import redis
+
+from arena.store.packages import BLOB, VERSIONS, HostedVersion
 
 BOTS = "arena:bots"
 
@@ -19,8 +28,11 @@ class RegisteredBot:
     version: str
     registered_at: float
     hosted: bool = False
-    """Run by the arena itself, one fresh sandboxed process per seat and match, so it
-    cannot remember one match in the next (hosted bots come with the sandbox)."""
+    """Run by the arena itself from a submitted package (``arena.store.packages``), one
+    fresh sandboxed process per seat and match, so it cannot remember one match in the
+    next. A hosted bot has no address."""
+    author: str = ""
+    """A hosted bot's author (``arena.store.authors``); empty for the operator's."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -31,6 +43,16 @@ class RegisteredBot:
         return cls(**{**data, "games": tuple(data["games"])})
 
 
+class Published(enum.Enum):
+    """How ``BotRegistry.publish`` went."""
+
+    DONE = "done"
+    LABEL_TAKEN = "label taken"
+    """The bot already has a version with this label; nothing was written."""
+    CHANGED = "changed"
+    """The registry entry is no longer the one the caller decided on; nothing was written."""
+
+
 class BotRegistry:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
@@ -38,13 +60,62 @@ class BotRegistry:
     def put(self, bot: RegisteredBot) -> None:
         self.redis.hset(BOTS, bot.name, bot.to_json())
 
+    def put_remote(self, bot: RegisteredBot) -> RegisteredBot | None:
+        """Register (or re-register) a remote bot unless its name is a hosted bot's;
+        returns that hosted bot (and writes nothing) if it is."""
+        while True:
+            with self.redis.pipeline() as pipe:
+                try:
+                    pipe.watch(BOTS)  # type: ignore[no-untyped-call]
+                    current = _parse(pipe.hget(BOTS, bot.name))
+                    if current is not None and current.hosted:
+                        return current
+                    pipe.multi()
+                    pipe.hset(BOTS, bot.name, bot.to_json())
+                    pipe.execute()
+                    return None
+                except redis.WatchError:
+                    continue  # another bot changed meanwhile: look again
+
+    def publish(
+        self, bot: RegisteredBot, version: HostedVersion, blob: bytes, seen: RegisteredBot | None
+    ) -> Published:
+        """Store a hosted bot's new ``version``, its package and its registry entry
+        ``bot`` together, if the entry is still ``seen`` (what the caller's access
+        decision was made on; None: no such bot) and the label is new."""
+        versions = VERSIONS.format(name=bot.name)
+        with self.redis.pipeline() as pipe:
+            try:
+                pipe.watch(BOTS, versions)  # type: ignore[no-untyped-call]
+                if _parse(pipe.hget(BOTS, bot.name)) != seen:
+                    return Published.CHANGED
+                if pipe.hexists(versions, version.version):
+                    return Published.LABEL_TAKEN
+                pipe.multi()
+                pipe.set(BLOB.format(sha256=version.sha256), blob, nx=True)
+                pipe.hset(versions, version.version, version.to_json())
+                pipe.hset(BOTS, bot.name, bot.to_json())
+                pipe.execute()
+                return Published.DONE
+            except redis.WatchError:
+                return Published.CHANGED
+
     def get(self, name: str) -> RegisteredBot | None:
-        text = self.redis.hget(BOTS, name)
-        return None if text is None else RegisteredBot.from_json(text)
+        return _parse(self.redis.hget(BOTS, name))
 
     def all(self) -> list[RegisteredBot]:
         raw: dict[bytes, bytes] = self.redis.hgetall(BOTS)  # type: ignore[assignment]
         return sorted((RegisteredBot.from_json(v) for v in raw.values()), key=lambda b: b.name)
 
     def remove(self, name: str) -> bool:
-        return bool(self.redis.hdel(BOTS, name))
+        """Drop ``name`` and, if it is hosted, its versions, together (packages stay:
+        tournaments that fixed a version still play it); False if there was no such bot."""
+        with self.redis.pipeline() as pipe:
+            pipe.hdel(BOTS, name)
+            pipe.delete(VERSIONS.format(name=name))
+            removed, _ = pipe.execute()
+        return bool(removed)
+
+
+def _parse(text: object) -> RegisteredBot | None:
+    return None if text is None else RegisteredBot.from_json(text)  # type: ignore[arg-type]

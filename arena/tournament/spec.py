@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
 from arena.tournament.fair_play import MODES, OPEN, SEALED, MasterSeed
 from arena.v1 import arena_pb2
+
+if TYPE_CHECKING:
+    from arena.store.bots import RegisteredBot
+    from arena.store.packages import HostedVersion
 
 MAX_DEALS = 1000
 MAX_MATCHES = 200_000
@@ -26,18 +30,46 @@ class TooLarge(InvalidSpec):
 
 
 @dataclass(frozen=True)
+class Entry:
+    """An entry as it will play: a remote bot at its address, or one version of a hosted
+    bot, fixed at submission so that a version submitted later changes nothing."""
+
+    label: str
+    """What the tournament calls it: the bot's name, or ``name@version`` when hosted."""
+    games: tuple[str, ...]
+    address: str = ""
+    hosted: HostedVersion | None = None
+
+    def to_json(self) -> dict[str, str]:
+        """A hosted entry's package, as the workers send it to a referee."""
+        assert self.hosted is not None
+        version = self.hosted
+        return {"sha256": version.sha256, "runtime": version.runtime, "command": version.command}
+
+
+VersionLookup = Callable[[str, "str | None"], "HostedVersion | None"]
+"""A hosted bot's version by name and label (None: its newest)."""
+
+
+@dataclass(frozen=True)
 class TournamentPlan:
     entries: tuple[str, ...]
+    """Entry labels, in the order given."""
     games: tuple[str, ...]
     deals: int
     move_deadline_ms: float
     max_faults: int
     seed: MasterSeed
     name: str
+    lineup: Mapping[str, Entry]
+    """Each entry by label."""
     time_bank_ms: float = 0.0
     fair_play: str = OPEN
 
-    def to_json(self, tournament_id: str, addresses: Mapping[str, str]) -> dict[str, Any]:
+    def games_of(self) -> dict[str, tuple[str, ...]]:
+        return {label: entry.games for label, entry in self.lineup.items()}
+
+    def to_json(self, tournament_id: str) -> dict[str, Any]:
         """The stored spec; it holds the secret seed, which only reads after the end show."""
         return {
             "entries": list(self.entries),
@@ -52,28 +84,26 @@ class TournamentPlan:
             "seed_commitment": self.seed.commitment(tournament_id),
             "fair_play": self.fair_play,
             "name": self.name,
-            "addresses": {e: addresses[e] for e in self.entries},
+            "addresses": {e: x.address for e, x in self.lineup.items() if not x.hosted},
+            "hosted": {e: x.to_json() for e, x in self.lineup.items() if x.hosted},
         }
 
 
 def plan(
-    spec: arena_pb2.TournamentSpec, registered: Sequence[str], hosted: Collection[str] = ()
+    spec: arena_pb2.TournamentSpec,
+    registered: Mapping[str, RegisteredBot],
+    version_of: VersionLookup,
 ) -> TournamentPlan:
-    """Validate ``spec`` against the registry (``hosted``: the bots the arena runs itself)."""
-    entries = tuple(spec.entries)
-    if len(entries) < 2:
-        raise InvalidSpec(f"a tournament needs at least 2 entries, got {len(entries)}")
-    if len(entries) > MAX_ENTRIES:
-        raise TooLarge(f"at most {MAX_ENTRIES} entries, got {len(entries)}")
+    """Validate ``spec`` against the registry, fixing each hosted entry's version."""
+    if len(spec.entries) < 2:
+        raise InvalidSpec(f"a tournament needs at least 2 entries, got {len(spec.entries)}")
+    if len(spec.entries) > MAX_ENTRIES:
+        raise TooLarge(f"at most {MAX_ENTRIES} entries, got {len(spec.entries)}")
+    lineup = [_entry(e, registered, version_of) for e in spec.entries]
+    entries = tuple(e.label for e in lineup)
     repeated = sorted({e for e in entries if entries.count(e) > 1})
     if repeated:
         raise InvalidSpec(f"each entry may appear once; repeated: {', '.join(repeated)}")
-    unknown = [e for e in entries if e not in registered]
-    if unknown:
-        known = ", ".join(registered) or "none"
-        raise InvalidSpec(
-            f"unknown bot {unknown[0]!r}: register it first (registered bots: {known})"
-        )
     games = tuple(spec.games) or tuple(game_names())
     if len(set(games)) != len(games):
         twice = sorted({g for g in games if games.count(g) > 1})
@@ -97,7 +127,7 @@ def plan(
         raise InvalidSpec(str(error)) from None
     if len(spec.name) > MAX_NAME_CHARS:
         raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
-    mode = _fair_play(spec.fair_play, entries, hosted)
+    mode = _fair_play(spec.fair_play, entries, {e.label for e in lineup if e.hosted})
     seed = MasterSeed.given(spec.master_seed) if spec.HasField("master_seed") else MasterSeed.draw()
     return TournamentPlan(
         entries=entries,
@@ -109,10 +139,33 @@ def plan(
         seed=seed,
         name=spec.name,
         fair_play=mode,
+        lineup={e.label: e for e in lineup},
     )
 
 
-def _fair_play(value: int, entries: Sequence[str], hosted: Collection[str]) -> str:
+def _entry(given: str, registered: Mapping[str, RegisteredBot], version_of: VersionLookup) -> Entry:
+    """The entry ``given`` names: ``name``, or ``name@version`` for a hosted bot."""
+    name, at, label = given.partition("@")
+    bot = registered.get(name)
+    if bot is None:
+        known = ", ".join(sorted(registered)) or "none"
+        raise InvalidSpec(f"unknown bot {name!r}: register it first (registered bots: {known})")
+    if not bot.hosted:
+        if at:
+            raise InvalidSpec(
+                f"{given!r}: {name} is a remote bot, which has no versions; enter it as {name!r}"
+            )
+        return Entry(name, bot.games, address=bot.address)
+    version = version_of(name, label if at else None)
+    if version is None:
+        raise InvalidSpec(
+            f"hosted bot {name!r} has no version {label!r}; `arena bot versions {name}` "
+            "lists them (enter just the name for the newest)"
+        )
+    return Entry(version.label, version.games, hosted=version)
+
+
+def _fair_play(value: int, entries: Sequence[str], hosted: set[str]) -> str:
     mode: str | None = MODES.get(value)  # type: ignore[call-overload]
     if mode is None:
         raise InvalidSpec(

@@ -191,6 +191,8 @@ class RegisteredBot(_message.Message):
     HELLO_NAME_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     REGISTERED_AT_FIELD_NUMBER: _builtins.int
+    HOSTED_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Registry name."""
     address: _builtins.str
@@ -201,13 +203,21 @@ class RegisteredBot(_message.Message):
     """The bot's own name from Hello."""
     version: _builtins.str
     """The bot's version from Hello."""
+    hosted: _builtins.bool
+    """Run by the arena itself from a submitted package (Arena.SubmitBot), one fresh
+    sandboxed process per seat and match; such a bot has no address.
+    """
+    author: _builtins.str
+    """A hosted bot's author, who may submit its versions and read its logs; empty for
+    the operator's bots.
+    """
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Games it plays that the arena has (from its Hello)."""
 
     @_builtins.property
     def registered_at(self) -> _timestamp_pb2.Timestamp:
-        """When it was (last) registered."""
+        """When it was (last) registered, or its newest version submitted."""
 
     def __init__(
         self,
@@ -218,10 +228,12 @@ class RegisteredBot(_message.Message):
         hello_name: _builtins.str = ...,
         version: _builtins.str = ...,
         registered_at: _timestamp_pb2.Timestamp | None = ...,
+        hosted: _builtins.bool = ...,
+        author: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["registered_at", b"registered_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "games", b"games", "hello_name", b"hello_name", "name", b"name", "registered_at", b"registered_at", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "author", b"author", "games", b"games", "hello_name", b"hello_name", "hosted", b"hosted", "name", b"name", "registered_at", b"registered_at", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -339,7 +351,9 @@ class TournamentSpec(_message.Message):
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Registered bot names, at least 2, all different. In a 4-seat game each entry holds
-        one partnership; in a 2-seat game, one seat.
+        one partnership; in a 2-seat game, one seat. A hosted bot plays its newest version
+        at submission, or the one named as "name@version"; either way the version is fixed
+        for the whole tournament, and reads show it as "name@version".
         """
 
     @_builtins.property
@@ -1006,3 +1020,309 @@ class ListResultsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListResultsResponse: _TypeAlias = ListResultsResponse  # noqa: Y015
+
+@_typing.final
+class SubmitBotRequest(_message.Message):
+    """Submit a version of a hosted bot."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    RUNTIME_FIELD_NUMBER: _builtins.int
+    COMMAND_FIELD_NUMBER: _builtins.int
+    PACKAGE_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Bot name: 1 to 40 letters, digits, '-', '_' or '.'. A new name becomes the
+    caller's; an existing one must be a hosted bot of the caller's (or the caller the
+    operator).
+    """
+    version: _builtins.str
+    """Version label, new for this bot: 1 to 40 letters, digits, '-', '_' or '.'."""
+    runtime: _builtins.str
+    """Runtime from the allow-list: "python3.11" (with the arena's SDK importable as
+    arena.bots.sdk), "node20" (bring node_modules in the package) or "binary" (a
+    statically linked executable of the package, in any language).
+    """
+    command: _builtins.str
+    """The command that starts the bot, run in the package's directory: a program of the
+    runtime ("python3", "node") followed by a script of the package, or an executable
+    file of the package; then arguments. At most 1000 characters. The bot must listen
+    on the Unix socket address in $ARENA_BOT_ADDRESS (the SDKs do).
+    """
+    package: _builtins.bytes
+    """A tar.gz of the bot's files, at most 16 MiB (64 MiB unpacked, 5000 entries): plain
+    files and directories only, relative paths without "..".
+    """
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+        runtime: _builtins.str = ...,
+        command: _builtins.str = ...,
+        package: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "name", b"name", "package", b"package", "runtime", b"runtime", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SubmitBotRequest: _TypeAlias = SubmitBotRequest  # noqa: Y015
+
+@_typing.final
+class HostedBotVersion(_message.Message):
+    """One version of a hosted bot."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    RUNTIME_FIELD_NUMBER: _builtins.int
+    COMMAND_FIELD_NUMBER: _builtins.int
+    PACKAGE_SHA256_FIELD_NUMBER: _builtins.int
+    PACKAGE_BYTES_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    SUBMITTED_AT_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    HELLO_NAME_FIELD_NUMBER: _builtins.int
+    HELLO_VERSION_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Bot name."""
+    version: _builtins.str
+    """Version label."""
+    runtime: _builtins.str
+    """Runtime."""
+    command: _builtins.str
+    """Command that starts it."""
+    package_sha256: _builtins.str
+    """Lowercase hex SHA-256 of the package's bytes, which is how the arena stores it."""
+    package_bytes: _builtins.int
+    """Size of the package in bytes."""
+    author: _builtins.str
+    """Author who submitted it; empty for the operator."""
+    hello_name: _builtins.str
+    """The bot's own name from that Hello."""
+    hello_version: _builtins.str
+    """The bot's own version string from that Hello."""
+    @_builtins.property
+    def submitted_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was submitted."""
+
+    @_builtins.property
+    def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Games it plays that the arena has (from its Hello at submission)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+        runtime: _builtins.str = ...,
+        command: _builtins.str = ...,
+        package_sha256: _builtins.str = ...,
+        package_bytes: _builtins.int = ...,
+        author: _builtins.str = ...,
+        submitted_at: _timestamp_pb2.Timestamp | None = ...,
+        games: _abc.Iterable[_builtins.str] | None = ...,
+        hello_name: _builtins.str = ...,
+        hello_version: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["submitted_at", b"submitted_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "command", b"command", "games", b"games", "hello_name", b"hello_name", "hello_version", b"hello_version", "name", b"name", "package_bytes", b"package_bytes", "package_sha256", b"package_sha256", "runtime", b"runtime", "submitted_at", b"submitted_at", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HostedBotVersion: _TypeAlias = HostedBotVersion  # noqa: Y015
+
+@_typing.final
+class ListBotVersionsRequest(_message.Message):
+    """Ask for a hosted bot's versions."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Bot name."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListBotVersionsRequest: _TypeAlias = ListBotVersionsRequest  # noqa: Y015
+
+@_typing.final
+class ListBotVersionsResponse(_message.Message):
+    """A hosted bot's versions."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___HostedBotVersion]:
+        """Newest first; the first is the one tournaments play by default."""
+
+    def __init__(
+        self,
+        *,
+        versions: _abc.Iterable[Global___HostedBotVersion] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListBotVersionsResponse: _TypeAlias = ListBotVersionsResponse  # noqa: Y015
+
+@_typing.final
+class GetBotLogsRequest(_message.Message):
+    """Ask for a hosted bot's output in one match."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """Bot name."""
+    match_id: _builtins.str
+    """Match id, as in MatchRecord.match_id."""
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "match_id", b"match_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetBotLogsRequest: _TypeAlias = GetBotLogsRequest  # noqa: Y015
+
+@_typing.final
+class BotLogs(_message.Message):
+    """A hosted bot's output in one match."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """Bot name."""
+    match_id: _builtins.str
+    """Match id."""
+    version: _builtins.str
+    """Version that played ("v1, v2" when two versions of the bot met in the match)."""
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotSeatLog]:
+        """One log per seat the bot held."""
+
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+        version: _builtins.str = ...,
+        seats: _abc.Iterable[Global___BotSeatLog] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "match_id", b"match_id", "seats", b"seats", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotLogs: _TypeAlias = BotLogs  # noqa: Y015
+
+@_typing.final
+class BotSeatLog(_message.Message):
+    """The output of one seat's process."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    OUTPUT_FIELD_NUMBER: _builtins.int
+    TRUNCATED_FIELD_NUMBER: _builtins.int
+    EXIT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """Seat."""
+    output: _builtins.str
+    """stdout and stderr together, as written (invalid UTF-8 replaced), up to the cap."""
+    truncated: _builtins.bool
+    """True when the process wrote more than the cap."""
+    exit: _builtins.str
+    """How the process ended, e.g. "killed at the end of the match" or the limit it hit."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        output: _builtins.str = ...,
+        truncated: _builtins.bool = ...,
+        exit: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["exit", b"exit", "output", b"output", "seat", b"seat", "truncated", b"truncated"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotSeatLog: _TypeAlias = BotSeatLog  # noqa: Y015
+
+@_typing.final
+class AddAuthorRequest(_message.Message):
+    """Issue an author token."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Author name: 1 to 40 letters, digits, '-', '_' or '.'."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AddAuthorRequest: _TypeAlias = AddAuthorRequest  # noqa: Y015
+
+@_typing.final
+class AuthorToken(_message.Message):
+    """A new author token."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Author name."""
+    token: _builtins.str
+    """The token, shown only here; send it as the metadata "authorization: Bearer TOKEN"."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuthorToken: _TypeAlias = AuthorToken  # noqa: Y015

@@ -90,6 +90,26 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
                 _registered_method=True)
+        self.SubmitBot = channel.unary_unary(
+                '/arena.v1.Arena/SubmitBot',
+                request_serializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.HostedBotVersion.FromString,
+                _registered_method=True)
+        self.ListBotVersions = channel.unary_unary(
+                '/arena.v1.Arena/ListBotVersions',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ListBotVersionsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.ListBotVersionsResponse.FromString,
+                _registered_method=True)
+        self.GetBotLogs = channel.unary_unary(
+                '/arena.v1.Arena/GetBotLogs',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetBotLogsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.BotLogs.FromString,
+                _registered_method=True)
+        self.AddAuthor = channel.unary_unary(
+                '/arena.v1.Arena/AddAuthor',
+                request_serializer=arena_dot_v1_dot_arena__pb2.AddAuthorRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.AuthorToken.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -175,6 +195,46 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SubmitBot(self, request, context):
+        """Submits a version of a hosted bot: the arena checks its package, starts it in a
+        sandbox, calls its Hello, and keeps it only if that answers. An author (with an
+        author token) may submit bots of their own only; the operator, any. Each version is
+        kept; tournaments play the newest unless an entry names one ("name@version").
+        Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
+        another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
+        ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
+        remote bot's, the runtime is missing on this arena, or the bot does not start or
+        plays none of the arena's games (the message ends with what the bot wrote).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListBotVersions(self, request, context):
+        """Every version of a hosted bot, newest first. Open to anyone.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetBotLogs(self, request, context):
+        """What a hosted bot's processes wrote to stdout and stderr in one match, seat by seat:
+        for the bot's author or the operator, once the match's tournament has ended and
+        none of its matches is being played (FAILED_PRECONDITION before: a log could show
+        a deal still to be played). Kept 30 days after the tournament's last match.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddAuthor(self, request, context):
+        """Issues an author a token (operator only). The token is in this answer only: the
+        arena keeps its hash. Adding an author again replaces the old token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -232,6 +292,26 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.ListResults,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.SerializeToString,
+            ),
+            'SubmitBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.HostedBotVersion.SerializeToString,
+            ),
+            'ListBotVersions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListBotVersions,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ListBotVersionsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.ListBotVersionsResponse.SerializeToString,
+            ),
+            'GetBotLogs': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBotLogs,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetBotLogsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.BotLogs.SerializeToString,
+            ),
+            'AddAuthor': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddAuthor,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.AddAuthorRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.AuthorToken.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -532,6 +612,114 @@ class Arena:
             '/arena.v1.Arena/ListResults',
             arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/SubmitBot',
+            arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.HostedBotVersion.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListBotVersions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/ListBotVersions',
+            arena_dot_v1_dot_arena__pb2.ListBotVersionsRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.ListBotVersionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBotLogs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/GetBotLogs',
+            arena_dot_v1_dot_arena__pb2.GetBotLogsRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.BotLogs.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddAuthor(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/AddAuthor',
+            arena_dot_v1_dot_arena__pb2.AddAuthorRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.AuthorToken.FromString,
             options,
             channel_credentials,
             insecure,

@@ -61,6 +61,29 @@ class ArenaStub:
     """Ratings from the stored results: of one tournament or of all, overall or per game."""
     ListResults: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]
     """Every stored match result of a tournament, in match id order."""
+    SubmitBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
+    """Submits a version of a hosted bot: the arena checks its package, starts it in a
+    sandbox, calls its Hello, and keeps it only if that answers. An author (with an
+    author token) may submit bots of their own only; the operator, any. Each version is
+    kept; tournaments play the newest unless an entry names one ("name@version").
+    Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
+    another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
+    ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
+    remote bot's, the runtime is missing on this arena, or the bot does not start or
+    plays none of the arena's games (the message ends with what the bot wrote).
+    """
+    ListBotVersions: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotVersionsRequest, _arena_pb2.ListBotVersionsResponse]
+    """Every version of a hosted bot, newest first. Open to anyone."""
+    GetBotLogs: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetBotLogsRequest, _arena_pb2.BotLogs]
+    """What a hosted bot's processes wrote to stdout and stderr in one match, seat by seat:
+    for the bot's author or the operator, once the match's tournament has ended and
+    none of its matches is being played (FAILED_PRECONDITION before: a log could show
+    a deal still to be played). Kept 30 days after the tournament's last match.
+    """
+    AddAuthor: _grpc.UnaryUnaryMultiCallable[_arena_pb2.AddAuthorRequest, _arena_pb2.AuthorToken]
+    """Issues an author a token (operator only). The token is in this answer only: the
+    arena keeps its hash. Adding an author again replaces the old token.
+    """
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -93,6 +116,29 @@ class ArenaAsyncStub(ArenaStub):
     """Ratings from the stored results: of one tournament or of all, overall or per game."""
     ListResults: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]  # type: ignore[assignment]
     """Every stored match result of a tournament, in match id order."""
+    SubmitBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]  # type: ignore[assignment]
+    """Submits a version of a hosted bot: the arena checks its package, starts it in a
+    sandbox, calls its Hello, and keeps it only if that answers. An author (with an
+    author token) may submit bots of their own only; the operator, any. Each version is
+    kept; tournaments play the newest unless an entry names one ("name@version").
+    Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
+    another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
+    ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
+    remote bot's, the runtime is missing on this arena, or the bot does not start or
+    plays none of the arena's games (the message ends with what the bot wrote).
+    """
+    ListBotVersions: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotVersionsRequest, _arena_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
+    """Every version of a hosted bot, newest first. Open to anyone."""
+    GetBotLogs: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetBotLogsRequest, _arena_pb2.BotLogs]  # type: ignore[assignment]
+    """What a hosted bot's processes wrote to stdout and stderr in one match, seat by seat:
+    for the bot's author or the operator, once the match's tournament has ended and
+    none of its matches is being played (FAILED_PRECONDITION before: a log could show
+    a deal still to be played). Kept 30 days after the tournament's last match.
+    """
+    AddAuthor: _aio.UnaryUnaryMultiCallable[_arena_pb2.AddAuthorRequest, _arena_pb2.AuthorToken]  # type: ignore[assignment]
+    """Issues an author a token (operator only). The token is in this answer only: the
+    arena keeps its hash. Adding an author again replaces the old token.
+    """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     """Bot registry, tournaments and leaderboard."""
@@ -188,5 +234,52 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.ListResultsResponse, _abc.Awaitable[_arena_pb2.ListResultsResponse]]:
         """Every stored match result of a tournament, in match id order."""
+
+    @_abc_1.abstractmethod
+    def SubmitBot(
+        self,
+        request: _arena_pb2.SubmitBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.HostedBotVersion, _abc.Awaitable[_arena_pb2.HostedBotVersion]]:
+        """Submits a version of a hosted bot: the arena checks its package, starts it in a
+        sandbox, calls its Hello, and keeps it only if that answers. An author (with an
+        author token) may submit bots of their own only; the operator, any. Each version is
+        kept; tournaments play the newest unless an entry names one ("name@version").
+        Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
+        another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
+        ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
+        remote bot's, the runtime is missing on this arena, or the bot does not start or
+        plays none of the arena's games (the message ends with what the bot wrote).
+        """
+
+    @_abc_1.abstractmethod
+    def ListBotVersions(
+        self,
+        request: _arena_pb2.ListBotVersionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListBotVersionsResponse, _abc.Awaitable[_arena_pb2.ListBotVersionsResponse]]:
+        """Every version of a hosted bot, newest first. Open to anyone."""
+
+    @_abc_1.abstractmethod
+    def GetBotLogs(
+        self,
+        request: _arena_pb2.GetBotLogsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.BotLogs, _abc.Awaitable[_arena_pb2.BotLogs]]:
+        """What a hosted bot's processes wrote to stdout and stderr in one match, seat by seat:
+        for the bot's author or the operator, once the match's tournament has ended and
+        none of its matches is being played (FAILED_PRECONDITION before: a log could show
+        a deal still to be played). Kept 30 days after the tournament's last match.
+        """
+
+    @_abc_1.abstractmethod
+    def AddAuthor(
+        self,
+        request: _arena_pb2.AddAuthorRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.AuthorToken, _abc.Awaitable[_arena_pb2.AuthorToken]]:
+        """Issues an author a token (operator only). The token is in this answer only: the
+        arena keeps its hash. Adding an author again replaces the old token.
+        """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -387,6 +387,27 @@ class PlayMatchRequest(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class HostedEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.int
+        @_builtins.property
+        def value(self) -> Global___HostedBot: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.int = ...,
+            value: Global___HostedBot | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     GAME_FIELD_NUMBER: _builtins.int
     BOTS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
@@ -397,6 +418,7 @@ class PlayMatchRequest(_message.Message):
     TIME_BANK_FIELD_NUMBER: _builtins.int
     DISCLOSURE_FIELD_NUMBER: _builtins.int
     BOT_NAMES_FIELD_NUMBER: _builtins.int
+    HOSTED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, one of ListGames."""
     seed: _builtins.int
@@ -410,7 +432,8 @@ class PlayMatchRequest(_message.Message):
     @_builtins.property
     def bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Bot addresses ("host:port"), either one per seat or one per team. With one per
-        team, the bot plays every seat of its team, each seat a separate conversation.
+        team, the bot plays every seat of its team, each seat a separate conversation. An
+        entry the referee hosts itself (see `hosted`) is the empty string.
         """
 
     @_builtins.property
@@ -436,9 +459,20 @@ class PlayMatchRequest(_message.Message):
     @_builtins.property
     def bot_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """What watchers and the replay call the bots: empty, or one name per entry of `bots`
-        (1 to 40 letters, digits, '-', '_' or '.'). Empty names them "bot 1", "bot 2", ...
+        (1 to 40 letters, digits, '-', '_' or '.', optionally followed by '@' and a version
+        label of the same kind, as tournaments name hosted bots: "house@v2"). Empty names
+        them "bot 1", "bot 2", ...
         in the order of `bots`. Bot addresses go only to the PlayMatch caller (in the
         MatchResult it gets back), never to WatchMatch or GetReplay, which are open.
+        """
+
+    @_builtins.property
+    def hosted(self) -> _containers.MessageMap[_builtins.int, Global___HostedBot]:
+        """Entries of `bots` that the referee starts itself, keyed by their index in `bots`
+        (whose entry must then be empty). Each seat of a hosted entry gets a fresh process
+        in a sandbox of its own, with no network and nothing kept from an earlier match,
+        started before the match and killed when it ends. A caller can never name a
+        sandbox's socket itself.
         """
 
     def __init__(
@@ -454,14 +488,57 @@ class PlayMatchRequest(_message.Message):
         time_bank: _duration_pb2.Duration | None = ...,
         disclosure: Global___DealDisclosure.ValueType = ...,
         bot_names: _abc.Iterable[_builtins.str] | None = ...,
+        hosted: _abc.Mapping[_builtins.int, Global___HostedBot] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "hosted", b"hosted", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayMatchRequest: _TypeAlias = PlayMatchRequest  # noqa: Y015
+
+@_typing.final
+class HostedBot(_message.Message):
+    """A bot the referee runs itself: a package the arena accepted (Arena.SubmitBot)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PACKAGE_SHA256_FIELD_NUMBER: _builtins.int
+    RUNTIME_FIELD_NUMBER: _builtins.int
+    COMMAND_FIELD_NUMBER: _builtins.int
+    PACKAGE_FIELD_NUMBER: _builtins.int
+    package_sha256: _builtins.str
+    """Lowercase hex SHA-256 of the package's bytes, a tar.gz of the bot's files."""
+    runtime: _builtins.str
+    """The runtime it runs on, from the arena's allow-list: "python3.11", "node20" or
+    "binary" (a statically linked executable of the package).
+    """
+    command: _builtins.str
+    """The command that starts the bot, as its author gave it (e.g. "python3 bot.py"):
+    a program of the runtime or an executable file of the package, then arguments.
+    """
+    package: _builtins.bytes
+    """The package's bytes (at most 16 MiB; PlayMatch requests may then be up to 17 MiB).
+    May be left empty when the referee already holds this package: a referee that does
+    not answers FAILED_PRECONDITION with a message that starts "package <sha256> is not
+    on this referee", and the caller sends it again with the bytes.
+    """
+    def __init__(
+        self,
+        *,
+        package_sha256: _builtins.str = ...,
+        runtime: _builtins.str = ...,
+        command: _builtins.str = ...,
+        package: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command", b"command", "package", b"package", "package_sha256", b"package_sha256", "runtime", b"runtime"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HostedBot: _TypeAlias = HostedBot  # noqa: Y015
 
 @_typing.final
 class Fault(_message.Message):
@@ -481,7 +558,10 @@ class Fault(_message.Message):
     kind: Global___FaultKind.ValueType
     """What went wrong."""
     detail: _builtins.str
-    """Details, e.g. the gRPC status or the bad id."""
+    """Details, e.g. the gRPC status or the bad id. For a hosted bot that did not start,
+    PlayMatch's answer adds the end of what it wrote; WatchMatch and the replay, which
+    are open to anyone, say only how it failed.
+    """
     substituted_action: _builtins.str
     """Text of the legal action the referee played instead; empty if none was played
     (a fault at the start of a match).
@@ -569,6 +649,7 @@ class MatchResult(_message.Message):
     TIME_BANK_LEFT_FIELD_NUMBER: _builtins.int
     DEAL_SALT_FIELD_NUMBER: _builtins.int
     DEAL_WITHHELD_FIELD_NUMBER: _builtins.int
+    SEAT_LOGS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     game: _builtins.str
@@ -618,6 +699,12 @@ class MatchResult(_message.Message):
     def time_bank_left(self) -> _containers.RepeatedCompositeFieldContainer[_duration_pb2.Duration]:
         """What was left of each seat's time bank at the end, by seat (all zero without one)."""
 
+    @_builtins.property
+    def seat_logs(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatLog]:
+        """What each hosted seat's process wrote to stdout and stderr, capped in size, by seat.
+        Only in PlayMatch's answer: never on WatchMatch, which is open to anyone.
+        """
+
     def __init__(
         self,
         *,
@@ -637,10 +724,11 @@ class MatchResult(_message.Message):
         time_bank_left: _abc.Iterable[_duration_pb2.Duration] | None = ...,
         deal_salt: _builtins.str = ...,
         deal_withheld: _builtins.bool = ...,
+        seat_logs: _abc.Iterable[Global___SeatLog] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "duration", b"duration", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "deal_salt", b"deal_salt", "deal_withheld", b"deal_withheld", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "deal_salt", b"deal_salt", "deal_withheld", b"deal_withheld", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seat_logs", b"seat_logs", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
@@ -652,6 +740,43 @@ class MatchResult(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__winner_team) -> _WhichOneofReturnType__winner_team | None: ...
 
 Global___MatchResult: _TypeAlias = MatchResult  # noqa: Y015
+
+@_typing.final
+class SeatLog(_message.Message):
+    """The output of one hosted seat's process in one match."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    OUTPUT_FIELD_NUMBER: _builtins.int
+    TRUNCATED_FIELD_NUMBER: _builtins.int
+    EXIT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """The seat."""
+    output: _builtins.bytes
+    """stdout and stderr together, as written, up to the referee's cap per seat."""
+    truncated: _builtins.bool
+    """True when the process wrote more than the cap; the rest was dropped."""
+    exit: _builtins.str
+    """How the process ended: "killed at the end of the match", or what ended it first:
+    a limit (e.g. "SIGXCPU: its CPU time limit"), "status N" for a process that exited
+    by itself, or "did not start: " and why (e.g. "the bot exited with status 1").
+    """
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        output: _builtins.bytes = ...,
+        truncated: _builtins.bool = ...,
+        exit: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["exit", b"exit", "output", b"output", "seat", b"seat", "truncated", b"truncated"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatLog: _TypeAlias = SeatLog  # noqa: Y015
 
 @_typing.final
 class WatchMatchRequest(_message.Message):

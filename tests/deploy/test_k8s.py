@@ -160,10 +160,16 @@ def test_the_manifests_have_every_object_asked_for() -> None:
     assert len(bots) >= 2
 
 
+# Manifests that are not resources: the hosted bots' pod template, which the referee
+# renders per seat, and their package volume, applied with the pod launcher.
+NOT_RESOURCES = {"hosted-bot/pod.yaml", "hosted-bot/packages.yaml"}
+
+
 def test_the_kustomization_lists_every_manifest() -> None:
     listed = set(load_yaml(K8S / "kustomization.yaml")["resources"])
-    on_disk = {p.name for p in K8S.glob("*.yaml")} - {"kustomization.yaml"}
-    assert listed == on_disk
+    on_disk = {p.relative_to(K8S).as_posix() for p in K8S.rglob("*.yaml")}
+    assert on_disk >= NOT_RESOURCES
+    assert listed == on_disk - NOT_RESOURCES - {"kustomization.yaml"}
 
 
 def test_everything_is_in_the_arena_namespace() -> None:

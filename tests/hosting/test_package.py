@@ -15,6 +15,7 @@ from arena.hosting.package import (
     command_argv,
     digest,
     members,
+    pack,
     unpack,
 )
 from arena.hosting.runtimes import runtime
@@ -102,3 +103,22 @@ def test_only_the_documented_runtimes_exist() -> None:
         ValueError, match=r"unknown runtime 'ruby3'; allowed: python3\.11, node20, binary"
     ):
         runtime("ruby3")
+
+
+def test_packing_a_directory_gives_the_same_digest_for_the_same_files(tmp_path: Path) -> None:
+    for copy in ("one", "two"):
+        (tmp_path / copy / "lib").mkdir(parents=True)
+        (tmp_path / copy / "bot.py").write_text("print('hi')\n")
+        (tmp_path / copy / "lib" / "run").write_bytes(b"#!/bin/sh\n")
+        (tmp_path / copy / "lib" / "run").chmod(0o755)
+    one, two = pack(tmp_path / "one"), pack(tmp_path / "two")
+    assert digest(one) == digest(two)
+    found = {m.path: m.executable for m in members(one)}
+    assert found == {"bot.py": False, "lib/run": True}
+
+
+def test_packing_refuses_a_link(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text("")
+    (tmp_path / "secret").symlink_to("/etc/shadow")
+    with pytest.raises(InvalidPackage, match="'secret' is a symbolic link"):
+        pack(tmp_path)

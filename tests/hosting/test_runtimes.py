@@ -4,18 +4,15 @@ example bot as a package, and a statically linked C program."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 import subprocess
 from pathlib import Path
 
 import grpc
 
+from arena.hosting.example_packages import node_package
 from arena.hosting.runtimes import runtime
 from arena.hosting.sandbox import Sandbox
 from arena.v1 import bot_pb2, bot_pb2_grpc
-
-ROOT = Path(__file__).resolve().parents[2]
-NODE_BOT = ROOT / "examples" / "node-bot"
 
 STATIC_BOT = r"""
 #include <stdio.h>
@@ -37,19 +34,7 @@ int main(void) {
 """
 
 
-def node_package(into: Path) -> Path:
-    """The Node.js example bot as an author would package it: its code, its
-    node_modules and the arena's .proto files beside it."""
-    for name in ("bot.js", "package.json"):
-        shutil.copy(NODE_BOT / name, into / name)
-    for directory in ("lib", "node_modules"):
-        shutil.copytree(NODE_BOT / directory, into / directory)
-    shutil.copytree(ROOT / "proto", into / "proto", ignore=shutil.ignore_patterns("*.py"))
-    return into
-
-
 def test_the_node_example_bot_runs_hosted(tmp_path: Path) -> None:
-    (tmp_path / "node-bot").mkdir()
     package = node_package(tmp_path / "node-bot")
     log = tmp_path / "node.log"
 

@@ -125,7 +125,16 @@ def start_arena(local_redis: LocalRedis, tmp_path: Path) -> Arena:
     url = local_redis.url(next_database())
     replay_dir = tmp_path / "replays"
     referee = start_service(
-        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
+        arena_command(
+            "referee",
+            "serve",
+            "--port",
+            "0",
+            "--replay-dir",
+            str(replay_dir),
+            "--hosting-dir",
+            str(tmp_path / "hosting"),
+        )
     )
     api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
     return Arena(url, replay_dir, referee, api)

@@ -14,6 +14,7 @@ from arena.grpc_server import MAX_DETAILS_CHARS
 from arena.tournament.spec import InvalidSpec, TournamentPlan, plan
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
+from tests.tournament.lineup import registry
 
 INT32 = st.integers(-(2**31), 2**31 - 1)
 names = st.one_of(
@@ -45,7 +46,7 @@ REFUSALS = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED
 @given(spec=specs)
 def test_spec_validation_plans_or_says_what_is_wrong(spec: arena_pb2.TournamentSpec) -> None:
     try:
-        planned = plan(spec, registered=["a", "b", "c"])
+        planned = plan(spec, *registry("abc"))
     except InvalidSpec as error:
         assert str(error).strip()
         return
@@ -93,7 +94,7 @@ def test_hostile_calls_are_refused_and_change_nothing(stocked: Arena) -> None:
     def submit(spec: arena_pb2.TournamentSpec) -> None:
         nonlocal refused
         try:
-            plan(spec, registered=["a", "b"])
+            plan(spec, *registry("ab"))
         except InvalidSpec:
             pass
         else:

@@ -16,6 +16,7 @@ from arena.tournament.schedule import schedule
 from arena.tournament.spec import InvalidSpec, plan
 from arena.tournament.verify import TournamentMismatch, verify_tournament
 from arena.v1 import arena_pb2
+from tests.tournament.lineup import registry
 
 GAMES_OF = {e: ("bid-euchre", "seep") for e in "abc"}
 
@@ -70,16 +71,16 @@ def test_the_same_operator_seed_deals_the_same_cards_in_another_tournament() -> 
 
 def test_fair_play_modes_are_checked_against_the_entries() -> None:
     spec = arena_pb2.TournamentSpec(entries=["a", "b"], deals=1)
-    assert plan(spec, ["a", "b"]).fair_play == "open"
+    assert plan(spec, *registry("ab")).fair_play == "open"
     spec.fair_play = arena_pb2.FAIR_PLAY_TRUSTED
-    assert plan(spec, ["a", "b"]).fair_play == "trusted"
+    assert plan(spec, *registry("ab")).fair_play == "trusted"
     spec.fair_play = arena_pb2.FAIR_PLAY_SEALED
     with pytest.raises(InvalidSpec, match=r"every entry must be a hosted bot.*not hosted: b"):
-        plan(spec, ["a", "b"], hosted={"a"})
-    assert plan(spec, ["a", "b"], hosted={"a", "b"}).fair_play == "sealed"
+        plan(spec, *registry("ab", hosted={"a"}))
+    assert plan(spec, *registry("ab", hosted={"a", "b"})).fair_play == "sealed"
     spec.fair_play = 9  # type: ignore[assignment]
     with pytest.raises(InvalidSpec, match="unknown fair_play 9; allowed: FAIR_PLAY_OPEN"):
-        plan(spec, ["a", "b"])
+        plan(spec, *registry("ab"))
 
 
 def ended(paired: bool) -> tuple[arena_pb2.Tournament, list[arena_pb2.MatchRecord]]:

@@ -1,0 +1,466 @@
+"""Hosted bots through the API: SubmitBot, ListBotVersions, GetBotLogs and AddAuthor.
+
+Who may do what. The operator (the API's token, or anyone when it has none) may do
+everything. An author, whose token the operator issued (AddAuthor), may submit new bots,
+which become theirs, and new versions of their own bots, and read their own bots' logs.
+Anyone may list a hosted bot's versions. Author tokens open none of the operator's calls:
+the API's guard (``arena.access``) checks those against the operator's token alone.
+
+A submission is checked before anything is stored: its name and label, its runtime, its
+package and command (``arena.hosting.package``), and then the bot itself, started in the
+same sandbox a referee will start it in, which must answer Hello within seconds. An
+author learns there, with the bot's own last words, that it does not start, rather than
+from a tournament of forfeits. Then the package, the version and the registry entry are
+stored together (``BotRegistry.publish``), or nothing is.
+
+Logs are readable only once the match's tournament has ended (``revealed``): a log
+written in one half of a duplicate pair could show the cards dealt in the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import grpc
+import redis
+
+from arena import limits
+from arena.access import API, holds_token, sent_token
+from arena.api.common import revealed, timestamp
+from arena.games import game_names
+from arena.grpc_server import MAX_DETAILS_CHARS, abort
+from arena.hosting import runtimes
+from arena.hosting.package import InvalidPackage, command_argv, digest, members
+from arena.hosting.runtimes import Runtime, RuntimeUnavailable
+from arena.hosting.sandbox import Limits, Sandbox, SandboxError
+from arena.hosting.store import PackageStore as UnpackedPackages
+from arena.referee.bot_client import BotConnection, BotFault
+from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
+from arena.store.authors import AuthorStore
+from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
+from arena.store.bots import Published
+from arena.store.packages import HostedVersion, PackageStore
+from arena.store.tournaments import RUNNING
+from arena.v1 import arena_pb2, bot_pb2
+
+if TYPE_CHECKING:
+    Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
+
+HELLO_TIMEOUT_S = 5.0
+CHECK_LIMITS = Limits(start_s=10.0)
+"""The sandbox's usual limits, but a bot that has not listened within 10 s is refused:
+the caller is waiting for the answer."""
+CHECKS_AT_ONCE = 4
+"""Submissions started in sandboxes at once; more wait their turn, so a burst of them
+cannot take the API's host."""
+PUBLISH_TRIES = 3
+MATCH_ID = re.compile(r"^(t[0-9a-f]{12})-[a-z0-9-]+-[0-9]+-[0-9]+-[ab]\Z")
+"""``t<12 hex>-<game>-<pairing>-<deal>-<a|b>`` (``arena.tournament.schedule``)."""
+NAMES_ALLOWED = "1 to 40 letters, digits, '-', '_' or '.'"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling, from the token the call carries."""
+
+    operator: bool
+    author: str | None = None
+    """The author whose token the call carries, if any."""
+    sent_token: bool = False
+    """Whether the call carries a token at all (else it is anonymous)."""
+
+
+class NotStarted(Exception):
+    """The submitted bot did not start and answer Hello; the message says how, and ends
+    with what it wrote."""
+
+
+def plays_none(name: str, hello: bot_pb2.HelloResponse) -> str:
+    """The refusal for a bot that plays none of the arena's games."""
+    return (
+        f"bot {name!r} plays none of the arena's games (it plays: "
+        f"{', '.join(hello.games) or 'nothing'}; the arena has: {', '.join(game_names())})"
+    )
+
+
+def games_played(hello: bot_pb2.HelloResponse) -> tuple[str, ...]:
+    """The arena's games that the bot says it plays, in the arena's order."""
+    return tuple(g for g in game_names() if g in hello.games)
+
+
+def version_message(version: HostedVersion) -> arena_pb2.HostedBotVersion:
+    return arena_pb2.HostedBotVersion(
+        name=version.name,
+        version=version.version,
+        runtime=version.runtime,
+        command=version.command,
+        package_sha256=version.sha256,
+        package_bytes=version.size,
+        author=version.author,
+        submitted_at=timestamp(version.submitted_at),
+        games=list(version.games),
+        hello_name=version.hello_name,
+        hello_version=version.hello_version,
+    )
+
+
+def fit(message: str, limit: int = MAX_DETAILS_CHARS) -> str:
+    """``message`` within ``limit`` characters, cut in the middle: a bot's last words
+    (the end of a traceback) matter most, and its first ones say where it failed."""
+    if len(message) <= limit:
+        return message
+    marker = "\n[...]\n"
+    head = message.rfind("\n", 0, limit // 4)  # whole lines where there are lines
+    head = head if head > 0 else limit // 4
+    tail = message[-(limit - head - len(marker)) :]
+    cut = tail.find("\n")
+    return message[:head] + marker + (tail[cut + 1 :] if 0 <= cut < len(tail) // 4 else tail)
+
+
+class HostedBots:
+    """The hosted-bot calls of the Arena service; ``token`` is the operator's."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        token: str | None,
+        bots: BotRegistry,
+        tournaments: TournamentStore,
+    ) -> None:
+        self.token = token
+        self.bots = bots
+        self.tournaments = tournaments
+        self.packages = PackageStore(client)
+        self.authors = AuthorStore(client)
+        self.logs = BotLogStore(client)
+        self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
+
+    async def caller(self, context: Context) -> Caller:
+        metadata = context.invocation_metadata()
+        if holds_token(metadata, self.token):
+            return Caller(operator=True)
+        token = sent_token(metadata)
+        if not token:
+            return Caller(operator=False)
+        author = await asyncio.to_thread(self.authors.who, token)
+        return Caller(operator=False, author=author, sent_token=True)
+
+    async def _known_caller(self, method: str, context: Context) -> Caller:
+        """The operator or an author; refuses anyone else."""
+        caller = await self.caller(context)
+        if caller.operator or caller.author is not None:
+            return caller
+        if not caller.sent_token:
+            await abort(
+                context,
+                grpc.StatusCode.UNAUTHENTICATED,
+                f"{method} needs an author's token or the operator's: {API.how}; the "
+                "operator issues author tokens (`arena author add NAME`)",
+            )
+        await abort(
+            context,
+            grpc.StatusCode.PERMISSION_DENIED,
+            f"{method}: the token is neither the operator's nor an author's (adding an "
+            f"author again replaces their token); {API.how}",
+        )
+
+    # SubmitBot
+
+    async def submit(
+        self, request: arena_pb2.SubmitBotRequest, context: Context
+    ) -> arena_pb2.HostedBotVersion:
+        caller = await self._known_caller("SubmitBot", context)
+        name, label = request.name, request.version
+        await _check_name(name, "bot name", context)
+        await _check_name(label, "version", context)
+        existing = await asyncio.to_thread(self.bots.get, name)
+        author = await _claim(caller, name, existing, context)
+        if await asyncio.to_thread(self.packages.version, name, label) is not None:
+            await _label_taken(name, label, context)
+        runtime = await _runtime(request.runtime, context)
+        blob = request.package
+        try:
+            files = await asyncio.to_thread(members, blob)
+            argv = command_argv(request.command, runtime, files)
+        except InvalidPackage as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        sha256 = await asyncio.to_thread(digest, blob)
+        try:
+            hello = await self._start(blob, sha256, runtime, argv)
+        except NotStarted as error:
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                fit(f"the bot did not start: {error}"),
+            )
+        games = games_played(hello)
+        if not games:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, plays_none(name, hello))
+        submitter = "" if caller.operator else str(caller.author)
+        for _ in range(PUBLISH_TRIES):
+            now = time.time()
+            version = HostedVersion(
+                name, label, runtime.name, request.command, sha256, len(blob), submitter,
+                now, games, hello.name, hello.version,
+            )  # fmt: skip
+            entry = RegisteredBot(
+                name, "", games, hello.name, hello.version, now, hosted=True, author=author
+            )
+            outcome = await asyncio.to_thread(self.bots.publish, entry, version, blob, existing)
+            if outcome is Published.DONE:
+                return version_message(version)
+            if outcome is Published.LABEL_TAKEN:
+                await _label_taken(name, label, context)
+            # Someone else changed the bot meanwhile: decide again on what it is now.
+            existing = await asyncio.to_thread(self.bots.get, name)
+            author = await _claim(caller, name, existing, context)
+        await abort(
+            context,
+            grpc.StatusCode.ABORTED,
+            f"bot {name!r} kept changing while this version was being stored: submit again",
+        )
+
+    async def _start(
+        self, blob: bytes, sha256: str, runtime: Runtime, argv: list[str]
+    ) -> bot_pb2.HelloResponse:
+        """Start the package in a sandbox, as a referee would, and ask it Hello."""
+        async with self._checks:
+            workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="arena-submit-"))
+            try:
+                unpacked = UnpackedPackages(workdir / "packages")
+                await asyncio.to_thread(unpacked.add, blob, sha256)
+                log = workdir / "bot.log"
+                try:
+                    box = await Sandbox.start(
+                        unpacked.path(sha256), runtime, argv, log, CHECK_LIMITS
+                    )
+                except SandboxError as error:
+                    raise NotStarted(str(error)) from None
+                fault: BotFault | None = None
+                try:
+                    connection = BotConnection.open(box.address)
+                    try:
+                        hello = await connection.say_hello(HELLO_TIMEOUT_S)
+                    except BotFault as raised:
+                        fault = raised
+                    finally:
+                        await connection.close()
+                finally:
+                    await box.close()
+                if fault is not None:  # its output is whole now that it has been stopped
+                    raise NotStarted(f"it did not answer Hello: {fault.detail}{box.tail()}")
+                return hello
+            finally:
+                await asyncio.to_thread(shutil.rmtree, workdir, ignore_errors=True)
+
+    # ListBotVersions
+
+    async def versions(
+        self, request: arena_pb2.ListBotVersionsRequest, context: Context
+    ) -> arena_pb2.ListBotVersionsResponse:
+        await _check_name(request.name, "bot name", context)
+        found = await asyncio.to_thread(self.packages.versions, request.name)
+        if not found:
+            bot = await asyncio.to_thread(self.bots.get, request.name)
+            why = (
+                f"{request.name!r} is a remote bot, registered at an address: it has no versions"
+                if bot is not None
+                else f"no hosted bot {request.name!r}"
+            )
+            await abort(context, grpc.StatusCode.NOT_FOUND, why)
+        return arena_pb2.ListBotVersionsResponse(versions=[version_message(v) for v in found])
+
+    # GetBotLogs
+
+    async def bot_logs(
+        self, request: arena_pb2.GetBotLogsRequest, context: Context
+    ) -> arena_pb2.BotLogs:
+        caller = await self._known_caller("GetBotLogs", context)
+        name, match_id = request.bot, request.match_id
+        await _check_name(name, "bot name", context)
+        parsed = MATCH_ID.match(match_id)
+        if parsed is None:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"bad match id {match_id!r}: a match id looks like t0123456789ab-seep-0-0-a "
+                "(`arena tournament results ID` lists a tournament's)",
+            )
+        tournament_id = parsed.group(1)
+        bot = await asyncio.to_thread(self.bots.get, name)
+        if bot is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {name!r}")
+        if not caller.operator and bot.author != caller.author:
+            await abort(
+                context,
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"the logs of {name!r} are for its author ({bot.author!r}) and the operator only"
+                if bot.author
+                else f"the logs of {name!r} are for the operator only: it has no author",
+            )
+        if not bot.hosted:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"{name!r} is a remote bot: the arena keeps the logs of the bots it hosts only",
+            )
+        record = await asyncio.to_thread(self.tournaments.get, tournament_id)
+        if record is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}")
+        if not revealed(record):
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _not_yet(record))
+        match = await asyncio.to_thread(self.tournaments.scheduled, tournament_id, match_id)
+        if match is None:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"tournament {tournament_id} has no match {match_id!r}",
+            )
+        played = [e for e in match.entries if _bot_of(e) == name]
+        if not played:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"{name!r} did not play match {match_id} ({' against '.join(match.entries)})",
+            )
+        if not caller.operator:
+            await self._same_bot(name, played, record.spec, context)
+        seats = await asyncio.to_thread(self.logs.get, tournament_id, match_id)
+        mine = [s for s in seats if _bot_of(s.entry) == name]
+        if not mine:
+            await abort(context, grpc.StatusCode.NOT_FOUND, await self._why_none(match_id))
+        return arena_pb2.BotLogs(
+            bot=name,
+            match_id=match_id,
+            version=", ".join(dict.fromkeys(_label_of(s) for s in mine)),
+            seats=[
+                arena_pb2.BotSeatLog(
+                    seat=s.seat, output=s.output, truncated=s.truncated, exit=s.exit
+                )
+                for s in mine
+            ],
+        )
+
+    async def _same_bot(
+        self, name: str, played: list[str], spec: dict[str, Any], context: Context
+    ) -> None:
+        """Refuse an author the logs of a version they did not author: one of a bot that
+        was removed, whose name they took afterwards (removal forgets its versions)."""
+        hosted = spec.get("hosted", {})
+        for entry in played:
+            _, _, label = entry.partition("@")
+            version = await asyncio.to_thread(self.packages.version, name, label)
+            package = hosted.get(entry, {}).get("sha256")
+            if version is None or version.sha256 != package:
+                await abort(
+                    context,
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    f"{entry} is not a version of {name!r} as it is now (the bot was "
+                    "removed since): its logs are the operator's only",
+                )
+
+    async def _why_none(self, match_id: str) -> str:
+        tournament_id = match_id.split("-", 1)[0]
+        if not await asyncio.to_thread(self.tournaments.has_result, tournament_id, match_id):
+            return f"match {match_id} was never played (its tournament was cancelled first)"
+        return (
+            f"no logs of match {match_id}: it may have ended before the bot's processes "
+            f"started, or its logs were dropped ({KEEP_DAYS} days after the tournament's "
+            "last match)"
+        )
+
+    # AddAuthor
+
+    async def add_author(
+        self, request: arena_pb2.AddAuthorRequest, context: Context
+    ) -> arena_pb2.AuthorToken:
+        await _check_name(request.name, "author name", context)
+        token = await asyncio.to_thread(self.authors.add, request.name)
+        return arena_pb2.AuthorToken(name=request.name, token=token)
+
+
+async def _check_name(value: str, what: str, context: Context) -> None:
+    if not limits.BOT_NAME.match(value):
+        await abort(
+            context,
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"bad {what} {value!r}: use {NAMES_ALLOWED}",
+        )
+
+
+async def _claim(
+    caller: Caller, name: str, existing: RegisteredBot | None, context: Context
+) -> str:
+    """The author ``name`` will have once the caller submits to it; refuses a caller who
+    may not submit to it."""
+    if existing is not None and not existing.hosted:
+        await abort(
+            context,
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"{name!r} is a remote bot, registered at an address: a hosted bot needs a name "
+            f"of its own (or the operator removes {name!r} first)",
+        )
+    if caller.operator:
+        return existing.author if existing is not None else ""
+    assert caller.author is not None
+    if existing is None or existing.author == caller.author:
+        return caller.author
+    owner = f"author {existing.author!r}" if existing.author else "the operator"
+    await abort(
+        context,
+        grpc.StatusCode.PERMISSION_DENIED,
+        f"bot {name!r} belongs to {owner}: an author may submit new bots and new versions "
+        f"of their own (you are {caller.author!r})",
+    )
+
+
+async def _label_taken(name: str, label: str, context: Context) -> None:
+    await abort(
+        context,
+        grpc.StatusCode.ALREADY_EXISTS,
+        f"bot {name!r} already has a version {label!r}: versions are never replaced, give "
+        f"this one a new label (`arena bot versions {name}` lists them)",
+    )
+
+
+async def _runtime(name: str, context: Context) -> Runtime:
+    try:
+        return await asyncio.to_thread(runtimes.runtime, name)
+    except RuntimeUnavailable as error:  # before ValueError, which it is
+        await abort(
+            context,
+            grpc.StatusCode.FAILED_PRECONDITION,
+            f"this arena cannot run {name!r}: {error}; choose another of "
+            f"{', '.join(runtimes.NAMES)}",
+        )
+    except ValueError as error:
+        await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+
+
+def _not_yet(record: TournamentRecord) -> str:
+    if record.state == RUNNING:
+        return (
+            f"tournament {record.id} is still running ({record.done} of {record.total} "
+            "matches played): its logs are readable once it has finished or been "
+            "cancelled, since a log could show a deal still to be played"
+        )
+    return (
+        f"tournament {record.id} is {record.state} but {record.playing} of its matches "
+        "are still being played: its logs are readable once they have ended"
+    )
+
+
+def _bot_of(entry: str) -> str:
+    """The bot an entry (``name`` or ``name@version``) is."""
+    return entry.partition("@")[0]
+
+
+def _label_of(seat: SeatOutput) -> str:
+    return seat.entry.partition("@")[2]

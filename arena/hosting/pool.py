@@ -1,0 +1,204 @@
+"""Sandboxes started ahead of the matches that will take them.
+
+Starting a Python bot takes about half a second, and a four-seat match waits for its
+slowest seat. So the pool keeps, per hosted bot (package, runtime and command), a few
+started sandboxes that have never served anything: a match takes them as they are, so
+every seat of every match is still a fresh process, and the pool starts new ones in the
+background once the match has its seats. Bots no match has asked for in ``idle_s`` are
+dropped; ``max_total`` bounds the idle processes of all bots together (each holds tens
+of MB), making room for a bot in demand by ending those of the one asked for least
+recently.
+
+A sandbox is started before its match is known, so its log starts in the pool's own
+directory and moves to the seat's path when a match takes it (a rename: the sandbox
+keeps writing to the same file).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.hosting.runtimes import Runtime
+from arena.hosting.sandbox import Limits, Sandbox, SandboxError
+
+MAX_TOTAL = 16
+IDLE_S = 600.0
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What starts one hosted bot: also the key of its sandboxes in the pool."""
+
+    sha256: str
+    runtime: Runtime
+    argv: tuple[str, ...]
+    package: Path
+
+    async def start(self, log_path: Path, limits: Limits) -> Sandbox:
+        return await Sandbox.start(self.package, self.runtime, self.argv, log_path, limits)
+
+
+class SandboxPool:
+    """Never-used started sandboxes, ``per_key`` per hosted bot (0: none, every sandbox
+    starts when its match asks for it)."""
+
+    def __init__(
+        self,
+        per_key: int,
+        directory: Path,
+        limits: Limits,
+        *,
+        max_total: int = MAX_TOTAL,
+        idle_s: float = IDLE_S,
+    ) -> None:
+        self.per_key = per_key
+        self.directory = directory
+        self.limits = limits
+        self.max_total = max_total
+        self.idle_s = idle_s
+        self._ready: dict[Launch, list[Sandbox]] = {}
+        self._starting: dict[Launch, int] = {}
+        self._asked: dict[Launch, float] = {}
+        """When a match last asked for each bot (the event loop's clock)."""
+        self._failing: set[Launch] = set()
+        """Bots whose last start in the background failed: not started again until a
+        match starts one itself, so a broken bot does not burn CPU in a loop."""
+        self._fills: set[asyncio.Task[None]] = set()
+        self._closing: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def take(self, launch: Launch, log_path: Path) -> Sandbox:
+        """A started sandbox of ``launch`` that has served nothing, logging to
+        ``log_path``: a pooled one if there is one, else one started now (SandboxError
+        if it does not start)."""
+        box = self._pop(launch)
+        if box is not None:
+            try:
+                log_path.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(box.log_path, log_path)
+            except OSError:
+                self.dispose(box)
+                raise
+            box.log_path = log_path
+            return box
+        box = await launch.start(log_path, self.limits)
+        self._failing.discard(launch)
+        return box
+
+    def replenish(self, launch: Launch) -> None:
+        """Start, in the background, what ``launch`` lacks of ``per_key`` ready sandboxes."""
+        if self.per_key <= 0 or self._closed or launch in self._failing:
+            return
+        self._asked[launch] = asyncio.get_running_loop().time()
+        self._sweep()
+        missing = self.per_key - len(self._ready.get(launch, ())) - self._starting.get(launch, 0)
+        for _ in range(missing):
+            if self._count() >= self.max_total and not self._evict_for(launch):
+                break
+            self._starting[launch] = self._starting.get(launch, 0) + 1
+            self._spawn(self._fills, self._fill(launch))
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_while_idle())
+
+    def dispose(self, box: Sandbox) -> None:
+        """End a sandbox that served its match, in the background (``close`` waits)."""
+        box.kill()
+        self._spawn(self._closing, self._discard(box))
+
+    def idle(self, launch: Launch | None = None) -> int:
+        """How many started sandboxes wait for a match: of ``launch``, or of every bot."""
+        if launch is not None:
+            return len(self._ready.get(launch, ()))
+        return sum(map(len, self._ready.values()))
+
+    async def close(self) -> None:
+        """End every sandbox of the pool, and those being started."""
+        self._closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for task in self._fills:
+            task.cancel()
+        await asyncio.gather(*self._fills, return_exceptions=True)
+        boxes = [box for ready in self._ready.values() for box in ready]
+        self._ready.clear()
+        await asyncio.gather(*(self._discard(box) for box in boxes), return_exceptions=True)
+        while pending := [task for task in self._closing if not task.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)  # matches hand theirs in
+
+    def _pop(self, launch: Launch) -> Sandbox | None:
+        ready = self._ready.get(launch, [])
+        while ready:
+            box = ready.pop(0)
+            if box.process.returncode is None:
+                return box
+            self._spawn(self._closing, self._discard(box))  # it died waiting
+        return None
+
+    async def _fill(self, launch: Launch) -> None:
+        log_path = self.directory / f"{secrets.token_hex(8)}.log"
+        try:
+            box = await launch.start(log_path, self.limits)
+        except (SandboxError, OSError) as error:
+            log.warning("hosted bot %s failed to start in the pool: %s", launch.sha256, error)
+            self._failing.add(launch)
+            log_path.unlink(missing_ok=True)
+            return
+        finally:
+            self._starting[launch] -= 1
+            if not self._starting[launch]:
+                del self._starting[launch]
+        if self._closed or launch not in self._asked:
+            await self._discard(box)
+        else:
+            self._ready.setdefault(launch, []).append(box)
+
+    def _count(self) -> int:
+        return sum(map(len, self._ready.values())) + sum(self._starting.values())
+
+    def _evict_for(self, launch: Launch) -> bool:
+        """End one ready sandbox of the bot asked for least recently, unless that is
+        ``launch``; whether one was ended."""
+        others = [k for k, ready in self._ready.items() if ready and k != launch]
+        if not others:
+            return False
+        victim = min(others, key=lambda k: self._asked.get(k, 0.0))
+        self._spawn(self._closing, self._discard(self._ready[victim].pop()))
+        return True
+
+    def _sweep(self) -> None:
+        """Drop the bots no match asked for in ``idle_s``."""
+        now = asyncio.get_running_loop().time()
+        for launch in [k for k, at in self._asked.items() if now - at > self.idle_s]:
+            del self._asked[launch]
+            self._failing.discard(launch)
+            for box in self._ready.pop(launch, []):
+                self._spawn(self._closing, self._discard(box))
+
+    async def _sweep_while_idle(self) -> None:
+        try:
+            while self._asked:
+                await asyncio.sleep(self.idle_s / 2)
+                self._sweep()
+        finally:
+            self._sweeper = None
+
+    async def _discard(self, box: Sandbox) -> None:
+        await box.close()
+        with contextlib.suppress(OSError):
+            box.log_path.unlink()
+
+    def _spawn(self, tasks: set[asyncio.Task[None]], work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)

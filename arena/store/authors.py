@@ -1,0 +1,53 @@
+"""Bot authors and their tokens. Only a token's SHA-256 is kept: a token is 256 random
+bits, so its hash needs no salt or slow function, and a leaked store gives no token."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import redis
+
+AUTHORS = "arena:authors"
+"""Hash: author name -> hash of their current token."""
+TOKENS = "arena:author-tokens"
+"""Hash: token hash -> author name."""
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class AuthorStore:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def add(self, name: str) -> str:
+        """A new token for ``name``, replacing (and revoking) any earlier one."""
+        token = "author-" + secrets.token_urlsafe(32)
+        new = _hash(token)
+        while True:
+            with self.redis.pipeline() as pipe:
+                try:
+                    # WATCH: two adds at once must not both keep a working token.
+                    pipe.watch(AUTHORS)  # type: ignore[no-untyped-call]
+                    old = pipe.hget(AUTHORS, name)
+                    pipe.multi()  # both maps change together
+                    if old is not None:
+                        pipe.hdel(TOKENS, old)
+                    pipe.hset(AUTHORS, name, new)
+                    pipe.hset(TOKENS, new, name)
+                    pipe.execute()
+                    return token
+                except redis.WatchError:
+                    continue
+
+    def who(self, token: str) -> str | None:
+        """The author holding ``token``, if any."""
+        if not token:
+            return None
+        name = self.redis.hget(TOKENS, _hash(token))
+        return None if name is None else bytes(name).decode()  # type: ignore[arg-type]
+
+    def exists(self, name: str) -> bool:
+        return bool(self.redis.hexists(AUTHORS, name))

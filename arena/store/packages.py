@@ -1,0 +1,88 @@
+"""Hosted bots' packages and versions in Redis.
+
+A package is stored once under the SHA-256 of its bytes, however many versions (or
+bots) use it. A hosted bot keeps every version it was ever submitted with; versions
+are never replaced, so a tournament that fixed ``name@version`` at submission plays
+exactly that package to its end. A new version is stored together with its package
+and its bot's registry entry (``arena.store.bots.BotRegistry.publish``); ``put_blob``
+and ``add_version`` are the same writes one at a time, for tools and tests.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+
+import redis
+
+BLOB = "arena:package:{sha256}"
+VERSIONS = "arena:hosted:{name}"
+"""Hash: version label -> the version's JSON."""
+
+
+@dataclass(frozen=True)
+class HostedVersion:
+    """One submitted version of a hosted bot."""
+
+    name: str
+    version: str
+    runtime: str
+    command: str
+    sha256: str
+    size: int
+    author: str
+    """Who submitted it: an author's name, or empty for the operator."""
+    submitted_at: float
+    games: tuple[str, ...]
+    hello_name: str
+    hello_version: str
+
+    @property
+    def label(self) -> str:
+        """``name@version``, as tournaments name it."""
+        return f"{self.name}@{self.version}"
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> HostedVersion:
+        data = json.loads(text)
+        return cls(**{**data, "games": tuple(data["games"])})
+
+
+class PackageStore:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def put_blob(self, sha256: str, blob: bytes) -> None:
+        """Keep ``blob`` under its digest (the caller computed it); a second put of the
+        same bytes is a no-op."""
+        self.redis.set(BLOB.format(sha256=sha256), blob, nx=True)
+
+    def blob(self, sha256: str) -> bytes | None:
+        data: bytes | None = self.redis.get(BLOB.format(sha256=sha256))  # type: ignore[assignment]
+        return data
+
+    def add_version(self, version: HostedVersion) -> bool:
+        """Record a new version; False (and nothing written) if the label exists."""
+        key = VERSIONS.format(name=version.name)
+        return bool(self.redis.hsetnx(key, version.version, version.to_json()))
+
+    def versions(self, name: str) -> list[HostedVersion]:
+        """Every version of ``name``, newest first."""
+        raw: dict[bytes, bytes] = self.redis.hgetall(VERSIONS.format(name=name))  # type: ignore[assignment]
+        found = [HostedVersion.from_json(v) for v in raw.values()]
+        return sorted(found, key=lambda v: (v.submitted_at, v.version), reverse=True)
+
+    def version(self, name: str, label: str | None = None) -> HostedVersion | None:
+        """Version ``label`` of ``name``, or its newest when ``label`` is None."""
+        if label is None:
+            newest = self.versions(name)
+            return newest[0] if newest else None
+        text = self.redis.hget(VERSIONS.format(name=name), label)
+        return None if text is None else HostedVersion.from_json(text)
+
+    def forget(self, name: str) -> None:
+        """Drop ``name``'s versions (packages stay: other versions may share them)."""
+        self.redis.delete(VERSIONS.format(name=name))

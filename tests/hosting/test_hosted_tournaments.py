@@ -1,0 +1,111 @@
+"""Hosted bots in tournaments, end to end: packages submitted through the API, played by
+real workers through a referee that starts each seat in a sandbox of its own; sealed
+tournaments of hosted bots play duplicate pairs, and authors read their logs after."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from arena.access import bearer
+from arena.hosting.example_packages import python_package
+from arena.hosting.package import pack
+from arena.local_redis import LocalRedis
+from arena.v1 import arena_pb2
+from tests.tournament.conftest import Arena, start_arena
+
+HOUSE = """
+    import sys
+    from arena.bots.examples.house import HouseBot
+    from arena.bots.sdk import serve
+    print("house bot starting", file=sys.stderr, flush=True)
+    serve(HouseBot())
+"""
+RANDOM = """
+    from arena.bots.examples.random_bot import RandomBot
+    from arena.bots.sdk import serve
+    serve(RandomBot(seed=3))
+"""
+
+
+def package(directory: Path, source: str) -> bytes:
+    return pack(python_package(directory, source))
+
+
+@pytest.fixture(scope="module")
+def arena(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    stack = start_arena(local_redis, tmp_path_factory.mktemp("hosted"))
+    stack.start_worker("hosted", concurrency=2)
+    yield stack
+    stack.stop()
+
+
+def submit(arena: Arena, name: str, blob: bytes, token: str = "") -> arena_pb2.HostedBotVersion:
+    version: arena_pb2.HostedBotVersion = arena.stub.SubmitBot(
+        arena_pb2.SubmitBotRequest(
+            name=name, version="v1", runtime="python3.11", command="python3 bot.py", package=blob
+        ),
+        metadata=(bearer(token),) if token else None,
+    )
+    return version
+
+
+def test_a_sealed_tournament_of_hosted_bots_plays_duplicate_pairs_and_logs_for_authors(
+    arena: Arena, tmp_path: Path
+) -> None:
+    token = arena.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="ada")).token
+    submit(arena, "sealed-house", package(tmp_path / "house", HOUSE), token)
+    submit(arena, "sealed-random", package(tmp_path / "random", RANDOM))
+    tournament = arena.submit(
+        ["sealed-house", "sealed-random"],
+        games=["bid-euchre"],
+        fair_play=arena_pb2.FAIR_PLAY_SEALED,
+    )
+    assert tournament.fair_play == arena_pb2.FAIR_PLAY_SEALED
+    assert list(tournament.spec.entries) == ["sealed-house@v1", "sealed-random@v1"]
+    done = arena.wait_until(tournament.id)
+    assert done.matches_done == 2 and done.forfeits == 0
+    results = arena.stub.ListResults(
+        arena_pb2.ListResultsRequest(tournament_id=tournament.id)
+    ).results
+    assert [r.end for r in results] == [arena_pb2.RESULT_END_COMPLETED] * 2
+    assert results[0].pair_key == results[1].pair_key  # one duplicate pair: the same deal
+    assert results[0].seed == results[1].seed
+    assert [list(r.entries) for r in results] == [
+        ["sealed-house@v1", "sealed-random@v1"],
+        ["sealed-random@v1", "sealed-house@v1"],
+    ]
+
+    logs = arena.stub.GetBotLogs(
+        arena_pb2.GetBotLogsRequest(bot="sealed-house", match_id=results[0].match_id),
+        metadata=(bearer(token),),
+    )
+    assert logs.version == "v1"
+    assert [s.seat for s in logs.seats] == [0, 2]  # team 0 of Bid Euchre: its seats alone
+    for seat in logs.seats:
+        assert "house bot starting" in seat.output
+        assert "listening on unix:" in seat.output
+
+
+def test_hosted_and_remote_bots_meet_in_an_open_tournament(arena: Arena, tmp_path: Path) -> None:
+    submit(arena, "open-house", package(tmp_path / "house", HOUSE))
+    arena.start_bot("remote-random", "random", "--seed", "5")
+    with pytest.raises(grpc.RpcError) as refused:
+        arena.submit(["open-house", "remote-random"], fair_play=arena_pb2.FAIR_PLAY_SEALED)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "not hosted: remote-random" in str(refused.value.details())
+
+    tournament = arena.submit(["open-house", "remote-random"], games=["seep"])
+    done = arena.wait_until(tournament.id)
+    assert done.matches_done == 2 and done.forfeits == 0
+    results = arena.stub.ListResults(
+        arena_pb2.ListResultsRequest(tournament_id=tournament.id)
+    ).results
+    assert {tuple(r.entries) for r in results} == {
+        ("open-house@v1", "remote-random"),
+        ("remote-random", "open-house@v1"),
+    }
+    assert results[0].pair_key != results[1].pair_key  # open: every match rated alone
