@@ -6,6 +6,7 @@ import argparse
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.access import API, REFEREE
 from arena.cli.common import (
@@ -19,6 +20,9 @@ from arena.cli.common import (
     tls_from_flags,
     token_from_flags,
 )
+
+if TYPE_CHECKING:
+    from arena.hosting.pool import Launcher
 
 DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
 """As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
@@ -55,7 +59,34 @@ def add_commands(groups: Groups) -> None:
         metavar="N",
         help="keep N started sandboxes ready per hosted bot (package, runtime and command), "
         "each for one seat of one match, so that a match need not wait for its bots to "
-        "start; 0 (the default) starts them when the match begins",
+        "start; 0 (the default) starts them when the match begins (bubblewrap only)",
+    )
+    serve.add_argument(
+        "--launcher",
+        choices=("bubblewrap", "kubernetes"),
+        default="bubblewrap",
+        help="how hosted bots start: a bubblewrap sandbox on this host (the default), or "
+        "a pod per seat through the Kubernetes API of the cluster the referee runs in",
+    )
+    serve.add_argument(
+        "--hosted-image",
+        action="append",
+        default=[],
+        metavar="RUNTIME=IMAGE",
+        help="with --launcher kubernetes: the image of a runtime's pods (e.g. "
+        "python3.11=registry.example/card-arena:1.0), repeatable",
+    )
+    serve.add_argument(
+        "--pod-template",
+        metavar="FILE",
+        help="with --launcher kubernetes: the pod templates, by runtime (JSON as kubectl "
+        "-o json writes it; YAML if PyYAML is installed); default deploy/k8s/hosted-bot/pod.yaml",
+    )
+    serve.add_argument(
+        "--kubernetes-namespace",
+        metavar="NAME",
+        help="with --launcher kubernetes: the namespace of the bots' pods (default the "
+        "referee's own)",
     )
     serve.set_defaults(run=_referee_serve)
 
@@ -126,6 +157,7 @@ def _referee_serve(args: argparse.Namespace) -> None:
 
     if args.sandbox_pool < 0:
         raise CliError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
+    launcher = _launcher(args)
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, REFEREE)
     try:
@@ -141,9 +173,52 @@ def _referee_serve(args: argparse.Namespace) -> None:
             bot_networks=bot_networks_from_flags(args),
             hosting_dir=args.hosting_dir,
             sandbox_pool=args.sandbox_pool,
+            launcher=launcher,
         )
     except OSError as error:
         raise CliError(str(error)) from None
+
+
+def _launcher(args: argparse.Namespace) -> Launcher:
+    """What starts hosted bots: ``--launcher`` and the pod launcher's flags."""
+    from arena.hosting.pool import BUBBLEWRAP
+
+    pod_flags = args.hosted_image or args.pod_template or args.kubernetes_namespace
+    if args.launcher != "kubernetes":
+        if pod_flags:
+            raise CliError(
+                "--hosted-image, --pod-template and --kubernetes-namespace need "
+                "--launcher kubernetes"
+            )
+        return BUBBLEWRAP
+    from arena.hosting.kubernetes import (
+        POD_RUNTIMES,
+        KubernetesApi,
+        KubernetesError,
+        PodLauncher,
+        load_templates,
+    )
+    from arena.hosting.sandbox import SandboxError
+
+    if args.sandbox_pool:
+        raise CliError("--sandbox-pool needs --launcher bubblewrap: pods start per match")
+    images = {}
+    for item in args.hosted_image:
+        name, equals, image = item.partition("=")
+        if not equals or not image or name not in POD_RUNTIMES:
+            raise CliError(
+                f"--hosted-image {item!r}: give RUNTIME=IMAGE, RUNTIME one of "
+                f"{', '.join(POD_RUNTIMES)}"
+            )
+        images[name] = image
+    try:
+        templates = load_templates(Path(args.pod_template)) if args.pod_template else None
+        api = KubernetesApi.in_cluster()
+    except (OSError, SandboxError, KubernetesError, ValueError) as error:
+        raise CliError(str(error)) from None
+    if args.kubernetes_namespace:
+        api.namespace = args.kubernetes_namespace
+    return PodLauncher(api, images=images, templates=templates)
 
 
 def _api_serve(args: argparse.Namespace) -> None:

@@ -38,18 +38,18 @@ import json
 import os
 import re
 import secrets
-import signal
 import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 import arena
 from arena.bots.sdk import HOSTED_ADDRESS_ENV
-from arena.hosting.runtimes import Runtime
-from arena.hosting.sandbox import Limits, SandboxError
+from arena.hosting.pool import Launched as Launched  # what both launchers give
+from arena.hosting.runtimes import Runtime, RuntimeUnavailable
+from arena.hosting.sandbox import Limits, SandboxError, exit_words
 
 BOT_PORT = 50061
 NAMESPACE = "card-arena"
@@ -435,20 +435,6 @@ class KubernetesApi:
 # --- launching ----------------------------------------------------------------------
 
 
-class Launched(Protocol):
-    """What the referee uses of a started bot, whichever launcher started it
-    (``arena.hosting.sandbox.Sandbox`` or ``HostedPod``)."""
-
-    address: str
-    log_path: Path
-
-    async def close(self) -> None: ...
-
-    def describe_exit(self) -> str: ...
-
-    def tail(self, lines: int = 20) -> str: ...
-
-
 class PodLauncher:
     """Starts hosted bots as pods, one per seat per match (``start``)."""
 
@@ -474,6 +460,15 @@ class PodLauncher:
         self.images = dict(images or {})
         self.port, self.lifetime_s, self.owner = port, lifetime_s, owner
         self.start_grace_s, self.poll_s = start_grace_s, poll_s
+
+    def runtime(self, name: str, /) -> Runtime:
+        """The runtime called ``name`` as its pod runs it: checked by name only (the
+        referee's own image need not have it); RuntimeUnavailable without a template."""
+        spec = POD_RUNTIMES.get(name)
+        if spec is None or name not in self.templates:
+            raise RuntimeUnavailable(f"{name}: no pod template for it on this referee")
+        image = self.images.get(name, spec.image)
+        return Runtime(name, f"{name} in a pod of the image {image}", programs=spec.programs)
 
     def render(
         self,
@@ -644,6 +639,18 @@ class HostedPod:
             if self.pod.get("gone"):
                 return "was deleted before it listened"
 
+    def running(self) -> bool:
+        """Whether the pod may still run, as last read from the API (no request)."""
+        phase = self.pod.get("status", {}).get("phase")
+        return not (self._closed or self.pod.get("gone") or phase in ("Failed", "Succeeded"))
+
+    def kill(self) -> None:
+        """Nothing at once: ``close`` (which a pool's ``dispose`` calls) deletes the pod."""
+
+    async def stop(self) -> None:
+        """Save the bot's log and delete the pod (``close``)."""
+        await self.close()
+
     def describe_exit(self) -> str:
         """How the pod ended, in words (a limit names itself), as last read."""
         status = self.pod.get("status", {})
@@ -655,15 +662,9 @@ class HostedPod:
             reason, code = terminated.get("reason", ""), int(terminated.get("exitCode", 0))
             if reason == "OOMKilled":
                 return f"OOMKilled: its memory limit ({self.limits.memory_bytes // MiB} MiB)"
-            signo = code - 128 if code > 128 else 0
-            names = {
-                signal.SIGXCPU: "SIGXCPU: its CPU time limit",
-                signal.SIGXFSZ: "SIGXFSZ: its file size limit",
-                signal.SIGKILL: "SIGKILL",
-            }
-            if signo in names:
-                return names[signal.Signals(signo)]
-            return f"status {code}" + (f" ({reason})" if reason not in ("", "Error") else "")
+            words = exit_words(code)
+            known = words != f"status {code}" or reason in ("", "Error")
+            return words if known else f"{words} ({reason})"
         if status.get("reason"):  # Evicted, and whatever the kubelet says of a whole pod
             return f"{status['reason']}: {status.get('message', '')}".rstrip(": ")
         if self._killed:

@@ -12,6 +12,10 @@ recently.
 A sandbox is started before its match is known, so its log starts in the pool's own
 directory and moves to the seat's path when a match takes it (a rename: the sandbox
 keeps writing to the same file).
+
+What starts a bot is the pool's ``Launcher``: ``Bubblewrap`` (a local sandbox, the
+default) or ``arena.hosting.kubernetes.PodLauncher`` (a pod per seat, started when its
+match asks: no pool). Either gives a ``Launched``, all the referee uses of a started bot.
 """
 
 from __future__ import annotations
@@ -21,18 +25,87 @@ import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from arena.hosting.runtimes import Runtime
+from arena.hosting.runtimes import Runtime, runtime
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError
 
 MAX_TOTAL = 16
 IDLE_S = 600.0
 
 log = logging.getLogger(__name__)
+
+
+class Launched(Protocol):
+    """What the referee uses of a started bot, whichever launcher started it
+    (``arena.hosting.sandbox.Sandbox`` or ``arena.hosting.kubernetes.HostedPod``)."""
+
+    address: str
+    log_path: Path
+
+    def running(self) -> bool:
+        """Whether the bot may still run, as last known (no waiting, no request)."""
+        ...
+
+    def kill(self) -> None: ...
+
+    async def stop(self) -> None:
+        """End the bot and wait until all it wrote is at ``log_path``."""
+        ...
+
+    async def close(self) -> None: ...
+
+    def describe_exit(self) -> str: ...
+
+    def tail(self, lines: int = 20) -> str: ...
+
+
+class Launcher(Protocol):
+    """Starts hosted bots: checks a runtime by name, and starts one seat's bot."""
+
+    def runtime(self, name: str, /) -> Runtime:
+        """The runtime called ``name`` (RuntimeUnavailable if this launcher lacks it)."""
+        ...
+
+    async def start(
+        self,
+        package: Path,
+        runtime: Runtime,
+        argv: Sequence[str],
+        log_path: Path,
+        limits: Limits,
+        /,
+        *,
+        match_id: str = "",
+        seat: int | str = "",
+    ) -> Launched: ...
+
+
+class Bubblewrap:
+    """The local launcher: a bubblewrap sandbox per bot, runtimes of this host."""
+
+    def runtime(self, name: str, /) -> Runtime:
+        return runtime(name)
+
+    async def start(
+        self,
+        package: Path,
+        runtime: Runtime,
+        argv: Sequence[str],
+        log_path: Path,
+        limits: Limits,
+        /,
+        *,
+        match_id: str = "",
+        seat: int | str = "",
+    ) -> Sandbox:
+        return await Sandbox.start(package, runtime, argv, log_path, limits)
+
+
+BUBBLEWRAP = Bubblewrap()
 
 
 @dataclass(frozen=True)
@@ -44,8 +117,18 @@ class Launch:
     argv: tuple[str, ...]
     package: Path
 
-    async def start(self, log_path: Path, limits: Limits) -> Sandbox:
-        return await Sandbox.start(self.package, self.runtime, self.argv, log_path, limits)
+    async def start(
+        self,
+        log_path: Path,
+        limits: Limits,
+        launcher: Launcher = BUBBLEWRAP,
+        *,
+        match_id: str = "",
+        seat: int | str = "",
+    ) -> Launched:
+        return await launcher.start(
+            self.package, self.runtime, self.argv, log_path, limits, match_id=match_id, seat=seat
+        )
 
 
 class SandboxPool:
@@ -60,13 +143,15 @@ class SandboxPool:
         *,
         max_total: int = MAX_TOTAL,
         idle_s: float = IDLE_S,
+        launcher: Launcher = BUBBLEWRAP,
     ) -> None:
         self.per_key = per_key
+        self.launcher = launcher
         self.directory = directory
         self.limits = limits
         self.max_total = max_total
         self.idle_s = idle_s
-        self._ready: dict[Launch, list[Sandbox]] = {}
+        self._ready: dict[Launch, list[Launched]] = {}
         self._starting: dict[Launch, int] = {}
         self._asked: dict[Launch, float] = {}
         """When a match last asked for each bot (the event loop's clock)."""
@@ -78,10 +163,12 @@ class SandboxPool:
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
 
-    async def take(self, launch: Launch, log_path: Path) -> Sandbox:
+    async def take(
+        self, launch: Launch, log_path: Path, *, match_id: str = "", seat: int | str = ""
+    ) -> Launched:
         """A started sandbox of ``launch`` that has served nothing, logging to
-        ``log_path``: a pooled one if there is one, else one started now (SandboxError
-        if it does not start)."""
+        ``log_path``: a pooled one if there is one, else one started now for that seat
+        of that match (SandboxError if it does not start)."""
         box = self._pop(launch)
         if box is not None:
             try:
@@ -92,7 +179,7 @@ class SandboxPool:
                 raise
             box.log_path = log_path
             return box
-        box = await launch.start(log_path, self.limits)
+        box = await launch.start(log_path, self.limits, self.launcher, match_id=match_id, seat=seat)
         self._failing.discard(launch)
         return box
 
@@ -111,7 +198,7 @@ class SandboxPool:
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_while_idle())
 
-    def dispose(self, box: Sandbox) -> None:
+    def dispose(self, box: Launched) -> None:
         """End a sandbox that served its match, in the background (``close`` waits)."""
         box.kill()
         self._spawn(self._closing, self._discard(box))
@@ -136,11 +223,11 @@ class SandboxPool:
         while pending := [task for task in self._closing if not task.done()]:
             await asyncio.gather(*pending, return_exceptions=True)  # matches hand theirs in
 
-    def _pop(self, launch: Launch) -> Sandbox | None:
+    def _pop(self, launch: Launch) -> Launched | None:
         ready = self._ready.get(launch, [])
         while ready:
             box = ready.pop(0)
-            if box.process.returncode is None:
+            if box.running():
                 return box
             self._spawn(self._closing, self._discard(box))  # it died waiting
         return None
@@ -148,7 +235,7 @@ class SandboxPool:
     async def _fill(self, launch: Launch) -> None:
         log_path = self.directory / f"{secrets.token_hex(8)}.log"
         try:
-            box = await launch.start(log_path, self.limits)
+            box = await launch.start(log_path, self.limits, self.launcher)
         except (SandboxError, OSError) as error:
             log.warning("hosted bot %s failed to start in the pool: %s", launch.sha256, error)
             self._failing.add(launch)
@@ -193,7 +280,7 @@ class SandboxPool:
         finally:
             self._sweeper = None
 
-    async def _discard(self, box: Sandbox) -> None:
+    async def _discard(self, box: Launched) -> None:
         await box.close()
         with contextlib.suppress(OSError):
             box.log_path.unlink()

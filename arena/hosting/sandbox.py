@@ -177,17 +177,7 @@ class Sandbox:
     def describe_exit(self) -> str:
         """How the process ended, in words (a resource limit names itself)."""
         code = self.process.returncode
-        if code is None:
-            return "nothing yet: it runs"
-        signo = -code if code < 0 else code - 128 if code > 128 else 0
-        names = {
-            signal.SIGXCPU: "SIGXCPU: its CPU time limit",
-            signal.SIGXFSZ: "SIGXFSZ: its file size limit",
-            signal.SIGKILL: "SIGKILL",
-        }
-        if signo in names:
-            return names[signal.Signals(signo)]
-        return f"status {code}"
+        return "nothing yet: it runs" if code is None else exit_words(code)
 
     def tail(self, lines: int = 20) -> str:
         """The last lines the bot wrote, as a suffix for a message (empty if none)."""
@@ -197,6 +187,10 @@ class Sandbox:
             return ""
         kept = "\n".join(text.rstrip().splitlines()[-lines:])
         return f"; its output ends:\n{kept}" if kept else "; it wrote nothing"
+
+    def running(self) -> bool:
+        """Whether its process has not ended yet."""
+        return self.process.returncode is None
 
     def kill(self) -> None:
         """Kill the sandbox now, and with it every process in it; ``stop`` waits for that."""
@@ -225,6 +219,22 @@ class Sandbox:
         if self._info >= 0:
             os.close(self._info)
             self._info = -1
+
+
+_LIMIT_SIGNALS = {
+    signal.SIGXCPU: "SIGXCPU: its CPU time limit",
+    signal.SIGXFSZ: "SIGXFSZ: its file size limit",
+    signal.SIGKILL: "SIGKILL",
+}
+
+
+def exit_words(code: int) -> str:
+    """An exit status in words: a signal that a limit sends names the limit. ``code`` is
+    the process's (negative: killed by that signal) or a shell's (128 + the signal)."""
+    signo = -code if code < 0 else code - 128 if code > 128 else 0
+    if signo in _LIMIT_SIGNALS:
+        return _LIMIT_SIGNALS[signal.Signals(signo)]
+    return f"status {code}"
 
 
 async def _spawn(argv: list[str], info_w: int, info: int) -> asyncio.subprocess.Process:

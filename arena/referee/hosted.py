@@ -11,6 +11,9 @@ what each process wrote.
 A sandbox listens on a Unix socket under this referee's temporary directory: it is
 dialled without TLS whatever the referee uses for remote bots, never kept for another
 match, and never named to anyone (faults and events name the bot as for any other).
+With the Kubernetes launcher (``arena.hosting.kubernetes.PodLauncher``) each seat's bot
+is a pod instead, dialled at its IP in the same way; the referee uses only what both
+give (``arena.hosting.pool.Launched``).
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.hosting.package import InvalidPackage, command_argv
-from arena.hosting.pool import MAX_TOTAL, Launch, SandboxPool
-from arena.hosting.runtimes import NAMES, Runtime, RuntimeUnavailable, runtime
-from arena.hosting.sandbox import Limits, Sandbox, SandboxError
+from arena.hosting.pool import BUBBLEWRAP, MAX_TOTAL, Launch, Launched, Launcher, SandboxPool
+from arena.hosting.runtimes import NAMES, Runtime, RuntimeUnavailable
+from arena.hosting.sandbox import Limits, SandboxError
 from arena.hosting.store import PackageStore
 from arena.referee.bot_client import BotFault
 from arena.v1 import referee_pb2
@@ -82,12 +85,18 @@ class Hosting:
         pool_size: int = 0,
         limits: Limits | None = None,
         pool_max: int = MAX_TOTAL,
+        launcher: Launcher = BUBBLEWRAP,
     ) -> None:
+        if pool_size and launcher is not BUBBLEWRAP:
+            raise ValueError("only the bubblewrap launcher keeps a pool of started bots")
         self.directory = directory
         self.limits = limits or Limits()
+        self.launcher = launcher
         self.store = PackageStore(directory / "packages")
         self._pool_dir = directory / "pool" / secrets.token_hex(8)  # this referee's own
-        self.pool = SandboxPool(pool_size, self._pool_dir, self.limits, max_total=pool_max)
+        self.pool = SandboxPool(
+            pool_size, self._pool_dir, self.limits, max_total=pool_max, launcher=launcher
+        )
         self._runtimes: dict[str, Runtime | str] = {}
 
     async def prepare(self, entries: Sequence[HostedEntry | None]) -> tuple[Launch | None, ...]:
@@ -115,6 +124,7 @@ class Hosting:
             self.pool,
             Path(tempfile.mkdtemp(prefix=f"{match_id}-", dir=logs)),
             self.limits.log_bytes,
+            match_id,
         )
 
     async def close(self) -> None:
@@ -145,10 +155,11 @@ class Hosting:
         )
 
     async def _probe(self, name: str) -> Runtime | str:
-        """The runtime, or why this host lacks it; asked once (Node answers a subprocess)."""
+        """The runtime, or why this host (or launcher) lacks it; asked once (Node answers
+        a subprocess)."""
         if name not in self._runtimes:
             try:
-                self._runtimes[name] = await asyncio.to_thread(runtime, name)
+                self._runtimes[name] = await asyncio.to_thread(self.launcher.runtime, name)
             except RuntimeUnavailable as error:
                 self._runtimes[name] = str(error)
         return self._runtimes[name]
@@ -164,12 +175,14 @@ class HostedSeats:
         pool: SandboxPool,
         log_dir: Path,
         log_bytes: int,
+        match_id: str = "",
     ) -> None:
         self.launches = {seat: launch for seat, launch in enumerate(launches) if launch}
         self.pool = pool
         self.log_dir = log_dir
         self.log_bytes = log_bytes
-        self.boxes: dict[int, Sandbox] = {}
+        self.match_id = match_id
+        self.boxes: dict[int, Launched] = {}
         self.exits: dict[int, str] = {}
         self._released = False
 
@@ -197,7 +210,7 @@ class HostedSeats:
     def ended(self, seat: int) -> str | None:
         """How the seat's process ended, in a fault's words; None while it runs."""
         box = self.boxes.get(seat)
-        if box is None or box.process.returncode is None:
+        if box is None or box.running():
             return None
         return f"the bot's process ended: {box.describe_exit()}"
 
@@ -228,15 +241,16 @@ class HostedSeats:
     def _note_exits(self) -> None:
         for seat, box in self.boxes.items():
             if seat not in self.exits:
-                running = box.process.returncode is None
-                self.exits[seat] = KILLED if running else box.describe_exit()
+                self.exits[seat] = KILLED if box.running() else box.describe_exit()
 
     def _log_path(self, seat: int) -> Path:
         return self.log_dir / f"seat-{seat}.log"
 
     async def _start(self, seat: int, failures: dict[int, BotFault]) -> None:
         try:
-            self.boxes[seat] = await self.pool.take(self.launches[seat], self._log_path(seat))
+            self.boxes[seat] = await self.pool.take(
+                self.launches[seat], self._log_path(seat), match_id=self.match_id, seat=seat
+            )
         except SandboxError as error:
             self.exits[seat] = f"did not start: {error.reason}"
             failures[seat] = BotFault(

@@ -18,6 +18,7 @@ from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
 from arena.grpc_server import abort, start_serving
 from arena.hosting.package import MAX_PACKAGE_BYTES
+from arena.hosting.pool import BUBBLEWRAP, Launcher
 from arena.hosting.sandbox import Limits
 from arena.referee import metrics
 from arena.referee.bot_client import MAX_MESSAGE_BYTES, BotChannels
@@ -230,19 +231,24 @@ async def start_server(
     hosting_dir: str | Path = DEFAULT_DIRECTORY,
     sandbox_pool: int = 0,
     sandbox_limits: Limits | None = None,
+    launcher: Launcher = BUBBLEWRAP,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
     PlayMatch needs ``token`` if given, unless ``tls`` is mutual (``arena.access``).
     Hosted bots' packages and logs go in ``hosting_dir``, with ``sandbox_pool`` started
-    sandboxes kept ready per hosted bot (``arena.hosting.pool``). Returns the server
-    (stopping it ends every sandbox) and its bound port."""
+    sandboxes kept ready per hosted bot (``arena.hosting.pool``); ``launcher`` starts
+    them (a local sandbox, or a pod with ``arena.hosting.kubernetes.PodLauncher``, which
+    keeps no pool). Returns the server (stopping it ends every sandbox) and its bound
+    port."""
     if metrics_port is not None:
         serve_metrics(host, metrics_port)
     mutual = tls is not None and tls.mutual
     interceptors = [TokenCheck(REFEREE, token)] if token and not mutual else []
     options = [*KEEPALIVE_POLICY, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)]
-    hosting = Hosting(Path(hosting_dir), pool_size=sandbox_pool, limits=sandbox_limits)
+    hosting = Hosting(
+        Path(hosting_dir), pool_size=sandbox_pool, limits=sandbox_limits, launcher=launcher
+    )
     service = RefereeService(
         ReplayStore(replay_dir), max_concurrent, bot_credentials, bot_networks, hosting
     )
@@ -278,6 +284,7 @@ def serve(
     bot_networks: BotNetworks = DEFAULT,
     hosting_dir: str | Path = DEFAULT_DIRECTORY,
     sandbox_pool: int = 0,
+    launcher: Launcher = BUBBLEWRAP,
 ) -> None:
     """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes."""
 
@@ -294,6 +301,7 @@ def serve(
             bot_networks=bot_networks,
             hosting_dir=hosting_dir,
             sandbox_pool=sandbox_pool,
+            launcher=launcher,
         )
         if tls is not None and tls.mutual:
             print("arena referee: mutual TLS: every client needs a certificate", flush=True)

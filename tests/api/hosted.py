@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import tarfile
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 import redis
 
 from arena.access import bearer
+from arena.hosting import example_packages
 from arena.hosting.package import pack
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
@@ -72,9 +72,7 @@ def as_(token: str) -> tuple[tuple[str, str], ...]:
 
 def python_bot(directory: Path, source: str = SERVES) -> Path:
     """A package directory holding ``bot.py``."""
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "bot.py").write_text(textwrap.dedent(source))
-    return directory
+    return example_packages.python_package(directory, source)
 
 
 def python_package(directory: Path, source: str = SERVES) -> bytes:

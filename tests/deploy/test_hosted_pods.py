@@ -7,6 +7,7 @@ launcher (arena.hosting.kubernetes) against a small fake of the Kubernetes API o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import socket
@@ -19,10 +20,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import grpc
 import pytest
 import trustme
 
+from arena import wire
+from arena.bots.examples.house import HouseBot
+from arena.bots.sdk import HOSTED_ADDRESS_ENV
+from arena.bots.sdk import start as start_bot
 from arena.hosting import runtimes
+from arena.hosting.example_packages import HOUSE_BOT, PYTHON_COMMAND, python_package
 from arena.hosting.kubernetes import (
     BOT_PORT,
     POD_RUNTIMES,
@@ -35,7 +42,11 @@ from arena.hosting.kubernetes import (
     pod_name,
     templates,
 )
+from arena.hosting.package import digest, pack
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError
+from arena.referee.hosted import KILLED
+from arena.referee.service import start_server
+from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.deploy.support import K8S, PROJECT_IMAGE, k8s_documents, load_yaml, load_yaml_documents
 
 HOSTED = K8S / "hosted-bot"
@@ -461,7 +472,13 @@ class FakeKubernetes:
 
 @pytest.fixture
 def fake() -> Iterator[tuple[FakeKubernetes, KubernetesApi]]:
-    state = FakeKubernetes()
+    with serving(FakeKubernetes()) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def serving(state: FakeKubernetes) -> Iterator[tuple[FakeKubernetes, KubernetesApi]]:
+    """``state`` served over HTTP on 127.0.0.1, and a client of it."""
 
     class Handler(BaseHTTPRequestHandler):
         def _serve(self) -> None:
@@ -778,3 +795,100 @@ def test_both_launchers_give_the_referee_the_same_shape() -> None:
         assert callable(cls.describe_exit) and callable(cls.tail), cls
     launched: list[type[Launched]] = [Sandbox, HostedPod]  # and mypy checks the Protocol
     assert launched
+
+
+# --- a real referee, whose hosted bots are (fake) pods --------------------------------
+
+
+@dataclass
+class PodsOfBots(FakeKubernetes):
+    """The fake API, whose pods are real bots: a POST starts a house bot on ``loop``
+    where the pod's ARENA_BOT_ADDRESS says, on a loopback IP of its own (the pod's IP),
+    and reports the pod Running there; a DELETE stops that bot."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+    bots: dict[str, grpc.aio.Server] = field(default_factory=dict)
+    started: int = 0
+
+    def handle(
+        self, method: str, target: str, authorization: str | None, body: bytes
+    ) -> tuple[int, bytes]:
+        code, data = super().handle(method, target, authorization, body)
+        assert self.loop is not None
+        if method == "POST" and code == 201:
+            pod = json.loads(data)
+            name = pod["metadata"]["name"]
+            (container,) = pod["spec"]["containers"]
+            env = {e["name"]: e.get("value", "") for e in container["env"]}
+            port = int(env[HOSTED_ADDRESS_ENV].rpartition(":")[2])
+            with self.lock:
+                self.started += 1
+                ip = f"127.0.0.{1 + self.started}"
+            bot = start_bot(HouseBot(), port=port, host=ip)
+            server, _ = asyncio.run_coroutine_threadsafe(bot, self.loop).result(10)
+            self.bots[name] = server
+            self.set_status(name, running(ip))
+        elif method == "DELETE" and code == 200:
+            server = self.bots.pop(urlsplit(target).path.rsplit("/", 1)[-1])
+            asyncio.run_coroutine_threadsafe(server.stop(None), self.loop).result(10)
+        return code, data
+
+
+def test_a_referee_with_the_pod_launcher_plays_a_match_with_a_hosted_bot(tmp_path: Path) -> None:
+    blob = pack(python_package(tmp_path / "house", HOUSE_BOT))
+    sha = digest(blob)
+    state = PodsOfBots(log=b"bot house listening on 0.0.0.0\n")
+
+    async def scenario(api: KubernetesApi) -> referee_pb2.MatchResult:
+        state.loop = asyncio.get_running_loop()
+        pods = PodLauncher(api, port=closed_port(), poll_s=0.01)
+        remote, remote_port = await start_bot(HouseBot(), port=0)
+        server, port = await start_server(
+            port=0,
+            replay_dir=tmp_path / "replays",
+            hosting_dir=tmp_path / "hosting",
+            launcher=pods,
+        )
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = referee_pb2_grpc.RefereeStub(channel)
+                hosted = referee_pb2.HostedBot(
+                    package=blob, package_sha256=sha, runtime="python3.11", command=PYTHON_COMMAND
+                )
+                result: referee_pb2.MatchResult = await stub.PlayMatch(
+                    referee_pb2.PlayMatchRequest(
+                        game="bid-euchre",
+                        bots=["", f"127.0.0.1:{remote_port}"],
+                        hosted={0: hosted},
+                        seed=3,
+                        options={"max_hands": "1"},
+                        move_deadline=wire.duration(2.0),
+                        match_id="on-pods",
+                    ),
+                    timeout=120,
+                )
+                return result
+        finally:
+            await server.stop(grace=None)
+            await remote.stop(None)
+
+    with serving(state) as (_, api):
+        result = asyncio.run(scenario(api))
+
+    assert result.end == referee_pb2.MATCH_END_COMPLETED and not result.faults
+    posts = state.made()
+    deletes = [r for r in state.requests if r.method == "DELETE"]
+    assert len(posts) == len(deletes) == 2  # one pod per hosted seat
+    names = {post.body["metadata"]["name"] for post in posts}
+    assert {d.path.rsplit("/", 1)[-1] for d in deletes} == names
+    assert {post.body["metadata"]["labels"]["card-arena/seat"] for post in posts} == {"0", "2"}
+    for post in posts:
+        assert post.body["metadata"]["annotations"]["card-arena/match-id"] == "on-pods"
+        (container,) = post.body["spec"]["containers"]
+        assert container["volumeMounts"][0]["subPath"] == sha
+        assert container["command"][-2:] == ["/usr/local/bin/python3.11", "bot.py"]
+    assert not state.pods and not state.bots
+    logs = {log.seat: log for log in result.seat_logs}
+    assert sorted(logs) == [0, 2]
+    for log in logs.values():
+        assert log.output == state.log and log.exit == KILLED
