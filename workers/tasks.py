@@ -129,19 +129,23 @@ MISSING_PACKAGE = re.compile(r"^package ([0-9a-f]{64}) is not on this referee")
 
 
 def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
-    """Play ``request`` on ``referee``; a hosted entry's package goes with it only when
-    the referee says it has not got it, so each referee receives each package once."""
-    try:
-        return _call(referee, request)
-    except grpc.RpcError as error:
-        missing = MISSING_PACKAGE.match(error.details() or "")
-        if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
-            raise
-    for hosted in request.hosted.values():
-        blob = packages().blob(hosted.package_sha256)
+    """Play ``request`` on ``referee``. A hosted entry's package goes with it only when
+    the referee says it has not got it, one package a call (two 16 MiB packages would
+    not fit in one request), so each referee receives each package once."""
+    for _ in request.hosted:
+        try:
+            return _call(referee, request)
+        except grpc.RpcError as error:
+            missing = MISSING_PACKAGE.match(error.details() or "")
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
+                raise
+        blob = packages().blob(missing[1])
         if blob is None:  # never, while versions are kept: say so rather than loop
-            raise RuntimeError(f"package {hosted.package_sha256} is missing from the store")
-        hosted.package = blob
+            raise RuntimeError(f"package {missing[1]} is missing from the store")
+        for hosted in request.hosted.values():  # the referee kept the ones sent before
+            hosted.package = b""
+        first = next(h for h in request.hosted.values() if h.package_sha256 == missing[1])
+        first.package = blob
     return _call(referee, request)
 
 

@@ -4,6 +4,7 @@ tournaments of hosted bots play duplicate pairs, and authors read their logs aft
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -109,3 +110,15 @@ def test_hosted_and_remote_bots_meet_in_an_open_tournament(arena: Arena, tmp_pat
         ("remote-random", "open-house@v1"),
     }
     assert results[0].pair_key != results[1].pair_key  # open: every match rated alone
+
+
+def test_packages_too_big_to_travel_together_reach_the_referee_one_by_one(
+    arena: Arena, tmp_path: Path
+) -> None:
+    for name in ("big-a", "big-b"):  # two ~10 MiB packages: 20 MiB, over one request's 17
+        directory = python_package(tmp_path / name, RANDOM)
+        (directory / "weights.bin").write_bytes(os.urandom(10 << 20))
+        submit(arena, name, pack(directory))
+    tournament = arena.submit(["big-a", "big-b"], games=["seep"])
+    done = arena.wait_until(tournament.id)
+    assert done.matches_done == 2 and done.forfeits == 0
