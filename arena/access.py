@@ -4,7 +4,8 @@ Arena API and the referee.
 Each server has a ``Guard``: the calls that make it act, which must carry the operator's
 token in the ``authorization`` metadata as ``Bearer TOKEN``. The API guards its writes
 (reads of bots, tournaments and results stay open); the referee guards ``PlayMatch``,
-which plays a match and dials the bots it names (``ListGames``, ``WatchMatch`` and
+which plays a match and dials the bots it names, and ``CheckBot``, which starts a hosted
+bot for the API's SubmitBot (``ListGames``, ``WatchMatch`` and
 ``GetReplay`` stay open: watchers see public events only, and a withheld deal's replay
 is stored under an unguessable id). A server started without a token leaves its guarded
 calls open, for a laptop, and says so when it starts. A referee that requires client
@@ -47,6 +48,12 @@ class Guard:
     client_flag: str
     open_to: str
     """What anyone may do without a token, for the warning at start."""
+    acts_of: tuple[tuple[str, str], ...] = ()
+    """Guarded calls that do something else than ``acts``, and what they do."""
+
+    def does(self, method: str) -> str:
+        """What the guarded call ``method`` does, for its refusal."""
+        return dict(self.acts_of).get(method, self.acts)
 
     @property
     def how(self) -> str:
@@ -82,11 +89,12 @@ API = Guard(
 )
 REFEREE = Guard(
     server="arena referee",
-    methods=frozenset({"PlayMatch"}),
+    methods=frozenset({"PlayMatch", "CheckBot"}),
     acts="makes the referee play a match and dial its bots",
     env="ARENA_REFEREE_TOKEN",
     client_flag="--referee-token",
-    open_to="make it play matches and dial any bot address it allows",
+    open_to="make it play matches, start hosted bots and dial any bot address it allows",
+    acts_of=(("CheckBot", "makes the referee start a hosted bot"),),
 )
 
 
@@ -134,7 +142,8 @@ class TokenCheck(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if not sent:
             return _refusal(
                 grpc.StatusCode.UNAUTHENTICATED,
-                f"{method} {self._guard.acts} and needs the operator's token: {self._guard.how}",
+                f"{method} {self._guard.does(method)} and needs the operator's token: "
+                f"{self._guard.how}",
             )
         if not hmac.compare_digest(sent.encode(), self._expected):
             return _refusal(

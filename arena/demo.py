@@ -5,7 +5,8 @@ It starts a Redis on a free loopback port, a referee, the arena API, two Celery 
 and two example bots (the rule-based house bot and a seeded random bot) as separate
 processes, and registers them through the API by address. Two more bots are hosted: the
 house bot as a Python package and the Node.js example bot as a Node package, submitted
-through the API, which the referee starts in a sandbox for each seat of each match. It
+through the API (which has the referee start and check them), and the referee starts
+them in a sandbox for each seat of each match. It
 then runs a round robin over all games with a progress bar, prints the leaderboard and
 stops everything it started.
 """
@@ -70,7 +71,11 @@ def main() -> None:
                 "referee", "serve", "--port", "0", "--replay-dir", replay_dir,
                 "--hosting-dir", str(Path(replay_dir) / "hosting"), env=referee_token,
             )  # fmt: skip
-            api_address = start("api", "serve", "--port", "0", "--redis", url)
+            # The API checks submitted bots on the referee: no bot code runs in the API.
+            api_address = start(
+                "api", "serve", "--port", "0", "--redis", url, "--referee", referee,
+                env=referee_token,
+            )  # fmt: skip
             for n in range(args.workers):
                 start(
                     "worker", "--redis", url, "--referee", referee, "--name", f"demo{n + 1}@%h",

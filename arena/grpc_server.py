@@ -37,6 +37,19 @@ MAX_DETAILS_CHARS = 1000
 megabyte of hostile input would itself fail. Longer messages are cut."""
 
 
+def fit(message: str, limit: int = MAX_DETAILS_CHARS) -> str:
+    """``message`` within ``limit`` characters, cut in the middle: a bot's last words
+    (the end of a traceback) matter most, and its first ones say where it failed."""
+    if len(message) <= limit:
+        return message
+    marker = "\n[...]\n"
+    head = message.rfind("\n", 0, limit // 4)  # whole lines where there are lines
+    head = head if head > 0 else limit // 4
+    tail = message[-(limit - head - len(marker)) :]
+    cut = tail.find("\n")
+    return message[:head] + marker + (tail[cut + 1 :] if 0 <= cut < len(tail) // 4 else tail)
+
+
 async def abort(
     context: grpc.aio.ServicerContext[Any, Any], code: grpc.StatusCode, message: str
 ) -> NoReturn:

@@ -10,7 +10,6 @@ running: a tournament waits out a referee outage however long, and says why it w
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 import uuid
@@ -31,6 +30,7 @@ from arena import wire
 from arena.access import bearer
 from arena.games import get_game
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
+from arena.referee.hosted import MISSING_PACKAGE
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.bot_logs import BotLogStore, SeatOutput, clip
 from arena.store.leases import MatchLeases
@@ -123,9 +123,6 @@ def _channel_options() -> list[tuple[str, int]]:
         ("grpc.http2.min_time_between_pings_ms", keepalive_ms),
         ("grpc.http2.max_pings_without_data", 0),
     ]
-
-
-MISSING_PACKAGE = re.compile(r"^package ([0-9a-f]{64}) is not on this referee")
 
 
 def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:

@@ -7,10 +7,13 @@ Anyone may list a hosted bot's versions. Author tokens open none of the operator
 the API's guard (``arena.access``) checks those against the operator's token alone.
 
 A submission is checked before anything is stored: its name and label, its runtime, its
-package and command (``arena.hosting.package``), and then the bot itself, started in the
-same sandbox a referee will start it in, which must answer Hello within seconds. An
-author learns there, with the bot's own last words, that it does not start, rather than
-from a tournament of forfeits. Then the package, the version and the registry entry are
+package and command (``arena.hosting.package``), and then the bot itself, which must
+start and answer Hello within seconds. With referees configured (``arena api serve
+--referee``), a referee starts it, with its own launcher and limits, as it will for a
+match (Referee.CheckBot): the API never runs a bot's code. Without, the API starts it in
+a sandbox on its own host (see ``HostedBots._start``). An author learns there, with the
+bot's own last words, that it does not start, rather than from a tournament of
+forfeits. Then the package, the version and the registry entry are
 stored together (``BotRegistry.publish``), or nothing is.
 
 Logs are readable only once the match's tournament has ended (``revealed``): a log
@@ -20,11 +23,12 @@ written in one half of a duplicate pair could show the cards dealt in the other.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -32,23 +36,24 @@ import grpc
 import redis
 
 from arena import limits
-from arena.access import API, holds_token, sent_token
+from arena.access import API, bearer, holds_token, sent_token
 from arena.api.common import revealed, timestamp
 from arena.games import game_names
-from arena.grpc_server import MAX_DETAILS_CHARS, abort
+from arena.grpc_server import abort, fit
 from arena.hosting import runtimes
 from arena.hosting.package import InvalidPackage, command_argv, digest, members
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError
 from arena.hosting.store import PackageStore as UnpackedPackages
 from arena.referee.bot_client import BotConnection, BotFault
+from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.authors import AuthorStore
 from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
 from arena.store.bots import Published
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.tournaments import RUNNING
-from arena.v1 import arena_pb2, bot_pb2
+from arena.v1 import arena_pb2, bot_pb2, referee_pb2, referee_pb2_grpc
 
 if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
@@ -64,6 +69,20 @@ PUBLISH_TRIES = 3
 MATCH_ID = re.compile(r"^(t[0-9a-f]{12})-[a-z0-9-]+-[0-9]+-[0-9]+-[ab]\Z")
 """``t<12 hex>-<game>-<pairing>-<deal>-<a|b>`` (``arena.tournament.schedule``)."""
 NAMES_ALLOWED = "1 to 40 letters, digits, '-', '_' or '.'"
+REFEREE_CHECK_TIMEOUT_S = 120.0
+"""How long a referee may take over CheckBot: a pod may wait for its node first."""
+REFEREE_GONE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+"""A referee's answers that send the check to the next referee."""
+
+
+@dataclass(frozen=True)
+class Referees:
+    """The referees that check submitted bots (``Referee.CheckBot``), as the workers
+    reach them: their addresses, their token and, for TLS, the channel's credentials."""
+
+    addresses: tuple[str, ...]
+    token: str = field(default="", repr=False)
+    credentials: grpc.ChannelCredentials | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +99,15 @@ class Caller:
 class NotStarted(Exception):
     """The submitted bot did not start and answer Hello; the message says how, and ends
     with what it wrote."""
+
+
+class CheckFailed(Exception):
+    """No referee could check the bot, or one refused to; ``code`` is the status to
+    answer SubmitBot with, the message says why."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def plays_none(name: str, hello: bot_pb2.HelloResponse) -> str:
@@ -111,19 +139,6 @@ def version_message(version: HostedVersion) -> arena_pb2.HostedBotVersion:
     )
 
 
-def fit(message: str, limit: int = MAX_DETAILS_CHARS) -> str:
-    """``message`` within ``limit`` characters, cut in the middle: a bot's last words
-    (the end of a traceback) matter most, and its first ones say where it failed."""
-    if len(message) <= limit:
-        return message
-    marker = "\n[...]\n"
-    head = message.rfind("\n", 0, limit // 4)  # whole lines where there are lines
-    head = head if head > 0 else limit // 4
-    tail = message[-(limit - head - len(marker)) :]
-    cut = tail.find("\n")
-    return message[:head] + marker + (tail[cut + 1 :] if 0 <= cut < len(tail) // 4 else tail)
-
-
 class HostedBots:
     """The hosted-bot calls of the Arena service; ``token`` is the operator's."""
 
@@ -133,8 +148,11 @@ class HostedBots:
         token: str | None,
         bots: BotRegistry,
         tournaments: TournamentStore,
+        referees: Referees | None = None,
     ) -> None:
         self.token = token
+        self.referees = referees if referees is not None and referees.addresses else None
+        self._turn = itertools.count()
         self.bots = bots
         self.tournaments = tournaments
         self.packages = PackageStore(client)
@@ -184,7 +202,8 @@ class HostedBots:
         author = await _claim(caller, name, existing, context)
         if await asyncio.to_thread(self.packages.version, name, label) is not None:
             await _label_taken(name, label, context)
-        runtime = await _runtime(request.runtime, context)
+        # Checked on a referee, a runtime need not exist here: the referee has it.
+        runtime = await _runtime(request.runtime, context, local=self.referees is None)
         blob = request.package
         try:
             files = await asyncio.to_thread(members, blob)
@@ -193,13 +212,11 @@ class HostedBots:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         sha256 = await asyncio.to_thread(digest, blob)
         try:
-            hello = await self._start(blob, sha256, runtime, argv)
+            hello = await self._start(blob, sha256, runtime, argv, request.command)
         except NotStarted as error:
-            await abort(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                fit(f"the bot did not start: {error}"),
-            )
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, fit(f"{NOT_STARTED}{error}"))
+        except CheckFailed as error:
+            await abort(context, error.code, str(error))
         games = games_played(hello)
         if not games:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, plays_none(name, hello))
@@ -228,9 +245,16 @@ class HostedBots:
         )
 
     async def _start(
-        self, blob: bytes, sha256: str, runtime: Runtime, argv: list[str]
+        self, blob: bytes, sha256: str, runtime: Runtime, argv: list[str], command: str
     ) -> bot_pb2.HelloResponse:
-        """Start the package in a sandbox, as a referee would, and ask it Hello."""
+        """Start the package as a referee would and ask it Hello: on a referee when the
+        API has some (CheckBot), so that no bot code runs on the API's host and the bot
+        starts with the launcher matches use (a pod, on Kubernetes, where the API could
+        not run bubblewrap). Without referees (a laptop, a test) the API starts it in a
+        bubblewrap sandbox of its own, as a referee on this host would: the check then
+        needs nothing else running."""
+        if self.referees is not None:
+            return await self._check_on_referee(self.referees, blob, sha256, runtime, command)
         async with self._checks:
             workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="arena-submit-"))
             try:
@@ -259,6 +283,42 @@ class HostedBots:
                 return hello
             finally:
                 await asyncio.to_thread(shutil.rmtree, workdir, ignore_errors=True)
+
+    async def _check_on_referee(
+        self, referees: Referees, blob: bytes, sha256: str, runtime: Runtime, command: str
+    ) -> bot_pb2.HelloResponse:
+        """CheckBot on one referee, the next in turn, moving on while one is unreachable."""
+        bot = referee_pb2.HostedBot(package_sha256=sha256, runtime=runtime.name, command=command)
+        addresses = referees.addresses
+        first = next(self._turn) % len(addresses)
+        failures = []
+        for address in addresses[first:] + addresses[:first]:
+            try:
+                answer = await _check_bot(referees, address, bot, blob)
+            except grpc.aio.AioRpcError as error:
+                code, details = error.code(), error.details() or ""
+                if code in REFEREE_GONE:
+                    failures.append(f"referee {address}: {code.name}: {details}")
+                    continue
+                if code == grpc.StatusCode.FAILED_PRECONDITION and details.startswith(NOT_STARTED):
+                    raise NotStarted(details.removeprefix(NOT_STARTED)) from None
+                raise CheckFailed(
+                    grpc.StatusCode.FAILED_PRECONDITION
+                    if code == grpc.StatusCode.FAILED_PRECONDITION
+                    else grpc.StatusCode.UNAVAILABLE,
+                    f"the referee that checks bots refused this one: referee {address}: "
+                    f"{code.name}: {details}",
+                ) from None
+            return bot_pb2.HelloResponse(
+                name=answer.name,
+                version=answer.version,
+                games=list(answer.games),
+                supports_stream=answer.supports_stream,
+            )
+        raise CheckFailed(
+            grpc.StatusCode.UNAVAILABLE,
+            f"no referee could check the bot, submit it again later: {'; '.join(failures)}",
+        )
 
     # ListBotVersions
 
@@ -430,8 +490,46 @@ async def _label_taken(name: str, label: str, context: Context) -> None:
     )
 
 
-async def _runtime(name: str, context: Context) -> Runtime:
+async def _check_bot(
+    referees: Referees, address: str, bot: referee_pb2.HostedBot, blob: bytes
+) -> referee_pb2.CheckBotResponse:
+    """CheckBot on the referee at ``address``: the package's bytes go only when the
+    referee says it has not got them, as the workers send them (``workers.tasks``)."""
+    metadata = (bearer(referees.token),) if referees.token else None
+    channel = (
+        grpc.aio.insecure_channel(address)
+        if referees.credentials is None
+        else grpc.aio.secure_channel(address, referees.credentials)
+    )
+    async with channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)
+        try:
+            answer: referee_pb2.CheckBotResponse = await stub.CheckBot(
+                referee_pb2.CheckBotRequest(bot=bot),
+                metadata=metadata,
+                timeout=REFEREE_CHECK_TIMEOUT_S,
+            )
+            return answer
+        except grpc.aio.AioRpcError as error:
+            missing = MISSING_PACKAGE.match(error.details() or "")
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
+                raise
+        sent = referee_pb2.HostedBot()
+        sent.CopyFrom(bot)
+        sent.package = blob
+        answer = await stub.CheckBot(
+            referee_pb2.CheckBotRequest(bot=sent),
+            metadata=metadata,
+            timeout=REFEREE_CHECK_TIMEOUT_S,
+        )
+        return answer
+
+
+async def _runtime(name: str, context: Context, *, local: bool) -> Runtime:
+    """The runtime ``name``: as this host runs it (``local``), or as declared."""
     try:
+        if not local:
+            return runtimes.declared(name)
         return await asyncio.to_thread(runtimes.runtime, name)
     except RuntimeUnavailable as error:  # before ValueError, which it is
         await abort(

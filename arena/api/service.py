@@ -24,7 +24,7 @@ from arena.access import API, TokenCheck, holds_token
 from arena.api import MAX_MESSAGE_BYTES
 from arena.api.boards import BoardCache
 from arena.api.common import revealed, timestamp
-from arena.api.hosted import HostedBots, games_played, plays_none
+from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import RequestCounter
 from arena.api.probe import Probe, Unregistrable
 from arena.api.store_down import StoreDown
@@ -150,14 +150,20 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
-    def __init__(self, client: redis.Redis, probe: Probe, token: str | None = None) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        probe: Probe,
+        token: str | None = None,
+        referees: Referees | None = None,
+    ) -> None:
         self.token = token
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
         self.boards = BoardCache()
         self.probe = probe
         self.packages = PackageStore(client)
-        self.hosted = HostedBots(client, token, self.bots, self.tournaments)
+        self.hosted = HostedBots(client, token, self.bots, self.tournaments, referees)
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -427,10 +433,12 @@ async def start_server(
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
     bot_networks: BotNetworks = DEFAULT,
+    referees: Referees | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the API; with ``token``, write calls must carry it (``arena.access``), and
     RegisterBot's callers, who then hold it, learn why a bot did not answer. SubmitBot
-    starts bots in sandboxes on this host (``arena.hosting.sandbox``)."""
+    starts bots on one of ``referees`` (Referee.CheckBot), or without any in sandboxes
+    on this host (``arena.hosting.sandbox``)."""
     client = await asyncio.to_thread(connect, redis_url)  # StoreUnreachable: say so, stop
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
     if token:
@@ -442,7 +450,7 @@ async def start_server(
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)],
     )
     probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
-    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe, token), server)
+    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe, token, referees), server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
     return server, await start_serving(server, name, host, port, tls)
 
@@ -456,6 +464,7 @@ def serve(
     tls: ServerTls | None = None,
     bot_credentials: grpc.ChannelCredentials | None = None,
     bot_networks: BotNetworks = DEFAULT,
+    referees: Referees | None = None,
 ) -> None:
     async def main() -> None:
         server, bound = await start_server(
@@ -466,6 +475,7 @@ def serve(
             tls=tls,
             bot_credentials=bot_credentials,
             bot_networks=bot_networks,
+            referees=referees,
         )
         if not token:
             print(API.open_warning(), file=sys.stderr, flush=True)

@@ -22,6 +22,7 @@ from arena.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from arena.api.hosted import Referees
     from arena.hosting.pool import Launcher
 
 DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
@@ -106,6 +107,16 @@ def add_commands(groups: Groups) -> None:
     )
     add_tls_server_flags(api, calls_bots=True)
     add_bot_network_flags(api)
+    api.add_argument(
+        "--referee",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="referee host:port, repeatable (default $ARENA_REFEREES): SubmitBot starts "
+        "each submitted bot there (CheckBot), one referee after another while one is "
+        "unreachable; with none, the API starts it in a bubblewrap sandbox on this host",
+    )
+    _referee_client_flags(api)
     api.set_defaults(run=_api_serve)
 
     worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
@@ -124,24 +135,29 @@ def add_commands(groups: Groups) -> None:
         "--metrics-port", type=int, help="serve Prometheus metrics of all its processes here"
     )
     worker.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
-    worker.add_argument(
+    _referee_client_flags(worker)
+    worker.set_defaults(run=_worker)
+
+
+def _referee_client_flags(parser: argparse.ArgumentParser) -> None:
+    """How a process reaches the referees: TLS and their token (the workers; the API)."""
+    parser.add_argument(
         "--referee-ca",
         help="call referees over TLS, trusting the CAs in this PEM file "
         "(default $ARENA_REFEREE_CA)",
     )
-    worker.add_argument(
+    parser.add_argument(
         "--referee-cert",
         help="client certificate (PEM) for referees that require mutual TLS, with "
         "--referee-key and --referee-ca (default $ARENA_REFEREE_CERT)",
     )
-    worker.add_argument(
+    parser.add_argument(
         "--referee-key", help="the client certificate's key (default $ARENA_REFEREE_KEY)"
     )
-    worker.add_argument(
+    parser.add_argument(
         "--referee-token-file",
         help=f"file holding the referees' token (default ${REFEREE.env})",
     )
-    worker.set_defaults(run=_worker)
 
 
 def _redis_flag(parser: argparse.ArgumentParser) -> None:
@@ -227,6 +243,7 @@ def _api_serve(args: argparse.Namespace) -> None:
 
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, API)
+    referees = _referees(args)
     try:
         serve(
             args.redis,
@@ -237,9 +254,39 @@ def _api_serve(args: argparse.Namespace) -> None:
             tls=tls,
             bot_credentials=bot_credentials,
             bot_networks=bot_networks_from_flags(args),
+            referees=referees,
         )
     except OSError as error:
         raise CliError(str(error)) from None
+
+
+def _referees(args: argparse.Namespace) -> Referees | None:
+    """The referees that check submitted bots: ``--referee`` or $ARENA_REFEREES, with
+    the token, CA and client certificate the workers use (their flags or variables)."""
+    from arena.api.hosted import Referees
+    from arena.referee.requests import InvalidRequest, check_address
+    from arena.tls import channel_credentials
+
+    listed = args.referee or os.environ.get("ARENA_REFEREES", "").split(",")
+    addresses = tuple(a.strip() for a in listed if a.strip())
+    if not addresses:
+        return None
+    for address in addresses:
+        try:
+            check_address(address)
+        except InvalidRequest as error:
+            raise CliError(f"--referee / ARENA_REFEREES: {error}") from None
+    ca = args.referee_ca or os.environ.get("ARENA_REFEREE_CA", "")
+    cert = args.referee_cert or os.environ.get("ARENA_REFEREE_CERT", "")
+    key = args.referee_key or os.environ.get("ARENA_REFEREE_KEY", "")
+    if (cert or key) and not ca:
+        raise CliError("--referee-cert and --referee-key need --referee-ca (TLS)")
+    try:
+        credentials = channel_credentials(ca, cert or None, key or None) if ca else None
+    except (OSError, ValueError) as error:
+        raise CliError(f"referee TLS: {error}") from None
+    token = token_from_flags(args.referee_token_file, REFEREE)
+    return Referees(addresses, token, credentials)
 
 
 def _worker(args: argparse.Namespace) -> None:

@@ -26,6 +26,10 @@ SYSTEM = "/usr"
 sandbox sees read-only. Nothing secret lives there (no /etc, no /home, no /root)."""
 
 
+WORDS = {"python3.11": ("python3.11", "python3", "python"), "node20": ("node",), "binary": ()}
+"""What a command of each runtime may start with; anything else is a file of the package."""
+
+
 class RuntimeUnavailable(ValueError):
     """A runtime this host cannot offer; the message says which and why."""
 
@@ -63,7 +67,7 @@ def _python() -> Runtime:
             (str(package), f"{SDK_DIR}/arena"),
         ),
         env=(("PYTHONPATH", f"{SDK_DIR}:{SITE_DIR}"), ("PYTHONDONTWRITEBYTECODE", "1")),
-        programs=tuple((word, str(executable)) for word in ("python3.11", "python3", "python")),
+        programs=tuple((word, str(executable)) for word in WORDS["python3.11"]),
     )
 
 
@@ -80,7 +84,7 @@ def _node() -> Runtime:
         name="node20",
         description="Node.js 20; bring your node_modules in the package",
         binds=binds,
-        programs=(("node", str(resolved)),),
+        programs=tuple((word, str(resolved)) for word in WORDS["node20"]),
     )
 
 
@@ -93,6 +97,15 @@ def _binary() -> Runtime:
 
 _FACTORIES = {"python3.11": _python, "node20": _node, "binary": _binary}
 NAMES = tuple(_FACTORIES)
+
+
+def declared(name: str) -> Runtime:
+    """The runtime ``name`` as the allow-list declares it, whatever this host has: enough
+    to check a command that another host (a referee, a pod) will run; ValueError for a
+    name not on the list."""
+    if name not in WORDS:
+        raise ValueError(f"unknown runtime {name!r}; allowed: {', '.join(NAMES)}")
+    return Runtime(name=name, description="", programs=tuple((w, w) for w in WORDS[name]))
 
 
 @cache

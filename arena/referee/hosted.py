@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import shutil
 import tempfile
@@ -33,11 +34,19 @@ from arena.hosting.pool import BUBBLEWRAP, MAX_TOTAL, Launch, Launched, Launcher
 from arena.hosting.runtimes import NAMES, Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, SandboxError
 from arena.hosting.store import PackageStore
-from arena.referee.bot_client import BotFault
-from arena.v1 import referee_pb2
+from arena.referee.bot_client import BotConnection, BotFault
+from arena.v1 import bot_pb2, referee_pb2
 
 KILLED = "killed at the end of the match"
 DEFAULT_DIRECTORY = Path(tempfile.gettempdir()) / "arena-hosting"
+CHECK_HELLO_S = 5.0
+"""How long a bot that CheckBot started has to answer Hello once it listens."""
+CHECKS_AT_ONCE = 4
+"""CheckBot calls starting a bot at once; more wait their turn."""
+NOT_STARTED = "the bot did not start: "
+"""How CheckBot's answer for a bot that did not start begins (SubmitBot's words too)."""
+MISSING_PACKAGE = re.compile(r"^package ([0-9a-f]{64}) is not on this referee")
+"""The start of the FAILED_PRECONDITION message for a package the referee lacks."""
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +60,17 @@ class Unavailable(RuntimeError):
     the package, which the caller then sends."""
 
 
-def not_held(sha256: str, index: int) -> Unavailable:
+class NotStarted(Exception):
+    """A bot that CheckBot started did not start or did not answer Hello; the message
+    says how, and ends with what the bot wrote."""
+
+
+def not_held(sha256: str, where: str) -> Unavailable:
+    """``where`` names the request's HostedBot, e.g. ``hosted[0]``."""
     # Callers match the start of this message: keep it.
     return Unavailable(
         f"package {sha256} is not on this referee: send it again with the package's "
-        f"bytes in hosted[{index}].package"
+        f"bytes in {where}.package"
     )
 
 
@@ -68,6 +83,12 @@ class HostedEntry:
     runtime: str
     command: str
     package: bytes
+    where: str = ""
+    """What the request calls it, in messages: ``hosted[INDEX]`` unless given."""
+
+    @property
+    def field(self) -> str:
+        return self.where or f"hosted[{self.index}]"
 
     def label(self) -> str:
         """What metrics and logs call the bot: its package, never a socket."""
@@ -98,6 +119,7 @@ class Hosting:
             pool_size, self._pool_dir, self.limits, max_total=pool_max, launcher=launcher
         )
         self._runtimes: dict[str, Runtime | str] = {}
+        self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
 
     async def prepare(self, entries: Sequence[HostedEntry | None]) -> tuple[Launch | None, ...]:
         """What starts each seat's bot (None for a remote one). Every package sent is
@@ -111,7 +133,7 @@ class Hosting:
                 try:
                     await asyncio.to_thread(self.store.add, entry.package, entry.sha256)
                 except InvalidPackage as error:
-                    raise Refused(f"hosted[{entry.index}].package: {error}") from None
+                    raise Refused(f"{entry.field}.package: {error}") from None
         launches = {index: await self._launch(entry) for index, entry in unique.items()}
         return tuple(launches[e.index] if e is not None else None for e in entries)
 
@@ -127,6 +149,42 @@ class Hosting:
             match_id,
         )
 
+    async def check(self, launch: Launch) -> bot_pb2.HelloResponse:
+        """Start ``launch`` once, as a match would (this referee's launcher and limits,
+        a fresh process, never the pool's), ask its Hello and stop it (CheckBot).
+        NotStarted, with the bot's own last words, if it does not start or answer."""
+        async with self._checks:
+            checks = self.directory / "checks"
+            checks.mkdir(parents=True, exist_ok=True, mode=0o700)
+            workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="check-", dir=checks))
+            try:
+                try:
+                    box = await launch.start(
+                        workdir / "bot.log", self.limits, self.launcher, match_id="check", seat=0
+                    )
+                except SandboxError as error:
+                    raise NotStarted(str(error)) from None
+                except OSError as error:  # the host's fault: its details for the log only
+                    log.error("cannot start a sandbox to check a bot: %s", error)
+                    raise NotStarted("the referee could not start its sandbox") from None
+                fault: BotFault | None = None
+                try:
+                    connection = BotConnection.open(box.address)
+                    try:
+                        hello = await connection.say_hello(CHECK_HELLO_S)
+                    except BotFault as raised:
+                        fault = raised
+                    finally:
+                        await connection.close()
+                    await box.stop()  # its output is whole once it has been stopped
+                    if fault is not None:
+                        raise NotStarted(f"it did not answer Hello: {fault.detail}{box.tail()}")
+                    return hello
+                finally:
+                    await box.close()
+            finally:
+                await asyncio.to_thread(shutil.rmtree, workdir, ignore_errors=True)
+
     async def close(self) -> None:
         """End the pool's sandboxes (a match's own end with the match)."""
         await self.pool.close()
@@ -135,13 +193,13 @@ class Hosting:
     async def _launch(self, entry: HostedEntry) -> Launch:
         found = await self._runtime(entry)
         if not self.store.has(entry.sha256):
-            raise not_held(entry.sha256, entry.index)
+            raise not_held(entry.sha256, entry.field)
         files = await asyncio.to_thread(self.store.files, entry.sha256)
         try:
             argv = command_argv(entry.command, found, files)
         except InvalidPackage as error:
             command = entry.command[:100]
-            raise Refused(f"hosted[{entry.index}].command {command!r}: {error}") from None
+            raise Refused(f"{entry.field}.command {command!r}: {error}") from None
         return Launch(entry.sha256, found, tuple(argv), self.store.path(entry.sha256))
 
     async def _runtime(self, entry: HostedEntry) -> Runtime:
@@ -150,7 +208,7 @@ class Hosting:
             return found
         offered = [n for n in NAMES if isinstance(await self._probe(n), Runtime)]
         raise Unavailable(
-            f"hosted[{entry.index}].runtime: this referee cannot run it ({found}); "
+            f"{entry.field}.runtime: this referee cannot run it ({found}); "
             f"it runs: {', '.join(offered) or 'none'}"
         )
 

@@ -134,20 +134,31 @@ def _hosted_entries(request: referee_pb2.PlayMatchRequest) -> dict[int, HostedEn
                 f"bots[{index}] is {bots[index][:100]!r}, but {where} hosts that bot: "
                 "leave a hosted entry's address empty (the referee starts it itself)"
             )
-        if bot.runtime not in NAMES:
-            raise InvalidRequest(
-                f"{where}.runtime {bot.runtime[:40]!r} is not on the allow-list; "
-                f"allowed: {', '.join(NAMES)}"
-            )
-        if not _SHA256.match(bot.package_sha256):
-            raise InvalidRequest(
-                f"{where}.package_sha256 {bot.package_sha256[:80]!r} is not a SHA-256: "
-                "give the package's digest as 64 lowercase hex digits"
-            )
-        entries[index] = HostedEntry(
-            index, bot.package_sha256, bot.runtime, bot.command, bot.package
-        )
+        entries[index] = hosted_entry(index, bot, where)
     return entries
+
+
+def hosted_entry(index: int, bot: referee_pb2.HostedBot, where: str) -> HostedEntry:
+    """One HostedBot of a request, which the request calls ``where`` (``hosted[0]``,
+    ``bot``), checked: a runtime of the allow-list and a SHA-256."""
+    if bot.runtime not in NAMES:
+        raise InvalidRequest(
+            f"{where}.runtime {bot.runtime[:40]!r} is not on the allow-list; "
+            f"allowed: {', '.join(NAMES)}"
+        )
+    if not _SHA256.match(bot.package_sha256):
+        raise InvalidRequest(
+            f"{where}.package_sha256 {bot.package_sha256[:80]!r} is not a SHA-256: "
+            "give the package's digest as 64 lowercase hex digits"
+        )
+    return HostedEntry(index, bot.package_sha256, bot.runtime, bot.command, bot.package, where)
+
+
+def checked_bot(request: referee_pb2.CheckBotRequest) -> HostedEntry:
+    """The bot of a CheckBot request, checked as PlayMatch checks a hosted entry."""
+    if not request.HasField("bot"):
+        raise InvalidRequest("bot is missing: give the HostedBot to start")
+    return hosted_entry(0, request.bot, "bot")
 
 
 def _check_remote(index: int, address: str) -> None:

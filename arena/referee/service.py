@@ -16,16 +16,23 @@ from arena import wire
 from arena.access import REFEREE, TokenCheck
 from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
-from arena.grpc_server import abort, start_serving
+from arena.grpc_server import abort, fit, start_serving
 from arena.hosting.package import MAX_PACKAGE_BYTES
 from arena.hosting.pool import BUBBLEWRAP, Launcher
 from arena.hosting.sandbox import Limits
 from arena.referee import metrics
 from arena.referee.bot_client import MAX_MESSAGE_BYTES, BotChannels
 from arena.referee.feed import FeedRegistry
-from arena.referee.hosted import DEFAULT_DIRECTORY, Hosting, Refused, Unavailable
+from arena.referee.hosted import (
+    DEFAULT_DIRECTORY,
+    NOT_STARTED,
+    Hosting,
+    NotStarted,
+    Refused,
+    Unavailable,
+)
 from arena.referee.match import MatchRunner
-from arena.referee.requests import InvalidRequest, match_spec
+from arena.referee.requests import InvalidRequest, checked_bot, match_spec
 from arena.replay import ReplayNotFound, ReplayStore
 from arena.tls import ServerTls
 from arena.v1 import referee_pb2, referee_pb2_grpc
@@ -68,7 +75,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def PlayMatch(
         self, request: referee_pb2.PlayMatchRequest, context: Context
     ) -> referee_pb2.MatchResult:
-        await _check_size(request, context)
+        packages = sum(len(bot.package) for bot in request.hosted.values())
+        await _check_size(request.ByteSize() - packages, context)
         try:
             spec = match_spec(request)
             launches = await self.hosting.prepare(spec.seat_hosted)
@@ -114,6 +122,34 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                     last=True,
                 )
 
+    async def CheckBot(
+        self, request: referee_pb2.CheckBotRequest, context: Context
+    ) -> referee_pb2.CheckBotResponse:
+        await _check_size(request.ByteSize() - len(request.bot.package), context)
+        try:
+            entry = checked_bot(request)
+            (launch,) = await self.hosting.prepare([entry])
+        except (InvalidRequest, Refused) as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        except Unavailable as error:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        assert launch is not None
+        try:
+            hello = await self.hosting.check(launch)
+        except NotStarted as error:
+            # The caller holds the referee's token: it may read what the bot wrote.
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                fit(f"{NOT_STARTED}{error}"),
+            )
+        return referee_pb2.CheckBotResponse(
+            name=hello.name,
+            version=hello.version,
+            games=list(hello.games),
+            supports_stream=hello.supports_stream,
+        )
+
     async def wind_down(self) -> None:
         """End the matches still in play, and wait until each has ended its sandboxes
         (one caught starting them cleans up as it goes), then the pool's."""
@@ -148,10 +184,10 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
 
 
-async def _check_size(request: referee_pb2.PlayMatchRequest, context: Context) -> None:
-    """Hold a request to 4 MiB besides its packages' bytes, as before packages came:
-    the server takes up to ``MAX_REQUEST_BYTES`` only so that a package fits."""
-    size = request.ByteSize() - sum(len(bot.package) for bot in request.hosted.values())
+async def _check_size(size: int, context: Context) -> None:
+    """Hold a request of ``size`` bytes besides its packages' to 4 MiB, as before
+    packages came: the server takes up to ``MAX_REQUEST_BYTES`` only so that a package
+    fits."""
     if size > MAX_REQUEST_BYTES_BESIDES_PACKAGES:
         await abort(
             context,

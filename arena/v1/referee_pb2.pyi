@@ -924,3 +924,65 @@ class Replay(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Replay: _TypeAlias = Replay  # noqa: Y015
+
+@_typing.final
+class CheckBotRequest(_message.Message):
+    """Check that a hosted bot starts and answers Hello."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def bot(self) -> Global___HostedBot:
+        """The bot to start, as PlayMatchRequest.hosted names one; its package bytes may be
+        left empty when the referee already holds the package.
+        """
+
+    def __init__(
+        self,
+        *,
+        bot: Global___HostedBot | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CheckBotRequest: _TypeAlias = CheckBotRequest  # noqa: Y015
+
+@_typing.final
+class CheckBotResponse(_message.Message):
+    """What the bot said in its Hello."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    SUPPORTS_STREAM_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The bot's own name (HelloResponse.name)."""
+    version: _builtins.str
+    """The bot's own version (HelloResponse.version)."""
+    supports_stream: _builtins.bool
+    """Whether the bot serves the streaming Play call (HelloResponse.supports_stream)."""
+    @_builtins.property
+    def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The games the bot says it plays (HelloResponse.games), as it listed them."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+        games: _abc.Iterable[_builtins.str] | None = ...,
+        supports_stream: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "name", b"name", "supports_stream", b"supports_stream", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CheckBotResponse: _TypeAlias = CheckBotResponse  # noqa: Y015

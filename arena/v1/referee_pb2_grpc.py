@@ -55,6 +55,11 @@ class RefereeStub:
                 request_serializer=arena_dot_v1_dot_referee__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_referee__pb2.Replay.FromString,
                 _registered_method=True)
+        self.CheckBot = channel.unary_unary(
+                '/arena.v1.Referee/CheckBot',
+                request_serializer=arena_dot_v1_dot_referee__pb2.CheckBotRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_referee__pb2.CheckBotResponse.FromString,
+                _registered_method=True)
 
 
 class RefereeServicer:
@@ -90,6 +95,17 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckBot(self, request, context):
+        """Starts a hosted bot once, as a match would (its own launcher and limits), asks its
+        Hello, and stops it: the check SubmitBot runs before it keeps a package. A package
+        the referee lacks fails as in PlayMatch ("package <sha256> is not on this referee");
+        a bot that does not start or answer fails with FAILED_PRECONDITION and a message
+        that starts "the bot did not start: " and ends with what the bot wrote.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RefereeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -112,6 +128,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=arena_dot_v1_dot_referee__pb2.GetReplayRequest.FromString,
                     response_serializer=arena_dot_v1_dot_referee__pb2.Replay.SerializeToString,
+            ),
+            'CheckBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckBot,
+                    request_deserializer=arena_dot_v1_dot_referee__pb2.CheckBotRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_referee__pb2.CheckBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -223,6 +244,33 @@ class Referee:
             '/arena.v1.Referee/GetReplay',
             arena_dot_v1_dot_referee__pb2.GetReplayRequest.SerializeToString,
             arena_dot_v1_dot_referee__pb2.Replay.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Referee/CheckBot',
+            arena_dot_v1_dot_referee__pb2.CheckBotRequest.SerializeToString,
+            arena_dot_v1_dot_referee__pb2.CheckBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

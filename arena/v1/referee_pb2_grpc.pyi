@@ -45,6 +45,13 @@ class RefereeStub:
     """Streams the public events of a running or finished match, from its start."""
     GetReplay: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetReplayRequest, _referee_pb2.Replay]
     """The full replay of a finished match."""
+    CheckBot: _grpc.UnaryUnaryMultiCallable[_referee_pb2.CheckBotRequest, _referee_pb2.CheckBotResponse]
+    """Starts a hosted bot once, as a match would (its own launcher and limits), asks its
+    Hello, and stops it: the check SubmitBot runs before it keeps a package. A package
+    the referee lacks fails as in PlayMatch ("package <sha256> is not on this referee");
+    a bot that does not start or answer fails with FAILED_PRECONDITION and a message
+    that starts "the bot did not start: " and ends with what the bot wrote.
+    """
 
 @_typing.type_check_only
 class RefereeAsyncStub(RefereeStub):
@@ -61,6 +68,13 @@ class RefereeAsyncStub(RefereeStub):
     """Streams the public events of a running or finished match, from its start."""
     GetReplay: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetReplayRequest, _referee_pb2.Replay]  # type: ignore[assignment]
     """The full replay of a finished match."""
+    CheckBot: _aio.UnaryUnaryMultiCallable[_referee_pb2.CheckBotRequest, _referee_pb2.CheckBotResponse]  # type: ignore[assignment]
+    """Starts a hosted bot once, as a match would (its own launcher and limits), asks its
+    Hello, and stops it: the check SubmitBot runs before it keeps a package. A package
+    the referee lacks fails as in PlayMatch ("package <sha256> is not on this referee");
+    a bot that does not start or answer fails with FAILED_PRECONDITION and a message
+    that starts "the bot did not start: " and ends with what the bot wrote.
+    """
 
 class RefereeServicer(metaclass=_abc_1.ABCMeta):
     """Plays matches between bots."""
@@ -98,5 +112,18 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_referee_pb2.Replay, _abc.Awaitable[_referee_pb2.Replay]]:
         """The full replay of a finished match."""
+
+    @_abc_1.abstractmethod
+    def CheckBot(
+        self,
+        request: _referee_pb2.CheckBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_referee_pb2.CheckBotResponse, _abc.Awaitable[_referee_pb2.CheckBotResponse]]:
+        """Starts a hosted bot once, as a match would (its own launcher and limits), asks its
+        Hello, and stops it: the check SubmitBot runs before it keeps a package. A package
+        the referee lacks fails as in PlayMatch ("package <sha256> is not on this referee");
+        a bot that does not start or answer fails with FAILED_PRECONDITION and a message
+        that starts "the bot did not start: " and ends with what the bot wrote.
+        """
 
 def add_RefereeServicer_to_server(servicer: RefereeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -52,15 +52,22 @@ class HostedApi:
         self.service.stop()
 
 
-def start_api(local_redis: LocalRedis, directory: Path, token: str | None = OPERATOR) -> HostedApi:
+def start_api(
+    local_redis: LocalRedis,
+    directory: Path,
+    token: str | None = OPERATOR,
+    extra: tuple[str, ...] = (),
+) -> HostedApi:
+    """An API with ``token`` and the ``extra`` flags; with no ``--referee`` among them it
+    checks submitted bots in sandboxes of its own."""
     url = local_redis.url(next_database())
     flags: list[str] = []
     if token:
         (directory / "token").write_text(token + "\n")
         flags = ["--token-file", str(directory / "token")]
     service = start_service(
-        arena_command("api", "serve", "--port", "0", "--redis", url, *flags),
-        env={"ARENA_API_TOKEN": ""},
+        arena_command("api", "serve", "--port", "0", "--redis", url, *flags, *extra),
+        env={"ARENA_API_TOKEN": "", "ARENA_REFEREES": "", "ARENA_REFEREE_TOKEN": ""},
     )
     return HostedApi(service, url, grpc.insecure_channel(service.address))
 

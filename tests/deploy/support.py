@@ -169,7 +169,8 @@ class Dial:
     source: str
     handed_on: bool = False
     """A setting in the environment that this process does not dial itself (the API has
-    the workers' ARENA_REFEREES so that the two share one list of settings)."""
+    the workers' ARENA_REDIS_URL for its Celery producer, so that the two share one list
+    of settings)."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,11 @@ class Invocation:
                 ","
             )
             dials.extend(host_port(r.strip(), "--referee / ARENA_REFEREES") for r in referees)
+        if self.command == "api serve":  # SubmitBot's CheckBot; none without a list
+            listed = self.args.referee or self.env.get("ARENA_REFEREES", "").split(",")
+            dials.extend(
+                host_port(r.strip(), "--referee / ARENA_REFEREES") for r in listed if r.strip()
+            )
         if hasattr(self.args, "api"):
             dials.append(host_port(self.args.api, "--api / ARENA_API"))
         if self.command == "bot register":

@@ -298,8 +298,9 @@ def test_bind_mount_sources_are_relative_to_the_compose_file() -> None:
 
 
 def test_each_server_and_its_callers_share_a_token_secret() -> None:
-    """PlayMatch needs the token the workers send, the API's writes the one the
-    registering service sends: each pair reads one secret file, kept out of git."""
+    """PlayMatch needs the token the workers send (and CheckBot the one the API sends,
+    the same), the API's writes the one the registering service sends: each pair reads
+    one secret file, kept out of git."""
     secrets = compose()["secrets"]
     assert set(secrets) == {"referee-token", "api-token"}
     referee, worker = by_name("referee"), by_name("worker")
@@ -307,13 +308,15 @@ def test_each_server_and_its_callers_share_a_token_secret() -> None:
     assert referee.invocations()[0].args.token_file == "/run/secrets/referee-token"
     assert worker.invocations()[0].args.referee_token_file == "/run/secrets/referee-token"
     assert api.invocations()[0].args.token_file == "/run/secrets/api-token"
+    assert api.invocations()[0].args.referee_token_file == "/run/secrets/referee-token"
     registrations = register.invocations()
     assert registrations and all(
         r.args.token_file == "/run/secrets/api-token" for r in registrations
     )
-    for service, secret in ((referee, "referee-token"), (worker, "referee-token"),
-                            (api, "api-token"), (register, "api-token")):  # fmt: skip
-        assert service.spec["secrets"] == [secret], service.name
+    for service, held in ((referee, ["referee-token"]), (worker, ["referee-token"]),
+                          (api, ["api-token", "referee-token"]),
+                          (register, ["api-token"])):  # fmt: skip
+        assert service.spec["secrets"] == held, service.name
     for secret in secrets.values():
         source = DEPLOY / secret["file"]
         ignored = subprocess.run(["git", "check-ignore", "-q", str(source)], cwd=ROOT)

@@ -8,9 +8,10 @@ import subprocess
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.hosting.example_packages import node_package
-from arena.hosting.runtimes import runtime
+from arena.hosting.runtimes import NAMES, declared, runtime
 from arena.hosting.sandbox import Sandbox
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
@@ -68,3 +69,15 @@ def test_a_static_binary_runs_hosted(tmp_path: Path) -> None:
 
     asyncio.run(run())
     assert log.read_text() == "static bot listening on unix:/run/arena/bot.sock\n"
+
+
+def test_a_runtime_as_declared_knows_its_program_words_whatever_the_host_has() -> None:
+    assert declared("node20").program("node") == "node"
+    assert declared("python3.11").program("python3") == "python3"
+    assert declared("binary").programs == ()
+    with pytest.raises(
+        ValueError, match=r"unknown runtime 'ruby3'; allowed: python3\.11, node20, binary"
+    ):
+        declared("ruby3")
+    for name in NAMES:  # what a host runs offers the words the declaration names
+        assert [w for w, _ in runtime(name).programs] == [w for w, _ in declared(name).programs]
