@@ -45,8 +45,7 @@ from arena.hosting.package import InvalidPackage, command_argv, digest, members
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError
 from arena.hosting.store import PackageStore as UnpackedPackages
-from arena.referee.bot_client import BotConnection, BotFault
-from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED
+from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED, NotStarted, greet
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.authors import AuthorStore
 from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
@@ -94,11 +93,6 @@ class Caller:
     """The author whose token the call carries, if any."""
     sent_token: bool = False
     """Whether the call carries a token at all (else it is anonymous)."""
-
-
-class NotStarted(Exception):
-    """The submitted bot did not start and answer Hello; the message says how, and ends
-    with what it wrote."""
 
 
 class CheckFailed(Exception):
@@ -267,20 +261,10 @@ class HostedBots:
                     )
                 except SandboxError as error:
                     raise NotStarted(str(error)) from None
-                fault: BotFault | None = None
                 try:
-                    connection = BotConnection.open(box.address)
-                    try:
-                        hello = await connection.say_hello(HELLO_TIMEOUT_S)
-                    except BotFault as raised:
-                        fault = raised
-                    finally:
-                        await connection.close()
+                    return await greet(box, HELLO_TIMEOUT_S)
                 finally:
                     await box.close()
-                if fault is not None:  # its output is whole now that it has been stopped
-                    raise NotStarted(f"it did not answer Hello: {fault.detail}{box.tail()}")
-                return hello
             finally:
                 await asyncio.to_thread(shutil.rmtree, workdir, ignore_errors=True)
 

@@ -49,7 +49,7 @@ import arena
 from arena.bots.sdk import HOSTED_ADDRESS_ENV
 from arena.hosting.pool import Launched as Launched  # what both launchers give
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
-from arena.hosting.sandbox import Limits, SandboxError, exit_words
+from arena.hosting.sandbox import Limits, SandboxError, exit_words, log_tail
 
 BOT_PORT = 50061
 NAMESPACE = "card-arena"
@@ -686,12 +686,7 @@ class HostedPod:
     def tail(self, lines: int = 20) -> str:
         """The last lines the bot wrote, as a suffix for a message (empty if none); the
         log is saved by ``close`` (and when the pod fails to start)."""
-        try:
-            text = self.log_path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            return ""
-        kept = "\n".join(text.rstrip().splitlines()[-lines:])
-        return f"; its output ends:\n{kept}" if kept else "; it wrote nothing"
+        return log_tail(self.log_path, lines)
 
     async def close(self) -> None:
         """Note how the pod ended, save its log (at most ``limits.log_bytes``) to

@@ -181,12 +181,7 @@ class Sandbox:
 
     def tail(self, lines: int = 20) -> str:
         """The last lines the bot wrote, as a suffix for a message (empty if none)."""
-        try:
-            text = self.log_path.read_bytes().decode("utf-8", "replace")
-        except OSError:
-            return ""
-        kept = "\n".join(text.rstrip().splitlines()[-lines:])
-        return f"; its output ends:\n{kept}" if kept else "; it wrote nothing"
+        return log_tail(self.log_path, lines)
 
     def running(self) -> bool:
         """Whether its process has not ended yet."""
@@ -219,6 +214,16 @@ class Sandbox:
         if self._info >= 0:
             os.close(self._info)
             self._info = -1
+
+
+def log_tail(path: Path, lines: int = 20) -> str:
+    """The last lines of a bot's log, as a suffix for a message (empty if unreadable)."""
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    kept = "\n".join(text.rstrip().splitlines()[-lines:])
+    return f"; its output ends:\n{kept}" if kept else "; it wrote nothing"
 
 
 _LIMIT_SIGNALS = {

@@ -61,8 +61,25 @@ class Unavailable(RuntimeError):
 
 
 class NotStarted(Exception):
-    """A bot that CheckBot started did not start or did not answer Hello; the message
+    """A bot started to be checked did not start or did not answer Hello; the message
     says how, and ends with what the bot wrote."""
+
+
+async def greet(box: Launched, timeout_s: float) -> bot_pb2.HelloResponse:
+    """Ask a just-started bot's Hello, then stop it; NotStarted, with the bot's own last
+    words, if it does not answer."""
+    fault: BotFault | None = None
+    connection = BotConnection.open(box.address)
+    try:
+        hello = await connection.say_hello(timeout_s)
+    except BotFault as raised:
+        fault = raised
+    finally:
+        await connection.close()
+    await box.stop()  # its output is whole once it has been stopped
+    if fault is not None:
+        raise NotStarted(f"it did not answer Hello: {fault.detail}{box.tail()}")
+    return hello
 
 
 def not_held(sha256: str, where: str) -> Unavailable:
@@ -167,19 +184,8 @@ class Hosting:
                 except OSError as error:  # the host's fault: its details for the log only
                     log.error("cannot start a sandbox to check a bot: %s", error)
                     raise NotStarted("the referee could not start its sandbox") from None
-                fault: BotFault | None = None
                 try:
-                    connection = BotConnection.open(box.address)
-                    try:
-                        hello = await connection.say_hello(CHECK_HELLO_S)
-                    except BotFault as raised:
-                        fault = raised
-                    finally:
-                        await connection.close()
-                    await box.stop()  # its output is whole once it has been stopped
-                    if fault is not None:
-                        raise NotStarted(f"it did not answer Hello: {fault.detail}{box.tail()}")
-                    return hello
+                    return await greet(box, CHECK_HELLO_S)
                 finally:
                     await box.close()
             finally:
