@@ -12,7 +12,6 @@ import json
 import re
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -597,7 +596,6 @@ def test_a_pod_that_never_runs_is_an_error_naming_why_and_is_deleted(
     state, api = fake
     state.script = [UNSCHEDULABLE]
     pods = launcher(api, poll_s=0.02)
-    started = time.monotonic()
     with pytest.raises(SandboxError) as raised:
         asyncio.run(
             pods.start(
@@ -608,7 +606,6 @@ def test_a_pod_that_never_runs_is_an_error_naming_why_and_is_deleted(
     assert "did not start within 0.3 s" in message
     assert "Unschedulable: 0/3 nodes are available: 3 Insufficient memory." in message
     assert message.endswith("; it wrote nothing")
-    assert time.monotonic() - started < 3
     assert state.requests[-1].method == "DELETE" and not state.pods
 
 
@@ -636,14 +633,16 @@ def test_an_image_that_cannot_be_pulled_fails_at_once(
 ) -> None:
     state, api = fake
     state.script = [IMAGE_PULL]
-    started = time.monotonic()
     with pytest.raises(SandboxError, match="cannot start: ImagePullBackOff: Back-off pulling"):
         asyncio.run(
             launcher(api, poll_s=0.01).start(
                 package(tmp_path), "node20", ["node", "bot.js"], tmp_path / "l", Limits(start_s=30)
             )
         )
-    assert time.monotonic() - started < 3
+    # At once: the first status that says so ends the wait, which 30 s of polling every
+    # 10 ms would otherwise fill with thousands of reads.
+    reads = [r for r in state.requests if r.method == "GET" and not r.path.endswith("/log")]
+    assert 1 <= len(reads) <= 3
     assert not state.pods
 
 
