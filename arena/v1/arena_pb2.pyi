@@ -23,6 +23,54 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TournamentFormat:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TournamentFormatEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TournamentFormat.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FORMAT_UNSPECIFIED: _TournamentFormat.ValueType  # 0
+    """Not set: FORMAT_ROUND_ROBIN."""
+    FORMAT_ROUND_ROBIN: _TournamentFormat.ValueType  # 1
+    """Every entry plays every other, every game both play, `deals` deals each."""
+    FORMAT_GAUNTLET: _TournamentFormat.ValueType  # 2
+    """The challengers (GauntletParams) each play every other entry; they never meet."""
+    FORMAT_SWISS: _TournamentFormat.ValueType  # 3
+    """A fixed number of rounds (SwissParams); each round pairs entries with equal or
+    close scores who have not met. Every entry must play every game of the tournament.
+    """
+    FORMAT_KNOCKOUT: _TournamentFormat.ValueType  # 4
+    """Single elimination, seeded by the arena's ratings; the winner of each tie goes on.
+    Every entry must play every game of the tournament.
+    """
+    FORMAT_SPRT: _TournamentFormat.ValueType  # 5
+    """A sequential probability ratio test between two entries in one game (SprtParams):
+    it plays until the results say which hypothesis holds.
+    """
+
+class TournamentFormat(_TournamentFormat, metaclass=_TournamentFormatEnumTypeWrapper):
+    """Who meets whom. docs/formats.md describes each."""
+
+FORMAT_UNSPECIFIED: TournamentFormat.ValueType  # 0
+"""Not set: FORMAT_ROUND_ROBIN."""
+FORMAT_ROUND_ROBIN: TournamentFormat.ValueType  # 1
+"""Every entry plays every other, every game both play, `deals` deals each."""
+FORMAT_GAUNTLET: TournamentFormat.ValueType  # 2
+"""The challengers (GauntletParams) each play every other entry; they never meet."""
+FORMAT_SWISS: TournamentFormat.ValueType  # 3
+"""A fixed number of rounds (SwissParams); each round pairs entries with equal or
+close scores who have not met. Every entry must play every game of the tournament.
+"""
+FORMAT_KNOCKOUT: TournamentFormat.ValueType  # 4
+"""Single elimination, seeded by the arena's ratings; the winner of each tie goes on.
+Every entry must play every game of the tournament.
+"""
+FORMAT_SPRT: TournamentFormat.ValueType  # 5
+"""A sequential probability ratio test between two entries in one game (SprtParams):
+it plays until the results say which hypothesis holds.
+"""
+Global___TournamentFormat: _TypeAlias = TournamentFormat  # noqa: Y015
+
 class _FairPlay:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -124,6 +172,38 @@ TOURNAMENT_STATE_FINISHED: TournamentState.ValueType  # 2
 TOURNAMENT_STATE_CANCELLED: TournamentState.ValueType  # 3
 """Cancelled for good; its seeds are revealed."""
 Global___TournamentState: _TypeAlias = TournamentState  # noqa: Y015
+
+class _SprtVerdict:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _SprtVerdictEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SprtVerdict.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    SPRT_VERDICT_UNSPECIFIED: _SprtVerdict.ValueType  # 0
+    """Not set."""
+    SPRT_VERDICT_PENDING: _SprtVerdict.ValueType  # 1
+    """Still playing."""
+    SPRT_VERDICT_H0: _SprtVerdict.ValueType  # 2
+    """H0 accepted: the first entry is not better by elo1 (LLR at or below the lower bound)."""
+    SPRT_VERDICT_H1: _SprtVerdict.ValueType  # 3
+    """H1 accepted: the first entry is better by at least elo0 (LLR at or above the upper bound)."""
+    SPRT_VERDICT_INCONCLUSIVE: _SprtVerdict.ValueType  # 4
+    """Stopped at max_units with neither bound reached."""
+
+class SprtVerdict(_SprtVerdict, metaclass=_SprtVerdictEnumTypeWrapper):
+    """An SPRT's conclusion."""
+
+SPRT_VERDICT_UNSPECIFIED: SprtVerdict.ValueType  # 0
+"""Not set."""
+SPRT_VERDICT_PENDING: SprtVerdict.ValueType  # 1
+"""Still playing."""
+SPRT_VERDICT_H0: SprtVerdict.ValueType  # 2
+"""H0 accepted: the first entry is not better by elo1 (LLR at or below the lower bound)."""
+SPRT_VERDICT_H1: SprtVerdict.ValueType  # 3
+"""H1 accepted: the first entry is better by at least elo0 (LLR at or above the upper bound)."""
+SPRT_VERDICT_INCONCLUSIVE: SprtVerdict.ValueType  # 4
+"""Stopped at max_units with neither bound reached."""
+Global___SprtVerdict: _TypeAlias = SprtVerdict  # noqa: Y015
 
 class _ResultEnd:
     ValueType = _typing.NewType("ValueType", _builtins.int)
@@ -334,6 +414,10 @@ class TournamentSpec(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     TIME_BANK_FIELD_NUMBER: _builtins.int
     FAIR_PLAY_FIELD_NUMBER: _builtins.int
+    FORMAT_FIELD_NUMBER: _builtins.int
+    GAUNTLET_FIELD_NUMBER: _builtins.int
+    SWISS_FIELD_NUMBER: _builtins.int
+    SPRT_FIELD_NUMBER: _builtins.int
     deals: _builtins.int
     """Deal seeds per pairing and game; each is played twice, seats swapped. 1 to 1000."""
     max_faults: _builtins.int
@@ -348,6 +432,8 @@ class TournamentSpec(_message.Message):
     """Free-form label shown in listings; at most 200 characters."""
     fair_play: Global___FairPlay.ValueType
     """How deals are kept from bots that remember what they were sent. Unset: OPEN."""
+    format: Global___TournamentFormat.ValueType
+    """Who meets whom, and when the tournament is decided. Unset: ROUND_ROBIN."""
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Registered bot names, at least 2, all different. In a 4-seat game each entry holds
@@ -372,6 +458,18 @@ class TournamentSpec(_message.Message):
         PlayMatchRequest.time_bank). Unset: none; at most 1 hour.
         """
 
+    @_builtins.property
+    def gauntlet(self) -> Global___GauntletParams:
+        """For FORMAT_GAUNTLET."""
+
+    @_builtins.property
+    def swiss(self) -> Global___SwissParams:
+        """For FORMAT_SWISS."""
+
+    @_builtins.property
+    def sprt(self) -> Global___SprtParams:
+        """For FORMAT_SPRT."""
+
     def __init__(
         self,
         *,
@@ -384,16 +482,116 @@ class TournamentSpec(_message.Message):
         name: _builtins.str = ...,
         time_bank: _duration_pb2.Duration | None = ...,
         fair_play: Global___FairPlay.ValueType = ...,
+        format: Global___TournamentFormat.ValueType = ...,
+        gauntlet: Global___GauntletParams | None = ...,
+        swiss: Global___SwissParams | None = ...,
+        sprt: Global___SprtParams | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "master_seed", b"master_seed", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "format_params", b"format_params", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "move_deadline", b"move_deadline", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "games", b"games", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "format", b"format", "format_params", b"format_params", "games", b"games", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__master_seed: _TypeAlias = _typing.Literal["master_seed"]  # noqa: Y015
     _WhichOneofArgType__master_seed: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed"]  # noqa: Y015
+    _WhichOneofReturnType_format_params: _TypeAlias = _typing.Literal["gauntlet", "swiss", "sprt"]  # noqa: Y015
+    _WhichOneofArgType_format_params: _TypeAlias = _typing.Literal["format_params", b"format_params"]  # noqa: Y015
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__master_seed) -> _WhichOneofReturnType__master_seed | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_format_params) -> _WhichOneofReturnType_format_params | None: ...
 
 Global___TournamentSpec: _TypeAlias = TournamentSpec  # noqa: Y015
+
+@_typing.final
+class GauntletParams(_message.Message):
+    """The parameters of a gauntlet."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHALLENGERS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def challengers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Entries (as in TournamentSpec.entries) that play the rest of the field; at least one,
+        and at least one entry must be left to play them.
+        """
+
+    def __init__(
+        self,
+        *,
+        challengers: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challengers", b"challengers"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GauntletParams: _TypeAlias = GauntletParams  # noqa: Y015
+
+@_typing.final
+class SwissParams(_message.Message):
+    """The parameters of a Swiss tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    rounds: _builtins.int
+    """Rounds to play: 1 to the number of entries less one."""
+    def __init__(
+        self,
+        *,
+        rounds: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["rounds", b"rounds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SwissParams: _TypeAlias = SwissParams  # noqa: Y015
+
+@_typing.final
+class SprtParams(_message.Message):
+    """The parameters of an SPRT. The first entry is the new version, the second the one it
+    is tested against; the test asks whether the first is better by at least elo1 (H1) or
+    by at most elo0 (H0).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ELO0_FIELD_NUMBER: _builtins.int
+    ELO1_FIELD_NUMBER: _builtins.int
+    ALPHA_FIELD_NUMBER: _builtins.int
+    BETA_FIELD_NUMBER: _builtins.int
+    MAX_UNITS_FIELD_NUMBER: _builtins.int
+    elo0: _builtins.float
+    """Elo difference of H0. Unset with elo1: 0."""
+    elo1: _builtins.float
+    """Elo difference of H1; more than elo0. Unset with elo0: 5."""
+    alpha: _builtins.float
+    """Chance of accepting H1 when H0 holds: more than 0, less than 0.5. Unset: 0.05."""
+    beta: _builtins.float
+    """Chance of accepting H0 when H1 holds: more than 0, less than 0.5. Unset: 0.05."""
+    max_units: _builtins.int
+    """Scored units (duplicate pairs, or matches in FAIR_PLAY_OPEN) after which the test
+    stops undecided. Unset: 20000; at most 100000.
+    """
+    def __init__(
+        self,
+        *,
+        elo0: _builtins.float = ...,
+        elo1: _builtins.float = ...,
+        alpha: _builtins.float = ...,
+        beta: _builtins.float = ...,
+        max_units: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["alpha", b"alpha", "beta", b"beta", "elo0", b"elo0", "elo1", b"elo1", "max_units", b"max_units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SprtParams: _TypeAlias = SprtParams  # noqa: Y015
 
 @_typing.final
 class SeedCommitment(_message.Message):
@@ -483,6 +681,8 @@ class Tournament(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     FAIR_PLAY_FIELD_NUMBER: _builtins.int
     WAITING_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
+    MATCHES_ISSUED_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Tournament id."""
     state: Global___TournamentState.ValueType
@@ -495,6 +695,8 @@ class Tournament(_message.Message):
     """Matches that ended in a forfeit."""
     fair_play: Global___FairPlay.ValueType
     """The fair-play mode in force (spec.fair_play with UNSPECIFIED resolved to OPEN)."""
+    matches_issued: _builtins.int
+    """Matches handed to the workers so far (at most a window ahead of matches_done)."""
     @_builtins.property
     def spec(self) -> Global___TournamentSpec:
         """What it plays, as submitted (spec.master_seed is never set here: see seed)."""
@@ -517,6 +719,12 @@ class Tournament(_message.Message):
         played since. The workers keep trying, on each referee in turn, while it runs.
         """
 
+    @_builtins.property
+    def standings(self) -> Global___Standings:
+        """The format's own view of where the tournament stands (rounds, bracket, LLR); unset
+        for formats that have none beyond the leaderboard.
+        """
+
     def __init__(
         self,
         *,
@@ -531,14 +739,408 @@ class Tournament(_message.Message):
         seed: Global___SeedCommitment | None = ...,
         fair_play: Global___FairPlay.ValueType = ...,
         waiting: Global___TournamentWait | None = ...,
+        standings: Global___Standings | None = ...,
+        matches_issued: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "waiting", b"waiting"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "standings", b"standings", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "state", b"state", "waiting", b"waiting"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Tournament: _TypeAlias = Tournament  # noqa: Y015
+
+@_typing.final
+class Standings(_message.Message):
+    """Where a tournament stands, in its format's terms."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SWISS_FIELD_NUMBER: _builtins.int
+    KNOCKOUT_FIELD_NUMBER: _builtins.int
+    SPRT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def swiss(self) -> Global___SwissStandings:
+        """FORMAT_SWISS."""
+
+    @_builtins.property
+    def knockout(self) -> Global___KnockoutBracket:
+        """FORMAT_KNOCKOUT."""
+
+    @_builtins.property
+    def sprt(self) -> Global___SprtStatus:
+        """FORMAT_SPRT."""
+
+    def __init__(
+        self,
+        *,
+        swiss: Global___SwissStandings | None = ...,
+        knockout: Global___KnockoutBracket | None = ...,
+        sprt: Global___SprtStatus | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "knockout", b"knockout", "sprt", b"sprt", "swiss", b"swiss"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "knockout", b"knockout", "sprt", b"sprt", "swiss", b"swiss"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["swiss", "knockout", "sprt"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___Standings: _TypeAlias = Standings  # noqa: Y015
+
+@_typing.final
+class SwissStandings(_message.Message):
+    """A Swiss tournament's rounds and table."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    TIE_BREAK_FIELD_NUMBER: _builtins.int
+    tie_break: _builtins.str
+    """The tie-breaks, in the order they apply, said for a reader."""
+    @_builtins.property
+    def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___SwissRound]:
+        """Rounds paired so far, first first."""
+
+    @_builtins.property
+    def table(self) -> _containers.RepeatedCompositeFieldContainer[Global___SwissRow]:
+        """Every entry, best first, by points and then the tie-breaks."""
+
+    def __init__(
+        self,
+        *,
+        rounds: _abc.Iterable[Global___SwissRound] | None = ...,
+        table: _abc.Iterable[Global___SwissRow] | None = ...,
+        tie_break: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["rounds", b"rounds", "table", b"table", "tie_break", b"tie_break"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SwissStandings: _TypeAlias = SwissStandings  # noqa: Y015
+
+@_typing.final
+class SwissRound(_message.Message):
+    """One Swiss round."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    TABLES_FIELD_NUMBER: _builtins.int
+    BYE_FIELD_NUMBER: _builtins.int
+    COMPLETE_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    """1 for the first round."""
+    bye: _builtins.str
+    """The entry that sits this round out (it scores a win); empty if none."""
+    complete: _builtins.bool
+    """Every match of the round has a result."""
+    @_builtins.property
+    def tables(self) -> _containers.RepeatedCompositeFieldContainer[Global___SwissTable]:
+        """Its pairings."""
+
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        tables: _abc.Iterable[Global___SwissTable] | None = ...,
+        bye: _builtins.str = ...,
+        complete: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bye", b"bye", "complete", b"complete", "round", b"round", "tables", b"tables"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SwissRound: _TypeAlias = SwissRound  # noqa: Y015
+
+@_typing.final
+class SwissTable(_message.Message):
+    """One pairing of a Swiss round: how many scored units each side won (a draw is half)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    A_UNITS_FIELD_NUMBER: _builtins.int
+    B_UNITS_FIELD_NUMBER: _builtins.int
+    A_POINTS_FIELD_NUMBER: _builtins.int
+    B_POINTS_FIELD_NUMBER: _builtins.int
+    a: _builtins.str
+    """One entry."""
+    b: _builtins.str
+    """The other."""
+    a_units: _builtins.float
+    """Units won by a, draws counted half."""
+    b_units: _builtins.float
+    """Units won by b, draws counted half."""
+    a_points: _builtins.float
+    """Round points a scored: 1 for the pairing's win, 0.5 for a tie, 0 for a loss."""
+    b_points: _builtins.float
+    """Round points b scored."""
+    def __init__(
+        self,
+        *,
+        a: _builtins.str = ...,
+        b: _builtins.str = ...,
+        a_units: _builtins.float = ...,
+        b_units: _builtins.float = ...,
+        a_points: _builtins.float = ...,
+        b_points: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "a_points", b"a_points", "a_units", b"a_units", "b", b"b", "b_points", b"b_points", "b_units", b"b_units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SwissTable: _TypeAlias = SwissTable  # noqa: Y015
+
+@_typing.final
+class SwissRow(_message.Message):
+    """One line of a Swiss table."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RANK_FIELD_NUMBER: _builtins.int
+    ENTRY_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    BUCHHOLZ_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    rank: _builtins.int
+    """1 for the leader; entries tied on every tie-break share a rank."""
+    entry: _builtins.str
+    """The entry."""
+    points: _builtins.float
+    """Round points: 1 for each pairing won or bye, 0.5 for each tie."""
+    buchholz: _builtins.float
+    """Buchholz: the sum of the points of the entries it met."""
+    units: _builtins.float
+    """Scored units won over all rounds, draws counted half."""
+    def __init__(
+        self,
+        *,
+        rank: _builtins.int = ...,
+        entry: _builtins.str = ...,
+        points: _builtins.float = ...,
+        buchholz: _builtins.float = ...,
+        units: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buchholz", b"buchholz", "entry", b"entry", "points", b"points", "rank", b"rank", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SwissRow: _TypeAlias = SwissRow  # noqa: Y015
+
+@_typing.final
+class KnockoutBracket(_message.Message):
+    """A knockout's bracket."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    CHAMPION_FIELD_NUMBER: _builtins.int
+    champion: _builtins.str
+    """The winner, once decided."""
+    @_builtins.property
+    def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___KnockoutRound]:
+        """Rounds, first first."""
+
+    def __init__(
+        self,
+        *,
+        rounds: _abc.Iterable[Global___KnockoutRound] | None = ...,
+        champion: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["champion", b"champion", "rounds", b"rounds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnockoutBracket: _TypeAlias = KnockoutBracket  # noqa: Y015
+
+@_typing.final
+class KnockoutRound(_message.Message):
+    """One knockout round."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    TIES_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    """1 for the first round."""
+    @_builtins.property
+    def ties(self) -> _containers.RepeatedCompositeFieldContainer[Global___KnockoutTie]:
+        """Its ties, in bracket order."""
+
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        ties: _abc.Iterable[Global___KnockoutTie] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round", "ties", b"ties"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnockoutRound: _TypeAlias = KnockoutRound  # noqa: Y015
+
+@_typing.final
+class KnockoutTie(_message.Message):
+    """One knockout tie (or a bye: b empty)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    A_SEED_FIELD_NUMBER: _builtins.int
+    B_SEED_FIELD_NUMBER: _builtins.int
+    A_UNITS_FIELD_NUMBER: _builtins.int
+    B_UNITS_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    DECIDED_BY_FIELD_NUMBER: _builtins.int
+    a: _builtins.str
+    """The higher seed."""
+    b: _builtins.str
+    """The lower seed; empty for a bye."""
+    a_seed: _builtins.int
+    """a's seed, 1 for the top seed."""
+    b_seed: _builtins.int
+    """b's seed."""
+    a_units: _builtins.float
+    """Units won by a, draws counted half."""
+    b_units: _builtins.float
+    """Units won by b, draws counted half."""
+    winner: _builtins.str
+    """Who goes on, once decided."""
+    decided_by: _builtins.str
+    """How the winner was decided: "units", "margin" (points scored, after a tie on units),
+    "seed" (a tie on both: the higher seed goes on) or "bye".
+    """
+    def __init__(
+        self,
+        *,
+        a: _builtins.str = ...,
+        b: _builtins.str = ...,
+        a_seed: _builtins.int = ...,
+        b_seed: _builtins.int = ...,
+        a_units: _builtins.float = ...,
+        b_units: _builtins.float = ...,
+        winner: _builtins.str = ...,
+        decided_by: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "a_seed", b"a_seed", "a_units", b"a_units", "b", b"b", "b_seed", b"b_seed", "b_units", b"b_units", "decided_by", b"decided_by", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnockoutTie: _TypeAlias = KnockoutTie  # noqa: Y015
+
+@_typing.final
+class SprtStatus(_message.Message):
+    """Where an SPRT stands."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LLR_FIELD_NUMBER: _builtins.int
+    LOWER_FIELD_NUMBER: _builtins.int
+    UPPER_FIELD_NUMBER: _builtins.int
+    ELO_FIELD_NUMBER: _builtins.int
+    ELO_CI95_FIELD_NUMBER: _builtins.int
+    UNITS_FIELD_NUMBER: _builtins.int
+    WINS_FIELD_NUMBER: _builtins.int
+    DRAWS_FIELD_NUMBER: _builtins.int
+    LOSSES_FIELD_NUMBER: _builtins.int
+    VERDICT_FIELD_NUMBER: _builtins.int
+    TRACE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
+    llr: _builtins.float
+    """The log-likelihood ratio of H1 against H0 so far."""
+    lower: _builtins.float
+    """The bound below which H0 is accepted: log(beta / (1 - alpha))."""
+    upper: _builtins.float
+    """The bound above which H1 is accepted: log((1 - beta) / alpha)."""
+    elo: _builtins.float
+    """The first entry's Elo over the second, estimated from the units so far."""
+    elo_ci95: _builtins.float
+    """Half-width of that estimate's 95% interval."""
+    units: _builtins.int
+    """Scored units so far."""
+    wins: _builtins.int
+    """Units the first entry won."""
+    draws: _builtins.int
+    """Units drawn."""
+    losses: _builtins.int
+    """Units the first entry lost."""
+    verdict: Global___SprtVerdict.ValueType
+    """What the test concluded."""
+    @_builtins.property
+    def trace(self) -> _containers.RepeatedCompositeFieldContainer[Global___SprtPoint]:
+        """The LLR after each unit, thinned to at most 1000 points, with the unit count of each."""
+
+    @_builtins.property
+    def params(self) -> Global___SprtParams:
+        """The parameters in force (defaults filled in)."""
+
+    def __init__(
+        self,
+        *,
+        llr: _builtins.float = ...,
+        lower: _builtins.float = ...,
+        upper: _builtins.float = ...,
+        elo: _builtins.float = ...,
+        elo_ci95: _builtins.float = ...,
+        units: _builtins.int = ...,
+        wins: _builtins.int = ...,
+        draws: _builtins.int = ...,
+        losses: _builtins.int = ...,
+        verdict: Global___SprtVerdict.ValueType = ...,
+        trace: _abc.Iterable[Global___SprtPoint] | None = ...,
+        params: Global___SprtParams | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["params", b"params"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["draws", b"draws", "elo", b"elo", "elo_ci95", b"elo_ci95", "llr", b"llr", "losses", b"losses", "lower", b"lower", "params", b"params", "trace", b"trace", "units", b"units", "upper", b"upper", "verdict", b"verdict", "wins", b"wins"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SprtStatus: _TypeAlias = SprtStatus  # noqa: Y015
+
+@_typing.final
+class SprtPoint(_message.Message):
+    """One point of an SPRT's LLR trace."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    UNITS_FIELD_NUMBER: _builtins.int
+    LLR_FIELD_NUMBER: _builtins.int
+    units: _builtins.int
+    """Units scored at this point."""
+    llr: _builtins.float
+    """The LLR then."""
+    def __init__(
+        self,
+        *,
+        units: _builtins.int = ...,
+        llr: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["llr", b"llr", "units", b"units"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SprtPoint: _TypeAlias = SprtPoint  # noqa: Y015
 
 @_typing.final
 class TournamentWait(_message.Message):
