@@ -66,7 +66,7 @@ proto: install
 	$(PY) proto/generate.py
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load,
-## leaderboard reads, rating units, hosted against remote matches.
+## leaderboard reads, rating refits, rating units, hosted against remote matches.
 bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
@@ -74,6 +74,7 @@ bench: install sandbox
 	$(PY) -m bench.seep_worst_floor
 	$(PY) -m bench.referee_load
 	$(PY) -m bench.leaderboard_reads
+	$(PY) -m bench.rating_refit
 	$(PY) -m bench.rating_units
 	$(PY) -m bench.hosted_match
 

@@ -1,16 +1,17 @@
-"""Queue a tournament's matches: one ``play_match`` task each. Nothing waits for the set
-to complete: the match that completes the schedule finalises the tournament, and the
-watchdog (``workers.watchdog``) does if that worker died."""
+"""What the API asks of the workers: step a tournament's scheduler (``workers.scheduler``),
+and play again the matches it handed out that have no result."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from workers.tasks import finalize_tournament, play_match
+from workers.app import app
+from workers.broker import PLAY_MATCH
+
+ADVANCE = "arena.advance_tournament"
 
 
-def queue_matches(tournament_id: str, match_ids: Sequence[str]) -> None:
-    if not match_ids:
-        finalize_tournament.delay(tournament_id)
-    for match_id in match_ids:
-        play_match.delay(tournament_id, match_id)
+def start(tournament_id: str, again: Sequence[str] = ()) -> None:
+    for match_id in again:
+        app.send_task(PLAY_MATCH, args=[tournament_id, match_id])
+    app.send_task(ADVANCE, args=[tournament_id])

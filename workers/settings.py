@@ -14,6 +14,9 @@
 ``ARENA_REFEREE_CA``       PEM file of CAs to trust: call referees over TLS (default: plaintext)
 ``ARENA_REFEREE_CERT``, ``ARENA_REFEREE_KEY``  PEM files of the client certificate and its
                            key, shown to referees that require mutual TLS (with the CA)
+``ARENA_SCHEDULE_WINDOW``  matches a tournament may have handed out without a result
+                           (default 256): what the broker holds of it at most; keep it
+                           above the number of worker processes
 ``ARENA_REFEREE_TOKEN``    the referees' token, sent with every PlayMatch (default: none,
                            for referees that have none; ``arena worker --referee-token-file``)
 
@@ -37,6 +40,17 @@ def _float(name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from None
     if not value > 0:
         raise ValueError(f"{name} must be more than 0 seconds, got {raw!r}")
+    return value
+
+
+def _count(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {raw!r}") from None
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {raw!r}")
     return value
 
 
@@ -65,6 +79,7 @@ class Settings:
     referee_keepalive_s: float = field(
         default_factory=lambda: _float("ARENA_REFEREE_KEEPALIVE", 10)
     )
+    schedule_window: int = field(default_factory=lambda: _count("ARENA_SCHEDULE_WINDOW", 256))
     referee_ca: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CA", ""))
     referee_cert: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CERT", ""))
     referee_key: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_KEY", ""))

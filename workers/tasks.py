@@ -1,4 +1,4 @@
-"""Celery tasks: play one scheduled match through a referee; finalise a tournament.
+"""The Celery task that plays one scheduled match through a referee.
 
 ``play_match`` may run more than once for the same match (a redelivered message, a
 retry, the watchdog's re-queue): the match's lease (``arena.store.leases``) lets one
@@ -15,7 +15,7 @@ import time
 import uuid
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -23,73 +23,24 @@ from typing import Any
 import grpc
 import redis
 from celery import Task
-from redis.backoff import ExponentialBackoff
-from redis.retry import Retry
 
 from arena import wire
 from arena.access import bearer
 from arena.games import get_game
-from arena.ratings.leaderboard import leaderboard, ratings_by_game
 from arena.referee.hosted import MISSING_PACKAGE
 from arena.store import TournamentRecord, TournamentStore
-from arena.store.bot_logs import BotLogStore, SeatOutput, clip
-from arena.store.leases import MatchLeases
-from arena.store.packages import PackageStore
+from arena.store.bot_logs import SeatOutput, clip
 from arena.store.tournaments import RUNNING
 from arena.tls import channel_credentials
 from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
 from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from workers import failpoints, metrics
+from workers import metrics, scheduler
 from workers.app import app, settings
+from workers.stores import leases, logs, packages
+from workers.stores import tournaments as store
 
 log = logging.getLogger(__name__)
-
-REDIS_RETRIES = 30
-"""With backoff capped at 5 s, about two minutes."""
-
-
-@cache
-def _redis() -> redis.Redis:
-    # Every command waits out a Redis restart (about two minutes of retries): a worker
-    # that gave up while Redis was away would lose the match it had just played, its
-    # failed task being acknowledged once Redis is back.
-    retry = Retry(ExponentialBackoff(cap=5.0, base=0.2), REDIS_RETRIES)
-    return redis.Redis.from_url(settings.redis_url, retry=retry)
-
-
-@contextmanager
-def exclusive(name: str, timeout_s: float) -> Iterator[bool]:
-    """Whether this caller holds the lock ``name`` for the block (no one else did). A
-    holder that dies lets it lapse after ``timeout_s``."""
-    lock = _redis().lock(name, timeout=timeout_s, blocking=False)
-    held = bool(lock.acquire())
-    try:
-        yield held
-    finally:
-        if held:
-            with suppress(redis.exceptions.LockError):  # it lapsed meanwhile
-                lock.release()
-
-
-@cache
-def store() -> TournamentStore:
-    return TournamentStore(_redis())
-
-
-@cache
-def leases() -> MatchLeases:
-    return MatchLeases(_redis())
-
-
-@cache
-def packages() -> PackageStore:
-    return PackageStore(_redis())
-
-
-@cache
-def logs() -> BotLogStore:
-    return BotLogStore(_redis())
 
 
 def pick_referee(match_id: str, attempt: int) -> str:
@@ -271,10 +222,8 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     if stored:  # the logs of the attempt whose result counts, and only those
         logs().put(tournament_id, match_id, _seat_outputs(match, result))
     leases().release(tournament_id, match_id, holder)
-    if stored:
-        now = tournaments.get(tournament_id)
-        if now is not None and now.done >= now.total:
-            finalize(tournament_id)
+    if stored:  # the format may have been waiting for it; or it was the last
+        scheduler.advance(tournament_id)
     return {"match_id": match_id, "stored": stored}
 
 
@@ -322,29 +271,3 @@ def _seat_outputs(match: ScheduledMatch, result: referee_pb2.MatchResult) -> lis
         entry = match.entries[seat_teams[log.seat]]
         outputs.append(SeatOutput(log.seat, entry, text, log.truncated or clipped, log.exit))
     return outputs
-
-
-def finalize(tournament_id: str) -> bool:
-    """Rate a tournament whose every match has a result and mark it finished; True if
-    this call finished it. Safe to call any number of times from anywhere (the match
-    that completes the schedule, the watchdog, the API for an empty schedule): one call
-    at a time holds the tournament's lock, and only a running tournament finishes. A
-    worker killed in here leaves the lock to lapse and the watchdog to call again."""
-    tournaments = store()
-    with exclusive(f"arena:t:{tournament_id}:finalizing", settings.match_lease_s) as held:
-        record = tournaments.get(tournament_id) if held else None
-        if record is None or record.state != RUNNING or record.done < record.total:
-            return False
-        failpoints.reach(failpoints.FINALIZE)
-        results = tournaments.results(tournament_id)
-        tournaments.save_leaderboard(tournament_id, leaderboard(results).to_json())
-        # Ratings first: whoever sees the tournament finished sees it rated.
-        everything = [r for t in tournaments.ids() for r in tournaments.results(t)]
-        boards = ratings_by_game(everything)
-        tournaments.save_ratings({game: board.to_json() for game, board in boards.items()})
-        return tournaments.finish(tournament_id)
-
-
-@app.task(name="arena.finalize_tournament")
-def finalize_tournament(tournament_id: str) -> dict[str, Any]:
-    return {"tournament_id": tournament_id, "finished": finalize(tournament_id)}

@@ -1,5 +1,6 @@
-"""The watchdog: finalises tournaments whose every match has a result, and queues again
-any match that is nowhere (no result, no live lease, no message in the broker).
+"""The watchdog: steps every running tournament's scheduler (which finishes the decided
+ones), and queues again any match handed out that is nowhere (no result, no live lease,
+no message in the broker).
 
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
@@ -16,9 +17,9 @@ import threading
 import redis
 
 from arena.store.tournaments import RUNNING
-from workers import broker, metrics
-from workers.app import settings
-from workers.tasks import _redis, exclusive, finalize, leases, play_match, store
+from workers import broker, metrics, scheduler
+from workers.app import app, settings
+from workers.stores import client, exclusive, leases, tournaments
 
 log = logging.getLogger(__name__)
 LOCK = "arena:watchdog"
@@ -35,26 +36,23 @@ class Watchdog:
             return self._round() if held else []
 
     def _round(self) -> list[tuple[str, str]]:
-        tournaments = store()
+        store = tournaments()
         unplayed: set[tuple[str, str]] = set()
-        for tournament_id, state in tournaments.states().items():
+        for tournament_id, state in store.states().items():
             if state != RUNNING:
                 continue
-            left = tournaments.unplayed_ids(tournament_id)
-            if not left:
-                if finalize(tournament_id):
-                    log.warning("watchdog finalised tournament %s", tournament_id)
-                continue
+            scheduler.advance(tournament_id)
+            left = store.unplayed_ids(tournament_id)
             unplayed |= {(tournament_id, m) for m in left - leases().live(tournament_id)}
         if not unplayed:
             self.missing = set()
             return []
-        lost = unplayed - broker.queued_matches(_redis())
+        lost = unplayed - broker.queued_matches(client())
         again = sorted(lost & self.missing)
         self.missing = lost - set(again)
         for tournament_id, match_id in again:
             log.warning("watchdog: match %s of %s was lost; queued again", match_id, tournament_id)
-            play_match.delay(tournament_id, match_id)
+            app.send_task(broker.PLAY_MATCH, args=[tournament_id, match_id])
             metrics.MATCHES_REQUEUED.inc()
         return again
 

@@ -12,6 +12,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
@@ -38,9 +39,11 @@ from arena.store.packages import PackageStore
 from arena.store.reach import connect
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
-from arena.tournament.fair_play import PROTO, duplicate, stored_mode, stored_operator_seed
-from arena.tournament.schedule import schedule
-from arena.tournament.spec import MAX_MATCHES, InvalidSpec, TooLarge, plan
+from arena.tournament.fair_play import PROTO, stored_mode, stored_operator_seed
+from arena.tournament.formats import ROUND_ROBIN
+from arena.tournament.seeding import by_rating
+from arena.tournament.spec import InvalidSpec, TooLarge, plan
+from arena.tournament.standings import spec_format, standings
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 if TYPE_CHECKING:
@@ -94,18 +97,22 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
     if spec.get("time_bank_ms"):  # older tournaments have none
         bank = duration_pb2.Duration()
         bank.FromNanoseconds(int(spec["time_bank_ms"] * 1e6))
+    message_spec = arena_pb2.TournamentSpec(
+        entries=spec["entries"],
+        games=spec["games"],
+        deals=spec["deals"],
+        move_deadline=deadline,
+        max_faults=spec["max_faults"],
+        name=spec["name"],
+        time_bank=bank,
+        fair_play=PROTO[mode],
+    )
+    spec_format(message_spec, spec.get("format", ROUND_ROBIN), spec.get("format_params", {}))
     return arena_pb2.Tournament(
         id=record.id,
-        spec=arena_pb2.TournamentSpec(
-            entries=spec["entries"],
-            games=spec["games"],
-            deals=spec["deals"],
-            move_deadline=deadline,
-            max_faults=spec["max_faults"],
-            name=spec["name"],
-            time_bank=bank,
-            fair_play=PROTO[mode],
-        ),
+        spec=message_spec,
+        standings=standings(record),
+        matches_issued=record.issued,
         state=STATES[record.state],
         matches_total=record.total,
         matches_done=record.done,
@@ -233,33 +240,21 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         except InvalidSpec as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        if tournament_plan.format == "knockout":
+            boards = await asyncio.to_thread(self.tournaments.ratings)
+            order = by_rating(tournament_plan.entries, boards, tournament_plan.games)
+            tournament_plan = replace(tournament_plan, format_params={"seeding": order})
         tournament_id = "t" + uuid.uuid4().hex[:12]
-        matches = schedule(
-            tournament_id,
-            tournament_plan.entries,
-            tournament_plan.games_of(),
-            tournament_plan.games,
-            tournament_plan.deals,
-            tournament_plan.seed.value,
-            paired=duplicate(tournament_plan.fair_play),
-        )
-        if not matches:
-            await abort(
-                context,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                "no two entries play a common game among: " + ", ".join(tournament_plan.games),
-            )
-        if len(matches) > MAX_MATCHES:
-            await abort(
-                context,
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{len(matches)} matches is over the limit of {MAX_MATCHES}: use fewer deals "
-                "or entries",
-            )
-        games = sorted({m.game for m in matches})
         spec = tournament_plan.to_json(tournament_id)
-        await asyncio.to_thread(self.tournaments.create, tournament_id, spec, games, matches)
-        await asyncio.to_thread(_queue, tournament_id, [m.match_id for m in matches])
+        await asyncio.to_thread(
+            self.tournaments.create,
+            tournament_id,
+            spec,
+            sorted(tournament_plan.played_games()),
+            total=tournament_plan.total or 0,
+        )
+        # The scheduler hands out the matches; submission returns at once.
+        await asyncio.to_thread(_start, tournament_id, [])
         return tournament_message(await self._tournament(tournament_id, context))
 
     async def GetTournament(
@@ -293,8 +288,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 f"tournament {request.id!r} is {record.state}: {why}",
             )
         unplayed = await asyncio.to_thread(self.tournaments.unplayed_ids, request.id)
-        await asyncio.to_thread(self.tournaments.set_state, request.id, RUNNING)
-        await asyncio.to_thread(_queue, request.id, sorted(unplayed))
+        await asyncio.to_thread(_start, request.id, sorted(unplayed))
         return tournament_message(await self._tournament(request.id, context))
 
     async def CancelTournament(
@@ -418,10 +412,10 @@ def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRec
     return message
 
 
-def _queue(tournament_id: str, match_ids: list[str]) -> None:
-    from workers.dispatch import queue_matches  # Celery loads only where it is needed
+def _start(tournament_id: str, again: list[str]) -> None:
+    from workers.dispatch import start  # Celery loads only where it is needed
 
-    queue_matches(tournament_id, match_ids)
+    start(tournament_id, again)
 
 
 async def start_server(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import grpc
 
 from arena import __version__
-from arena.cli import author, bot, match, play, services, tournament
+from arena.cli import author, bot, match, play, services, sprt, tournament
 from arena.cli.common import CliError, Parser
 
 
@@ -23,7 +23,7 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"arena {__version__}")
     groups = top.add_subparsers(dest="group", required=True, parser_class=Parser)
-    for module in (services, bot, author, match, tournament, play):
+    for module in (services, bot, author, match, tournament, sprt, play):
         module.add_commands(groups)
     return top
 

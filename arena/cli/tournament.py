@@ -15,7 +15,13 @@ from rich.table import Table
 from arena import wire
 from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
 from arena.tournament.fair_play import MAX_SEED
-from arena.tournament.progress import waiting_text
+from arena.tournament.progress import (
+    bracket_lines,
+    format_text,
+    sprt_text,
+    swiss_lines,
+    waiting_text,
+)
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 FAIR_PLAY_CHOICES = {
@@ -24,6 +30,14 @@ FAIR_PLAY_CHOICES = {
     "trusted": arena_pb2.FAIR_PLAY_TRUSTED,
 }
 FAIR_PLAY_NAMES = {value: name for name, value in FAIR_PLAY_CHOICES.items()}
+FORMAT_CHOICES = {
+    "round-robin": arena_pb2.FORMAT_ROUND_ROBIN,
+    "gauntlet": arena_pb2.FORMAT_GAUNTLET,
+    "swiss": arena_pb2.FORMAT_SWISS,
+    "knockout": arena_pb2.FORMAT_KNOCKOUT,
+    "sprt": arena_pb2.FORMAT_SPRT,
+}
+FORMAT_NAMES = {value: name for name, value in FORMAT_CHOICES.items()}
 STATE_NAMES = {
     arena_pb2.TOURNAMENT_STATE_RUNNING: "running",
     arena_pb2.TOURNAMENT_STATE_FINISHED: "finished",
@@ -43,13 +57,30 @@ def master_seed(text: str) -> int:
 
 def add_commands(groups: Groups) -> None:
     tournaments = group(groups, "tournament", "run and follow tournaments")
-    run = tournaments.add_parser("run", help="submit a duplicate round-robin tournament")
+    run = tournaments.add_parser("run", help="submit a tournament (round robin by default)")
     run.add_argument(
         "--entry",
         action="append",
         required=True,
         metavar="BOT",
         help="registered bot, repeat for each entry",
+    )
+    run.add_argument(
+        "--format",
+        choices=FORMAT_CHOICES,
+        default="round-robin",
+        help="round-robin (default): everyone plays everyone; gauntlet: the --challenger "
+        "entries play the rest; swiss: --rounds rounds of pairings by score; knockout: "
+        "single elimination seeded by rating; sprt: a version test of the first entry "
+        "against the second (arena test does it with its options)",
+    )
+    run.add_argument("--rounds", type=int, help="rounds of a swiss tournament")
+    run.add_argument(
+        "--challenger",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="an entry that plays the rest of a gauntlet's field, repeatable",
     )
     run.add_argument(
         "--game", action="append", default=[], help="game to play, repeatable (default: all)"
@@ -140,6 +171,14 @@ def add_commands(groups: Groups) -> None:
 
 
 def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
+    if args.rounds is not None and args.format != "swiss":
+        raise CliError("--rounds is for --format swiss")
+    if args.challenger and args.format != "gauntlet":
+        raise CliError("--challenger is for --format gauntlet")
+    if args.format == "swiss" and args.rounds is None:
+        raise CliError("--format swiss needs --rounds N (1 to the number of entries less one)")
+    if args.format == "gauntlet" and not args.challenger:
+        raise CliError("--format gauntlet needs --challenger BOT, one or more")
     return arena_pb2.TournamentSpec(
         entries=args.entry,
         games=args.game,
@@ -150,14 +189,21 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
         master_seed=args.seed,
         name=args.name,
         fair_play=FAIR_PLAY_CHOICES[args.fair_play],
+        format=FORMAT_CHOICES[args.format],
+        gauntlet=(
+            arena_pb2.GauntletParams(challengers=args.challenger) if args.challenger else None
+        ),
+        swiss=arena_pb2.SwissParams(rounds=args.rounds) if args.rounds is not None else None,
     )
 
 
 def summary(t: arena_pb2.Tournament) -> str:
     waiting = waiting_text(t)
+    total = t.matches_total or "?"
     return (
-        f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}): {t.matches_done}/{t.matches_total} "
-        f"matches, {t.forfeits} forfeits; entries {', '.join(t.spec.entries)}; "
+        f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}, {format_text(t)}): "
+        f"{t.matches_done}/{total} matches, {t.forfeits} forfeits; "
+        f"entries {', '.join(t.spec.entries)}; "
         f"games {', '.join(t.games)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
     )
 
@@ -224,6 +270,7 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
             f"tournament {tournament_id} stopped: {summary(last) if last else 'no progress'}"
         )
     print(summary(last))
+    print_standings(last)
     board = api.GetLeaderboard(
         arena_pb2.GetLeaderboardRequest(tournament_id=tournament_id), timeout=60
     )
@@ -232,7 +279,29 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
 
 def _status(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
-        print(summary(api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)))
+        tournament = api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)
+    print(summary(tournament))
+    print_standings(tournament)
+
+
+def print_standings(t: arena_pb2.Tournament) -> None:
+    """The format's own view: Swiss rounds and table, the bracket, the SPRT's verdict."""
+    kind = t.standings.WhichOneof("kind")
+    if kind == "swiss":
+        for line in swiss_lines(t.standings.swiss):
+            print(line)
+        table = Table("rank", "entry", "points", "buchholz", "units", title="swiss standings")
+        for row in t.standings.swiss.table:
+            table.add_row(
+                str(row.rank), row.entry, f"{row.points:g}", f"{row.buchholz:g}", f"{row.units:g}"
+            )
+        Console().print(table)
+        print(f"tie-breaks: {t.standings.swiss.tie_break}")
+    elif kind == "knockout":
+        for line in bracket_lines(t.standings.knockout):
+            print(line)
+    elif kind == "sprt":
+        print(f"sprt: {sprt_text(t.standings.sprt)}")
 
 
 def _resume(args: argparse.Namespace) -> None:

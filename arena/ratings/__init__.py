@@ -1,6 +1,26 @@
 """Rating math, with no I/O: maximum-likelihood Elo from a whole results table."""
 
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
-from arena.ratings.elo import Outcome, Rating, RatingTable, fit
+from arena.ratings.elo import (
+    Counts,
+    Outcome,
+    Rating,
+    RatingTable,
+    add_counts,
+    count_outcomes,
+    fit,
+    fit_counts,
+)
 
-__all__ = ["DuplicateResult", "Outcome", "Rating", "RatingTable", "fit", "pair_outcomes"]
+__all__ = [
+    "Counts",
+    "DuplicateResult",
+    "Outcome",
+    "Rating",
+    "RatingTable",
+    "add_counts",
+    "count_outcomes",
+    "fit",
+    "fit_counts",
+    "pair_outcomes",
+]

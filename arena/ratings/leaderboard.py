@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
-from arena.ratings.elo import fit
+from arena.ratings.elo import Counts, add_counts, count_outcomes, fit_counts
 from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CAVEAT
 
 
@@ -48,16 +48,10 @@ class Leaderboard:
 def caveats(results: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
     """How many of the results came from tournaments whose deals a remembering bot, or
     someone who knew the seed, could have known (stored results name both)."""
-    trusted = operator = 0
+    tally = _Tally()
     for result in results:
-        trusted += result.get("fair_play") == TRUSTED
-        operator += bool(result.get("operator_seed"))
-    notes = []
-    if trusted:
-        notes.append(f"{trusted} of these results were {TRUSTED_CAVEAT}")
-    if operator:
-        notes.append(f"{operator} of these results were {OPERATOR_SEED_CAVEAT}")
-    return tuple(notes)
+        tally.add(result)
+    return tally.caveats()
 
 
 def duplicate_result(result: Mapping[str, Any]) -> DuplicateResult | None:
@@ -76,42 +70,107 @@ def duplicate_result(result: Mapping[str, Any]) -> DuplicateResult | None:
     )
 
 
-def _fit_rows(results: Sequence[Mapping[str, Any]]) -> tuple[list[Row], float]:
-    halves = [d for r in results if (d := duplicate_result(r)) is not None]
-    outcomes = pair_outcomes(halves)
-    players = sorted({e for r in results for e in r["entries"]})
-    if len(players) < 2:
-        return [], 0.0
-    played = Counter(e for r in results for e in r["entries"])
-    table = fit(outcomes, players=players)
-    rows = [
-        Row(i + 1, r.player, r.elo, r.ci95, r.games, r.wins, r.draws, r.losses, played[r.player])
-        for i, r in enumerate(table.ratings)
-    ]
-    return rows, table.draw_elo
+@dataclass
+class _Tally:
+    """What a board needs from its results, gathered in one pass over them."""
+
+    halves: list[DuplicateResult] = field(default_factory=list)
+    played: Counter[str] = field(default_factory=Counter)
+    matches: int = 0
+    trusted: int = 0
+    operator: int = 0
+
+    def add(self, result: Mapping[str, Any]) -> None:
+        self.matches += 1
+        self.played.update(result["entries"])
+        self.trusted += result.get("fair_play") == TRUSTED
+        self.operator += bool(result.get("operator_seed"))
+        half = duplicate_result(result)
+        if half is not None:
+            self.halves.append(half)
+
+    def merge(self, other: _Tally) -> None:
+        self.halves += other.halves
+        self.played += other.played
+        self.matches += other.matches
+        self.trusted += other.trusted
+        self.operator += other.operator
+
+    def caveats(self) -> tuple[str, ...]:
+        notes = []
+        if self.trusted:
+            notes.append(f"{self.trusted} of these results were {TRUSTED_CAVEAT}")
+        if self.operator:
+            notes.append(f"{self.operator} of these results were {OPERATOR_SEED_CAVEAT}")
+        return tuple(notes)
+
+    def board(self, game: str, counts: Counts | None = None) -> Leaderboard:
+        """The board of these results; ``counts``, when given, are their outcomes'."""
+        players = sorted(self.played)
+        rows: list[Row] = []
+        draw_elo = 0.0
+        if len(players) >= 2:
+            if counts is None:
+                counts = count_outcomes(pair_outcomes(self.halves))
+            table = fit_counts(counts, players=players)
+            rows = [
+                Row(
+                    i + 1,
+                    r.player,
+                    r.elo,
+                    r.ci95,
+                    r.games,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    self.played[r.player],
+                )
+                for i, r in enumerate(table.ratings)
+            ]
+            draw_elo = table.draw_elo
+        return Leaderboard(game, tuple(rows), draw_elo, self.matches, self.caveats())
 
 
 def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderboard:
     """Ratings of every bot in ``results`` (only ``game``'s when given)."""
-    chosen = [r for r in results if not game or r["game"] == game]
-    rows, draw_elo = _fit_rows(chosen)
     if not game:
-        per_game: dict[str, dict[str, float]] = {}
-        for name in sorted({r["game"] for r in chosen}):
-            game_rows, _ = _fit_rows([r for r in chosen if r["game"] == name])
-            for row in game_rows:
-                per_game.setdefault(row.bot, {})[name] = row.elo
-        rows = [Row(**{**asdict(row), "game_elo": per_game.get(row.bot, {})}) for row in rows]
-    return Leaderboard(
-        game=game,
-        rows=tuple(rows),
-        draw_elo=draw_elo,
-        matches=len(chosen),
-        caveats=caveats(chosen),
+        return ratings_by_game(list(results))[""]
+    tally = _Tally()
+    for result in results:
+        if result["game"] == game:
+            tally.add(result)
+    return tally.board(game)
+
+
+def ratings_by_game(results: Iterable[Mapping[str, Any]]) -> dict[str, Leaderboard]:
+    """The leaderboard of all games together (key ``""``) and of each game.
+
+    One pass over the results, and each game fitted once: the all-games board's
+    ``game_elo`` column reuses the per-game boards, and its outcomes are the games'
+    outcomes added up (a duplicate pair never spans two games; were one to, the
+    all-games outcomes are paired afresh, as before).
+    """
+    tallies: dict[str, _Tally] = {}
+    game_of_pair: dict[str, str] = {}
+    for result in results:
+        game = result["game"]
+        tally = tallies.get(game)
+        if tally is None:
+            tally = tallies[game] = _Tally()
+        tally.add(result)
+        game_of_pair.setdefault(result["pair_key"], game)
+    counts = {game: count_outcomes(pair_outcomes(tallies[game].halves)) for game in sorted(tallies)}
+    per_game = {game: tallies[game].board(game, table) for game, table in counts.items()}
+    overall = _Tally()
+    for tally in tallies.values():
+        overall.merge(tally)
+    spanning = any(
+        game_of_pair[h.pair_key] != game for game, t in tallies.items() for h in t.halves
     )
-
-
-def ratings_by_game(results: Sequence[Mapping[str, Any]]) -> dict[str, Leaderboard]:
-    """The leaderboard of all games together (key ``""``) and of each game."""
-    games = sorted({r["game"] for r in results})
-    return {game: leaderboard(results, game) for game in ["", *games]}
+    board = overall.board("", None if spanning else add_counts(counts.values()))
+    game_elo: dict[str, dict[str, float]] = {}
+    for game, game_board in per_game.items():
+        for row in game_board.rows:
+            game_elo.setdefault(row.bot, {})[game] = row.elo
+    rows = tuple(replace(row, game_elo=game_elo.get(row.bot, {})) for row in board.rows)
+    return {"": replace(board, rows=rows), **per_game}

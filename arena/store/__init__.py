@@ -13,10 +13,16 @@ key                                type   holds
 ``arena:author-tokens``            hash   SHA-256 of a token -> author name
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
 ``arena:t:{id}``                   hash   ``spec``, ``games``, ``state``, ``created_at``,
-                                          ``total`` (matches scheduled); while matches
-                                          fail, ``waiting_since``, ``waiting_reason``
-``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON)
+                                          ``total`` (matches the format will play, 0 if
+                                          it decides as it goes), ``scheduler`` (the
+                                          scheduler's and the format's state, JSON);
+                                          while matches fail, ``waiting_since``,
+                                          ``waiting_reason``
+``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON), for the
+                                          matches handed out so far
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
+``arena:t:{id}:finished``          list   match ids in the order their results were
+                                          stored: what the scheduler reads on from
 ``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit
 ``arena:t:{id}:playing``           zset   matches being played, scored by when their
                                           lease runs out (``arena.store.leases``)

@@ -22,14 +22,16 @@ RESULTS_EPOCH = "arena:results:epoch"
 """Set once per Redis data set: a counter that restarted from zero (a flushed or lost
 data set) is not mistaken for the one before."""
 
-# The result, its forfeit mark and the version bump happen together or not at all; a
-# stored result also ends the tournament's wait (``arena.store.leases``).
+# The result, its forfeit mark, its place in the order of finishing (which the
+# scheduler reads on from) and the version bump happen together or not at all; a stored
+# result also ends the tournament's wait (``arena.store.leases``).
 _RECORD_ONCE = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   if ARGV[3] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) end
   redis.call('INCR', KEYS[3])
   redis.call('HDEL', KEYS[4], ARGV[1])
   redis.call('HDEL', KEYS[5], 'waiting_since', 'waiting_reason')
+  redis.call('RPUSH', KEYS[6], ARGV[1])
   return 1
 end
 return 0
@@ -58,12 +60,17 @@ class TournamentRecord:
     state: str
     created_at: float
     total: int
+    """Matches the format will play, or 0 when it decides as it goes."""
     done: int
     forfeits: int
     playing: int = 0
     """Matches a worker is playing right now (whose lease has not run out)."""
     waiting: Waiting | None = None
     """Set while matches fail and none has succeeded since."""
+    issued: int = 0
+    """Matches handed to the workers so far (the schedule as it stands)."""
+    scheduler: dict[str, Any] | None = None
+    """The scheduler's state (``workers.scheduler``): None before its first step."""
 
 
 class TournamentStore:
@@ -77,8 +84,11 @@ class TournamentStore:
         tournament_id: str,
         spec: dict[str, Any],
         games: Sequence[str],
-        matches: Sequence[ScheduledMatch],
+        matches: Sequence[ScheduledMatch] = (),
+        total: int | None = None,
     ) -> None:
+        """Store a tournament; the scheduler hands out its matches. ``matches`` issues
+        some at once (tests use it to skip the scheduler)."""
         now = time.time()
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(
@@ -88,7 +98,7 @@ class TournamentStore:
                     "games": json.dumps(list(games)),
                     "state": RUNNING,
                     "created_at": repr(now),
-                    "total": len(matches),
+                    "total": len(matches) if total is None else total,
                 },
             )
             if matches:
@@ -105,7 +115,8 @@ class TournamentStore:
             pipe.hlen(_key(tournament_id, "results"))
             pipe.scard(_key(tournament_id, "forfeits"))
             pipe.zcount(_key(tournament_id, "playing"), f"({time.time()!r}", "+inf")
-            fields, done, forfeits, playing = pipe.execute()
+            pipe.hlen(_key(tournament_id, "schedule"))
+            fields, done, forfeits, playing, issued = pipe.execute()
         if not fields:
             return None
         return TournamentRecord(
@@ -123,6 +134,8 @@ class TournamentStore:
                 if b"waiting_since" in fields
                 else None
             ),
+            issued=int(issued),
+            scheduler=json.loads(fields[b"scheduler"]) if b"scheduler" in fields else None,
         )
 
     def ids(self) -> list[str]:
@@ -158,6 +171,30 @@ class TournamentStore:
         matches = [ScheduledMatch.from_json(json.loads(v)) for v in raw.values()]
         return sorted(matches, key=lambda m: m.match_id)
 
+    def issue(
+        self, tournament_id: str, scheduler: dict[str, Any], matches: Sequence[ScheduledMatch]
+    ) -> None:
+        """Add ``matches`` to the schedule together with the scheduler state that issued
+        them: a scheduler that dies between the two leaves neither."""
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(_key(tournament_id), "scheduler", json.dumps(scheduler))
+            if matches:
+                pipe.hset(
+                    _key(tournament_id, "schedule"),
+                    mapping={m.match_id: json.dumps(m.to_json()) for m in matches},
+                )
+            pipe.execute()
+
+    def finished_since(self, tournament_id: str, cursor: int, count: int) -> list[dict[str, Any]]:
+        """Up to ``count`` results, in the order they were stored, from the ``cursor``-th."""
+        raw: list[bytes] = self.redis.lrange(  # type: ignore[assignment]
+            _key(tournament_id, "finished"), cursor, cursor + count - 1
+        )
+        if not raw:
+            return []
+        values = self.redis.hmget(_key(tournament_id, "results"), raw)
+        return [json.loads(v) for v in values if v is not None]
+
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
 
@@ -179,6 +216,7 @@ class TournamentStore:
                 RESULTS_VERSION,
                 _key(tournament_id, "failures"),
                 _key(tournament_id),
+                _key(tournament_id, "finished"),
             ],
             args=[result["match_id"], json.dumps(result), forfeit],
         )

@@ -13,3 +13,69 @@ def waiting_text(t: arena_pb2.Tournament) -> str:
         return ""
     since = t.waiting.since.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return f"waiting for a referee since {since} ({t.waiting.reason})"
+
+
+def _units(value: float) -> str:
+    return f"{value:g}"
+
+
+def format_text(t: arena_pb2.Tournament) -> str:
+    """The format, and where it stands in a few words."""
+    spec, standings = t.spec, t.standings
+    if spec.format == arena_pb2.FORMAT_GAUNTLET:
+        return f"gauntlet of {', '.join(spec.gauntlet.challengers)}"
+    if spec.format == arena_pb2.FORMAT_SWISS:
+        paired = len(standings.swiss.rounds)
+        return f"swiss, round {paired} of {spec.swiss.rounds}"
+    if spec.format == arena_pb2.FORMAT_KNOCKOUT:
+        champion = standings.knockout.champion
+        return "knockout" + (f", won by {champion}" if champion else "")
+    if spec.format == arena_pb2.FORMAT_SPRT:
+        return "sprt" + (f": {sprt_text(standings.sprt)}" if standings.HasField("sprt") else "")
+    return "round robin"
+
+
+VERDICTS = {
+    arena_pb2.SPRT_VERDICT_PENDING: "pending",
+    arena_pb2.SPRT_VERDICT_H0: "H0 accepted",
+    arena_pb2.SPRT_VERDICT_H1: "H1 accepted",
+    arena_pb2.SPRT_VERDICT_INCONCLUSIVE: "inconclusive",
+}
+
+
+def sprt_text(s: arena_pb2.SprtStatus) -> str:
+    """LLR, its bounds and the Elo estimate, as fishtest shows them."""
+    return (
+        f"{VERDICTS.get(s.verdict, 'pending')}, LLR {s.llr:+.2f} ({s.lower:+.2f}, "
+        f"{s.upper:+.2f}) [{s.params.elo0:g}, {s.params.elo1:g}], Elo {s.elo:+.1f} "
+        f"± {s.elo_ci95:.1f}, {s.units} units (W {s.wins} D {s.draws} L {s.losses})"
+    )
+
+
+def swiss_lines(s: arena_pb2.SwissStandings) -> list[str]:
+    """Each round's pairings on one line."""
+    lines = []
+    for r in s.rounds:
+        tables = [f"{t.a} {_units(t.a_units)}-{_units(t.b_units)} {t.b}" for t in r.tables]
+        bye = [f"bye {r.bye}"] if r.bye else []
+        state = "" if r.complete else " (playing)"
+        lines.append(f"round {r.round}{state}: " + ", ".join(tables + bye))
+    return lines
+
+
+def bracket_lines(k: arena_pb2.KnockoutBracket) -> list[str]:
+    """Each round's ties on one line, with who went on and why."""
+    lines = []
+    for r in k.rounds:
+        ties = []
+        for tie in r.ties:
+            if not tie.b:
+                ties.append(f"{tie.a} ({tie.a_seed}) bye")
+                continue
+            score = f"{_units(tie.a_units)}-{_units(tie.b_units)}"
+            went = f" -> {tie.winner} by {tie.decided_by}" if tie.winner else ""
+            ties.append(f"{tie.a} ({tie.a_seed}) {score} {tie.b} ({tie.b_seed}){went}")
+        lines.append(f"round {r.round}: " + "; ".join(ties))
+    if k.champion:
+        lines.append(f"champion: {k.champion}")
+    return lines

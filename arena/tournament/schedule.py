@@ -1,7 +1,7 @@
-"""The round-robin schedule, deterministic from the master seed.
+"""A scheduled match: what a worker asks a referee to play, deterministic from the
+master seed. Formats (``arena.tournament.formats``) decide which matches to schedule.
 
-Every pairing of entries plays every game both entries play, ``deals`` times in each
-seating. What the matches deal depends on the fair-play mode (``fair_play``):
+What the matches deal depends on the fair-play mode (``fair_play``):
 
 - ``open``: every match has a deal key, and so a deal, of its own; an entry never sees a
   deal twice, and each match is rated on its own;
@@ -14,12 +14,9 @@ seed deals the same cards in another tournament, which is what reproducible runs
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
-
-from arena.tournament.fair_play import deal_seed
 
 
 @dataclass(frozen=True)
@@ -43,38 +40,3 @@ class ScheduledMatch:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScheduledMatch:
         return cls(**{**data, "entries": tuple(data["entries"])})
-
-
-def schedule(
-    tournament_id: str,
-    entries: Sequence[str],
-    games_of: Mapping[str, Sequence[str]],
-    games: Sequence[str],
-    deals: int,
-    master_seed: int,
-    paired: bool,
-) -> list[ScheduledMatch]:
-    """All matches, in a fixed order: game, pairing, deal, then the two seatings."""
-    matches = []
-    for game in games:
-        for p, (a, b) in enumerate(itertools.combinations(entries, 2)):
-            if game not in games_of[a] or game not in games_of[b]:
-                continue
-            for deal in range(deals):
-                pair = f"{game}-{p}-{deal}"
-                for half, seating in (("a", (a, b)), ("b", (b, a))):
-                    match_id = f"{tournament_id}-{pair}-{half}"
-                    key = pair if paired else f"{pair}-{half}"
-                    matches.append(
-                        ScheduledMatch(
-                            match_id=match_id,
-                            game=game,
-                            entries=seating,
-                            deal=deal,
-                            seed=deal_seed(master_seed, key),
-                            pair_key=f"{tournament_id}-{pair}" if paired else match_id,
-                            deal_key=key,
-                            paired=paired,
-                        )
-                    )
-    return matches

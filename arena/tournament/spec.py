@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from google.protobuf import json_format
 
 from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
+from arena.tournament import formats
 from arena.tournament.fair_play import MODES, OPEN, SEALED, MasterSeed
 from arena.v1 import arena_pb2
 
@@ -19,6 +23,21 @@ MAX_DEALS = 1000
 MAX_MATCHES = 200_000
 MAX_ENTRIES = 64
 MAX_NAME_CHARS = 200
+
+FORMAT_NAMES = {
+    arena_pb2.FORMAT_UNSPECIFIED: formats.ROUND_ROBIN,
+    arena_pb2.FORMAT_ROUND_ROBIN: formats.ROUND_ROBIN,
+    arena_pb2.FORMAT_GAUNTLET: "gauntlet",
+    arena_pb2.FORMAT_SWISS: "swiss",
+    arena_pb2.FORMAT_KNOCKOUT: "knockout",
+    arena_pb2.FORMAT_SPRT: "sprt",
+}
+FORMAT_PROTO = {name: value for value, name in FORMAT_NAMES.items() if value}
+PARAMS_OF = {"gauntlet": "gauntlet", "swiss": "swiss", "sprt": "sprt"}
+"""The ``TournamentSpec.format_params`` field each format takes, if any."""
+SHARED_GAMES = frozenset({"swiss", "knockout", "sprt"})
+"""Formats in which every entry plays every game: their games default to the ones all
+the entries play."""
 
 
 class InvalidSpec(ValueError):
@@ -65,6 +84,14 @@ class TournamentPlan:
     """Each entry by label."""
     time_bank_ms: float = 0.0
     fair_play: str = OPEN
+    format: str = formats.ROUND_ROBIN
+    format_params: Mapping[str, Any] = field(default_factory=dict)
+    total: int | None = None
+    """Matches the format will play, when it knows ahead."""
+
+    def played_games(self) -> list[str]:
+        """The games at least two entries play, in the order given."""
+        return [g for g in self.games if sum(g in e.games for e in self.lineup.values()) > 1]
 
     def games_of(self) -> dict[str, tuple[str, ...]]:
         return {label: entry.games for label, entry in self.lineup.items()}
@@ -86,6 +113,9 @@ class TournamentPlan:
             "name": self.name,
             "addresses": {e: x.address for e, x in self.lineup.items() if not x.hosted},
             "hosted": {e: x.to_json() for e, x in self.lineup.items() if x.hosted},
+            "games_of": {e: list(x.games) for e, x in self.lineup.items()},
+            "format": self.format,
+            "format_params": dict(self.format_params),
         }
 
 
@@ -104,7 +134,8 @@ def plan(
     repeated = sorted({e for e in entries if entries.count(e) > 1})
     if repeated:
         raise InvalidSpec(f"each entry may appear once; repeated: {', '.join(repeated)}")
-    games = tuple(spec.games) or tuple(game_names())
+    format_name, params = _format(spec)
+    games = tuple(spec.games) or _default_games(format_name, lineup)
     if len(set(games)) != len(games):
         twice = sorted({g for g in games if games.count(g) > 1})
         raise InvalidSpec(f"each game may be listed once; repeated: {', '.join(twice)}")
@@ -129,7 +160,7 @@ def plan(
         raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
     mode = _fair_play(spec.fair_play, entries, {e.label for e in lineup if e.hosted})
     seed = MasterSeed.given(spec.master_seed) if spec.HasField("master_seed") else MasterSeed.draw()
-    return TournamentPlan(
+    planned = TournamentPlan(
         entries=entries,
         games=games,
         deals=spec.deals,
@@ -140,7 +171,52 @@ def plan(
         name=spec.name,
         fair_play=mode,
         lineup={e.label: e for e in lineup},
+        format=format_name,
+        format_params=params,
     )
+    try:
+        total = formats.build("check", planned.to_json("check")).total()
+    except formats.InvalidFormat as error:
+        raise InvalidSpec(str(error)) from None
+    if total == 0:
+        raise InvalidSpec("no two entries play a common game among: " + ", ".join(games))
+    if total is not None and total > MAX_MATCHES:
+        raise TooLarge(
+            f"{total} matches is over the limit of {MAX_MATCHES}: use fewer deals or entries"
+        )
+    return dataclasses.replace(planned, total=total)
+
+
+def _format(spec: arena_pb2.TournamentSpec) -> tuple[str, dict[str, Any]]:
+    """The format's name and its parameters, which must be its own."""
+    name = FORMAT_NAMES.get(spec.format)
+    if name is None:
+        allowed = ", ".join(arena_pb2.TournamentFormat.Name(v) for v in FORMAT_PROTO.values())
+        raise InvalidSpec(f"unknown format {spec.format}; allowed: {allowed}")
+    given = spec.WhichOneof("format_params")
+    if given is not None and given != PARAMS_OF.get(name):
+        takes = f"its parameters are {PARAMS_OF[name]}" if name in PARAMS_OF else "it has none"
+        raise InvalidSpec(f"{given} parameters do not fit a {name} tournament: {takes}")
+    if given is None:
+        return name, {}
+    return name, json_format.MessageToDict(
+        getattr(spec, given),
+        preserving_proto_field_name=True,
+        always_print_fields_with_no_presence=True,
+    )
+
+
+def _default_games(format_name: str, lineup: Sequence[Entry]) -> tuple[str, ...]:
+    if format_name not in SHARED_GAMES:
+        return tuple(game_names())
+    shared = tuple(g for g in game_names() if all(g in e.games for e in lineup))
+    if not shared:
+        raise InvalidSpec(
+            f"in a {format_name} tournament every entry plays every game, and these entries "
+            "have no game in common: "
+            + "; ".join(f"{e.label} plays {', '.join(e.games)}" for e in lineup)
+        )
+    return shared
 
 
 def _entry(given: str, registered: Mapping[str, RegisteredBot], version_of: VersionLookup) -> Entry:

@@ -419,7 +419,9 @@ class TournamentSpec(_message.Message):
     SWISS_FIELD_NUMBER: _builtins.int
     SPRT_FIELD_NUMBER: _builtins.int
     deals: _builtins.int
-    """Deal seeds per pairing and game; each is played twice, seats swapped. 1 to 1000."""
+    """Deal seeds per pairing and game (in each Swiss round and knockout tie); each is
+    played twice, seats swapped. 1 to 1000. FORMAT_SPRT deals as many as it needs.
+    """
     max_faults: _builtins.int
     """Faults before a forfeit; 0 means the referee's default, 3."""
     master_seed: _builtins.int
@@ -688,7 +690,7 @@ class Tournament(_message.Message):
     state: Global___TournamentState.ValueType
     """Where it is."""
     matches_total: _builtins.int
-    """Matches in the schedule."""
+    """Matches the format will play; 0 when it decides as it goes (FORMAT_SPRT)."""
     matches_done: _builtins.int
     """Matches with a stored result."""
     forfeits: _builtins.int

@@ -139,7 +139,10 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SubmitTournament(self, request, context):
-        """Schedules a round-robin tournament and queues its matches.
+        """Stores a tournament and returns at once; the workers' scheduler then hands out its
+        matches, a bounded window at a time, as its format decides (TournamentSpec.format).
+        INVALID_ARGUMENT for a spec or format parameters that do not fit, saying what would;
+        RESOURCE_EXHAUSTED over the arena's limits (64 entries, 200,000 matches).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -160,7 +163,7 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ResumeTournament(self, request, context):
-        """Re-queues the matches of a running tournament that have no result yet.
+        """Re-queues the matches handed out that have no result yet, and steps the scheduler.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

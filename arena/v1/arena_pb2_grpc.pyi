@@ -44,13 +44,17 @@ class ArenaStub:
     RemoveBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotRequest, _arena_pb2.RemoveBotResponse]
     """Removes a bot from the registry; its past results stay."""
     SubmitTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitTournamentRequest, _arena_pb2.Tournament]
-    """Schedules a round-robin tournament and queues its matches."""
+    """Stores a tournament and returns at once; the workers' scheduler then hands out its
+    matches, a bounded window at a time, as its format decides (TournamentSpec.format).
+    INVALID_ARGUMENT for a spec or format parameters that do not fit, saying what would;
+    RESOURCE_EXHAUSTED over the arena's limits (64 entries, 200,000 matches).
+    """
     GetTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetTournamentRequest, _arena_pb2.Tournament]
     """A tournament's spec and progress."""
     ListTournaments: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListTournamentsRequest, _arena_pb2.ListTournamentsResponse]
     """Every tournament, newest first."""
     ResumeTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ResumeTournamentRequest, _arena_pb2.Tournament]
-    """Re-queues the matches of a running tournament that have no result yet."""
+    """Re-queues the matches handed out that have no result yet, and steps the scheduler."""
     CancelTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CancelTournamentRequest, _arena_pb2.Tournament]
     """Stops a tournament for good: queued matches are skipped, finished results stay, and
     its seeds are revealed (so it cannot be resumed).
@@ -99,13 +103,17 @@ class ArenaAsyncStub(ArenaStub):
     RemoveBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotRequest, _arena_pb2.RemoveBotResponse]  # type: ignore[assignment]
     """Removes a bot from the registry; its past results stay."""
     SubmitTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
-    """Schedules a round-robin tournament and queues its matches."""
+    """Stores a tournament and returns at once; the workers' scheduler then hands out its
+    matches, a bounded window at a time, as its format decides (TournamentSpec.format).
+    INVALID_ARGUMENT for a spec or format parameters that do not fit, saying what would;
+    RESOURCE_EXHAUSTED over the arena's limits (64 entries, 200,000 matches).
+    """
     GetTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
     """A tournament's spec and progress."""
     ListTournaments: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListTournamentsRequest, _arena_pb2.ListTournamentsResponse]  # type: ignore[assignment]
     """Every tournament, newest first."""
     ResumeTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.ResumeTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
-    """Re-queues the matches of a running tournament that have no result yet."""
+    """Re-queues the matches handed out that have no result yet, and steps the scheduler."""
     CancelTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.CancelTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
     """Stops a tournament for good: queued matches are skipped, finished results stay, and
     its seeds are revealed (so it cannot be resumed).
@@ -175,7 +183,11 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.SubmitTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Tournament, _abc.Awaitable[_arena_pb2.Tournament]]:
-        """Schedules a round-robin tournament and queues its matches."""
+        """Stores a tournament and returns at once; the workers' scheduler then hands out its
+        matches, a bounded window at a time, as its format decides (TournamentSpec.format).
+        INVALID_ARGUMENT for a spec or format parameters that do not fit, saying what would;
+        RESOURCE_EXHAUSTED over the arena's limits (64 entries, 200,000 matches).
+        """
 
     @_abc_1.abstractmethod
     def GetTournament(
@@ -199,7 +211,7 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.ResumeTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Tournament, _abc.Awaitable[_arena_pb2.Tournament]]:
-        """Re-queues the matches of a running tournament that have no result yet."""
+        """Re-queues the matches handed out that have no result yet, and steps the scheduler."""
 
     @_abc_1.abstractmethod
     def CancelTournament(

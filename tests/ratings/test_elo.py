@@ -110,3 +110,75 @@ def test_a_forfeit_loses_the_pair_whatever_the_margin() -> None:
         DuplicateResult("deal-2", "y", "x", margin=0, forfeit_by="y"),
     ]
     assert pair_outcomes(results) == [Outcome("x", "y", 0.0), Outcome("x", "y", 0.5)]
+
+
+def test_a_table_without_draws_converges_as_fast_as_one_with_draws() -> None:
+    # No draw at all puts the draw margin's maximum on its clamp (d = 0); Newton used to
+    # keep stepping past the clamp and ran all its iterations.
+    strengths = {f"p{i}": 40.0 * i for i in range(10)}
+    with_draws = fit(simulate(strengths, 30, 60, random.Random(7)))
+    without = fit(simulate(strengths, 30, 0, random.Random(7)))
+    assert with_draws.draw_elo > 20
+    assert without.draw_elo < 1e-3
+    assert all(r.draws == 0 for r in without.ratings)
+    assert with_draws.iterations <= 10
+    assert without.iterations <= with_draws.iterations + 3
+
+
+@pytest.mark.parametrize("draw_elo", [50, 0])
+def test_the_fit_stops_at_a_maximum_with_or_without_draws(
+    draw_elo: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nudging any rating either way from the fit's answer lowers the likelihood: holding
+    # the draw margin on its clamp did not cost the ratings their maximum.
+    from arena.ratings import elo
+
+    caught: list[tuple[elo._Problem, elo.Vector]] = []
+    newton = elo._newton
+
+    def spy(problem: elo._Problem, theta: elo.Vector) -> tuple[elo.Vector, int]:
+        answer = newton(problem, theta)
+        caught.append((problem, answer[0]))
+        return answer
+
+    monkeypatch.setattr(elo, "_newton", spy)
+    fit(simulate({"a": 0.0, "b": 90.0, "c": -120.0, "d": 30.0}, 40, draw_elo, random.Random(11)))
+    problem, theta = caught[0]
+    best = problem.value(theta)
+    for i in range(len(theta) - 1):
+        for nudge in (-0.01, 0.01):
+            moved = theta.copy()
+            moved[i] += nudge
+            assert problem.value(moved) < best
+
+
+def test_the_analytic_hessian_is_the_derivative_of_the_gradient() -> None:
+    import numpy as np
+
+    from arena.ratings import elo
+
+    rng = np.random.default_rng(3)
+    n = 5
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    counts = rng.integers(0, 9, size=(len(pairs), 3)).astype(float)
+    problem = elo._Problem(
+        n,
+        np.array([p[0] for p in pairs], dtype=float),
+        np.array([p[1] for p in pairs], dtype=float),
+        counts[:, 0],
+        counts[:, 1],
+        counts[:, 2],
+    )
+    for log_d in (np.log(40.0), 1.0):
+        theta = np.append(rng.normal(0, 150, n - 1), log_d)
+        _, hessian = problem.derivatives(theta)
+        h = 1e-4
+        differences = np.array(
+            [
+                (problem.derivatives(theta + h * e)[0] - problem.derivatives(theta - h * e)[0])
+                / (2 * h)
+                for e in np.eye(n)
+            ]
+        )
+        assert np.allclose(hessian, differences, rtol=1e-5, atol=1e-9)
+        assert np.array_equal(hessian, hessian.T)

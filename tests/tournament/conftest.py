@@ -55,6 +55,7 @@ class Arena:
         concurrency: int = 1,
         referees: list[str] | None = None,
         extra: Sequence[str] = (),
+        env: dict[str, str] | None = None,
     ) -> Service:
         flags = [f for r in referees or [self.referee.address] for f in ("--referee", r)]
         flags += extra
@@ -71,7 +72,7 @@ class Arena:
                 "--loglevel",
                 os.environ.get("ARENA_TEST_LOGLEVEL", "WARNING"),
             ),
-            env=WORKER_ENV,
+            env={**WORKER_ENV, **(env or {})},
         )
         self.workers.append(worker)
         return worker

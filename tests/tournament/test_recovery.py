@@ -5,8 +5,10 @@ timeout, each match is played to one stored result (and only once at a time)."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -96,10 +98,23 @@ def test_a_referee_outage_longer_than_any_retry_budget(arena: Arena, tmp_path: P
         late.stop()
 
 
+def step_scheduler(arena: Arena, tournament_id: str) -> None:
+    """One scheduler step in a process of its own, as a worker runs it: the matches it
+    hands out wait in the queue, with no worker to take them."""
+    code = f"from workers import scheduler; scheduler.advance({tournament_id!r})"
+    subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "ARENA_REDIS_URL": arena.redis_url},
+        check=True,
+        timeout=60,
+    )
+
+
 def test_a_match_lost_from_the_broker_is_queued_again(arena: Arena) -> None:
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "house")
     tournament = arena.submit(["a", "b"], deals=3, games=["bid-euchre"])
+    step_scheduler(arena, tournament.id)
     r = arena.redis
     before = queued_matches(r)
     assert len(before) == 6, "the matches should wait in the queue: no worker yet"

@@ -12,7 +12,9 @@ import pytest
 
 from arena.referee.commitment import deal_commitment
 from arena.tournament.fair_play import MasterSeed, deal_seed, seed_commitment
-from arena.tournament.schedule import schedule
+from arena.tournament.formats import Field
+from arena.tournament.formats.round_robin import RoundRobin
+from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import InvalidSpec, plan
 from arena.tournament.verify import TournamentMismatch, verify_tournament
 from arena.v1 import arena_pb2
@@ -21,8 +23,14 @@ from tests.tournament.lineup import registry
 GAMES_OF = {e: ("bid-euchre", "seep") for e in "abc"}
 
 
-def matches(paired: bool, master: int = 7) -> list:  # type: ignore[type-arg]
-    return schedule("t1", list("abc"), GAMES_OF, ["bid-euchre", "seep"], 3, master, paired)
+def schedule(tournament_id: str, master: int, paired: bool) -> list[ScheduledMatch]:
+    field = Field(tournament_id, tuple("abc"), ("bid-euchre", "seep"), GAMES_OF, 3, master, paired)
+    round_robin = RoundRobin(field, {})
+    return round_robin.next(round_robin.start(), round_robin.total())[1]
+
+
+def matches(paired: bool, master: int = 7) -> list[ScheduledMatch]:
+    return schedule("t1", master, paired)
 
 
 def test_the_tournament_commitment_is_the_documented_hash() -> None:
@@ -64,7 +72,7 @@ def test_a_duplicate_schedule_shares_a_deal_only_between_the_halves_of_a_pair() 
 
 
 def test_the_same_operator_seed_deals_the_same_cards_in_another_tournament() -> None:
-    other = schedule("t2", list("abc"), GAMES_OF, ["bid-euchre", "seep"], 3, 7, False)
+    other = schedule("t2", 7, paired=False)
     assert [m.seed for m in other] == [m.seed for m in matches(paired=False)]
     assert [m.seed for m in matches(False, master=8)] != [m.seed for m in other]
 

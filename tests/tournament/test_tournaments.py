@@ -71,11 +71,14 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(
 
 
 def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
+    arena.start_worker("w1")
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "random", "--seed", "2")
     first = arena.submit(["a", "b"], deals=3, master_seed=99, games=["bid-euchre"])
     second = arena.submit(["a", "b"], deals=3, master_seed=99, games=["bid-euchre"])
     other = arena.submit(["a", "b"], deals=3, master_seed=100, games=["bid-euchre"])
+    for tournament in (first, second, other):
+        arena.wait_until(tournament.id)
 
     def seeds(t: arena_pb2.Tournament) -> list[tuple[str, int]]:
         raw = arena.redis.hgetall(f"arena:t:{t.id}:schedule")

@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from arena.tournament.fair_play import duplicate, stored_mode
 from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State
 from arena.tournament.formats.round_robin import Gauntlet, RoundRobin
 
 FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Gauntlet)}
+ROUND_ROBIN = RoundRobin.name
 
-__all__ = ["FORMATS", "Field", "Format", "InvalidFormat", "Played", "State"]
+
+def build(tournament_id: str, spec: Mapping[str, Any]) -> Format:
+    """The format of a stored spec (``TournamentPlan.to_json``)."""
+    games_of = spec["games_of"]
+    field = Field(
+        tournament_id=tournament_id,
+        entries=tuple(spec["entries"]),
+        games=tuple(spec["games"]),
+        games_of={entry: tuple(games) for entry, games in games_of.items()},
+        deals=spec["deals"],
+        master_seed=spec["master_seed"],
+        paired=duplicate(stored_mode(spec)),
+    )
+    return FORMATS[spec.get("format", ROUND_ROBIN)](field, spec.get("format_params", {}))
+
+
+__all__ = ["FORMATS", "ROUND_ROBIN", "Field", "Format", "InvalidFormat", "Played", "State", "build"]

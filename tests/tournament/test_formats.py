@@ -1,0 +1,187 @@
+"""Formats end to end: the scheduler hands out what each format asks for, a window at a
+time, and the API, the CLI and the stored standings say where each stands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import grpc
+import pytest
+
+from arena.games import game_names
+from arena.processes import arena_command
+from arena.store import BotRegistry, RegisteredBot
+from arena.v1 import arena_pb2
+from tests.tournament.conftest import Arena
+
+
+def results_of(arena: Arena, tournament_id: str) -> list[dict]:  # type: ignore[type-arg]
+    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
+    return sorted((json.loads(v) for v in raw.values()), key=lambda r: r["finished_at"])
+
+
+def test_the_scheduler_keeps_at_most_a_window_out_and_plays_a_gauntlet(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2, env={"ARENA_SCHEDULE_WINDOW": "3"})
+    for name in ("new", "a", "b"):
+        arena.start_bot(name, "random", "--seed", str(ord(name[0])))
+    tournament = arena.submit(
+        ["new", "a", "b"],
+        deals=3,
+        games=["bid-euchre"],
+        format=arena_pb2.FORMAT_GAUNTLET,
+        gauntlet=arena_pb2.GauntletParams(challengers=["new"]),
+    )
+    assert tournament.matches_total == 2 * 3 * 2  # new-a and new-b, never a-b
+    out = []
+    while (t := arena.get(tournament.id)).state == arena_pb2.TOURNAMENT_STATE_RUNNING:
+        out.append(t.matches_issued - t.matches_done)
+        time.sleep(0.05)
+    assert max(out) <= 3 and len(out) > 3, out
+    results = results_of(arena, tournament.id)
+    assert len(results) == len({r["match_id"] for r in results}) == 12
+    assert {frozenset(r["entries"]) for r in results} == {
+        frozenset({"new", "a"}),
+        frozenset({"new", "b"}),
+    }
+
+
+def test_a_swiss_tournament_pairs_each_round_from_the_last_ones_results(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2)
+    arena.start_bot("house", "house")
+    arena.start_bot("r1", "random", "--seed", "1")
+    arena.start_bot("r2", "random", "--seed", "2")
+    tournament = arena.submit(
+        ["r1", "r2", "house"],
+        deals=2,
+        games=["bid-euchre"],
+        format=arena_pb2.FORMAT_SWISS,
+        swiss=arena_pb2.SwissParams(rounds=2),
+    )
+    assert tournament.matches_total == 2 * 1 * 2 * 2  # rounds x tables x deals x seatings
+    finished = arena.wait_until(tournament.id)
+    swiss = finished.standings.swiss
+    assert [r.round for r in swiss.rounds] == [1, 2] and all(r.complete for r in swiss.rounds)
+    met = [frozenset((t.a, t.b)) for r in swiss.rounds for t in r.tables]
+    assert len(met) == len(set(met)) == 2  # never the same pairing twice
+    byes = [r.bye for r in swiss.rounds]
+    assert len(set(byes)) == 2 and all(byes)  # each round one bye, never the same entry
+    assert sorted(row.entry for row in swiss.table) == ["house", "r1", "r2"]
+    assert sum(row.points for row in swiss.table) == 2 * 2  # a table's point and a bye each
+    # Round 2 was handed out only once round 1 had every result.
+    results = results_of(arena, tournament.id)
+    first = [r for r in results if "-r1-" in r["match_id"]]
+    second = [r for r in results if "-r2-" in r["match_id"]]
+    assert len(first) == len(second) == 4
+    assert max(r["finished_at"] for r in first) <= min(r["finished_at"] for r in second)
+
+
+def test_a_knockout_is_seeded_by_the_arenas_ratings(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2)
+    for name in ("low", "mid", "top"):
+        arena.start_bot(name, "random", "--seed", str(len(name) + ord(name[0])))
+    ratings = {"": {"rows": [{"bot": "top", "elo": 200}, {"bot": "mid", "elo": 0}]}}
+    arena.redis.set("arena:ratings", json.dumps(ratings))
+    tournament = arena.submit(
+        ["low", "mid", "top"], games=["bid-euchre"], format=arena_pb2.FORMAT_KNOCKOUT
+    )
+    assert tournament.matches_total == 2 * 2  # two ties of one deal, both seatings
+    bracket = arena.wait_until(tournament.id).standings.knockout
+    first = bracket.rounds[0].ties
+    seeds = {t.a: t.a_seed for t in first} | {t.b: t.b_seed for t in first if t.b}
+    assert seeds == {"top": 1, "mid": 2, "low": 3}  # rated first, the unrated last
+    assert [t.b for t in first if t.a == "top"] == [""]  # the top seed has the bye
+    final = bracket.rounds[-1].ties[0]
+    assert {final.a, final.b} >= {"top"} and bracket.champion == final.winner
+
+
+def test_arena_test_runs_an_sprt_until_it_decides(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2)
+    arena.start_bot("house", "house")
+    arena.start_bot("rand", "random", "--seed", "3")
+    command = arena_command(
+        "test", "house", "--vs", "rand", "--game", "bid-euchre", "--elo0", "0",
+        "--elo1", "300", "--api", arena.api.address,
+    )  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "passed: H1 accepted, house is better than rand" in done.stdout
+    tournament = arena.stub.ListTournaments(arena_pb2.ListTournamentsRequest()).tournaments[0]
+    sprt = tournament.standings.sprt
+    assert sprt.verdict == arena_pb2.SPRT_VERDICT_H1 and sprt.llr >= sprt.upper
+    assert sprt.units == sprt.wins + sprt.draws + sprt.losses > 0
+    assert tournament.matches_done == tournament.matches_issued  # the ones out finished
+    assert f"LLR {sprt.llr:+.2f}" in done.stdout
+
+
+def test_cancel_hands_out_nothing_more_and_keeps_what_finished(arena: Arena) -> None:
+    arena.start_worker("w1", env={"ARENA_SCHEDULE_WINDOW": "2"})
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    tournament = arena.submit(["a", "b"], deals=10, games=["bid-euchre"])
+    arena.wait_until(tournament.id, done=2)
+    cancelled = arena.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=tournament.id))
+    issued = cancelled.matches_issued
+    deadline = time.monotonic() + 120
+    while arena.redis.llen("celery") or arena.redis.hlen("unacked"):
+        assert time.monotonic() < deadline, "the queue never drained"
+        time.sleep(0.1)
+    after = arena.get(tournament.id)
+    assert after.matches_issued == issued <= after.matches_done + 2 < 20
+    scheduled = {m.decode() for m in arena.redis.hkeys(f"arena:t:{tournament.id}:schedule")}
+    assert {r["match_id"] for r in results_of(arena, tournament.id)} <= scheduled
+
+
+def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena) -> None:
+    registry = BotRegistry(arena.redis)
+    names = [f"bot-{i:02d}" for i in range(64)]
+    for name in names:  # registered directly: nothing here is played
+        registry.put_remote(
+            RegisteredBot(name, "127.0.0.1:9", tuple(game_names()), name, "1", time.time())
+        )
+    tournament = arena.submit(names, deals=9)
+    assert tournament.matches_total == 64 * 63 // 2 * 5 * 9 * 2 == 181_440
+    assert tournament.matches_issued == 0
+    assert arena.redis.hlen(f"arena:t:{tournament.id}:schedule") == 0
+    assert arena.redis.llen("celery") == 1  # the scheduler's first step, and no match
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"format": 99}, "unknown format 99; allowed: FORMAT_ROUND_ROBIN, FORMAT_GAUNTLET"),
+        (
+            {"swiss": arena_pb2.SwissParams(rounds=1)},
+            "swiss parameters do not fit a round-robin tournament: it has none",
+        ),
+        (
+            {"format": arena_pb2.FORMAT_SWISS, "swiss": arena_pb2.SwissParams(rounds=3)},
+            "rounds",
+        ),
+        (
+            {"format": arena_pb2.FORMAT_GAUNTLET, "gauntlet": arena_pb2.GauntletParams()},
+            "a gauntlet names one or more of its entries as challengers",
+        ),
+        (
+            {
+                "format": arena_pb2.FORMAT_SPRT,
+                "games": ["seep"],
+                "sprt": arena_pb2.SprtParams(elo0=5, elo1=5),
+            },
+            "elo0",
+        ),
+        ({"format": arena_pb2.FORMAT_KNOCKOUT, "entries": ["a"]}, "at least 2 entries, got 1"),
+    ],
+)
+def test_a_format_that_does_not_fit_is_refused_and_nothing_is_stored(
+    arena: Arena, spec: dict, message: str  # type: ignore[type-arg]
+) -> None:
+    arena.start_bot("a", "random")
+    arena.start_bot("b", "random")
+    request = arena_pb2.TournamentSpec(entries=spec.pop("entries", ["a", "b"]), deals=1, **spec)
+    with pytest.raises(grpc.RpcError) as caught:
+        arena.stub.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=request))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert message in caught.value.details()
+    assert arena.redis.zcard("arena:tournaments") == 0

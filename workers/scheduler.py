@@ -1,0 +1,113 @@
+"""The scheduler: the only place that hands matches to the workers.
+
+For each running tournament it keeps the format's state (``arena.tournament.formats``)
+in the tournament's record, feeds the format every stored result once, in the order the
+results were stored, and keeps at most a window of matches handed out without a result
+(``ARENA_SCHEDULE_WINDOW``). So a tournament of 200,000 matches costs the broker and
+Redis a window's worth of messages, not 200,000, and asking for the next match costs the
+same at its end as at its start. Once the format is decided and every match it handed
+out has a result, the scheduler rates the tournament and marks it finished.
+
+A step runs after each stored result (in the worker that stored it), when a tournament
+is submitted or resumed (the ``arena.advance_tournament`` task), and in every watchdog
+round (for a step lost with a worker that died). Steps of one tournament never overlap:
+a caller that finds another stepping marks the tournament, and the holder steps again.
+A step that dies after storing new matches and before queueing them leaves them to the
+watchdog, which queues any match that is nowhere.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from arena.ratings.leaderboard import duplicate_result, leaderboard, ratings_by_game
+from arena.store.tournaments import RUNNING
+from arena.tournament import formats
+from arena.tournament.schedule import ScheduledMatch
+from workers import failpoints
+from workers.app import app, settings
+from workers.broker import PLAY_MATCH
+from workers.stores import client, exclusive, tournaments
+
+log = logging.getLogger(__name__)
+
+READ_BATCH = 1000
+"""Results read from Redis at a time when catching up."""
+_built: dict[str, formats.Format] = {}
+
+
+def advance(tournament_id: str) -> None:
+    """Step the tournament until no one has asked for another step."""
+    redis = client()
+    asked = f"arena:t:{tournament_id}:step"
+    redis.set(asked, 1)
+    while redis.exists(asked):
+        with exclusive(f"arena:t:{tournament_id}:scheduling", settings.match_lease_s) as held:
+            if not held:
+                return  # the holder sees the mark and steps again
+            while redis.delete(asked):
+                _step(tournament_id)
+
+
+@app.task(name="arena.advance_tournament")
+def advance_tournament(tournament_id: str) -> None:
+    advance(tournament_id)
+
+
+def _format(tournament_id: str, spec: dict[str, Any]) -> formats.Format:
+    """Built once per process and tournament: a spec never changes."""
+    if tournament_id not in _built:
+        if len(_built) >= 64:
+            _built.clear()
+        _built[tournament_id] = formats.build(tournament_id, spec)
+    return _built[tournament_id]
+
+
+def _step(tournament_id: str) -> None:
+    store = tournaments()
+    record = store.get(tournament_id)
+    if record is None or record.state != RUNNING:
+        return  # cancelled: nothing more is handed out
+    if record.scheduler is None and record.issued:
+        # Scheduled whole at submission, before formats: nothing more to hand out.
+        decided, issued = True, record.issued
+    else:
+        fmt = _format(tournament_id, record.spec)
+        state = record.scheduler or {"cursor": 0, "format": fmt.start()}
+        cursor, format_state = state["cursor"], state["format"]
+        while batch := store.finished_since(tournament_id, cursor, READ_BATCH):
+            played = [formats.Played(r["match_id"], duplicate_result(r)) for r in batch]
+            format_state = fmt.absorb(format_state, played)
+            cursor += len(batch)
+        room = settings.schedule_window - (record.issued - record.done)
+        new: list[ScheduledMatch] = []
+        if room > 0:
+            format_state, new = fmt.next(format_state, room)
+        updated = {"cursor": cursor, "format": format_state}
+        if new or updated != state or record.scheduler is None:
+            store.issue(tournament_id, updated, new)
+        with app.producer_or_acquire() as producer:  # one connection for the window
+            for match in new:
+                app.send_task(PLAY_MATCH, args=[tournament_id, match.match_id], producer=producer)
+        decided, issued = fmt.decided(format_state), record.issued + len(new)
+    if decided and record.done >= issued and finalize(tournament_id):
+        log.info("tournament %s finished", tournament_id)
+
+
+def finalize(tournament_id: str) -> bool:
+    """Rate a decided tournament whose every match handed out has a result, and mark it
+    finished; True if this call finished it. Called under the tournament's scheduling
+    lock; a worker killed in here lets the lock lapse, and the watchdog steps again."""
+    store = tournaments()
+    record = store.get(tournament_id)
+    if record is None or record.state != RUNNING or record.done < record.issued:
+        return False
+    failpoints.reach(failpoints.FINALIZE)
+    results = store.results(tournament_id)
+    store.save_leaderboard(tournament_id, leaderboard(results).to_json())
+    # Ratings first: whoever sees the tournament finished sees it rated.
+    everything = [r for t in store.ids() for r in store.results(t)]
+    boards = ratings_by_game(everything)
+    store.save_ratings({game: board.to_json() for game, board in boards.items()})
+    return store.finish(tournament_id)

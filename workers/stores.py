@@ -1,0 +1,63 @@
+"""The workers' Redis: one client per process, and the stores and locks built on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from functools import cache
+
+import redis
+from redis.backoff import ExponentialBackoff
+from redis.retry import Retry
+
+from arena.store import TournamentStore
+from arena.store.bot_logs import BotLogStore
+from arena.store.leases import MatchLeases
+from arena.store.packages import PackageStore
+from workers.app import settings
+
+REDIS_RETRIES = 30
+"""With backoff capped at 5 s, about two minutes."""
+
+
+@cache
+def client() -> redis.Redis:
+    # Every command waits out a Redis restart (about two minutes of retries): a worker
+    # that gave up while Redis was away would lose the match it had just played, its
+    # failed task being acknowledged once Redis is back.
+    retry = Retry(ExponentialBackoff(cap=5.0, base=0.2), REDIS_RETRIES)
+    return redis.Redis.from_url(settings.redis_url, retry=retry)
+
+
+@contextmanager
+def exclusive(name: str, timeout_s: float) -> Iterator[bool]:
+    """Whether this caller holds the lock ``name`` for the block (no one else did). A
+    holder that dies lets it lapse after ``timeout_s``."""
+    lock = client().lock(name, timeout=timeout_s, blocking=False)
+    held = bool(lock.acquire())
+    try:
+        yield held
+    finally:
+        if held:
+            with suppress(redis.exceptions.LockError):  # it lapsed meanwhile
+                lock.release()
+
+
+@cache
+def tournaments() -> TournamentStore:
+    return TournamentStore(client())
+
+
+@cache
+def leases() -> MatchLeases:
+    return MatchLeases(client())
+
+
+@cache
+def packages() -> PackageStore:
+    return PackageStore(client())
+
+
+@cache
+def logs() -> BotLogStore:
+    return BotLogStore(client())
