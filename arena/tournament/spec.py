@@ -31,10 +31,14 @@ FORMAT_NAMES = {
     arena_pb2.FORMAT_SWISS: "swiss",
     arena_pb2.FORMAT_KNOCKOUT: "knockout",
     arena_pb2.FORMAT_SPRT: "sprt",
+    arena_pb2.FORMAT_LADDER: "ladder",
 }
 FORMAT_PROTO = {name: value for value, name in FORMAT_NAMES.items() if value}
 PARAMS_OF = {"gauntlet": "gauntlet", "swiss": "swiss", "sprt": "sprt"}
 """The ``TournamentSpec.format_params`` field each format takes, if any."""
+LADDER = "ladder"
+DEALS_AS_NEEDED = frozenset({"sprt", LADDER})
+"""Formats that deal as many deals as they need: ``deals`` may be left unset."""
 SHARED_GAMES = frozenset({"swiss", "knockout", "sprt"})
 """Formats in which every entry plays every game: their games default to the ones all
 the entries play."""
@@ -125,7 +129,18 @@ def plan(
     version_of: VersionLookup,
 ) -> TournamentPlan:
     """Validate ``spec`` against the registry, fixing each hosted entry's version."""
-    if len(spec.entries) < 2:
+    format_name, params = _format(spec)
+    if format_name == LADDER:
+        if spec.entries:
+            raise InvalidSpec(
+                "a ladder's entries are every registered bot that plays one of its games, "
+                "joining as they register: leave entries empty"
+            )
+        if not spec.games:
+            raise InvalidSpec(
+                f"a ladder plays the games it names: give one or more of {', '.join(game_names())}"
+            )
+    elif len(spec.entries) < 2:
         raise InvalidSpec(f"a tournament needs at least 2 entries, got {len(spec.entries)}")
     if len(spec.entries) > MAX_ENTRIES:
         raise TooLarge(f"at most {MAX_ENTRIES} entries, got {len(spec.entries)}")
@@ -134,7 +149,6 @@ def plan(
     repeated = sorted({e for e in entries if entries.count(e) > 1})
     if repeated:
         raise InvalidSpec(f"each entry may appear once; repeated: {', '.join(repeated)}")
-    format_name, params = _format(spec)
     games = tuple(spec.games) or _default_games(format_name, lineup)
     if len(set(games)) != len(games):
         twice = sorted({g for g in games if games.count(g) > 1})
@@ -144,7 +158,8 @@ def plan(
             get_game(game)
         except UnknownGameError as error:
             raise InvalidSpec(str(error)) from None
-    if not 1 <= spec.deals <= MAX_DEALS:
+    deals = spec.deals or (1 if format_name in DEALS_AS_NEEDED else 0)
+    if not 1 <= deals <= MAX_DEALS:
         raise InvalidSpec(f"deals must be 1..{MAX_DEALS} per pairing and game, got {spec.deals}")
     try:
         deadline_ms = 1000 * limits.move_deadline_s(
@@ -163,7 +178,7 @@ def plan(
     planned = TournamentPlan(
         entries=entries,
         games=games,
-        deals=spec.deals,
+        deals=deals,
         move_deadline_ms=deadline_ms,
         time_bank_ms=time_bank_ms,
         max_faults=spec.max_faults,

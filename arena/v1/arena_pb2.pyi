@@ -47,6 +47,12 @@ class _TournamentFormatEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Tour
     """A sequential probability ratio test between two entries in one game (SprtParams):
     it plays until the results say which hypothesis holds.
     """
+    FORMAT_LADDER: _TournamentFormat.ValueType  # 6
+    """Always on, until cancelled: its entries are every registered bot that plays one of
+    its games (a hosted bot's newest version), taken afresh as it runs, so new bots and
+    versions join; `entries` must be empty and `games` given. Each match-up is chosen
+    where a result tells the most: uncertain ratings, close ratings.
+    """
 
 class TournamentFormat(_TournamentFormat, metaclass=_TournamentFormatEnumTypeWrapper):
     """Who meets whom. docs/formats.md describes each."""
@@ -68,6 +74,12 @@ Every entry must play every game of the tournament.
 FORMAT_SPRT: TournamentFormat.ValueType  # 5
 """A sequential probability ratio test between two entries in one game (SprtParams):
 it plays until the results say which hypothesis holds.
+"""
+FORMAT_LADDER: TournamentFormat.ValueType  # 6
+"""Always on, until cancelled: its entries are every registered bot that plays one of
+its games (a hosted bot's newest version), taken afresh as it runs, so new bots and
+versions join; `entries` must be empty and `games` given. Each match-up is chosen
+where a result tells the most: uncertain ratings, close ratings.
 """
 Global___TournamentFormat: _TypeAlias = TournamentFormat  # noqa: Y015
 
