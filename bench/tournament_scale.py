@@ -157,7 +157,9 @@ def finish(store: TournamentStore, tournament_id: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3, help="submissions of each size")
-    parser.add_argument("--steps", type=int, default=3, help="scheduler steps measured at each place (at most 4)")
+    parser.add_argument(
+        "--steps", type=int, default=3, help="scheduler steps measured at each place (at most 4)"
+    )
     args = parser.parse_args()
     server = start_redis()
     try:

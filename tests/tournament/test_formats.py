@@ -175,7 +175,9 @@ def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena)
     ],
 )
 def test_a_format_that_does_not_fit_is_refused_and_nothing_is_stored(
-    arena: Arena, spec: dict, message: str  # type: ignore[type-arg]
+    arena: Arena,
+    spec: dict,
+    message: str,  # type: ignore[type-arg]
 ) -> None:
     arena.start_bot("a", "random")
     arena.start_bot("b", "random")

@@ -7,9 +7,15 @@ from typing import Any
 
 from arena.tournament.fair_play import duplicate, stored_mode
 from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State
+from arena.tournament.formats.knockout import Knockout
+from arena.tournament.formats.ladder import Ladder
 from arena.tournament.formats.round_robin import Gauntlet, RoundRobin
+from arena.tournament.formats.sprt import Sprt
+from arena.tournament.formats.swiss import Swiss
 
-FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Gauntlet)}
+FORMATS: dict[str, type[Format]] = {
+    f.name: f for f in (RoundRobin, Gauntlet, Swiss, Knockout, Sprt, Ladder)
+}
 ROUND_ROBIN = RoundRobin.name
 
 

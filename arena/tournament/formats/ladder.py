@@ -1,0 +1,249 @@
+"""The ladder: an always-on leaderboard that keeps handing out the most telling games.
+
+Like Kaggle's and Halite's leaderboards it never decides: while it runs it hands out
+units (one game, one pairing, one deal, both seatings), each on a deal of its own
+(``ladder-<n>``, ``n`` a counter in the state), so no deal is ever seen twice. Its lineup
+changes as it runs: the scheduler builds the ``Field`` afresh from the bots registered
+now, so ``field.entries`` is who may play *now*. Results of entries that left stay in
+the counts (they are just not paired any more), and an entry that comes back keeps its
+record.
+
+Matchmaking. Per game, the ratings of the current entries that play it are fitted from
+the counts among them (``fit_counts``; an entry without results has the prior's wide
+interval), and each pairing is weighted by what one more unit of it is expected to tell::
+
+    v = Var(r_a - r_b) = C_aa + C_bb - 2 C_ab        (C the fit's covariance)
+    I = Fisher information of one unit's outcome about r_a - r_b (the fit's own model,
+        draw margin included; K^2 p(1-p) without draws, p the expected score)
+    weight = log(1 + v I) / 2
+
+That is the unit's expected information gain in the fit's Gaussian approximation: by
+the matrix determinant lemma, how much the entropy of the whole table of ratings
+shrinks. To first order it is the suggested p(1-p)(sigma_a^2 + sigma_b^2), but ``v`` is
+the variance of a difference, all that results pin down (Elo has no zero; a single
+sigma is measured against the pool's mean), and its covariance term sees that two
+entries who mostly met each other know their gap but not their place. The expected
+reduction of ``v`` (v^2 I / (1 + v I)) was tried first: it weighs a far pair's extra
+variance squared, so with equal counts a 600-Elo gap, sure to be ranked right, was
+drawn as often as an even pair; the log also keeps an unmeasured newcomer (1000 Elo of
+prior) from taking every unit at once, though it still plays most until measured.
+
+Units in flight (handed out, their result not absorbed) count as played at their
+expected information: the covariance gets the rank-one update (a Kalman step) their
+result would bring, so a newcomer's first units spread over its opponents as its own
+uncertainty shrinks. Each unit drawn in one ``next`` call does the same. That step
+barely touches a well-measured pair (three units more on sixty), so the window could
+still pile up on the one pair that tells most: no pairing is drawn twice in one call,
+and one in flight ``k`` times has its weight divided by ``1 + k``.
+
+Draws are random with these weights, each from a number derived from the master seed
+and the unit counter, so the ladder is reproducible from its seed, its fields and its
+results. Games take turns: the counter cycles through the games two current entries play.
+
+The state is bounded by the entries, not the results: the counter, per game and pairing
+the W/D/L counts, and the units in flight with the halves of them that have arrived.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.ratings.duplicate import DuplicateResult, pair_outcomes
+from arena.ratings.elo import Counts, K, Outcome, count_outcomes, fit_counts
+from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State, unit_matches
+from arena.tournament.schedule import ScheduledMatch
+
+Matrix = npt.NDArray[np.float64]
+
+
+class Ladder(Format):
+    """Never decided. ``standings`` is left the base's ``{}``, so the API shows none: the
+    live leaderboard is the ladder's standings."""
+
+    name = "ladder"
+
+    def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
+        super().__init__(field, params)
+        if not field.games:
+            raise InvalidFormat("a ladder plays one or more games: name them")
+        self.prefix = f"{field.tournament_id}-ladder-"
+
+    def total(self) -> None:
+        return None
+
+    def decided(self, state: State) -> bool:
+        return False
+
+    def start(self) -> State:
+        # counts: {game: {a: {b: [wins, draws, losses]}}}, a < b, from a's side.
+        # out: {unit number: {game, a, b, halves: {"a"|"b": paired half or None}}}.
+        return {"units": 0, "counts": {}, "out": {}}
+
+    def players(self, game: str) -> list[str]:
+        """The current entries that play ``game``, sorted so that the order the scheduler
+        lists them in cannot change a draw."""
+        return sorted({e for e in self.field.entries if game in self.field.games_of.get(e, ())})
+
+    def next(self, state: State, room: int) -> tuple[State, list[ScheduledMatch]]:
+        units = room // 2  # whole units only
+        playable = [g for g in self.field.games if len(self.players(g)) >= 2]
+        if units < 1 or not playable:
+            return state, []
+        boards: dict[str, _Board] = {}
+        n = state["units"]
+        out = dict(state["out"])
+        matches: list[ScheduledMatch] = []
+        for _ in range(units):
+            pick = self.pick(state, boards, playable, n)
+            if pick is None:
+                break  # every pairing of every game drawn once in this call
+            game, a, b = pick
+            matches += unit_matches(self.field, f"ladder-{n}", game, a, b, deal=n)
+            out[str(n)] = {"game": game, "a": a, "b": b, "halves": {}}
+            n += 1
+        return {**state, "units": n, "out": out}, matches
+
+    def pick(
+        self, state: State, boards: dict[str, _Board], playable: Sequence[str], n: int
+    ) -> tuple[str, str, str] | None:
+        """Unit ``n``'s game and pairing: its game's turn, or the next game's with a
+        pairing not yet drawn in this call."""
+        u = _uniform(self.field.master_seed, n)
+        for k in range(len(playable)):
+            game = playable[(n + k) % len(playable)]
+            if game not in boards:
+                boards[game] = self.board(state, game)
+            pair = boards[game].draw(u)
+            if pair is not None:
+                return game, *pair
+        return None
+
+    def board(self, state: State, game: str) -> _Board:
+        """``game``'s current entries, fitted, with the units in flight counted as played."""
+        players = self.players(game)
+        current = set(players)
+        counts: Counts = {
+            (a, b): (row[0], row[1], row[2])
+            for a, by in state["counts"].get(game, {}).items()
+            if a in current
+            for b, row in by.items()
+            if b in current
+        }
+        board = _Board(players, counts)
+        for key in sorted(state["out"], key=int):
+            unit = state["out"][key]
+            if unit["game"] == game and unit["a"] in current and unit["b"] in current:
+                board.play(board.index[unit["a"]], board.index[unit["b"]])
+        return board
+
+    def absorb(self, state: State, played: Sequence[Played]) -> State:
+        """A paired unit counts once both halves are in (a no-contest half voids it, as on
+        the leaderboard); a match rated on its own counts as it arrives."""
+        state = copy.deepcopy(state)
+        counts, out = state["counts"], state["out"]
+        for p in played:
+            found = self.unit_of(p.match_id)
+            if found is None or found[0] not in out:
+                continue  # not a unit of this ladder's
+            key, half = found
+            unit, result = out[key], p.unit
+            unit["halves"][half] = asdict(result) if result is not None and result.paired else None
+            outcomes: list[Outcome] = []
+            if result is not None and not result.paired:
+                outcomes += pair_outcomes([result])
+            if len(unit["halves"]) == 2:
+                halves = [DuplicateResult(**h) for h in unit["halves"].values() if h]
+                outcomes += pair_outcomes(halves)  # rated only with both halves
+                del out[key]
+            by_pair = counts.setdefault(unit["game"], {})
+            for (a, b), wdl in count_outcomes(outcomes).items():
+                row = by_pair.setdefault(a, {}).setdefault(b, [0, 0, 0])
+                for i in range(3):
+                    row[i] += wdl[i]
+        return state
+
+    def unit_of(self, match_id: str) -> tuple[str, str] | None:
+        """The unit number and half (``a`` or ``b``) of one of this ladder's match ids."""
+        if not match_id.startswith(self.prefix):
+            return None
+        key, _, half = match_id.removeprefix(self.prefix).rpartition("-")
+        return (key, half) if half in ("a", "b") else None
+
+
+class _Board:
+    """One game's current entries: the covariance of their ratings and the information
+    one unit of each pairing brings, updated as units are counted as played."""
+
+    def __init__(self, players: Sequence[str], counts: Counts) -> None:
+        self.players = list(players)
+        self.index = {p: i for i, p in enumerate(self.players)}
+        table = fit_counts(counts, self.players)
+        elo = table.by_player()
+        self.cov: Matrix = np.array(
+            [[table.covariance[a, b] for b in self.players] for a in self.players]
+        )
+        r = np.array([elo[p].elo for p in self.players])
+        self.info = _information(r[:, None] - r[None, :], table.draw_elo)
+        size = len(self.players)
+        self.open = np.triu(np.ones((size, size), dtype=bool), k=1)
+        """Pairings not yet drawn in this call (i < j)."""
+        self.in_flight = np.zeros((size, size))
+        """Units of each pairing (i < j) out or drawn in this call."""
+
+    def play(self, i: int, j: int) -> None:
+        """Count one unit of ``i`` against ``j`` as played, at its expected information."""
+        self.in_flight[min(i, j), max(i, j)] += 1
+        column = self.cov[:, i] - self.cov[:, j]
+        variance = max(float(column[i] - column[j]), 0.0)
+        info = float(self.info[i, j])
+        self.cov -= np.outer(column, column) * (info / (1.0 + info * variance))
+
+    def draw(self, u: float) -> tuple[str, str] | None:
+        """The pairing at ``u`` (uniform in [0, 1)) of the weights' cumulative sum."""
+        rows, cols = np.nonzero(self.open)
+        if len(rows) == 0:
+            return None
+        diagonal = np.diag(self.cov)
+        variance = np.maximum(diagonal[rows] + diagonal[cols] - 2 * self.cov[rows, cols], 0.0)
+        info = self.info[rows, cols]
+        # The gain's factor 1/2 does not change a draw.
+        weights = np.log1p(variance * info) / (1.0 + self.in_flight[rows, cols])
+        total = float(weights.sum())
+        if not np.isfinite(total) or total <= 0:
+            weights, total = np.ones(len(rows)), float(len(rows))
+        k = min(int(np.searchsorted(np.cumsum(weights), u * total, side="right")), len(rows) - 1)
+        i, j = int(rows[k]), int(cols[k])
+        self.open[i, j] = False
+        self.play(i, j)
+        return self.players[i], self.players[j]
+
+
+def _information(delta: Matrix, draw_elo: float) -> Matrix:
+    """Fisher information about ``delta`` = r_a - r_b of one outcome under the fit's
+    model (``arena.ratings.elo``): K^2 p(1-p) without draws."""
+
+    def sigmoid(x: Matrix) -> Matrix:
+        result: Matrix = 0.5 * (1.0 + np.tanh(0.5 * K * x))
+        return result
+
+    win, loss = sigmoid(delta - draw_elo), sigmoid(-delta - draw_elo)
+    draw = 1.0 - win - loss
+    win_slope, loss_slope = win * (1 - win), loss * (1 - loss)
+    # d p_win = K win_slope, d p_loss = -K loss_slope, d p_draw = K (loss_slope - win_slope).
+    info: Matrix = K**2 * (win * (1 - win) ** 2 + loss * (1 - loss) ** 2)
+    drawn = draw > 1e-12
+    info += np.where(drawn, K**2 * (loss_slope - win_slope) ** 2 / np.maximum(draw, 1e-12), 0.0)
+    return info
+
+
+def _uniform(master_seed: int, unit: int) -> float:
+    """The draw of unit number ``unit``, in [0, 1): the same wherever it is computed."""
+    digest = hashlib.sha256(f"arena.v1 ladder {master_seed} {unit}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64

@@ -1,0 +1,201 @@
+"""SPRT: is the new version (the first entry) better than the old (the second)?
+
+Fishtest's question, asked of two bots in one game: the format hands out units (deal
+numbers, each in both seatings) while the test is undecided, and scores each unit for
+the first entry as it completes, after which ``arena.ratings.sprt`` says whether the
+results so far accept H1 (better by ``elo1``), H0 (better by at most ``elo0``), or
+neither yet. It is sequential, so results are taken in the order they are absorbed; a
+half of a duplicate pair waits in the state for its other half. Once a verdict is
+reached nothing more is handed out; units already out still count in the final numbers,
+but never change the verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from arena.ratings import sprt
+from arena.ratings.duplicate import DuplicateResult, pair_outcomes
+from arena.tournament.formats.base import (
+    Field,
+    Format,
+    InvalidFormat,
+    Played,
+    State,
+    unit_matches,
+)
+from arena.tournament.schedule import ScheduledMatch
+
+DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_units": 20000}
+MAX_UNITS = 100000
+TRACE_POINTS = 1000
+PENDING, H0, H1, INCONCLUSIVE = (
+    f"SPRT_VERDICT_{v}" for v in ("PENDING", "H0", "H1", "INCONCLUSIVE")
+)
+
+
+def _number(params: Mapping[str, Any], key: str) -> float:
+    value = params.get(key) or 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidFormat(f"SPRT parameter {key} is a number; got {value!r}")
+    return float(value)
+
+
+class Sprt(Format):
+    name = "sprt"
+
+    def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
+        super().__init__(field, params)
+        if len(field.entries) != 2:
+            raise InvalidFormat(
+                "an SPRT tests exactly 2 entries, the new version first and the one it is "
+                f"tested against second; got {len(field.entries)}"
+            )
+        self.first, self.second = field.entries
+        if len(field.games) != 1 or not field.common_games(self.first, self.second):
+            raise InvalidFormat(
+                "an SPRT plays exactly 1 game, which both entries play; got "
+                + (", ".join(field.games) or "none")
+            )
+        self.game = field.games[0]
+        elo0, elo1 = _number(params, "elo0"), _number(params, "elo1")
+        if elo0 == elo1 == 0:
+            elo0, elo1 = DEFAULTS["elo0"], DEFAULTS["elo1"]
+        if elo0 >= elo1:
+            raise InvalidFormat(
+                f"an SPRT needs elo0 < elo1 (both unset: 0 and 5); got elo0 {elo0:g}, elo1 {elo1:g}"
+            )
+        self.elo0, self.elo1 = elo0, elo1
+        self.alpha = _number(params, "alpha") or DEFAULTS["alpha"]
+        self.beta = _number(params, "beta") or DEFAULTS["beta"]
+        for key, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < value < 0.5:
+                raise InvalidFormat(f"SPRT {key} is more than 0 and less than 0.5; got {value:g}")
+        units = _number(params, "max_units") or DEFAULTS["max_units"]
+        if units != int(units) or not 1 <= units <= MAX_UNITS:
+            raise InvalidFormat(
+                f"SPRT max_units is a whole number from 1 to {MAX_UNITS}; got {units:g}"
+            )
+        self.max_units = int(units)
+        self.lower, self.upper = sprt.bounds(self.alpha, self.beta)
+
+    def total(self) -> int | None:
+        return None
+
+    def start(self) -> State:
+        return {
+            "units_out": 0,
+            "deals_out": 0,
+            "halves": {},
+            "counts": [0, 0, 0],
+            "void": 0,
+            "verdict": PENDING,
+            "trace": [],
+            "stride": 1,
+        }
+
+    def next(self, state: State, room: int) -> tuple[State, list[ScheduledMatch]]:
+        if self.decided(state):
+            return state, []
+        units_out, deal = state["units_out"], state["deals_out"]
+        matches: list[ScheduledMatch] = []
+        while units_out < self.max_units and room - len(matches) >= 2:
+            unit = f"sprt-{self.game}-{deal}"
+            pair = unit_matches(self.field, unit, self.game, self.first, self.second, deal)
+            if not self.field.paired:
+                # Each seating is a unit: an odd max_units ends on a lone seating.
+                pair = pair[: self.max_units - units_out]
+            matches += pair
+            units_out += 1 if self.field.paired else len(pair)
+            deal += 1
+        return {**state, "units_out": units_out, "deals_out": deal}, matches
+
+    def absorb(self, state: State, played: Sequence[Played]) -> State:
+        state = {
+            **state,
+            "halves": dict(state["halves"]),
+            "counts": list(state["counts"]),
+            "trace": list(state["trace"]),
+        }
+        prefix = f"{self.field.tournament_id}-"
+        for p in played:
+            if not p.match_id.startswith(prefix):
+                raise ValueError(f"not a match of this SPRT: {p.match_id}")
+            result = None if p.unit is None else asdict(p.unit)
+            if not self.field.paired:
+                self._score(state, [result])
+                continue
+            unit = p.match_id[len(prefix) : -2]
+            if unit in state["halves"]:
+                self._score(state, [state["halves"].pop(unit), result])
+            else:
+                state["halves"][unit] = result
+        return state
+
+    def _score(self, state: State, halves: list[dict[str, Any] | None]) -> None:
+        """Count one complete unit (void if a half has no result) and test again."""
+        if None in halves:
+            state["void"] += 1
+        else:
+            paired = len(halves) == 2
+            (outcome,) = pair_outcomes(
+                DuplicateResult(**{**h, "paired": paired}) for h in halves if h
+            )
+            score = outcome.score if outcome.a == self.first else 1.0 - outcome.score
+            state["counts"][0 if score == 1.0 else 1 if score == 0.5 else 2] += 1
+            wins, draws, losses = state["counts"]
+            llr = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
+            _trace(state, wins + draws + losses, llr)
+            if state["verdict"] == PENDING:
+                state["verdict"] = H1 if llr >= self.upper else H0 if llr <= self.lower else PENDING
+        resolved = sum(state["counts"]) + state["void"]
+        if state["verdict"] == PENDING and resolved >= self.max_units:
+            state["verdict"] = INCONCLUSIVE
+
+    def decided(self, state: State) -> bool:
+        return bool(state["verdict"] != PENDING or state["units_out"] >= self.max_units)
+
+    def standings(self, state: State) -> dict[str, Any]:
+        wins, draws, losses = state["counts"]
+        units = wins + draws + losses
+        llr = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
+        elo, ci95 = sprt.elo_estimate(wins, draws, losses)
+        trace = [{"units": u, "llr": v} for u, v in state["trace"]]
+        if units and (not trace or trace[-1]["units"] != units):
+            trace.append({"units": units, "llr": llr})
+        return {
+            "sprt": {
+                "llr": llr,
+                "lower": self.lower,
+                "upper": self.upper,
+                "elo": elo,
+                "elo_ci95": ci95,
+                "units": units,
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "verdict": state["verdict"],
+                "trace": trace,
+                "params": {
+                    "elo0": self.elo0,
+                    "elo1": self.elo1,
+                    "alpha": self.alpha,
+                    "beta": self.beta,
+                    "max_units": self.max_units,
+                },
+            }
+        }
+
+
+def _trace(state: State, units: int, llr: float) -> None:
+    """Keep the point of every ``stride``-th unit, at most TRACE_POINTS - 1 of them (the
+    standings add the latest): when full, every other point goes and the stride doubles."""
+    if units % state["stride"]:
+        return
+    state["trace"].append([units, llr])
+    if len(state["trace"]) >= TRACE_POINTS:
+        state["stride"] *= 2
+        state["trace"] = [p for p in state["trace"] if p[0] % state["stride"] == 0]

@@ -1,0 +1,266 @@
+"""The ladder: always on, reproducible, pairs what tells most, survives a changing field.
+
+Results come from a simulation with known strengths (Elo), so the tests can say which
+pairings a good matchmaker should favour."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+import pytest
+
+from arena.ratings.duplicate import DuplicateResult
+from arena.tournament import formats
+from arena.tournament.formats.base import Field, InvalidFormat, Played, State
+from arena.tournament.formats.ladder import Ladder
+from arena.tournament.schedule import ScheduledMatch
+
+SIX = dict(zip("abcdef", (0, 100, 200, 300, 400, 500), strict=True))
+
+
+def ladder(
+    entries: Iterable[str],
+    games: tuple[str, ...] = ("g",),
+    seed: int = 7,
+    paired: bool = True,
+    games_of: Mapping[str, tuple[str, ...]] | None = None,
+) -> Ladder:
+    """The ladder as the scheduler builds it at one step: from who is registered now."""
+    names = tuple(entries)
+    plays = {e: (games_of or {}).get(e, games) for e in names}
+    return Ladder(Field("t", names, games, plays, 1, seed, paired), {})
+
+
+def played(match: ScheduledMatch, margin: int | None) -> Played:
+    """A stored result: ``margin`` for team 0 (None: no contest)."""
+    a, b = match.entries
+    unit = None
+    if margin is not None:
+        unit = DuplicateResult(match.pair_key, a, b, margin, paired=match.paired)
+    return Played(match.match_id, unit)
+
+
+def simulate(match: ScheduledMatch, strengths: Mapping[str, float], rng: random.Random) -> Played:
+    """Team 0 outscores team 1 with the Elo expectation of their strengths."""
+    a, b = match.entries
+    p = 1 / (1 + 10 ** (-(strengths[a] - strengths[b]) / 400))
+    return played(match, 5 if rng.random() < p else -5)
+
+
+def run(
+    format: Ladder,
+    state: State,
+    strengths: Mapping[str, float],
+    units: int,
+    window: int = 16,
+    seed: int = 1,
+    tally: Counter[frozenset[str]] | None = None,
+) -> State:
+    """Hand out ``units`` units a window at a time, results finishing in random order
+    (halves of one unit apart), until every one is absorbed."""
+    rng = random.Random(seed)
+    out: list[ScheduledMatch] = []
+    handed = 0
+    while handed < units or out:
+        state, new = format.next(state, min(window - len(out), 2 * (units - handed)))
+        assert len(new) % 2 == 0 and len(state["out"]) <= window  # units with a match out
+        handed += len(new) // 2
+        if tally is not None:
+            tally.update(frozenset(m.entries) for m in new[::2])
+        out += new
+        rng.shuffle(out)
+        finished = rng.randint(1, len(out)) if out else 0
+        done, out = out[:finished], out[finished:]
+        state = format.absorb(state, [simulate(m, strengths, rng) for m in done])
+    return state
+
+
+def per_entry(tally: Counter[frozenset[str]]) -> Counter[str]:
+    """Units each entry played."""
+    counts = Counter[str]()
+    for pair, n in tally.items():
+        counts.update(dict.fromkeys(pair, n))
+    return counts
+
+
+def test_is_registered_never_decides_and_needs_a_game() -> None:
+    spec = {
+        "format": "ladder",
+        "entries": ["a", "b"],
+        "games": ["g"],
+        "games_of": {"a": ["g"], "b": ["g"]},
+        "deals": 1,
+        "master_seed": 1,
+    }
+    built = formats.build("t", spec)
+    assert isinstance(built, Ladder) and formats.FORMATS["ladder"] is Ladder
+    state = built.start()
+    assert built.total() is None and not built.decided(state) and built.standings(state) == {}
+    with pytest.raises(InvalidFormat, match="a ladder plays one or more games: name them"):
+        ladder("ab", games=())
+
+
+def test_hands_out_whole_units_each_on_a_deal_of_its_own() -> None:
+    fmt = ladder("abc")
+    state = fmt.start()
+    assert fmt.next(state, 1) == (state, [])
+    state, matches = fmt.next(state, 5)
+    assert len(matches) == 4 and state["units"] == 2
+    state, more = fmt.next(state, 4)
+    matches += more
+    for n, (first, second) in enumerate(zip(matches[::2], matches[1::2], strict=True)):
+        assert (first.match_id, second.match_id) == (f"t-ladder-{n}-a", f"t-ladder-{n}-b")
+        assert first.entries == second.entries[::-1] and first.game == second.game == "g"
+        assert first.deal == second.deal == n and first.seed == second.seed
+    assert len({m.deal_key for m in matches}) == 4
+    open_play = ladder("abc", paired=False)
+    _, halves = open_play.next(open_play.start(), 4)
+    assert len({m.deal_key for m in halves}) == 4  # open: no deal seen twice, not even swapped
+
+
+def test_the_same_seed_and_results_give_the_same_ladder() -> None:
+    def history(seed: int) -> tuple[State, Counter[frozenset[str]]]:
+        fmt, tally = ladder(SIX, seed=seed), Counter[frozenset[str]]()
+        return run(fmt, fmt.start(), SIX, 150, tally=tally), tally
+
+    state, tally = history(7)
+    assert history(7) == (state, tally)
+    assert json.loads(json.dumps(state)) == state  # what the scheduler stores
+    assert history(8)[1] != tally  # another seed draws other pairings
+
+
+def test_a_newcomer_plays_far_more_than_the_measured_entries() -> None:
+    settled = ladder(SIX)
+    state = run(settled, settled.start(), SIX, 600)
+    strengths = {**SIX, "new": 250}
+    tally = Counter[frozenset[str]]()
+    run(ladder(strengths), state, strengths, 200, seed=2, tally=tally)
+    counts = per_entry(tally)
+    uniform = 200 * 2 / len(strengths)  # each unit seats 2 of 7
+    assert counts["new"] > 1.5 * uniform, counts
+    assert counts["new"] > 1.5 * max(n for e, n in counts.items() if e != "new"), counts
+
+
+def measured(strengths: Mapping[str, float], units: int = 60) -> dict[str, dict[str, list[int]]]:
+    """Counts as ``absorb`` keeps them: every pairing ``units`` units, at its expectation."""
+    counts: dict[str, dict[str, list[int]]] = {}
+    for a, b in itertools.combinations(sorted(strengths), 2):
+        wins = round(units / (1 + 10 ** (-(strengths[a] - strengths[b]) / 400)))
+        counts.setdefault(a, {})[b] = [wins, 0, units - wins]
+    return counts
+
+
+def draws(fmt: Ladder, state: State, times: int = 1500) -> Counter[frozenset[str]]:
+    """The pairing of one unit from ``state``, under ``times`` different unit counters."""
+    tally = Counter[frozenset[str]]()
+    for n in range(times):
+        _, matches = fmt.next({**state, "units": n}, 2)
+        tally[frozenset(matches[0].entries)] += 1
+    return tally
+
+
+def test_close_ratings_are_paired_more_often_than_far_ones() -> None:
+    strengths = {"a": 0, "b": 0, "c": 600, "d": 600}
+    fmt = ladder(strengths)
+    state = {**fmt.start(), "counts": {"g": measured(strengths)}}  # all equally measured
+    tally = draws(fmt, state)
+    close = [tally[frozenset("ab")], tally[frozenset("cd")]]
+    far = [tally[frozenset(p)] for p in ("ac", "ad", "bc", "bd")]
+    assert min(close) > 2 * max(far), tally
+
+
+def test_a_pairing_in_flight_is_drawn_less() -> None:
+    strengths = dict.fromkeys("abcd", 0)
+    fmt = ladder(strengths)
+    state = {**fmt.start(), "counts": {"g": measured(strengths)}}
+    in_flight = {str(-i): {"game": "g", "a": "a", "b": "b", "halves": {}} for i in range(1, 4)}
+    before = draws(fmt, state, 600)[frozenset("ab")]
+    after = draws(fmt, {**state, "out": in_flight}, 600)[frozenset("ab")]
+    assert before > 600 / 6 * 0.8 and after < before / 2, (before, after)
+    _, window = fmt.next(state, 12)  # one call: every pairing once, none twice
+    assert sorted("".join(sorted(m.entries)) for m in window[::2]) == [
+        "".join(p) for p in itertools.combinations("abcd", 2)
+    ]
+
+
+def test_halves_count_once_both_are_in_whatever_their_order() -> None:
+    fmt = ladder(SIX)
+    state, matches = fmt.next(fmt.start(), 16)
+    rng = random.Random(3)
+    results = [simulate(m, SIX, rng) for m in matches]
+    at_once = fmt.absorb(state, results)
+    rated = sum(sum(row) for by in at_once["counts"]["g"].values() for row in by.values())
+    assert at_once["out"] == {} and rated == len(matches) // 2
+    seconds = results[1::2][::-1]
+    one_by_one = fmt.absorb(state, seconds)
+    assert one_by_one["counts"] == {"g": {}} and len(one_by_one["out"]) == 8  # none whole
+    firsts = results[0::2]
+    rng.shuffle(firsts)
+    for result in firsts:
+        one_by_one = fmt.absorb(one_by_one, [result])
+    assert one_by_one == at_once
+    assert fmt.absorb(at_once, results) == at_once  # not units in flight any more
+
+
+def test_a_no_contest_voids_a_pair_and_open_matches_count_alone() -> None:
+    fmt = ladder("ab")
+    state, (first, second) = fmt.next(fmt.start(), 2)
+    state = fmt.absorb(state, [played(first, 3), played(second, None)])
+    assert state["counts"] == {"g": {}} and state["out"] == {}
+    fmt = ladder("ab", paired=False)
+    state, (first, second) = fmt.next(fmt.start(), 2)
+    state = fmt.absorb(state, [played(first, 3)])
+    won = 0 if first.entries[0] == "a" else 2  # the index of a's win or loss
+    assert state["counts"]["g"]["a"]["b"][won] == 1 and "0" in state["out"]
+    state = fmt.absorb(state, [played(second, 0)])
+    assert state["counts"]["g"]["a"]["b"][1] == 1 and state["out"] == {}
+
+
+def test_the_state_does_not_grow_with_the_results() -> None:
+    fmt = ladder(SIX)
+    short = run(fmt, fmt.start(), SIX, 100)
+    long = run(fmt, fmt.start(), SIX, 2000)
+    # The counts' digits grow, nothing else: 15 pairings of 3 counts, and the counter.
+    assert len(json.dumps(long)) < 1.3 * len(json.dumps(short)), (short, long)
+
+
+def record_of(state: State, entry: str) -> dict[tuple[str, str], list[int]]:
+    by_pair = state["counts"]["g"]
+    return {(a, b): row for a, by in by_pair.items() for b, row in by.items() if entry in (a, b)}
+
+
+def test_only_current_entries_are_paired_and_leavers_keep_their_counts() -> None:
+    everyone = ladder(SIX)
+    state, matches = everyone.next(run(everyone, everyone.start(), SIX, 600), 16)
+    assert any("c" in m.entries for m in matches)  # c is in flight when it leaves
+    rest = {e: s for e, s in SIX.items() if e != "c"}
+    without_c = ladder(rest)
+    tally = Counter[frozenset[str]]()
+    rng = random.Random(4)
+    state = without_c.absorb(state, [simulate(m, SIX, rng) for m in matches])
+    kept = record_of(state, "c")
+    state = run(without_c, state, rest, 100, tally=tally)
+    assert "c" not in per_entry(tally)
+    assert record_of(state, "c") == kept and kept
+    # c comes back with its record, so it is no newcomer; z is one.
+    strengths = {**SIX, "z": 250}
+    tally = Counter[frozenset[str]]()
+    run(ladder(strengths), state, strengths, 200, tally=tally)
+    counts = per_entry(tally)
+    assert counts["z"] > 1.5 * counts["c"], counts
+
+
+def test_games_take_turns_among_those_who_play_them() -> None:
+    games_of = {e: ("g", "h") for e in "abcd"} | {"e": ("h",), "f": ("g",)}
+    fmt = ladder("abcdef", games=("g", "h", "solo"), games_of=games_of)
+    _, matches = fmt.next(fmt.start(), 40)
+    units = matches[::2]
+    assert [m.game for m in units] == ["g", "h"] * 10  # "solo" has no two players
+    assert all("e" not in m.entries for m in units if m.game == "g")
+    assert all("f" not in m.entries for m in units if m.game == "h")
+    alone = ladder("a", games=("g",))
+    assert alone.next(alone.start(), 10) == (alone.start(), [])
