@@ -65,18 +65,22 @@ lint: install
 proto: install
 	$(PY) proto/generate.py
 
-## bench: referee overhead against a bare gRPC echo, engine speed, throughput, load,
-## leaderboard reads, rating refits, rating units, hosted against remote matches.
+## bench: referee overhead against a bare gRPC echo, engine speed, throughput, referee
+## processes, load, leaderboard reads, rating refits, rating units, hosted against remote
+## matches, tournament size, SPRT error rates.
 bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
 	$(PY) -m bench.tournament_throughput
+	$(PY) -m bench.referee_processes
 	$(PY) -m bench.seep_worst_floor
 	$(PY) -m bench.referee_load
 	$(PY) -m bench.leaderboard_reads
 	$(PY) -m bench.rating_refit
 	$(PY) -m bench.rating_units
 	$(PY) -m bench.hosted_match
+	$(PY) -m bench.tournament_scale
+	$(PY) -m bench.sprt_error_rates
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

@@ -23,7 +23,7 @@ from rich.console import Console
 
 from arena.access import REFEREE
 from arena.cli.common import arena_api
-from arena.cli.tournament import fairness, follow
+from arena.cli.tournament import follow
 from arena.games import game_names
 from arena.hosting.example_packages import (
     NODE_COMMAND,
@@ -34,6 +34,7 @@ from arena.hosting.example_packages import (
 from arena.hosting.package import pack
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
+from arena.tournament.progress import fairness
 from arena.v1 import arena_pb2
 
 BOTS = {

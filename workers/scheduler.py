@@ -22,13 +22,15 @@ import logging
 from typing import Any
 
 from arena.ratings.leaderboard import duplicate_result, leaderboard, ratings_by_game
+from arena.store import BotRegistry
 from arena.store.tournaments import RUNNING
 from arena.tournament import formats
 from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.spec import LADDER, ladder_lineup
 from workers import failpoints
 from workers.app import app, settings
 from workers.broker import PLAY_MATCH
-from workers.stores import client, exclusive, tournaments
+from workers.stores import client, exclusive, packages, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,14 @@ def _format(tournament_id: str, spec: dict[str, Any]) -> formats.Format:
     return _built[tournament_id]
 
 
+def _ladder(tournament_id: str, spec: dict[str, Any]) -> formats.Format:
+    """A ladder with its lineup as it stands: new bots and versions join, removed ones
+    leave; how to seat each entry is kept for the workers."""
+    entries = ladder_lineup(spec, BotRegistry(client()).all(), packages().version)
+    tournaments().set_lineup(tournament_id, {e.label: e.how_to_play() for e in entries})
+    return formats.build(tournament_id, spec, {e.label: e.games for e in entries})
+
+
 def _step(tournament_id: str) -> None:
     store = tournaments()
     record = store.get(tournament_id)
@@ -73,7 +83,10 @@ def _step(tournament_id: str) -> None:
         # Scheduled whole at submission, before formats: nothing more to hand out.
         decided, issued = True, record.issued
     else:
-        fmt = _format(tournament_id, record.spec)
+        if record.spec.get("format") == LADDER:
+            fmt = _ladder(tournament_id, record.spec)
+        else:
+            fmt = _format(tournament_id, record.spec)
         state = record.scheduler or {"cursor": 0, "format": fmt.start()}
         cursor, format_state = state["cursor"], state["format"]
         while batch := store.finished_since(tournament_id, cursor, READ_BATCH):

@@ -14,6 +14,7 @@ from arena.store import TournamentStore
 from arena.store.bot_logs import BotLogStore
 from arena.store.leases import MatchLeases
 from arena.store.packages import PackageStore
+from arena.store.referee_load import RefereeLoad
 from workers.app import settings
 
 REDIS_RETRIES = 30
@@ -61,3 +62,8 @@ def packages() -> PackageStore:
 @cache
 def logs() -> BotLogStore:
     return BotLogStore(client())
+
+
+@cache
+def referee_load() -> RefereeLoad:
+    return RefereeLoad(client())

@@ -3,7 +3,7 @@
 ``play_match`` may run more than once for the same match (a redelivered message, a
 retry, the watchdog's re-queue): the match's lease (``arena.store.leases``) lets one
 copy play at a time, and the result is stored with HSETNX, so only the first counts.
-A failed attempt is tried again, on the next referee, for as long as the tournament is
+A failed attempt is tried again, on another referee, for as long as the tournament is
 running: a tournament waits out a referee outage however long, and says why it waits.
 """
 
@@ -13,7 +13,6 @@ import logging
 import threading
 import time
 import uuid
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -34,19 +33,21 @@ from arena.store.tournaments import RUNNING
 from arena.tls import channel_credentials
 from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
 from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.spec import LADDER
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from workers import metrics, scheduler
 from workers.app import app, settings
-from workers.stores import leases, logs, packages
+from workers.stores import leases, logs, packages, referee_load
 from workers.stores import tournaments as store
 
 log = logging.getLogger(__name__)
 
 
-def pick_referee(match_id: str, attempt: int) -> str:
-    """Spread matches over the referees; each attempt moves to the next one."""
-    referees = settings.referees
-    return referees[(zlib.crc32(match_id.encode()) + attempt) % len(referees)]
+def pick_referee(tournament_id: str, match_id: str) -> str:
+    """The referee with the fewest matches in flight, as every worker counts them
+    (``arena.store.referee_load``), avoiding those this match failed on; the match is
+    counted there until released, or until its lease lapses."""
+    return referee_load().claim(settings.referees, tournament_id, match_id, settings.match_lease_s)
 
 
 def backoff_s(attempt: int) -> float:
@@ -125,14 +126,15 @@ def _reason(referee: str, error: Exception) -> str:
 
 
 @contextmanager
-def _heartbeat(tournament_id: str, match_id: str, holder: str) -> Iterator[None]:
-    """Renew the match's lease while the block runs."""
+def _heartbeat(tournament_id: str, match_id: str, holder: str, referee: str) -> Iterator[None]:
+    """Renew the match's lease, and its count on ``referee``, while the block runs."""
     stop = threading.Event()
 
     def beat() -> None:
         while not stop.wait(settings.match_lease_s / 3):
             try:
                 leases().claim(tournament_id, match_id, holder, settings.match_lease_s)
+                referee_load().renew(referee, tournament_id, match_id, settings.match_lease_s)
             except redis.RedisError as error:  # the lease may lapse; the result still counts once
                 log.warning("cannot renew the lease of %s: %s", match_id, error)
 
@@ -160,12 +162,26 @@ def _to_play(
     return record, match
 
 
+def _seating(record: TournamentRecord) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Each entry's address or hosted package: fixed in the spec, or for a ladder, whose
+    entries come and go, as the scheduler last saw them."""
+    spec = record.spec
+    addresses, hosted = dict(spec["addresses"]), dict(spec.get("hosted", {}))
+    if spec.get("format") == LADDER:
+        for label, how in store().lineup(record.id).items():
+            if "hosted" in how:
+                hosted[label] = how["hosted"]
+            else:
+                addresses[label] = how["address"]
+    return addresses, hosted
+
+
 def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.PlayMatchRequest:
     spec = record.spec
-    hosted = spec.get("hosted", {})
+    addresses, hosted = _seating(record)
     return referee_pb2.PlayMatchRequest(
         game=match.game,
-        bots=[spec["addresses"].get(e, "") for e in match.entries],
+        bots=[addresses.get(e, "") for e in match.entries],
         hosted={
             i: referee_pb2.HostedBot(
                 package_sha256=hosted[e]["sha256"],
@@ -201,19 +217,21 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         # that worker dies, this copy plays the match.
         raise self.retry(countdown=settings.match_lease_s) from None
     attempt = leases().next_try(tournament_id, match_id)
-    referee = pick_referee(match_id, attempt)
+    referee = pick_referee(tournament_id, match_id)
     request = _request(record, match)
     started = time.monotonic()
     try:
-        with _heartbeat(tournament_id, match_id, holder):
+        with _heartbeat(tournament_id, match_id, holder, referee):
             result = _play(referee, request)
     except (grpc.RpcError, grpc.FutureTimeoutError) as error:
+        referee_load().failed(referee, tournament_id, match_id)
         leases().release(tournament_id, match_id, holder)
         reason = _reason(referee, error)
         log.warning("match %s attempt %d failed: %s", match_id, attempt, reason)
         leases().failed(tournament_id, match_id, reason, attempt + 1)
         metrics.MATCHES_RETRIED.labels(match.game).inc()
         raise self.retry(countdown=backoff_s(attempt), exc=error) from None
+    referee_load().release(referee, tournament_id, match_id)
     end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
     metrics.MATCHES_PLAYED.labels(match.game, end).inc()
     metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)

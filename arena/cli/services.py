@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,8 +41,28 @@ def add_commands(groups: Groups) -> None:
     )
     serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks one)")
     serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
-    serve.add_argument("--max-concurrent", type=int, default=256, help="matches played at once")
-    serve.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
+    serve.add_argument(
+        "--max-concurrent",
+        type=int,
+        default=256,
+        help="matches played at once (by each process, with --processes)",
+    )
+    serve.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve from N referee processes sharing the port (SO_REUSEPORT), to use N "
+        "cores: one process plays its matches on one core (default 1). A match's "
+        "WatchMatch is answered only by the process playing it",
+    )
+    serve.add_argument(
+        "--metrics-port",
+        type=int,
+        help="serve Prometheus metrics on this port; with --processes, the sum of all "
+        "of them (prometheus-client's multiprocess mode: files in $PROMETHEUS_MULTIPROC_DIR, "
+        "emptied at start, or in a temporary directory)",
+    )
     serve.add_argument(
         "--token-file",
         help=f"file holding the token that PlayMatch calls must carry (default: ${REFEREE.env}; "
@@ -60,7 +83,8 @@ def add_commands(groups: Groups) -> None:
         metavar="N",
         help="keep N started sandboxes ready per hosted bot (package, runtime and command), "
         "each for one seat of one match, so that a match need not wait for its bots to "
-        "start; 0 (the default) starts them when the match begins (bubblewrap only)",
+        "start; 0 (the default) starts them when the match begins (bubblewrap only; "
+        "each process keeps its own pool, with --processes)",
     )
     serve.add_argument(
         "--launcher",
@@ -169,10 +193,55 @@ def _redis_flag(parser: argparse.ArgumentParser) -> None:
 
 
 def _referee_serve(args: argparse.Namespace) -> None:
-    from arena.referee.service import serve
+    if args.processes < 1:
+        raise CliError(f"--processes must be 1 or more, not {args.processes}")
+    if args.processes == 1:
+        _serve_referee(args)
+        return
+    from arena.referee import processes
+    from arena.referee.banner import announce
 
+    # Every child reads the flags again; check them once here, where a mistake is one line.
+    _check_pool(args)
+    _launcher(args)
+    tls, _ = tls_from_flags(args)
+    token = token_from_flags(args.token_file, REFEREE)
+    try:
+        processes.run(
+            args.processes,
+            args.host,
+            args.port,
+            functools.partial(_referee_child, args),
+            functools.partial(
+                announce, args.host, tls=tls, token=token, metrics_port=args.metrics_port
+            ),
+            metrics_port=args.metrics_port,
+        )
+    except (OSError, processes.ChildFailed) as error:
+        raise CliError(str(error)) from None
+
+
+def _referee_child(args: argparse.Namespace, port: int, ready: Callable[[int], None]) -> None:
+    """One of ``--processes`` referees, on the port its parent reserved; the parent
+    serves the metrics and says where it listens."""
+    args.port = port
+    args.metrics_port = None
+    try:
+        _serve_referee(args, on_ready=ready)
+    except CliError as error:
+        print(f"arena: error: {error}", file=sys.stderr)
+        sys.exit(1)
+
+
+def _check_pool(args: argparse.Namespace) -> None:
     if args.sandbox_pool < 0:
         raise CliError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
+
+
+def _serve_referee(args: argparse.Namespace, on_ready: Callable[[int], None] | None = None) -> None:
+    from arena.referee.service import serve
+
+    _check_pool(args)
     launcher = _launcher(args)
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, REFEREE)
@@ -190,6 +259,7 @@ def _referee_serve(args: argparse.Namespace) -> None:
             hosting_dir=args.hosting_dir,
             sandbox_pool=args.sandbox_pool,
             launcher=launcher,
+            on_ready=on_ready,
         )
     except OSError as error:
         raise CliError(str(error)) from None

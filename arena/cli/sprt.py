@@ -31,7 +31,10 @@ def add_commands(groups: Groups) -> None:
     test.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")
     test.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
     test.add_argument(
-        "--max-units", type=int, default=0, help="stop undecided after this many units (20000)"
+        "--max-units",
+        type=int,
+        default=0,
+        help="stop undecided after this many units (default and most: 100000)",
     )
     test.add_argument(
         "--fair-play",

@@ -16,7 +16,9 @@ from arena import wire
 from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
 from arena.tournament.fair_play import MAX_SEED
 from arena.tournament.progress import (
+    STATE_NAMES,
     bracket_lines,
+    fairness,
     format_text,
     sprt_text,
     swiss_lines,
@@ -29,20 +31,15 @@ FAIR_PLAY_CHOICES = {
     "sealed": arena_pb2.FAIR_PLAY_SEALED,
     "trusted": arena_pb2.FAIR_PLAY_TRUSTED,
 }
-FAIR_PLAY_NAMES = {value: name for name, value in FAIR_PLAY_CHOICES.items()}
 FORMAT_CHOICES = {
     "round-robin": arena_pb2.FORMAT_ROUND_ROBIN,
     "gauntlet": arena_pb2.FORMAT_GAUNTLET,
     "swiss": arena_pb2.FORMAT_SWISS,
     "knockout": arena_pb2.FORMAT_KNOCKOUT,
     "sprt": arena_pb2.FORMAT_SPRT,
+    "ladder": arena_pb2.FORMAT_LADDER,
 }
 FORMAT_NAMES = {value: name for name, value in FORMAT_CHOICES.items()}
-STATE_NAMES = {
-    arena_pb2.TOURNAMENT_STATE_RUNNING: "running",
-    arena_pb2.TOURNAMENT_STATE_FINISHED: "finished",
-    arena_pb2.TOURNAMENT_STATE_CANCELLED: "cancelled",
-}
 
 
 def master_seed(text: str) -> int:
@@ -61,9 +58,9 @@ def add_commands(groups: Groups) -> None:
     run.add_argument(
         "--entry",
         action="append",
-        required=True,
+        default=[],
         metavar="BOT",
-        help="registered bot, repeat for each entry",
+        help="registered bot, repeat for each entry (none for a ladder)",
     )
     run.add_argument(
         "--format",
@@ -72,7 +69,8 @@ def add_commands(groups: Groups) -> None:
         help="round-robin (default): everyone plays everyone; gauntlet: the --challenger "
         "entries play the rest; swiss: --rounds rounds of pairings by score; knockout: "
         "single elimination seeded by rating; sprt: a version test of the first entry "
-        "against the second (arena test does it with its options)",
+        "against the second (arena test does it with its options); ladder: always on "
+        "over every registered bot that plays one of the --game games, until cancelled",
     )
     run.add_argument("--rounds", type=int, help="rounds of a swiss tournament")
     run.add_argument(
@@ -206,19 +204,6 @@ def summary(t: arena_pb2.Tournament) -> str:
         f"entries {', '.join(t.spec.entries)}; "
         f"games {', '.join(t.games)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
     )
-
-
-def fairness(t: arena_pb2.Tournament) -> str:
-    """The fair-play mode and the seed's state, as every read of a tournament says them."""
-    mode = FAIR_PLAY_NAMES.get(t.fair_play, "open")
-    seed = t.seed
-    source = "operator's seed" if seed.source == arena_pb2.SEED_SOURCE_OPERATOR else "secret seed"
-    if seed.revealed:
-        told = f"{source} {seed.master_seed} revealed"
-    else:
-        told = f"{source}, commitment {seed.commitment[:16]}"
-    note = " (the operator vouches for the entries)" if mode == "trusted" else ""
-    return f"fair play {mode}{note}, {told}"
 
 
 def _verify(args: argparse.Namespace) -> None:

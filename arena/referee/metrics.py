@@ -2,6 +2,10 @@
 
 Bots are labelled by address: it is what the referee knows for sure, and what an
 operator uses to find the process.
+
+A referee of several processes (``arena referee serve --processes N``) has each write
+its values to files, prometheus-client's multiprocess mode, and the parent serves their
+sum on the one metrics port (``arena.referee.processes``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,11 @@ FAULTS = Counter(
     "Bot faults by kind (timeout, rpc_error, unreachable, illegal_action, wrong_match).",
     ["kind", "bot"],
 )
-MATCHES_RUNNING = Gauge("arena_referee_matches_running", "Matches being played right now.")
+MATCHES_RUNNING = Gauge(
+    "arena_referee_matches_running",
+    "Matches being played right now.",
+    multiprocess_mode="livesum",  # --processes N: the sum of the live processes
+)
 MATCH_SECONDS = Histogram(
     "arena_referee_match_duration_seconds",
     "Wall-clock duration of finished matches, by game and how they ended.",

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import sys
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -21,6 +20,7 @@ from arena.hosting.package import MAX_PACKAGE_BYTES
 from arena.hosting.pool import BUBBLEWRAP, Launcher
 from arena.hosting.sandbox import Limits
 from arena.referee import metrics
+from arena.referee.banner import announce
 from arena.referee.bot_client import MAX_MESSAGE_BYTES, BotChannels
 from arena.referee.feed import FeedRegistry
 from arena.referee.hosted import (
@@ -268,6 +268,7 @@ async def start_server(
     sandbox_pool: int = 0,
     sandbox_limits: Limits | None = None,
     launcher: Launcher = BUBBLEWRAP,
+    reuse_port: bool = False,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
@@ -275,13 +276,16 @@ async def start_server(
     Hosted bots' packages and logs go in ``hosting_dir``, with ``sandbox_pool`` started
     sandboxes kept ready per hosted bot (``arena.hosting.pool``); ``launcher`` starts
     them (a local sandbox, or a pod with ``arena.hosting.kubernetes.PodLauncher``, which
-    keeps no pool). Returns the server (stopping it ends every sandbox) and its bound
-    port."""
+    keeps no pool). ``reuse_port`` binds with SO_REUSEPORT, to share the port with
+    sibling processes (``arena.referee.processes``). Returns the server (stopping it
+    ends every sandbox) and its bound port."""
     if metrics_port is not None:
         serve_metrics(host, metrics_port)
     mutual = tls is not None and tls.mutual
     interceptors = [TokenCheck(REFEREE, token)] if token and not mutual else []
     options = [*KEEPALIVE_POLICY, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)]
+    if reuse_port:  # gRPC's default on Linux too, but siblings depend on it
+        options.append(("grpc.so_reuseport", 1))
     hosting = Hosting(
         Path(hosting_dir), pool_size=sandbox_pool, limits=sandbox_limits, launcher=launcher
     )
@@ -321,8 +325,11 @@ def serve(
     hosting_dir: str | Path = DEFAULT_DIRECTORY,
     sandbox_pool: int = 0,
     launcher: Launcher = BUBBLEWRAP,
+    on_ready: Callable[[int], None] | None = None,
 ) -> None:
-    """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes."""
+    """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes.
+    Once serving it says so (``announce``), or, as one of several processes, tells
+    ``on_ready`` its port and binds it with SO_REUSEPORT (``arena.referee.processes``)."""
 
     async def main() -> None:
         server, bound = await start_server(
@@ -338,14 +345,12 @@ def serve(
             hosting_dir=hosting_dir,
             sandbox_pool=sandbox_pool,
             launcher=launcher,
+            reuse_port=on_ready is not None,
         )
-        if tls is not None and tls.mutual:
-            print("arena referee: mutual TLS: every client needs a certificate", flush=True)
-        elif not token:
-            print(REFEREE.open_warning(), file=sys.stderr, flush=True)
-        if metrics_port is not None:
-            print(f"referee metrics on http://{host}:{metrics_port}/metrics", flush=True)
-        print(f"referee listening on {host}:{bound}", flush=True)
+        if on_ready is None:
+            announce(host, bound, tls=tls, token=token, metrics_port=metrics_port)
+        else:
+            on_ready(bound)
         running = asyncio.current_task()
         assert running is not None
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, running.cancel)

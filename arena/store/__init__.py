@@ -21,13 +21,17 @@ key                                type   holds
 ``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON), for the
                                           matches handed out so far
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
+``arena:t:{id}:lineup``            hash   a ladder's entry -> how to seat it (JSON: an
+                                          address, or a hosted package), as last seen
 ``arena:t:{id}:finished``          list   match ids in the order their results were
                                           stored: what the scheduler reads on from
 ``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit
 ``arena:t:{id}:playing``           zset   matches being played, scored by when their
                                           lease runs out (``arena.store.leases``)
 ``arena:t:{id}:holders``           hash   match id -> the lease holder's token
-``arena:t:{id}:tries``             hash   match id -> attempts so far (picks the referee)
+``arena:t:{id}:tries``             hash   match id -> attempts so far (the backoff)
+``arena:t:{id}:failed-on``         hash   match id -> the referees it failed on (JSON
+                                          list, most recent last): retries avoid them
 ``arena:t:{id}:failures``          hash   match id -> its last failed attempt (JSON),
                                           until a result is stored
 ``arena:t:{id}:leaderboard``       str    ratings at the tournament's end (JSON)
@@ -37,6 +41,11 @@ key                                type   holds
 ``arena:ratings``                  str    arena-wide ratings from every stored result,
                                           by game ("" for all games), refitted when a
                                           tournament finishes (JSON)
+``arena:referee:{addr}:playing``   zset   ``tournament:match`` in flight on the referee
+                                          at that address, scored by when the entry
+                                          lapses (renewed with the match's lease):
+                                          workers pick the least loaded referee
+                                          (``arena.store.referee_load``)
 =================================  =====  ============================================
 
 A hosted bot's entry, its new version and the package are written in one transaction

@@ -89,7 +89,8 @@ class MatchLeases:
 
     def next_try(self, tournament_id: str, match_id: str) -> int:
         """Count one more attempt at the match: 0 for the first. Redeliveries count too,
-        so each attempt goes to the next referee, never back to one that hung."""
+        so the backoff grows however the attempts came (the referee is chosen by load,
+        ``arena.store.referee_load``)."""
         return int(self.redis.hincrby(_key(tournament_id, "tries"), match_id, 1)) - 1
 
     def failed(self, tournament_id: str, match_id: str, reason: str, tries: int) -> None:

@@ -195,6 +195,19 @@ class TournamentStore:
         values = self.redis.hmget(_key(tournament_id, "results"), raw)
         return [json.loads(v) for v in values if v is not None]
 
+    def set_lineup(self, tournament_id: str, lineup: dict[str, dict[str, Any]]) -> None:
+        """How to seat each entry of a ladder (its lineup changes as it runs); entries
+        that left stay, for their matches still out."""
+        if lineup:
+            mapping: dict[str | bytes, str | bytes] = {
+                label: json.dumps(how) for label, how in lineup.items()
+            }
+            self.redis.hset(_key(tournament_id, "lineup"), mapping=mapping)  # type: ignore[arg-type]
+
+    def lineup(self, tournament_id: str) -> dict[str, dict[str, Any]]:
+        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "lineup"))  # type: ignore[assignment]
+        return {label.decode(): json.loads(how) for label, how in raw.items()}
+
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
 

@@ -15,6 +15,39 @@ def waiting_text(t: arena_pb2.Tournament) -> str:
     return f"waiting for a referee since {since} ({t.waiting.reason})"
 
 
+STATE_NAMES = {
+    arena_pb2.TOURNAMENT_STATE_RUNNING: "running",
+    arena_pb2.TOURNAMENT_STATE_FINISHED: "finished",
+    arena_pb2.TOURNAMENT_STATE_CANCELLED: "cancelled",
+}
+FAIR_PLAY_NAMES = {
+    arena_pb2.FAIR_PLAY_OPEN: "open",
+    arena_pb2.FAIR_PLAY_SEALED: "sealed",
+    arena_pb2.FAIR_PLAY_TRUSTED: "trusted",
+}
+
+
+def fair_play_text(t: arena_pb2.Tournament) -> str:
+    """The fair-play mode, and for trusted play who vouches for it."""
+    mode = FAIR_PLAY_NAMES.get(t.fair_play, "open")
+    note = " (the operator vouches for the entries)" if mode == "trusted" else ""
+    return mode + note
+
+
+def seed_text(t: arena_pb2.Tournament) -> str:
+    """Who chose the master seed, and the seed once revealed (its commitment until then)."""
+    seed = t.seed
+    source = "operator's seed" if seed.source == arena_pb2.SEED_SOURCE_OPERATOR else "secret seed"
+    if seed.revealed:
+        return f"{source} {seed.master_seed} revealed"
+    return f"{source}, commitment {seed.commitment[:16]}"
+
+
+def fairness(t: arena_pb2.Tournament) -> str:
+    """The fair-play mode and the seed's state, as every read of a tournament says them."""
+    return f"fair play {fair_play_text(t)}, {seed_text(t)}"
+
+
 def _units(value: float) -> str:
     return f"{value:g}"
 
@@ -30,6 +63,8 @@ def format_text(t: arena_pb2.Tournament) -> str:
     if spec.format == arena_pb2.FORMAT_KNOCKOUT:
         champion = standings.knockout.champion
         return "knockout" + (f", won by {champion}" if champion else "")
+    if spec.format == arena_pb2.FORMAT_LADDER:
+        return "ladder of every registered bot in its games"
     if spec.format == arena_pb2.FORMAT_SPRT:
         return "sprt" + (f": {sprt_text(standings.sprt)}" if standings.HasField("sprt") else "")
     return "round robin"

@@ -63,6 +63,10 @@ class Entry:
     address: str = ""
     hosted: HostedVersion | None = None
 
+    def how_to_play(self) -> dict[str, Any]:
+        """What a worker needs to seat it: its address, or its package."""
+        return {"hosted": self.to_json()} if self.hosted else {"address": self.address}
+
     def to_json(self) -> dict[str, str]:
         """A hosted entry's package, as the workers send it to a referee."""
         assert self.hosted is not None
@@ -94,7 +98,10 @@ class TournamentPlan:
     """Matches the format will play, when it knows ahead."""
 
     def played_games(self) -> list[str]:
-        """The games at least two entries play, in the order given."""
+        """The games at least two entries play, in the order given (a ladder's entries
+        come later: all of its games)."""
+        if self.format == LADDER:
+            return list(self.games)
         return [g for g in self.games if sum(g in e.games for e in self.lineup.values()) > 1]
 
     def games_of(self) -> dict[str, tuple[str, ...]]:
@@ -200,6 +207,26 @@ def plan(
             f"{total} matches is over the limit of {MAX_MATCHES}: use fewer deals or entries"
         )
     return dataclasses.replace(planned, total=total)
+
+
+def ladder_lineup(
+    spec: Mapping[str, Any], registered: Sequence[RegisteredBot], version_of: VersionLookup
+) -> list[Entry]:
+    """Who plays a ladder now: every registered bot that plays one of its games (a
+    hosted bot as its newest version), only hosted ones if the ladder is sealed."""
+    games = set(spec["games"])
+    lineup = []
+    for bot in registered:
+        if bot.hosted:
+            version = version_of(bot.name, None)
+            entry = None if version is None else Entry(version.label, version.games, hosted=version)
+        elif spec.get("fair_play") != SEALED:
+            entry = Entry(bot.name, bot.games, address=bot.address)
+        else:
+            entry = None
+        if entry is not None and games & set(entry.games):
+            lineup.append(entry)
+    return sorted(lineup, key=lambda e: e.label)[:MAX_ENTRIES]
 
 
 def _format(spec: arena_pb2.TournamentSpec) -> tuple[str, dict[str, Any]]:

@@ -588,7 +588,7 @@ class SprtParams(_message.Message):
     """Chance of accepting H0 when H1 holds: more than 0, less than 0.5. Unset: 0.05."""
     max_units: _builtins.int
     """Scored units (duplicate pairs, or matches in FAIR_PLAY_OPEN) after which the test
-    stops undecided. Unset: 20000; at most 100000.
+    stops undecided. Unset: 100000, the most.
     """
     def __init__(
         self,

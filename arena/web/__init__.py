@@ -4,27 +4,34 @@ It holds no state: every request reads the Arena gRPC API (ratings, tournaments,
 results), and a replay is fetched from the referee that played the match. Pages are
 rendered on the server and work without JavaScript.
 
-=====================================  ==================================================
-route                                  answer
-=====================================  ==================================================
-``/``                                  HTML: overall leaderboard, one table per game,
-                                       the 20 most recent matches
-``/games/{game}``                      HTML: one game's leaderboard and recent matches
-``/replays/{tournament}/{match}``      HTML: the replay as ``arena replay show`` prints it
-``/api/leaderboard?game=``             JSON: ``Leaderboard`` (all games when no game)
-``/api/matches?limit=&game=``          JSON: recent ``MatchRecord`` s plus
-                                       ``tournament_id`` and replay links; limit 1..500,
-                                       default 50
-``/api/replays/{tournament}/{match}``  JSON: the replay document from the referee
-``/healthz``                           ``ok``: the web server is up (the API may not be)
-=====================================  ==================================================
+=======================================  ================================================
+route                                    answer
+=======================================  ================================================
+``/``                                    HTML: overall leaderboard, one table per game,
+                                         tournaments in progress, the 20 most recent
+                                         matches, the 10 most recent ended tournaments
+``/games/{game}``                        HTML: one game's leaderboard and recent matches
+``/tournaments/{tournament}``            HTML: a tournament's format, progress, fair play
+                                         and seed, and its standings: Swiss rounds and
+                                         table, knockout bracket, SPRT verdict and LLR
+                                         chart, or (round robin, gauntlet) its leaderboard
+``/replays/{tournament}/{match}``        HTML: the replay as ``arena replay show`` prints it
+``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
+                                         tournaments when no tournament)
+``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
+``/api/matches?limit=&game=``            JSON: recent ``MatchRecord`` s plus
+                                         ``tournament_id`` and replay links; limit 1..500,
+                                         default 50
+``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
+``/healthz``                             ``ok``: the web server is up (the API may not be)
+=======================================  ================================================
 
-Errors: an unknown game or match is 404, a bad ``limit`` 400, an unreachable API or
-referee 502, any method but GET and HEAD 405; under ``/api/`` as ``{"error", "status"}``
-JSON, elsewhere as an HTML page that says why.
+Errors: an unknown game, tournament or match is 404 (so is an id that cannot be one), a
+bad ``limit`` 400, an unreachable API or referee 502, any method but GET and HEAD 405;
+under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML page that says why.
 
-Modules: ``data`` (fetching), ``pages`` (HTML), ``routes`` (URL to response),
-``server`` (HTTP).
+Modules: ``data`` (fetching), ``pages`` (HTML), ``standings`` (the tournament page and
+its format views), ``routes`` (URL to response), ``server`` (HTTP).
 """
 
 from arena.web.server import serve

@@ -48,11 +48,13 @@ class Source(Protocol):
 
     def games(self) -> list[str]: ...
 
-    def leaderboard(self, game: str = "") -> arena_pb2.Leaderboard: ...
+    def leaderboard(self, game: str = "", tournament_id: str = "") -> arena_pb2.Leaderboard: ...
 
     def matches(self, limit: int, game: str = "") -> list[Match]: ...
 
-    def running(self) -> list[arena_pb2.Tournament]: ...
+    def tournaments(self) -> list[arena_pb2.Tournament]: ...
+
+    def tournament(self, tournament_id: str) -> arena_pb2.Tournament: ...
 
     def replay(self, tournament_id: str, match_id: str) -> Replay: ...
 
@@ -97,16 +99,19 @@ class ArenaData:
     def games(self) -> list[str]:
         return game_names()
 
-    def leaderboard(self, game: str = "") -> arena_pb2.Leaderboard:
+    def leaderboard(self, game: str = "", tournament_id: str = "") -> arena_pb2.Leaderboard:
+        """Ratings of every stored result, or of one tournament's (404 if it is unknown)."""
         if game and game not in game_names():
             raise unknown_game(game)
         with _upstream("the arena API", self.api):
             board: arena_pb2.Leaderboard = self._stub.GetLeaderboard(
-                arena_pb2.GetLeaderboardRequest(game=game), timeout=API_TIMEOUT_S
+                arena_pb2.GetLeaderboardRequest(game=game, tournament_id=tournament_id),
+                timeout=API_TIMEOUT_S,
             )
         return board
 
-    def _tournaments(self) -> list[arena_pb2.Tournament]:
+    def tournaments(self) -> list[arena_pb2.Tournament]:
+        """Every tournament, newest first."""
         with _upstream("the arena API", self.api):
             return list(
                 self._stub.ListTournaments(
@@ -114,8 +119,13 @@ class ArenaData:
                 ).tournaments
             )
 
-    def running(self) -> list[arena_pb2.Tournament]:
-        return [t for t in self._tournaments() if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING]
+    def tournament(self, tournament_id: str) -> arena_pb2.Tournament:
+        """One tournament with its standings; the API's NOT_FOUND is a 404."""
+        with _upstream("the arena API", self.api):
+            found: arena_pb2.Tournament = self._stub.GetTournament(
+                arena_pb2.GetTournamentRequest(id=tournament_id), timeout=API_TIMEOUT_S
+            )
+        return found
 
     def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
         with _upstream("the arena API", self.api):
@@ -131,7 +141,7 @@ class ArenaData:
         if game and game not in game_names():
             raise unknown_game(game)
         found: list[Match] = []
-        for tournament in self._tournaments():
+        for tournament in self.tournaments():
             if tournament.matches_done == 0 or (game and game not in tournament.games):
                 continue
             for record in reversed(self._results(tournament.id)):

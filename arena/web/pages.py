@@ -16,12 +16,13 @@ from urllib.parse import quote
 
 from arena.games import all_games
 from arena.replay.render import render
-from arena.tournament.progress import waiting_text
+from arena.tournament.progress import STATE_NAMES, format_text, waiting_text
 from arena.v1 import arena_pb2
 from arena.web.data import Match, Replay
 from arena.web.errors import HttpError
 
 REFRESH_S = 30
+INDEX_TOURNAMENTS = 10
 
 STYLE = """
 :root { --ink: #1c2431; --muted: #5d6778; --line: #dde2ea; --head: #eef2f7; --link: #1d5bb8; }
@@ -73,6 +74,18 @@ def replay_url(tournament_id: str, match_id: str, api: bool = False) -> str:
     return f"{prefix}/{path_part(tournament_id)}/{path_part(match_id)}"
 
 
+def tournament_url(tournament_id: str, api: bool = False) -> str:
+    return f"{'/api' if api else ''}/tournaments/{path_part(tournament_id)}"
+
+
+def progress_text(t: arena_pb2.Tournament) -> str:
+    """Matches done of the total; of those handed out so far when the format decides its
+    total as it goes (an SPRT)."""
+    if t.matches_total:
+        return f"{t.matches_done}/{t.matches_total}"
+    return f"{t.matches_done}/{t.matches_issued} issued"
+
+
 @functools.cache
 def _titles() -> dict[str, str]:
     return {g.info.name: g.info.title for g in all_games()}
@@ -101,21 +114,21 @@ def result_text(record: arena_pb2.MatchRecord) -> str:
     return "draw"
 
 
-def _head(columns: Sequence[tuple[str, str]]) -> str:
+def thead(columns: Sequence[tuple[str, str]]) -> str:
     cells = "".join(f'<th scope="col" class="{css}">{esc(label)}</th>' for label, css in columns)
     return f"<thead><tr>{cells}</tr></thead>"
 
 
-def _empty_body(columns: int, text: str) -> str:
+def empty_tbody(columns: int, text: str) -> str:
     return f'<tbody><tr><td class="empty" colspan="{columns}">{esc(text)}</td></tr></tbody>'
 
 
-def _td(text: object, css: str = "num") -> str:
+def td(text: object, css: str = "num") -> str:
     """A cell holding ``text``, escaped."""
     return f'<td class="{css}">{esc(text)}</td>'
 
 
-def _link(href: str, text: str, css: str = "") -> str:
+def link(href: str, text: str, css: str = "") -> str:
     attr = f' class="{css}"' if css else ""
     return f'<a{attr} href="{esc(href)}">{esc(text)}</a>'
 
@@ -125,10 +138,10 @@ def _leaderboard_row(row: arena_pb2.LeaderboardRow, games: Sequence[str]) -> str
         f'<td class="num elo" data-elo="{row.elo!r}" data-ci95="{row.elo_ci95!r}">'
         f'{esc(elo_text(row.elo))} <span class="ci">{esc(ci_text(row.elo_ci95))}</span></td>'
     )
-    per_game = "".join(_td(elo_text(row.game_elo[g]) if g in row.game_elo else "") for g in games)
+    per_game = "".join(td(elo_text(row.game_elo[g]) if g in row.game_elo else "") for g in games)
     return (
-        f'<tr data-bot="{esc(row.bot)}">{_td(row.rank, "num rank")}{_td(row.bot, "text bot")}'
-        f"{elo}{_td(row.pairs)}{_td(f'{row.wins}-{row.draws}-{row.losses}')}{_td(row.matches)}"
+        f'<tr data-bot="{esc(row.bot)}">{td(row.rank, "num rank")}{td(row.bot, "text bot")}'
+        f"{elo}{td(row.pairs)}{td(f'{row.wins}-{row.draws}-{row.losses}')}{td(row.matches)}"
         f"{per_game}</tr>"
     )
 
@@ -149,22 +162,22 @@ def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
     if board.rows:
         body = "<tbody>" + "".join(_leaderboard_row(r, games) for r in board.rows) + "</tbody>"
     else:
-        body = _empty_body(len(columns), "No rated matches yet.")
-    return f'<table id="{esc(table_id)}">{_head(columns)}{body}</table>'
+        body = empty_tbody(len(columns), "No rated matches yet.")
+    return f'<table id="{esc(table_id)}">{thead(columns)}{body}</table>'
 
 
 def _match_row(match: Match) -> str:
     r = match.record
     winner = r.winner_team if r.HasField("winner_team") else None
     teams = "".join(
-        _td(entry, "text winner" if team == winner else "text")
+        td(entry, "text winner" if team == winner else "text")
         for team, entry in enumerate(r.entries)
     )
     if r.replay_id:
         links = (
-            _link(replay_url(match.tournament_id, r.match_id), "replay", "replay")
+            link(replay_url(match.tournament_id, r.match_id), "replay", "replay")
             + " "
-            + _link(replay_url(match.tournament_id, r.match_id, api=True), "json", "muted")
+            + link(replay_url(match.tournament_id, r.match_id, api=True), "json", "muted")
         )
     else:  # its tournament still runs: the replay would show a deal it keeps secret
         links = '<span class="muted sealed">after the tournament</span>'
@@ -172,10 +185,10 @@ def _match_row(match: Match) -> str:
     return (
         f'<tr data-match="{esc(r.match_id)}">'
         f'<td class="text" title="{esc(match.tournament_id)}">'
-        f"{esc(match.tournament_name or match.tournament_id)}</td>"
-        f'<td class="text">{_link("/games/" + path_part(r.game), game_title(r.game))}</td>'
-        f"{_td(r.deal)}{teams}{_td(' : '.join(map(str, r.scores)))}"
-        f'{_td(result_text(r), "text")}<td class="text">{links}</td></tr>'
+        f"{tournament_link(match.tournament_id, match.tournament_name)}</td>"
+        f'<td class="text">{link("/games/" + path_part(r.game), game_title(r.game))}</td>'
+        f"{td(r.deal)}{teams}{td(' : '.join(map(str, r.scores)))}"
+        f'{td(result_text(r), "text")}<td class="text">{links}</td></tr>'
     )
 
 
@@ -194,14 +207,21 @@ def matches_table(matches: Sequence[Match], table_id: str = "recent-matches") ->
     if matches:
         body = "<tbody>" + "".join(_match_row(m) for m in matches) + "</tbody>"
     else:
-        body = _empty_body(len(columns), "No matches yet.")
-    return f'<table id="{esc(table_id)}">{_head(columns)}{body}</table>'
+        body = empty_tbody(len(columns), "No matches yet.")
+    return f'<table id="{esc(table_id)}">{thead(columns)}{body}</table>'
 
 
 def page(
-    title: str, body: str, games: Sequence[str], *, note: str = "", refresh: bool = False
+    title: str,
+    body: str,
+    games: Sequence[str],
+    *,
+    note: str = "",
+    refresh: bool = False,
+    style: str = "",
 ) -> str:
-    """A whole HTML document: header with links to every game, ``body``, a footer."""
+    """A whole HTML document: header with links to every game, ``body``, a footer;
+    ``style`` adds to the shared CSS for a page's own parts."""
     nav = '<a href="/">Overall</a>' + "".join(
         f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games
     )
@@ -210,7 +230,7 @@ def page(
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"{meta}<title>{esc(title)}</title><style>{STYLE}</style></head>"
+        f"{meta}<title>{esc(title)}</title><style>{STYLE}{style}</style></head>"
         f"<body><header><h1>{esc(title)}</h1><nav>{nav}</nav></header>"
         f"<main>{body}{footer}</main></body></html>\n"
     )
@@ -221,13 +241,13 @@ def _game_sections(boards: Sequence[arena_pb2.Leaderboard]) -> str:
     rated = [b for b in boards if b.rows]
     unrated = [b for b in boards if not b.rows]
     parts = [
-        f"<h3>{_link('/games/' + path_part(b.game), game_title(b.game))}"
+        f"<h3>{link('/games/' + path_part(b.game), game_title(b.game))}"
         f' <span class="muted">({b.matches} matches)</span></h3>'
         + leaderboard_table(b, "leaderboard-" + b.game)
         for b in rated
     ]
     if unrated:
-        links = ", ".join(_link("/games/" + path_part(b.game), game_title(b.game)) for b in unrated)
+        links = ", ".join(link("/games/" + path_part(b.game), game_title(b.game)) for b in unrated)
         parts.append(f'<p class="muted" id="unrated-games">No rated matches yet: {links}.</p>')
     return "".join(parts)
 
@@ -237,26 +257,54 @@ def caveats(board: arena_pb2.Leaderboard) -> str:
     return "".join(f'<p class="caveat">Note: {esc(c)}.</p>' for c in board.caveats)
 
 
+def tournament_link(tournament_id: str, name: str = "") -> str:
+    """The tournament's name (its id if it has none), linking to its page."""
+    return link(tournament_url(tournament_id), name or tournament_id)
+
+
 def running_table(running: Sequence[arena_pb2.Tournament]) -> str:
     """Tournaments in progress, and why one waits if it does."""
     rows = "".join(
-        f'<tr data-tournament="{esc(t.id)}">{_td(t.spec.name or t.id, "")}'
-        f"{_td(f'{t.matches_done}/{t.matches_total}')}"
-        f"{_td(waiting_text(t) or 'playing', 'waiting' if t.HasField('waiting') else '')}</tr>"
+        f'<tr data-tournament="{esc(t.id)}"><td class="text">'
+        f"{tournament_link(t.id, t.spec.name)}</td>{td(progress_text(t))}"
+        f"{td(waiting_text(t) or 'playing', 'text waiting' if t.HasField('waiting') else 'text')}"
+        "</tr>"
         for t in running
     )
-    head = _head([("Tournament", ""), ("Matches", "num"), ("Status", "")])
+    head = thead([("Tournament", "text"), ("Matches", "num"), ("Status", "text")])
     return f'<table id="running-tournaments">{head}<tbody>{rows}</tbody></table>'
+
+
+def ended_table(ended: Sequence[arena_pb2.Tournament]) -> str:
+    """Finished and cancelled tournaments, newest first, each with where its format ended."""
+    rows = "".join(
+        f'<tr data-tournament="{esc(t.id)}"><td class="text">{tournament_link(t.id, t.spec.name)}'
+        f"</td>{td(format_text(t), 'text')}{td(progress_text(t))}"
+        f"{td(STATE_NAMES.get(t.state, '?'), 'text')}</tr>"
+        for t in ended
+    )
+    head = thead(
+        [("Tournament", "text"), ("Format", "text"), ("Matches", "num"), ("State", "text")]
+    )
+    return f'<table id="recent-tournaments">{head}<tbody>{rows}</tbody></table>'
 
 
 def index_page(
     overall: arena_pb2.Leaderboard,
     per_game: Sequence[arena_pb2.Leaderboard],
     matches: Sequence[Match],
-    running: Sequence[arena_pb2.Tournament],
+    tournaments: Sequence[arena_pb2.Tournament],
     games: Sequence[str],
     note: str,
 ) -> str:
+    """The overall and per-game boards, recent matches; tournaments in progress first and
+    the last few that ended after (``tournaments`` newest first, as the API lists them)."""
+    running = [t for t in tournaments if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING]
+    ended = [
+        t
+        for t in tournaments
+        if t.state in (arena_pb2.TOURNAMENT_STATE_FINISHED, arena_pb2.TOURNAMENT_STATE_CANCELLED)
+    ][:INDEX_TOURNAMENTS]
     sections = [
         '<section><h2>Overall</h2><p class="muted">Maximum-likelihood Elo over all games, '
         f"from {overall.matches} matches; each duplicate pair counts once, and so does each "
@@ -265,6 +313,8 @@ def index_page(
         f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
         f"<section><h2>Recent matches</h2>{matches_table(matches)}</section>",
     ]
+    if ended:
+        sections.append(f"<section><h2>Recent tournaments</h2>{ended_table(ended)}</section>")
     if running:
         sections.insert(0, f"<section><h2>In progress</h2>{running_table(running)}</section>")
     return page("Card Arena leaderboard", "".join(sections), games, note=note, refresh=True)

@@ -17,7 +17,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from arena.web import pages
+from arena.v1 import arena_pb2
+from arena.web import pages, standings
 from arena.web.data import Match, Source
 from arena.web.errors import HttpError
 
@@ -76,6 +77,12 @@ def _ids(tournament_id: str, match_id: str) -> tuple[str, str]:
     return tournament_id, match_id
 
 
+def _tournament_id(value: str) -> str:
+    if not _ID.match(value):
+        raise HttpError(404, f"no tournament {value!r}: ids are letters, digits, '-', '_' and '.'")
+    return value
+
+
 def is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
@@ -101,11 +108,14 @@ class Site:
             return _json({"error": message, "status": status}, status)
         return _html(pages.error_page(status, message, self.source.games()), status)
 
-    def _note(self) -> str:
+    def _note(
+        self, json_paths: str = "/api/leaderboard, /api/matches", reloads: bool = True
+    ) -> str:
         stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        reload = f"; this page reloads every {pages.REFRESH_S} s" if reloads else ""
         return (
-            f"Read from the arena API at {self.api} at {stamp}; this page reloads every "
-            f"{pages.REFRESH_S} s. The same data as JSON: /api/leaderboard, /api/matches."
+            f"Read from the arena API at {self.api} at {stamp}{reload}. "
+            f"The same data as JSON: {json_paths}."
         )
 
     def _route(self, path: str, query: dict[str, list[str]]) -> Response:
@@ -128,8 +138,15 @@ class Site:
             case ["replays", tournament_id, match_id]:
                 replay = self.source.replay(*_ids(tournament_id, match_id))
                 return _html(pages.replay_page(replay, self.source.games()))
+            case ["tournaments", tournament_id]:
+                return self._tournament(_tournament_id(tournament_id))
+            case ["api", "tournaments", tournament_id]:
+                return _json(to_dict(self.source.tournament(_tournament_id(tournament_id))))
             case ["api", "leaderboard"]:
-                return _json(to_dict(self.source.leaderboard(param("game") or "")))
+                tournament = param("tournament") or ""
+                if tournament:
+                    _tournament_id(tournament)
+                return _json(to_dict(self.source.leaderboard(param("game") or "", tournament)))
             case ["api", "matches"]:
                 limit = parse_limit(param("limit"))
                 game = param("game") or ""
@@ -151,8 +168,21 @@ class Site:
         overall = self.source.leaderboard()
         per_game = [self.source.leaderboard(g) for g in games]
         matches = self.source.matches(INDEX_MATCHES)
-        running = self.source.running()
-        return _html(pages.index_page(overall, per_game, matches, running, games, self._note()))
+        tournaments = self.source.tournaments()
+        return _html(pages.index_page(overall, per_game, matches, tournaments, games, self._note()))
+
+    def _tournament(self, tournament_id: str) -> Response:
+        """The tournament and its standings; a round robin's or gauntlet's are its own
+        leaderboard, fetched only for those."""
+        t = self.source.tournament(tournament_id)
+        board = (
+            self.source.leaderboard(tournament_id=tournament_id)
+            if t.spec.format in standings.LEADERBOARD_FORMATS
+            else None
+        )
+        running = t.state == arena_pb2.TOURNAMENT_STATE_RUNNING
+        note = self._note(pages.tournament_url(t.id, api=True), reloads=running)
+        return _html(standings.tournament_page(t, board, self.source.games(), note))
 
 
 def _html(text: str, status: int = 200) -> Response:

@@ -223,3 +223,28 @@ def test_the_page_renders_in_chromium_with_the_apis_ranking(played: Played, tmp_
     assert {r.links[-2] for r in recent} == {
         f"/replays/{t}/{m.match_id}" for m in api_results(played)
     }
+
+
+def test_the_tournament_page_and_json_are_the_apis(played: Played) -> None:
+    t = played.tournament.id
+    tournament = played.arena.stub.GetTournament(arena_pb2.GetTournamentRequest(id=t))
+    assert get_json(f"{played.url}/api/tournaments/{t}") == as_dict(tournament)
+    board = played.arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=t))
+    assert get_json(f"{played.url}/api/leaderboard?tournament={t}") == as_dict(board)
+
+    status, _, body = get(f"{played.url}/tournaments/{t}")
+    assert status == 200
+    doc = Document(body.decode())
+    facts = {r.attrs["data-field"]: r.cells[0] for r in doc.tables["tournament-summary"]}
+    assert facts["state"] == "finished" and facts["format"] == "Round robin"
+    assert facts["progress"] == "12/12 matches, 0 forfeited"
+    assert facts["seed"] == "operator's seed 3 revealed"
+    assert [r.attrs["data-bot"] for r in doc.tables["tournament-leaderboard"]] == [
+        row.bot for row in board.rows
+    ]
+    index = Document(get(f"{played.url}/")[2].decode())
+    assert index.tables["recent-tournaments"][0].links == [f"/tournaments/{t}"]
+
+    status, _, body = get(f"{played.url}/api/tournaments/nosuch")
+    assert status == 404 and json.loads(body) == {"error": "no tournament 'nosuch'", "status": 404}
+    assert get(f"{played.url}/tournaments/nosuch")[0] == 404

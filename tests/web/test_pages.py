@@ -12,7 +12,7 @@ from arena.v1 import arena_pb2
 from arena.web import pages
 from arena.web.data import ArenaData, Match, Replay, unknown_game
 from arena.web.errors import HttpError
-from arena.web.routes import MAX_LIMIT, Site
+from arena.web.routes import MAX_LIMIT, Site, to_dict
 from tests.web.dom import Document
 
 HOSTILE = "<script>alert('x')</script>&\"bot\"<img src=x onerror=alert(1)>"
@@ -59,22 +59,33 @@ class FakeSource:
     def __init__(self, bots: tuple[str, ...] = ("house", "rand")) -> None:
         self.bots = bots
         self.limits: list[int] = []
-        self.tournaments: list[arena_pb2.Tournament] = []
+        self.listed: list[arena_pb2.Tournament] = []
+        self.asked: list[str] = []
+        self.boards_of: list[str] = []
 
     def games(self) -> list[str]:
         return ["seep"]
 
-    def leaderboard(self, game: str = "") -> arena_pb2.Leaderboard:
+    def leaderboard(self, game: str = "", tournament_id: str = "") -> arena_pb2.Leaderboard:
         if game not in ("", "seep"):
             raise unknown_game(game)
+        if tournament_id:
+            self.boards_of.append(self.tournament(tournament_id).id)
         return board(*self.bots, game=game)
 
     def matches(self, limit: int, game: str = "") -> list[Match]:
         self.limits.append(limit)
         return [match(*self.bots)]
 
-    def running(self) -> list[arena_pb2.Tournament]:
-        return list(self.tournaments)
+    def tournaments(self) -> list[arena_pb2.Tournament]:
+        return list(self.listed)
+
+    def tournament(self, tournament_id: str) -> arena_pb2.Tournament:
+        self.asked.append(tournament_id)
+        found = [t for t in self.listed if t.id == tournament_id]
+        if not found:  # as the API's NOT_FOUND reads through ArenaData
+            raise HttpError(404, f"no tournament {tournament_id!r}")
+        return found[0]
 
     def replay(self, tournament_id: str, match_id: str) -> Replay:
         raise HttpError(502, "replay unavailable: cannot reach the referee at 127.0.0.1:1")
@@ -202,13 +213,16 @@ def test_a_waiting_tournament_says_why_on_the_index_and_a_playing_one_says_so() 
     waiting = arena_pb2.Tournament(
         id="t1",
         spec=arena_pb2.TournamentSpec(name=HOSTILE),
+        state=arena_pb2.TOURNAMENT_STATE_RUNNING,
         matches_total=10,
         matches_done=4,
         waiting=arena_pb2.TournamentWait(reason="referee r:1: UNAVAILABLE: <refused>"),
     )
     waiting.waiting.since.FromSeconds(1_800_000_000)
-    playing = arena_pb2.Tournament(id="t2", matches_total=6, matches_done=1)
-    source.tournaments = [waiting, playing]
+    playing = arena_pb2.Tournament(
+        id="t2", state=arena_pb2.TOURNAMENT_STATE_RUNNING, matches_total=6, matches_done=1
+    )
+    source.listed = [waiting, playing]
     doc = Document(Site(source, "api:1").get("/").body.decode())
     rows = doc.tables["running-tournaments"]
     assert rows[0].cells == [
@@ -217,3 +231,108 @@ def test_a_waiting_tournament_says_why_on_the_index_and_a_playing_one_says_so() 
         "waiting for a referee since 2027-01-15 08:00:00 UTC (referee r:1: UNAVAILABLE: <refused>)",
     ]
     assert rows[1].cells == ["t2", "1/6", "playing"]
+    assert [r.links for r in rows] == [["/tournaments/t1"], ["/tournaments/t2"]]
+
+
+def test_tournaments_are_linked_from_the_index_and_the_ended_ones_listed() -> None:
+    source = FakeSource()
+    sprt = arena_pb2.Tournament(
+        id="t3",
+        spec=arena_pb2.TournamentSpec(name="sprt run", format=arena_pb2.FORMAT_SPRT),
+        state=arena_pb2.TOURNAMENT_STATE_RUNNING,
+        matches_done=5,
+        matches_issued=8,
+    )
+    knockout = arena_pb2.Tournament(
+        id="t2",
+        spec=arena_pb2.TournamentSpec(name=HOSTILE, format=arena_pb2.FORMAT_KNOCKOUT),
+        state=arena_pb2.TOURNAMENT_STATE_FINISHED,
+        matches_total=8,
+        matches_done=8,
+        standings=arena_pb2.Standings(knockout=arena_pb2.KnockoutBracket(champion="house")),
+    )
+    cancelled = arena_pb2.Tournament(
+        id="t1", state=arena_pb2.TOURNAMENT_STATE_CANCELLED, matches_total=6, matches_done=2
+    )
+    source.listed = [sprt, knockout, cancelled]
+    doc = Document(Site(source, "api:1").get("/").body.decode())
+    # An SPRT has no total: its progress counts the matches handed out so far.
+    assert [r.cells[:2] for r in doc.tables["running-tournaments"]] == [["sprt run", "5/8 issued"]]
+    ended = doc.tables["recent-tournaments"]
+    assert [r.cells for r in ended] == [
+        [HOSTILE, "knockout, won by house", "8/8", "finished"],
+        ["t1", "round robin", "2/6", "cancelled"],
+    ]
+    assert [r.links for r in ended] == [["/tournaments/t2"], ["/tournaments/t1"]]
+    assert doc.tables["recent-matches"][0].links[0] == "/tournaments/t1"
+    assert "<script>" not in pages.ended_table(source.listed)
+
+
+def test_unknown_and_implausible_tournaments_are_404_in_html_and_json() -> None:
+    source = FakeSource()
+    site = Site(source, "api:1")
+    page = site.get("/tournaments/t404")
+    assert (page.status, page.content_type) == (404, "text/html; charset=utf-8")
+    assert "no tournament &#x27;t404&#x27;" in page.body.decode()
+    api = site.get("/api/tournaments/t404")
+    assert api.status == 404
+    assert json.loads(api.body) == {"error": "no tournament 't404'", "status": 404}
+    assert source.asked == ["t404", "t404"]
+    # Not an id at all: refused before the API is asked.
+    for bad in ("/tournaments/bad%20id", "/api/tournaments/%3Cscript%3E", "/tournaments/a%2Fb"):
+        response = site.get(bad)
+        assert response.status == 404, bad
+        assert "ids are letters, digits" in response.body.decode()
+    board = site.get("/api/leaderboard?tournament=no%20such")
+    assert board.status == 404
+    assert source.asked == ["t404", "t404"]
+    assert site.get("/api/leaderboard?tournament=t404").status == 404
+
+
+def test_a_round_robin_page_shows_its_own_leaderboard_and_the_json_is_the_message() -> None:
+    source = FakeSource((HOSTILE, "rand"))
+    t = arena_pb2.Tournament(
+        id="t1",
+        spec=arena_pb2.TournamentSpec(
+            name=HOSTILE,
+            entries=[HOSTILE, "rand"],
+            format=arena_pb2.FORMAT_GAUNTLET,
+            gauntlet=arena_pb2.GauntletParams(challengers=[HOSTILE]),
+        ),
+        state=arena_pb2.TOURNAMENT_STATE_FINISHED,
+        games=["seep"],
+        matches_total=4,
+        matches_done=4,
+        fair_play=arena_pb2.FAIR_PLAY_TRUSTED,
+        seed=arena_pb2.SeedCommitment(
+            commitment="ab" * 32,
+            source=arena_pb2.SEED_SOURCE_OPERATOR,
+            revealed=True,
+            master_seed=42,
+        ),
+    )
+    source.listed = [t]
+    site = Site(source, "api:1")
+    response = site.get("/tournaments/t1")
+    assert response.status == 200
+    text = response.body.decode()
+    assert "<script>" not in text and "<img" not in text
+    assert 'http-equiv="refresh"' not in text  # it has ended: nothing will change
+    doc = Document(text)
+    facts = {r.attrs["data-field"]: r.cells[0] for r in doc.tables["tournament-summary"]}
+    assert facts == {
+        "id": "t1",
+        "state": "finished",
+        "format": f"Gauntlet: challengers {HOSTILE}",
+        "entries": f"{HOSTILE}, rand",
+        "games": "Seep",
+        "progress": "4/4 matches, 0 forfeited",
+        "fair-play": "trusted (the operator vouches for the entries)",
+        "seed": "operator's seed 42 revealed",
+    }
+    assert source.boards_of == ["t1"]
+    assert [r.cells[1] for r in doc.tables["tournament-leaderboard"]] == [HOSTILE, "rand"]
+    assert "/api/leaderboard?tournament=t1" in text
+    api = site.get("/api/tournaments/t1")
+    assert api.status == 200 and api.content_type == "application/json"
+    assert json.loads(api.body) == to_dict(t)

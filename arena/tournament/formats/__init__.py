@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.tournament.fair_play import duplicate, stored_mode
@@ -19,12 +19,17 @@ FORMATS: dict[str, type[Format]] = {
 ROUND_ROBIN = RoundRobin.name
 
 
-def build(tournament_id: str, spec: Mapping[str, Any]) -> Format:
-    """The format of a stored spec (``TournamentPlan.to_json``)."""
-    games_of = spec["games_of"]
+def build(
+    tournament_id: str,
+    spec: Mapping[str, Any],
+    lineup: Mapping[str, Sequence[str]] | None = None,
+) -> Format:
+    """The format of a stored spec (``TournamentPlan.to_json``); a ladder's with its
+    ``lineup`` as it stands (entry -> the games it plays)."""
+    games_of = spec["games_of"] if lineup is None else lineup
     field = Field(
         tournament_id=tournament_id,
-        entries=tuple(spec["entries"]),
+        entries=tuple(spec["entries"]) if lineup is None else tuple(sorted(lineup)),
         games=tuple(spec["games"]),
         games_of={entry: tuple(games) for entry, games in games_of.items()},
         deals=spec["deals"],

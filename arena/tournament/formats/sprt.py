@@ -29,7 +29,7 @@ from arena.tournament.formats.base import (
 )
 from arena.tournament.schedule import ScheduledMatch
 
-DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_units": 20000}
+DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_units": 100000}
 MAX_UNITS = 100000
 TRACE_POINTS = 1000
 PENDING, H0, H1, INCONCLUSIVE = (

@@ -115,7 +115,7 @@ def test_registered_with_its_defaults() -> None:
         fmt = Sprt(field(), params)
         assert fmt.total() is None
         p = status(fmt, fmt.start()).params
-        assert (p.elo0, p.elo1, p.alpha, p.beta, p.max_units) == (0, 5, 0.05, 0.05, 20000)
+        assert (p.elo0, p.elo1, p.alpha, p.beta, p.max_units) == (0, 5, 0.05, 0.05, 100000)
 
 
 @pytest.mark.parametrize(
