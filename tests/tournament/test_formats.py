@@ -81,7 +81,10 @@ def test_a_knockout_is_seeded_by_the_arenas_ratings(arena: Arena) -> None:
     arena.start_worker("w1", concurrency=2)
     for name in ("low", "mid", "top"):
         arena.start_bot(name, "random", "--seed", str(len(name) + ord(name[0])))
-    ratings = {"": {"rows": [{"bot": "top", "elo": 200}, {"bot": "mid", "elo": 0}]}}
+    ratings = {  # one game: its own board counts, not the board of every game
+        "": {"rows": [{"bot": "low", "elo": 300}, {"bot": "top", "elo": 0}]},
+        "bid-euchre": {"rows": [{"bot": "top", "elo": 200}, {"bot": "mid", "elo": 0}]},
+    }
     arena.redis.set("arena:ratings", json.dumps(ratings))
     tournament = arena.submit(
         ["low", "mid", "top"], games=["bid-euchre"], format=arena_pb2.FORMAT_KNOCKOUT
@@ -147,6 +150,32 @@ def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena)
     assert arena.redis.llen("celery") == 1  # the scheduler's first step, and no match
 
 
+def test_a_ladder_takes_in_bots_as_they_register_and_its_board_stays_live(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2, env={"ARENA_SCHEDULE_WINDOW": "4"})
+    arena.start_bot("house", "house")
+    arena.start_bot("r1", "random", "--seed", "1")
+    ladder = arena.submit([], games=["bid-euchre"], format=arena_pb2.FORMAT_LADDER)
+    assert ladder.matches_total == 0 and ladder.state == arena_pb2.TOURNAMENT_STATE_RUNNING
+    arena.wait_until(ladder.id, done=6)
+    arena.start_bot("late", "random", "--seed", "2")  # registers while the ladder runs
+
+    def late_played() -> int:
+        return sum("late" in r["entries"] for r in results_of(arena, ladder.id))
+
+    deadline = time.monotonic() + 180
+    while late_played() < 4:
+        assert time.monotonic() < deadline, "the newcomer was never paired"
+        time.sleep(0.2)
+    board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=ladder.id))
+    assert {row.bot for row in board.rows} == {"house", "r1", "late"}  # live, mid-ladder
+    assert arena.get(ladder.id).state == arena_pb2.TOURNAMENT_STATE_RUNNING
+    cancelled = arena.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=ladder.id))
+    assert cancelled.state == arena_pb2.TOURNAMENT_STATE_CANCELLED
+    assert cancelled.matches_issued <= cancelled.matches_done + 4
+    results = results_of(arena, ladder.id)
+    assert len({r["seed"] for r in results}) == len(results)  # a deal of its own each
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -157,7 +186,7 @@ def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena)
         ),
         (
             {"format": arena_pb2.FORMAT_SWISS, "swiss": arena_pb2.SwissParams(rounds=3)},
-            "rounds",
+            "a Swiss tournament of 2 entries has 1 to 1 rounds, got 3",
         ),
         (
             {"format": arena_pb2.FORMAT_GAUNTLET, "gauntlet": arena_pb2.GauntletParams()},
@@ -169,7 +198,15 @@ def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena)
                 "games": ["seep"],
                 "sprt": arena_pb2.SprtParams(elo0=5, elo1=5),
             },
-            "elo0",
+            "an SPRT needs elo0 < elo1 (both unset: 0 and 5); got elo0 5, elo1 5",
+        ),
+        (
+            {"format": arena_pb2.FORMAT_LADDER, "entries": []},
+            "a ladder plays the games it names: give one or more of baloot, bid-euchre",
+        ),
+        (
+            {"format": arena_pb2.FORMAT_LADDER, "games": ["seep"]},
+            "a ladder's entries are every registered bot that plays one of its games",
         ),
         ({"format": arena_pb2.FORMAT_KNOCKOUT, "entries": ["a"]}, "at least 2 entries, got 1"),
     ],
