@@ -76,7 +76,7 @@ def start_redis(
             "",
             *persistence,
             "--databases",
-            "64",
+            "1024",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -19,7 +19,7 @@ _databases = itertools.count(1)
 
 
 def next_database() -> int:
-    """A Redis database number no other test of this run uses (the server has 64)."""
+    """A Redis database number no other test of this run uses (the server has 1024)."""
     return next(_databases)
 
 

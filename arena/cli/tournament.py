@@ -221,10 +221,9 @@ def _verify(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace) -> None:
+    spec = _spec(args)  # the command line's own mistakes first, before any connection
     with arena_api(args) as api:
-        tournament = api.SubmitTournament(
-            arena_pb2.SubmitTournamentRequest(spec=_spec(args)), timeout=60
-        )
+        tournament = api.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=spec), timeout=60)
         print(summary(tournament))
         if args.wait:
             follow(api, tournament.id)

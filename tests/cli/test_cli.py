@@ -78,6 +78,23 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
             "no replay 'no-such-replay'",
         ),
         (("replay", "show", "/nonexistent/replay.json"), 1, "cannot read /nonexistent/replay.json"),
+        (
+            ("tournament", "run", "--entry", "a", "--entry", "b", "--rounds", "3"),
+            1,
+            "--rounds is for --format swiss",
+        ),
+        (
+            ("tournament", "run", "--format", "swiss", "--entry", "a", "--entry", "b"),
+            1,
+            "--format swiss needs --rounds N",
+        ),
+        (
+            ("tournament", "run", "--format", "gauntlet", "--entry", "a", "--entry", "b"),
+            1,
+            "--format gauntlet needs --challenger BOT",
+        ),
+        (("tournament", "run", "--format", "elimination"), 2, "invalid choice: 'elimination'"),
+        (("test", "new", "--game", "seep"), 2, "the following arguments are required: --vs"),
     ],
 )
 def test_errors_are_one_line_and_a_nonzero_exit(
