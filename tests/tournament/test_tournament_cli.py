@@ -50,7 +50,9 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     lines = done.stdout.splitlines()
     tournament_id = lines[0].split()[1]
     assert lines[0].startswith(f"tournament {tournament_id} (running, round robin): 0/6 matches")
-    assert lines[1].startswith(f"tournament {tournament_id} (finished, round robin): 6/6 matches, 0 forfeits")
+    assert lines[1].startswith(
+        f"tournament {tournament_id} (finished, round robin): 6/6 matches, 0 forfeits"
+    )
     assert "Leaderboard, all games, tournament" in done.stdout
     assert "6/6" in done.stderr  # the progress bar's last state
     rows = [
@@ -64,7 +66,9 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     assert "Note: 6 of these results were dealt from an operator's master seed" in done.stdout
 
     status = arena_cli(api, "tournament", "status", tournament_id)
-    assert status.stdout.startswith(f"tournament {tournament_id} (finished, round robin): 6/6 matches")
+    assert status.stdout.startswith(
+        f"tournament {tournament_id} (finished, round robin): 6/6 matches"
+    )
 
     as_json = json.loads(
         arena_cli(api, "leaderboard", "--tournament", tournament_id, "--json").stdout
