@@ -60,7 +60,7 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(
         assert row.matches == 4 * len(games)
         assert set(row.game_elo) == set(games)
     assert board.matches == tournament.matches_total
-    # The stored ratings (fitted by the chord callback) equal a fresh fit of the results.
+    # The stored ratings (fitted when the scheduler finished it) equal a fresh fit of the results.
     overall = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest())
     assert list(overall.rows) == list(board.rows)
     per_game = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game="bid-euchre"))

@@ -126,3 +126,18 @@ def check_matches(fmt: Format, matches: Sequence[ScheduledMatch]) -> None:
 def tables(state: State) -> Any:
     """Swiss: per round, its pairs as (a, b) and its bye."""
     return [([(t["a"], t["b"]) for t in r["tables"]], r["bye"]) for r in state["rounds"]]
+
+
+def pieces(make: Callable[[], Format], results: Results, rooms: Sequence[int]) -> Run:
+    """Drive fresh formats with every window size in ``rooms`` and shuffled absorb
+    orders; each must hand out exactly what one large window does, and end with the
+    same standings. The one-window run."""
+    whole = drive(make(), results)
+    for room in rooms:
+        for absorb_seed in (None, 1, 2):
+            fmt = make()
+            run = drive(fmt, results, room=room, absorb_seed=absorb_seed)
+            assert run.matches == whole.matches
+            assert fmt.standings(run.state) == make().standings(whole.state)
+    check_matches(make(), whole.matches)
+    return whole
