@@ -93,6 +93,9 @@ def _step(tournament_id: str) -> None:
             played = [formats.Played(r["match_id"], duplicate_result(r)) for r in batch]
             format_state = fmt.absorb(format_state, played)
             cursor += len(batch)
+        every = settings.ladder_ratings_every
+        if record.spec.get("format") == LADDER and cursor // every > state["cursor"] // every:
+            _refit_arena_ratings()  # a ladder never finishes; its results count as they come
         room = settings.schedule_window - (record.issued - record.done)
         new: list[ScheduledMatch] = []
         if room > 0:
@@ -119,8 +122,13 @@ def finalize(tournament_id: str) -> bool:
     failpoints.reach(failpoints.FINALIZE)
     results = store.results(tournament_id)
     store.save_leaderboard(tournament_id, leaderboard(results).to_json())
-    # Ratings first: whoever sees the tournament finished sees it rated.
+    _refit_arena_ratings()  # first: whoever sees the tournament finished sees it rated
+    return store.finish(tournament_id)
+
+
+def _refit_arena_ratings() -> None:
+    """The arena-wide boards (metrics, knockout seeding) from every stored result."""
+    store = tournaments()
     everything = [r for t in store.ids() for r in store.results(t)]
     boards = ratings_by_game(everything)
     store.save_ratings({game: board.to_json() for game, board in boards.items()})
-    return store.finish(tournament_id)

@@ -17,6 +17,9 @@
 ``ARENA_SCHEDULE_WINDOW``  matches a tournament may have handed out without a result
                            (default 256): what the broker holds of it at most; keep it
                            above the number of worker processes
+``ARENA_LADDER_RATINGS_EVERY``  results of a ladder between refits of the arena-wide
+                           ratings (default 200): a ladder never finishes, so its results
+                           reach them this way
 ``ARENA_REFEREE_TOKEN``    the referees' token, sent with every PlayMatch (default: none,
                            for referees that have none; ``arena worker --referee-token-file``)
 
@@ -80,6 +83,9 @@ class Settings:
         default_factory=lambda: _float("ARENA_REFEREE_KEEPALIVE", 10)
     )
     schedule_window: int = field(default_factory=lambda: _count("ARENA_SCHEDULE_WINDOW", 256))
+    ladder_ratings_every: int = field(
+        default_factory=lambda: _count("ARENA_LADDER_RATINGS_EVERY", 200)
+    )
     referee_ca: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CA", ""))
     referee_cert: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CERT", ""))
     referee_key: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_KEY", ""))

@@ -151,7 +151,8 @@ def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena)
 
 
 def test_a_ladder_takes_in_bots_as_they_register_and_its_board_stays_live(arena: Arena) -> None:
-    arena.start_worker("w1", concurrency=2, env={"ARENA_SCHEDULE_WINDOW": "4"})
+    env = {"ARENA_SCHEDULE_WINDOW": "4", "ARENA_LADDER_RATINGS_EVERY": "2"}
+    arena.start_worker("w1", concurrency=2, env=env)
     arena.start_bot("house", "house")
     arena.start_bot("r1", "random", "--seed", "1")
     ladder = arena.submit([], games=["bid-euchre"], format=arena_pb2.FORMAT_LADDER)
@@ -169,6 +170,16 @@ def test_a_ladder_takes_in_bots_as_they_register_and_its_board_stays_live(arena:
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=ladder.id))
     assert {row.bot for row in board.rows} == {"house", "r1", "late"}  # live, mid-ladder
     assert arena.get(ladder.id).state == arena_pb2.TOURNAMENT_STATE_RUNNING
+
+    def arena_wide() -> set[str]:  # refitted as the ladder goes, though it never finishes
+        boards = json.loads(arena.redis.get("arena:ratings") or "{}")
+        return {row["bot"] for row in boards.get("", {}).get("rows", [])}
+
+    while arena_wide() != {"house", "r1", "late"}:
+        assert time.monotonic() < deadline, (
+            f"arena-wide ratings never took the ladder in: {arena_wide()}"
+        )
+        time.sleep(0.2)
     cancelled = arena.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=ladder.id))
     assert cancelled.state == arena_pb2.TOURNAMENT_STATE_CANCELLED
     assert cancelled.matches_issued <= cancelled.matches_done + 4
