@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from google.protobuf import json_format
@@ -103,9 +102,6 @@ class TournamentPlan:
         if self.format == LADDER:
             return list(self.games)
         return [g for g in self.games if sum(g in e.games for e in self.lineup.values()) > 1]
-
-    def games_of(self) -> dict[str, tuple[str, ...]]:
-        return {label: entry.games for label, entry in self.lineup.items()}
 
     def to_json(self, tournament_id: str) -> dict[str, Any]:
         """The stored spec; it holds the secret seed, which only reads after the end show."""
@@ -206,7 +202,7 @@ def plan(
         raise TooLarge(
             f"{total} matches is over the limit of {MAX_MATCHES}: use fewer deals or entries"
         )
-    return dataclasses.replace(planned, total=total)
+    return replace(planned, total=total)
 
 
 def ladder_lineup(
