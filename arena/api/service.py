@@ -32,6 +32,7 @@ from arena.api.store_down import StoreDown
 from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
+from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.leaderboard import Leaderboard, leaderboard
 from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
@@ -320,26 +321,46 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetLeaderboard(
         self, request: arena_pb2.GetLeaderboardRequest, context: Context
     ) -> arena_pb2.Leaderboard:
-        if request.game and request.game not in game_names():
+        board = await self._board(request.tournament_id, request.game, context)
+        message = leaderboard_message(board, request.tournament_id)
+        if request.los and board.covariance:
+            message.los.extend(arena_pb2.LosRow(bot=bot, los=row) for bot, row in los_matrix(board))
+        return message
+
+    async def CompareBots(
+        self, request: arena_pb2.CompareBotsRequest, context: Context
+    ) -> arena_pb2.BotComparison:
+        board = await self._board(request.tournament_id, request.game, context)
+        try:
+            found = compare(board, request.a, request.b)
+        except CannotCompare as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        return arena_pb2.BotComparison(
+            a=found.a, b=found.b, elo_difference=found.difference, ci95=found.ci95, los=found.los
+        )
+
+    async def _board(self, tournament_id: str, game: str, context: Context) -> Leaderboard:
+        """The ratings of one tournament or of all, overall or of one game; a finished
+        tournament's as it finished (refitted if stored before covariances were kept)."""
+        if game and game not in game_names():
             await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"unknown game {request.game!r}; available games: {', '.join(game_names())}",
+                f"unknown game {game!r}; available games: {', '.join(game_names())}",
             )
-        if request.tournament_id:
-            record = await self._tournament(request.tournament_id, context)
-            if record.state == FINISHED and not request.game:
+        if tournament_id:
+            record = await self._tournament(tournament_id, context)
+            if record.state == FINISHED and not game:
                 # The ratings the tournament finished with, fitted once when it finished.
                 stored = await asyncio.to_thread(self.tournaments.leaderboard, record.id)
-                if stored is not None:
-                    return leaderboard_message(Leaderboard.from_json(stored), record.id)
+                if stored is not None and stored.get("covariance"):
+                    return Leaderboard.from_json(stored)
         version = await asyncio.to_thread(self.tournaments.results_version)
-        board = await self.boards.get(
-            (request.tournament_id, request.game),
+        return await self.boards.get(
+            (tournament_id, game),
             version,
-            lambda: asyncio.to_thread(self._fit_leaderboard, request.tournament_id, request.game),
+            lambda: asyncio.to_thread(self._fit_leaderboard, tournament_id, game),
         )
-        return leaderboard_message(board, request.tournament_id)
 
     def _fit_leaderboard(self, tournament_id: str, game: str) -> Leaderboard:
         """Ratings from one tournament's results, or from every tournament's."""

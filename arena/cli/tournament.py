@@ -148,6 +148,15 @@ def add_commands(groups: Groups) -> None:
     )
     board.add_argument("--tournament", default="", help="only this tournament (default: all)")
     board.add_argument("--game", default="", help="only this game (default: all games together)")
+    board.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="A's Elo over B's with its 95%% interval and the chance A is the stronger (LOS)",
+    )
+    board.add_argument(
+        "--los", action="store_true", help="also the likelihood-of-superiority matrix (top 20)"
+    )
     board.add_argument("--json", action="store_true", help="print JSON")
     board.add_argument("--csv", action="store_true", help="print CSV")
     add_api_flag(board)
@@ -408,9 +417,14 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
 def _leaderboard(args: argparse.Namespace) -> None:
     if args.json and args.csv:
         raise CliError("choose one of --json and --csv")
+    if args.compare:
+        _compare(args)
+        return
     with arena_api(args) as api:
         board = api.GetLeaderboard(
-            arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
+            arena_pb2.GetLeaderboardRequest(
+                tournament_id=args.tournament, game=args.game, los=args.los
+            ),
             timeout=60,
         )
     if args.json:
@@ -454,6 +468,41 @@ def _leaderboard(args: argparse.Namespace) -> None:
             )
     else:
         print_leaderboard(board)
+        print_los(board)
+
+
+def _compare(args: argparse.Namespace) -> None:
+    a, b = args.compare
+    with arena_api(args) as api:
+        found = api.CompareBots(
+            arena_pb2.CompareBotsRequest(tournament_id=args.tournament, game=args.game, a=a, b=b),
+            timeout=60,
+        )
+    if args.json:
+        print(json.dumps(json_format.MessageToDict(found, preserving_proto_field_name=True)))
+        return
+    print(
+        f"{a} - {b}: {found.elo_difference:+.0f} ± {found.ci95:.0f} Elo (95%), "
+        f"LOS {100 * found.los:.1f}% that {a} is the stronger"
+    )
+
+
+def print_los(board: arena_pb2.Leaderboard) -> None:
+    """The likelihood-of-superiority matrix, in percent, as BayesElo prints it."""
+    if not board.los:
+        return
+    bots = [row.bot for row in board.los]
+    print("Likelihood of superiority, % (that the row is stronger than the column):")
+    table = Table()
+    table.add_column("bot")
+    for bot in bots:
+        table.add_column(bot[:10], justify="right")
+    for row in board.los:
+        table.add_row(
+            row.bot,
+            *("" if a == row.bot else f"{100 * v:.0f}" for a, v in zip(bots, row.los, strict=True)),
+        )
+    Console(width=max(120, 14 + 11 * len(bots))).print(table)
 
 
 def _serve(args: argparse.Namespace) -> None:

@@ -34,6 +34,9 @@ class Leaderboard:
     matches: int
     caveats: tuple[str, ...] = ()
     """What a reader should know before trusting these ratings."""
+    covariance: dict[str, dict[str, float]] = field(default_factory=dict, compare=False)
+    """The fit's covariance of the ratings, bot by bot: what pairwise answers come from
+    (``arena.ratings.compare``). Empty on boards stored before it was kept."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -42,7 +45,8 @@ class Leaderboard:
     def from_json(cls, data: Mapping[str, Any]) -> Leaderboard:
         rows = tuple(Row(**row) for row in data["rows"])
         caveats = tuple(data.get("caveats", ()))
-        return cls(data["game"], rows, data["draw_elo"], data["matches"], caveats)
+        covariance = data.get("covariance", {})
+        return cls(data["game"], rows, data["draw_elo"], data["matches"], caveats, covariance)
 
 
 def caveats(results: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
@@ -109,6 +113,7 @@ class _Tally:
         players = sorted(self.played)
         rows: list[Row] = []
         draw_elo = 0.0
+        covariance: dict[str, dict[str, float]] = {}
         if len(players) >= 2:
             if counts is None:
                 counts = count_outcomes(pair_outcomes(self.halves))
@@ -128,7 +133,9 @@ class _Tally:
                 for i, r in enumerate(table.ratings)
             ]
             draw_elo = table.draw_elo
-        return Leaderboard(game, tuple(rows), draw_elo, self.matches, self.caveats())
+            for (a, b), value in table.covariance.items():
+                covariance.setdefault(a, {})[b] = value
+        return Leaderboard(game, tuple(rows), draw_elo, self.matches, self.caveats(), covariance)
 
 
 def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderboard:

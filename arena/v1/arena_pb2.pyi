@@ -1323,23 +1323,133 @@ class GetLeaderboardRequest(_message.Message):
 
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
+    LOS_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Only this tournament's results; empty means every stored result."""
     game: _builtins.str
     """Only this game; empty means all games together."""
+    los: _builtins.bool
+    """Also the likelihood-of-superiority matrix of the top 20 bots (Leaderboard.los)."""
     def __init__(
         self,
         *,
         tournament_id: _builtins.str = ...,
         game: _builtins.str = ...,
+        los: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "los", b"los", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetLeaderboardRequest: _TypeAlias = GetLeaderboardRequest  # noqa: Y015
+
+@_typing.final
+class CompareBotsRequest(_message.Message):
+    """Compare two bots on one board (the same board GetLeaderboard would fit)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Only this tournament's results; empty means every stored result."""
+    game: _builtins.str
+    """Only this game; empty means all games together."""
+    a: _builtins.str
+    """The first bot, as the board names it."""
+    b: _builtins.str
+    """The second bot."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        a: _builtins.str = ...,
+        b: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "b", b"b", "game", b"game", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompareBotsRequest: _TypeAlias = CompareBotsRequest  # noqa: Y015
+
+@_typing.final
+class BotComparison(_message.Message):
+    """How two bots compare."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    ELO_DIFFERENCE_FIELD_NUMBER: _builtins.int
+    CI95_FIELD_NUMBER: _builtins.int
+    LOS_FIELD_NUMBER: _builtins.int
+    a: _builtins.str
+    """The first bot."""
+    b: _builtins.str
+    """The second bot."""
+    elo_difference: _builtins.float
+    """Elo of a less Elo of b."""
+    ci95: _builtins.float
+    """Half-width of the difference's 95% interval, from the fit's covariance (the bots'
+    own intervals are relative to the pool's mean, and cannot be combined by hand).
+    """
+    los: _builtins.float
+    """The likelihood of superiority: the chance that a is the stronger, 0 to 1, in the
+    fit's normal approximation, as BayesElo and Ordo print it.
+    """
+    def __init__(
+        self,
+        *,
+        a: _builtins.str = ...,
+        b: _builtins.str = ...,
+        elo_difference: _builtins.float = ...,
+        ci95: _builtins.float = ...,
+        los: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["a", b"a", "b", b"b", "ci95", b"ci95", "elo_difference", b"elo_difference", "los", b"los"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotComparison: _TypeAlias = BotComparison  # noqa: Y015
+
+@_typing.final
+class LosRow(_message.Message):
+    """One row of a likelihood-of-superiority matrix."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    LOS_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """The bot."""
+    @_builtins.property
+    def los(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
+        """The chance that it is stronger than each bot of the matrix, in Leaderboard.los
+        order (0.5 against itself).
+        """
+
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        los: _abc.Iterable[_builtins.float] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "los", b"los"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LosRow: _TypeAlias = LosRow  # noqa: Y015
 
 @_typing.final
 class LeaderboardRow(_message.Message):
@@ -1435,6 +1545,7 @@ class Leaderboard(_message.Message):
     DRAW_ELO_FIELD_NUMBER: _builtins.int
     MATCHES_FIELD_NUMBER: _builtins.int
     CAVEATS_FIELD_NUMBER: _builtins.int
+    LOS_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Tournament the ratings cover; empty for all."""
     game: _builtins.str
@@ -1454,6 +1565,12 @@ class Leaderboard(_message.Message):
         remembers could know its opponents' cards. Empty when there is nothing to say.
         """
 
+    @_builtins.property
+    def los(self) -> _containers.RepeatedCompositeFieldContainer[Global___LosRow]:
+        """When asked (GetLeaderboardRequest.los): the top 20 bots' likelihood of superiority
+        over each other, best first.
+        """
+
     def __init__(
         self,
         *,
@@ -1463,10 +1580,11 @@ class Leaderboard(_message.Message):
         draw_elo: _builtins.float = ...,
         matches: _builtins.int = ...,
         caveats: _abc.Iterable[_builtins.str] | None = ...,
+        los: _abc.Iterable[Global___LosRow] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "matches", b"matches", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "los", b"los", "matches", b"matches", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

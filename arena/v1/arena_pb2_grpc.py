@@ -85,6 +85,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.GetLeaderboardRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.Leaderboard.FromString,
                 _registered_method=True)
+        self.CompareBots = channel.unary_unary(
+                '/arena.v1.Arena/CompareBots',
+                request_serializer=arena_dot_v1_dot_arena__pb2.CompareBotsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.BotComparison.FromString,
+                _registered_method=True)
         self.ListResults = channel.unary_unary(
                 '/arena.v1.Arena/ListResults',
                 request_serializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
@@ -191,6 +196,15 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CompareBots(self, request, context):
+        """How two bots compare on one board: their Elo difference with its 95% interval, from
+        the fit's full covariance, and the likelihood that the first is the stronger.
+        INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListResults(self, request, context):
         """Every stored match result of a tournament, in match id order.
         """
@@ -290,6 +304,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetLeaderboard,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.GetLeaderboardRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.Leaderboard.SerializeToString,
+            ),
+            'CompareBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.CompareBots,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.CompareBotsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.BotComparison.SerializeToString,
             ),
             'ListResults': grpc.unary_unary_rpc_method_handler(
                     servicer.ListResults,
@@ -588,6 +607,33 @@ class Arena:
             '/arena.v1.Arena/GetLeaderboard',
             arena_dot_v1_dot_arena__pb2.GetLeaderboardRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.Leaderboard.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CompareBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/CompareBots',
+            arena_dot_v1_dot_arena__pb2.CompareBotsRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.BotComparison.FromString,
             options,
             channel_credentials,
             insecure,

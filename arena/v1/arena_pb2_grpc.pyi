@@ -63,6 +63,11 @@ class ArenaStub:
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]
     """Ratings from the stored results: of one tournament or of all, overall or per game."""
+    CompareBots: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CompareBotsRequest, _arena_pb2.BotComparison]
+    """How two bots compare on one board: their Elo difference with its 95% interval, from
+    the fit's full covariance, and the likelihood that the first is the stronger.
+    INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+    """
     ListResults: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]
     """Every stored match result of a tournament, in match id order."""
     SubmitBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
@@ -122,6 +127,11 @@ class ArenaAsyncStub(ArenaStub):
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]  # type: ignore[assignment]
     """Ratings from the stored results: of one tournament or of all, overall or per game."""
+    CompareBots: _aio.UnaryUnaryMultiCallable[_arena_pb2.CompareBotsRequest, _arena_pb2.BotComparison]  # type: ignore[assignment]
+    """How two bots compare on one board: their Elo difference with its 95% interval, from
+    the fit's full covariance, and the likelihood that the first is the stronger.
+    INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+    """
     ListResults: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]  # type: ignore[assignment]
     """Every stored match result of a tournament, in match id order."""
     SubmitBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]  # type: ignore[assignment]
@@ -238,6 +248,17 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Leaderboard, _abc.Awaitable[_arena_pb2.Leaderboard]]:
         """Ratings from the stored results: of one tournament or of all, overall or per game."""
+
+    @_abc_1.abstractmethod
+    def CompareBots(
+        self,
+        request: _arena_pb2.CompareBotsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.BotComparison, _abc.Awaitable[_arena_pb2.BotComparison]]:
+        """How two bots compare on one board: their Elo difference with its 95% interval, from
+        the fit's full covariance, and the likelihood that the first is the stronger.
+        INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+        """
 
     @_abc_1.abstractmethod
     def ListResults(

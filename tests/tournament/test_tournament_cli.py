@@ -8,6 +8,8 @@ import json
 import random
 import subprocess
 
+import pytest
+
 from arena.local_redis import free_port
 from arena.processes import arena_command
 from arena.ratings.leaderboard import leaderboard
@@ -75,6 +77,26 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     )
     assert [row["bot"] for row in as_json["rows"]] == ["house", "rand"]
     assert as_json["rows"][0]["wins"] == 6
+    compared = arena_cli(
+        api, "leaderboard", "--tournament", tournament_id, "--compare", "house", "rand", "--json"
+    )
+    comparison = json.loads(compared.stdout)
+    difference = as_json["rows"][0]["elo"] - as_json["rows"][1]["elo"]
+    assert comparison["elo_difference"] == pytest.approx(difference)
+    assert comparison["ci95"] > 0 and comparison["los"] > 0.5  # six wins of six
+    said = arena_cli(api, "leaderboard", "--compare", "rand", "house").stdout
+    assert said.startswith(
+        f"rand - house: {-difference:+.0f} ± {comparison['ci95']:.0f} Elo (95%), LOS "
+    )
+    refused = arena_cli(api, "leaderboard", "--compare", "house", "ghost")
+    assert refused.returncode == 1
+    assert (
+        refused.stderr
+        == "arena: error: INVALID_ARGUMENT: no rating for ghost on this board; rated: house, rand\n"
+    )
+    matrix = arena_cli(api, "leaderboard", "--los").stdout
+    assert "Likelihood of superiority" in matrix
+    assert f"{100 * comparison['los']:.0f}" in matrix
     as_csv = list(csv.DictReader(io.StringIO(arena_cli(api, "leaderboard", "--csv").stdout)))
     assert [row["bot"] for row in as_csv] == ["house", "rand"]
     assert float(as_csv[0]["elo"]) == round(as_json["rows"][0]["elo"], 1)

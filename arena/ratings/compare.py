@@ -1,0 +1,68 @@
+"""Pairwise answers: is A better than B, and by how much?
+
+Each bot's interval on the board is relative to the pool's mean, and two overlapping
+intervals say nothing about the pair: the ratings are correlated (every rating is
+fitted from the same table). The difference's variance comes from the fit's full
+covariance, ``Var(a - b) = C_aa + C_bb - 2 C_ab``, and gives
+
+- the difference with its 95% interval, and
+- the likelihood of superiority, LOS = Phi(difference / sd): in the fit's Gaussian
+  approximation of the posterior, the chance that A is the stronger, the number
+  BayesElo's and Ordo's ``los`` tables print.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from arena.ratings.elo import Z95
+from arena.ratings.leaderboard import Leaderboard
+
+MATRIX_BOTS = 20
+"""Bots in an LOS matrix at most: the top of the board (a wider one is unreadable)."""
+
+
+class CannotCompare(ValueError):
+    """The board cannot answer; the message says why, for the reader."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    a: str
+    b: str
+    difference: float
+    """Elo of ``a`` less Elo of ``b``."""
+    ci95: float
+    """Half-width of the difference's 95% interval."""
+    los: float
+    """The chance that ``a`` is the stronger, 0..1."""
+
+
+def los(difference: float, sd: float) -> float:
+    """Phi(difference / sd); a difference known exactly (sd 0) is certain either way."""
+    if sd <= 0:
+        return 1.0 if difference > 0 else 0.0 if difference < 0 else 0.5
+    return 0.5 * (1.0 + math.erf(difference / (sd * math.sqrt(2.0))))
+
+
+def compare(board: Leaderboard, a: str, b: str) -> Comparison:
+    rows = {row.bot: row for row in board.rows}
+    unknown = [name for name in (a, b) if name not in rows]
+    if unknown:
+        rated = ", ".join(sorted(rows)) or "none"
+        raise CannotCompare(f"no rating for {', '.join(unknown)} on this board; rated: {rated}")
+    if a == b:
+        raise CannotCompare(f"compare two different bots, got {a!r} twice")
+    cov = board.covariance
+    if not cov:
+        raise CannotCompare("this board was stored without its covariance; ask for it afresh")
+    sd = math.sqrt(max(cov[a][a] + cov[b][b] - 2 * cov[a][b], 0.0))
+    difference = rows[a].elo - rows[b].elo
+    return Comparison(a, b, difference, Z95 * sd, los(difference, sd))
+
+
+def los_matrix(board: Leaderboard, limit: int = MATRIX_BOTS) -> list[tuple[str, list[float]]]:
+    """The top ``limit`` bots, each with its LOS against each of them (0.5 on itself)."""
+    bots = [row.bot for row in board.rows[:limit]]
+    return [(a, [0.5 if a == b else compare(board, a, b).los for b in bots]) for a in bots]
