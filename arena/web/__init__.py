@@ -7,7 +7,8 @@ rendered on the server and work without JavaScript.
 =======================================  ================================================
 route                                    answer
 =======================================  ================================================
-``/``                                    HTML: overall leaderboard, one table per game,
+``/``                                    HTML: overall leaderboard with its top 20 bots'
+                                         LOS matrix, one table per game,
                                          tournaments in progress, the 20 most recent
                                          matches, the 10 most recent ended tournaments
 ``/games/{game}``                        HTML: one game's leaderboard and recent matches

@@ -48,7 +48,9 @@ class Source(Protocol):
 
     def games(self) -> list[str]: ...
 
-    def leaderboard(self, game: str = "", tournament_id: str = "") -> arena_pb2.Leaderboard: ...
+    def leaderboard(
+        self, game: str = "", tournament_id: str = "", los: bool = False
+    ) -> arena_pb2.Leaderboard: ...
 
     def matches(self, limit: int, game: str = "") -> list[Match]: ...
 
@@ -99,13 +101,16 @@ class ArenaData:
     def games(self) -> list[str]:
         return game_names()
 
-    def leaderboard(self, game: str = "", tournament_id: str = "") -> arena_pb2.Leaderboard:
-        """Ratings of every stored result, or of one tournament's (404 if it is unknown)."""
+    def leaderboard(
+        self, game: str = "", tournament_id: str = "", los: bool = False
+    ) -> arena_pb2.Leaderboard:
+        """Ratings of every stored result, or of one tournament's (404 if it is unknown);
+        with ``los``, the top bots' likelihood-of-superiority matrix too."""
         if game and game not in game_names():
             raise unknown_game(game)
         with _upstream("the arena API", self.api):
             board: arena_pb2.Leaderboard = self._stub.GetLeaderboard(
-                arena_pb2.GetLeaderboardRequest(game=game, tournament_id=tournament_id),
+                arena_pb2.GetLeaderboardRequest(game=game, tournament_id=tournament_id, los=los),
                 timeout=API_TIMEOUT_S,
             )
         return board

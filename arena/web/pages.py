@@ -166,6 +166,30 @@ def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
     return f'<table id="{esc(table_id)}">{thead(columns)}{body}</table>'
 
 
+def los_table(board: arena_pb2.Leaderboard) -> str:
+    """The likelihood of superiority of the top bots, in percent: the chance that the
+    row's bot is stronger than the column's, from the fit's covariance."""
+    if not board.los:
+        return ""
+    bots = [row.bot for row in board.los]
+    head = thead([("LOS %", "text"), *((bot, "num") for bot in bots)])
+    rows = "".join(
+        "<tr>"
+        + td(row.bot, "text")
+        + "".join(
+            td("" if bot == row.bot else f"{100 * value:.0f}", "num")
+            for bot, value in zip(bots, row.los, strict=True)
+        )
+        + "</tr>"
+        for row in board.los
+    )
+    return (
+        '<p class="muted">Likelihood of superiority: the chance, in percent, that the row\'s '
+        "bot is stronger than the column's (from the full covariance of the fit).</p>"
+        f'<table id="los-matrix">{head}<tbody>{rows}</tbody></table>'
+    )
+
+
 def _match_row(match: Match) -> str:
     r = match.record
     winner = r.winner_team if r.HasField("winner_team") else None
@@ -309,7 +333,8 @@ def index_page(
         '<section><h2>Overall</h2><p class="muted">Maximum-likelihood Elo over all games, '
         f"from {overall.matches} matches; each duplicate pair counts once, and so does each "
         "match of an open tournament (a deal of its own).</p>"
-        f"{caveats(overall)}{leaderboard_table(overall, 'leaderboard-overall')}</section>",
+        f"{caveats(overall)}{leaderboard_table(overall, 'leaderboard-overall')}"
+        f"{los_table(overall)}</section>",
         f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
         f"<section><h2>Recent matches</h2>{matches_table(matches)}</section>",
     ]

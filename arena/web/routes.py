@@ -165,7 +165,7 @@ class Site:
 
     def _index(self) -> Response:
         games = self.source.games()
-        overall = self.source.leaderboard()
+        overall = self.source.leaderboard(los=True)
         per_game = [self.source.leaderboard(g) for g in games]
         matches = self.source.matches(INDEX_MATCHES)
         tournaments = self.source.tournaments()

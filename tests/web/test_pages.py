@@ -66,12 +66,19 @@ class FakeSource:
     def games(self) -> list[str]:
         return ["seep"]
 
-    def leaderboard(self, game: str = "", tournament_id: str = "") -> arena_pb2.Leaderboard:
+    def leaderboard(
+        self, game: str = "", tournament_id: str = "", los: bool = False
+    ) -> arena_pb2.Leaderboard:
         if game not in ("", "seep"):
             raise unknown_game(game)
         if tournament_id:
             self.boards_of.append(self.tournament(tournament_id).id)
-        return board(*self.bots, game=game)
+        found = board(*self.bots, game=game)
+        if los:
+            a, b = self.bots
+            found.los.add(bot=a, los=[0.5, 0.987])
+            found.los.add(bot=b, los=[0.013, 0.5])
+        return found
 
     def matches(self, limit: int, game: str = "") -> list[Match]:
         self.limits.append(limit)
@@ -99,6 +106,8 @@ def test_user_controlled_names_are_escaped_in_every_table() -> None:
     assert "script" not in doc.tags and "img" not in doc.tags
     assert [r.cells[1] for r in doc.tables["leaderboard-overall"]] == [HOSTILE, "rand"]
     assert [r.attrs["data-bot"] for r in doc.tables["leaderboard-seep"]] == [HOSTILE, "rand"]
+    # The likelihood of superiority, row over column, with the names escaped too.
+    assert [r.cells for r in doc.tables["los-matrix"]] == [[HOSTILE, "", "99"], ["rand", "1", ""]]
     recent = doc.tables["recent-matches"]
     assert recent[0].cells[3:5] == [HOSTILE, "rand"]
     assert recent[0].cells[6] == f"{HOSTILE} wins"
