@@ -24,6 +24,24 @@ class Row:
     losses: int
     matches: int
     game_elo: dict[str, float] = field(default_factory=dict)
+    status: str = "rated"
+    """RATED, or why the row is not ranked: PROVISIONAL, INCOMPLETE or EXCLUDED."""
+    note: str = ""
+    """For the reader, when there is something to say: why the row is not ranked, that
+    its group is not connected to the main one, that its record is perfect."""
+    group: int = 1
+    """Which connected part of the comparison graph the bot is in: 1 the largest; ratings
+    in different groups cannot be compared."""
+    bound: str = ""
+    """"at least" or "at most" for a perfect record, whose estimate comes from the prior:
+    ``elo_bound`` is then the one-sided 95% bound shown instead."""
+    elo_bound: float = 0.0
+
+
+RATED = "rated"
+PROVISIONAL = "provisional"
+INCOMPLETE = "incomplete"
+EXCLUDED = "excluded"
 
 
 @dataclass(frozen=True)
