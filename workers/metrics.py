@@ -22,7 +22,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, multiproces
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from arena.ratings.leaderboard import Leaderboard
+from arena.ratings.board import PROVISIONAL, RATED, Leaderboard
 from arena.store import TournamentStore
 from workers import broker
 from workers.multiproc import MULTIPROC_ENV
@@ -79,7 +79,9 @@ class ArenaStateCollector(Collector):
         yield from families
 
     def _read(self) -> Iterator[Metric]:
-        queue, unacked, scheduled, done, waiting, elo, lower, upper, matches = _families()
+        queue, unacked, scheduled, done, waiting, elo, lower, upper, matches, provisional = (
+            _families()
+        )
         for name in self.queues:
             queue.add_metric([name], broker.queue_length(self.redis, name))
         unacked.add_metric([], int(self.redis.hlen(broker.UNACKED)))
@@ -92,12 +94,26 @@ class ArenaStateCollector(Collector):
                     waiting.add_metric([record.id], time.time() - record.waiting.since)
         for game, board in self.store.ratings().items():
             for row in Leaderboard.from_json(board).rows:
+                if row.status not in (RATED, PROVISIONAL):
+                    continue  # no rating on this board (incomplete, excluded)
                 labels = [row.bot, game or "all"]
+                provisional.add_metric(labels, row.status == PROVISIONAL)
                 elo.add_metric(labels, row.elo)
                 lower.add_metric(labels, row.elo - row.elo_ci95)
                 upper.add_metric(labels, row.elo + row.elo_ci95)
                 matches.add_metric(labels, row.matches)
-        yield from (queue, unacked, scheduled, done, waiting, elo, lower, upper, matches)
+        yield from (
+            queue,
+            unacked,
+            scheduled,
+            done,
+            waiting,
+            elo,
+            lower,
+            upper,
+            matches,
+            provisional,
+        )
 
 
 def _redis_up() -> GaugeMetricFamily:
@@ -144,6 +160,12 @@ def _families() -> tuple[GaugeMetricFamily, ...]:
         ),
         GaugeMetricFamily(
             "arena_rating_matches", "Matches a bot played that the rating counts.", labels=rated
+        ),
+        GaugeMetricFamily(
+            "arena_rating_provisional",
+            "1 while the rating rests on too few pairs to be shown (the leaderboard's "
+            "min_pairs), else 0.",
+            labels=rated,
         ),
     )
 

@@ -32,6 +32,7 @@ from arena.api.store_down import StoreDown
 from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
+from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RATED
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.leaderboard import Leaderboard, leaderboard
 from arena.referee.requests import InvalidRequest, check_address
@@ -151,10 +152,29 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
                 losses=row.losses,
                 matches=row.matches,
                 game_elo=row.game_elo,
+                status=STATUS_PROTO[row.status],
+                note=row.note,
+                group=row.group,
+                bound=BOUND_PROTO[row.bound],
+                elo_bound=row.elo_bound,
             )
             for row in board.rows
         ],
+        min_pairs=board.min_pairs,
     )
+
+
+STATUS_PROTO = {
+    RATED: arena_pb2.RATING_STATUS_RATED,
+    PROVISIONAL: arena_pb2.RATING_STATUS_PROVISIONAL,
+    INCOMPLETE: arena_pb2.RATING_STATUS_INCOMPLETE,
+    EXCLUDED: arena_pb2.RATING_STATUS_EXCLUDED,
+}
+BOUND_PROTO = {
+    "": arena_pb2.RATING_BOUND_UNSPECIFIED,
+    "at least": arena_pb2.RATING_BOUND_AT_LEAST,
+    "at most": arena_pb2.RATING_BOUND_AT_MOST,
+}
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):

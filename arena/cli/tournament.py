@@ -14,6 +14,7 @@ from rich.table import Table
 
 from arena import wire
 from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
+from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
 from arena.tournament.fair_play import MAX_SEED
 from arena.tournament.progress import (
     STATE_NAMES,
@@ -385,10 +386,6 @@ def _results(args: argparse.Namespace) -> None:
         )
 
 
-def _elo(value: float) -> str:
-    return f"{round(value):+d}"  # never "-0"
-
-
 def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
     games = sorted({g for row in board.rows for g in row.game_elo})
     scope = f"tournament {board.tournament_id}" if board.tournament_id else "all tournaments"
@@ -399,17 +396,26 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in board.rows:
         table.add_row(
-            str(row.rank),
+            rank_text(row),
             row.bot,
-            _elo(row.elo),
-            f"{row.elo_ci95:.0f}",
+            rating_text(row, board),
+            interval_text(row).removeprefix("± "),
             str(row.pairs),
             f"{row.wins}-{row.draws}-{row.losses}",
             str(row.matches),
-            *(_elo(row.game_elo[g]) if g in row.game_elo else "" for g in games),
+            *(elo_text(row.game_elo[g]) if g in row.game_elo else "" for g in games),
         )
     console = Console(width=max(120, 70 + 15 * len(games)))
     console.print(table)
+    for row in board.rows:
+        if row.note:
+            console.print(f"{row.bot}: {row.note}.", markup=False)
+    if any(row.status == arena_pb2.RATING_STATUS_PROVISIONAL for row in board.rows):
+        console.print(
+            f"A rating is shown from {board.min_pairs} pairs (in every game, overall): "
+            "with fewer the fit overstates differences.",
+            markup=False,
+        )
     for caveat in board.caveats:
         console.print(f"Note: {caveat}.", markup=False)
 
@@ -448,6 +454,7 @@ def _leaderboard(args: argparse.Namespace) -> None:
                 "draws",
                 "losses",
                 "matches",
+                "status",
                 *games,
             ]
         )
@@ -463,6 +470,7 @@ def _leaderboard(args: argparse.Namespace) -> None:
                     row.draws,
                     row.losses,
                     row.matches,
+                    arena_pb2.RatingStatus.Name(row.status).removeprefix("RATING_STATUS_").lower(),
                     *(f"{row.game_elo[g]:.1f}" if g in row.game_elo else "" for g in games),
                 ]
             )

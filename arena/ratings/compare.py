@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from arena.ratings.board import RATED, Leaderboard
 from arena.ratings.elo import Z95
-from arena.ratings.leaderboard import Leaderboard
 
 MATRIX_BOTS = 20
 """Bots in an LOS matrix at most: the top of the board (a wider one is unreadable)."""
@@ -57,12 +57,21 @@ def compare(board: Leaderboard, a: str, b: str) -> Comparison:
     cov = board.covariance
     if not cov:
         raise CannotCompare("this board was stored without its covariance; ask for it afresh")
+    for name in (a, b):
+        if name not in cov:
+            raise CannotCompare(f"{name} is not rated on this board: {rows[name].note}")
+    if b not in cov[a]:
+        raise CannotCompare(
+            f"{a} (group {rows[a].group}) and {b} (group {rows[b].group}) are in different "
+            "groups: no games connect them, so their ratings cannot be compared"
+        )
     sd = math.sqrt(max(cov[a][a] + cov[b][b] - 2 * cov[a][b], 0.0))
     difference = rows[a].elo - rows[b].elo
     return Comparison(a, b, difference, Z95 * sd, los(difference, sd))
 
 
 def los_matrix(board: Leaderboard, limit: int = MATRIX_BOTS) -> list[tuple[str, list[float]]]:
-    """The top ``limit`` bots, each with its LOS against each of them (0.5 on itself)."""
-    bots = [row.bot for row in board.rows[:limit]]
+    """The top ``limit`` ranked bots of the main group, each with its LOS against each of
+    them (0.5 on itself)."""
+    bots = [row.bot for row in board.rows if row.status == RATED and row.group == 1][:limit]
     return [(a, [0.5 if a == b else compare(board, a, b).los for b in bots]) for a in bots]

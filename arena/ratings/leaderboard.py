@@ -1,70 +1,33 @@
-"""Leaderboards from stored match results: overall and per game, with 95% intervals."""
+"""Leaderboards from stored match results: each game's, and the overall one made from
+them, with 95% intervals and what else a reader needs to trust them."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from arena.ratings.board import (
+    EXCLUDED,
+    MIN_PAIRS,
+    PROVISIONAL,
+    RATED,
+    Leaderboard,
+    Row,
+    ranked,
+)
+from arena.ratings.bound import lower_bound, upper_bound
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
-from arena.ratings.elo import Counts, add_counts, count_outcomes, fit_counts
+from arena.ratings.elo import PRIOR_SIGMA, Counts, Rating, RatingTable, count_outcomes, fit_counts
+from arena.ratings.groups import groups
+from arena.ratings.overall import overall
 from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CAVEAT
 
-
-@dataclass(frozen=True)
-class Row:
-    rank: int
-    bot: str
-    elo: float
-    elo_ci95: float
-    pairs: int
-    wins: int
-    draws: int
-    losses: int
-    matches: int
-    game_elo: dict[str, float] = field(default_factory=dict)
-    status: str = "rated"
-    """RATED, or why the row is not ranked: PROVISIONAL, INCOMPLETE or EXCLUDED."""
-    note: str = ""
-    """For the reader, when there is something to say: why the row is not ranked, that
-    its group is not connected to the main one, that its record is perfect."""
-    group: int = 1
-    """Which connected part of the comparison graph the bot is in: 1 the largest; ratings
-    in different groups cannot be compared."""
-    bound: str = ""
-    """"at least" or "at most" for a perfect record, whose estimate comes from the prior:
-    ``elo_bound`` is then the one-sided 95% bound shown instead."""
-    elo_bound: float = 0.0
+__all__ = ["Leaderboard", "Row", "caveats", "duplicate_result", "leaderboard", "ratings_by_game"]
 
 
-RATED = "rated"
-PROVISIONAL = "provisional"
-INCOMPLETE = "incomplete"
-EXCLUDED = "excluded"
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    game: str
-    rows: tuple[Row, ...]
-    draw_elo: float
-    matches: int
-    caveats: tuple[str, ...] = ()
-    """What a reader should know before trusting these ratings."""
-    covariance: dict[str, dict[str, float]] = field(default_factory=dict, compare=False)
-    """The fit's covariance of the ratings, bot by bot: what pairwise answers come from
-    (``arena.ratings.compare``). Empty on boards stored before it was kept."""
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Leaderboard:
-        rows = tuple(Row(**row) for row in data["rows"])
-        caveats = tuple(data.get("caveats", ()))
-        covariance = data.get("covariance", {})
-        return cls(data["game"], rows, data["draw_elo"], data["matches"], caveats, covariance)
+__all__ = ["Leaderboard", "Row", "caveats", "duplicate_result", "leaderboard", "ratings_by_game"]
 
 
 def caveats(results: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
@@ -98,6 +61,7 @@ class _Tally:
 
     halves: list[DuplicateResult] = field(default_factory=list)
     played: Counter[str] = field(default_factory=Counter)
+    forfeited: Counter[str] = field(default_factory=Counter)
     matches: int = 0
     trusted: int = 0
     operator: int = 0
@@ -110,10 +74,13 @@ class _Tally:
         half = duplicate_result(result)
         if half is not None:
             self.halves.append(half)
+            if half.forfeit_by is not None:
+                self.forfeited[half.forfeit_by] += 1
 
     def merge(self, other: _Tally) -> None:
         self.halves += other.halves
         self.played += other.played
+        self.forfeited += other.forfeited
         self.matches += other.matches
         self.trusted += other.trusted
         self.operator += other.operator
@@ -126,34 +93,102 @@ class _Tally:
             notes.append(f"{self.operator} of these results were {OPERATOR_SEED_CAVEAT}")
         return tuple(notes)
 
-    def board(self, game: str, counts: Counts | None = None) -> Leaderboard:
-        """The board of these results; ``counts``, when given, are their outcomes'."""
-        players = sorted(self.played)
+    def board(self, game: str) -> Leaderboard:
+        """One game's board (or any one table's): fitted group by group, without the bots
+        that forfeited every match, each row saying how far it can be trusted."""
+        excluded = {bot for bot, n in self.forfeited.items() if n == self.played[bot]}
+        halves = [h for h in self.halves if h.a not in excluded and h.b not in excluded]
+        counts = count_outcomes(pair_outcomes(halves))
+        parts = groups(set(self.played) - excluded, counts)
         rows: list[Row] = []
-        draw_elo = 0.0
         covariance: dict[str, dict[str, float]] = {}
-        if len(players) >= 2:
-            if counts is None:
-                counts = count_outcomes(pair_outcomes(self.halves))
-            table = fit_counts(counts, players=players)
-            rows = [
-                Row(
-                    i + 1,
-                    r.player,
-                    r.elo,
-                    r.ci95,
-                    r.games,
-                    r.wins,
-                    r.draws,
-                    r.losses,
-                    self.played[r.player],
-                )
-                for i, r in enumerate(table.ratings)
-            ]
-            draw_elo = table.draw_elo
+        draw_elo: list[tuple[float, int]] = []
+        for number, part in enumerate(parts, start=1):
+            if len(part) == 1:  # no rated pair: nothing to fit
+                rows.append(self._unfitted(part[0], 0))
+                continue
+            inside = {p: record for p, record in counts.items() if p[0] in part}
+            table = fit_counts(inside, players=part)
+            draw_elo.append((table.draw_elo, sum(map(sum, inside.values()))))
             for (a, b), value in table.covariance.items():
                 covariance.setdefault(a, {})[b] = value
-        return Leaderboard(game, tuple(rows), draw_elo, self.matches, self.caveats(), covariance)
+            rows += [self._row(r, number, table, inside) for r in table.ratings]
+        notes = list(self.caveats())
+        fitted = sum(len(part) > 1 for part in parts)
+        if fitted > 1:
+            notes.append(
+                f"no games connect these results into one table: {fitted} groups are "
+                "ranked apart, and ratings compare only within a group"
+            )
+        rows += [
+            replace(
+                self._unfitted(bot, 0),
+                status=EXCLUDED,
+                note=f"forfeited all {self.played[bot]} matches: left out of the fit",
+            )
+            for bot in sorted(excluded)
+        ]
+        margin = sum(d * n for d, n in draw_elo) / max(sum(n for _, n in draw_elo), 1)
+        return Leaderboard(
+            game, ranked(rows), margin, self.matches, tuple(notes), covariance, MIN_PAIRS
+        )
+
+    def _unfitted(self, bot: str, group: int) -> Row:
+        return Row(
+            0,
+            bot,
+            0.0,
+            0.0,
+            0,
+            0,
+            0,
+            0,
+            self.played[bot],
+            status=PROVISIONAL,
+            note="no rated pair yet",
+            group=group,
+        )
+
+    def _row(self, r: Rating, group: int, table: RatingTable, counts: Counts) -> Row:
+        notes = []
+        status = RATED
+        if r.games < MIN_PAIRS:
+            status = PROVISIONAL
+            notes.append(f"{r.games} of the {MIN_PAIRS} pairs a rating needs")
+        if group > 1:
+            notes.append(f"group {group}: no games connect it to group 1")
+        bound, elo_bound = "", 0.0
+        if r.draws == 0 and (r.wins == 0 or r.losses == 0):
+            elo = table.by_player()
+            opponents = [
+                (elo[b if a == r.player else a].elo, w + d + lo)
+                for (a, b), (w, d, lo) in counts.items()
+                if r.player in (a, b)
+            ]
+            won = r.losses == 0
+            bound = "at least" if won else "at most"
+            elo_bound = (lower_bound if won else upper_bound)(opponents, table.draw_elo)
+            notes.append(
+                f"{'won' if won else 'lost'} all {r.games} pairs: {bound} {elo_bound:+.0f} "
+                f"at 95%; the estimate {r.elo:+.0f} comes from the prior "
+                f"(sd {PRIOR_SIGMA:g} Elo)"
+            )
+        return Row(
+            0,
+            r.player,
+            r.elo,
+            r.ci95,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            self.played[r.player],
+            status=status,
+            note="; ".join(notes),
+            group=group,
+            bound=bound,
+            elo_bound=elo_bound,
+        )
 
 
 def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderboard:
@@ -168,34 +203,17 @@ def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderb
 
 
 def ratings_by_game(results: Iterable[Mapping[str, Any]]) -> dict[str, Leaderboard]:
-    """The leaderboard of all games together (key ``""``) and of each game.
-
-    One pass over the results, and each game fitted once: the all-games board's
-    ``game_elo`` column reuses the per-game boards, and its outcomes are the games'
-    outcomes added up (a duplicate pair never spans two games; were one to, the
-    all-games outcomes are paired afresh, as before).
-    """
+    """The board of each game, and (key ``""``) the overall one made from them
+    (``arena.ratings.overall``), in one pass over the results."""
     tallies: dict[str, _Tally] = {}
-    game_of_pair: dict[str, str] = {}
     for result in results:
-        game = result["game"]
-        tally = tallies.get(game)
+        tally = tallies.get(result["game"])
         if tally is None:
-            tally = tallies[game] = _Tally()
+            tally = tallies[result["game"]] = _Tally()
         tally.add(result)
-        game_of_pair.setdefault(result["pair_key"], game)
-    counts = {game: count_outcomes(pair_outcomes(tallies[game].halves)) for game in sorted(tallies)}
-    per_game = {game: tallies[game].board(game, table) for game, table in counts.items()}
-    overall = _Tally()
+    per_game = {game: tallies[game].board(game) for game in sorted(tallies)}
+    everything = _Tally()
     for tally in tallies.values():
-        overall.merge(tally)
-    spanning = any(
-        game_of_pair[h.pair_key] != game for game, t in tallies.items() for h in t.halves
-    )
-    board = overall.board("", None if spanning else add_counts(counts.values()))
-    game_elo: dict[str, dict[str, float]] = {}
-    for game, game_board in per_game.items():
-        for row in game_board.rows:
-            game_elo.setdefault(row.bot, {})[game] = row.elo
-    rows = tuple(replace(row, game_elo=game_elo.get(row.bot, {})) for row in board.rows)
-    return {"": replace(board, rows=rows), **per_game}
+        everything.merge(tally)
+    board = overall(per_game, everything.matches, everything.caveats())
+    return {"": board, **per_game}

@@ -217,6 +217,72 @@ SPRT_VERDICT_INCONCLUSIVE: SprtVerdict.ValueType  # 4
 """Stopped at max_units with neither bound reached."""
 Global___SprtVerdict: _TypeAlias = SprtVerdict  # noqa: Y015
 
+class _RatingStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RatingStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RatingStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RATING_STATUS_UNSPECIFIED: _RatingStatus.ValueType  # 0
+    """Not set (a server older than this field): treat as RATING_STATUS_RATED."""
+    RATING_STATUS_RATED: _RatingStatus.ValueType  # 1
+    """Ranked: enough pairs, in the board's games."""
+    RATING_STATUS_PROVISIONAL: _RatingStatus.ValueType  # 2
+    """Fitted on fewer than Leaderboard.min_pairs pairs (in some game, on an overall
+    board): its estimate is known to be stretched away from the mean, so it is not
+    shown or ranked yet.
+    """
+    RATING_STATUS_INCOMPLETE: _RatingStatus.ValueType  # 3
+    """Overall boards only: not rated in every game of the board, so not ranked overall;
+    game_elo has the ratings it has.
+    """
+    RATING_STATUS_EXCLUDED: _RatingStatus.ValueType  # 4
+    """Forfeited every match: left out of the fit, whose other ratings it would distort."""
+
+class RatingStatus(_RatingStatus, metaclass=_RatingStatusEnumTypeWrapper):
+    """Whether a leaderboard row's rating is shown, and why not."""
+
+RATING_STATUS_UNSPECIFIED: RatingStatus.ValueType  # 0
+"""Not set (a server older than this field): treat as RATING_STATUS_RATED."""
+RATING_STATUS_RATED: RatingStatus.ValueType  # 1
+"""Ranked: enough pairs, in the board's games."""
+RATING_STATUS_PROVISIONAL: RatingStatus.ValueType  # 2
+"""Fitted on fewer than Leaderboard.min_pairs pairs (in some game, on an overall
+board): its estimate is known to be stretched away from the mean, so it is not
+shown or ranked yet.
+"""
+RATING_STATUS_INCOMPLETE: RatingStatus.ValueType  # 3
+"""Overall boards only: not rated in every game of the board, so not ranked overall;
+game_elo has the ratings it has.
+"""
+RATING_STATUS_EXCLUDED: RatingStatus.ValueType  # 4
+"""Forfeited every match: left out of the fit, whose other ratings it would distort."""
+Global___RatingStatus: _TypeAlias = RatingStatus  # noqa: Y015
+
+class _RatingBound:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RatingBoundEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RatingBound.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RATING_BOUND_UNSPECIFIED: _RatingBound.ValueType  # 0
+    """No bound: the record is not perfect, elo is the estimate."""
+    RATING_BOUND_AT_LEAST: _RatingBound.ValueType  # 1
+    """Won every pair: the rating is at least elo_bound (at 95%)."""
+    RATING_BOUND_AT_MOST: _RatingBound.ValueType  # 2
+    """Lost every pair: the rating is at most elo_bound (at 95%)."""
+
+class RatingBound(_RatingBound, metaclass=_RatingBoundEnumTypeWrapper):
+    """Which one-sided bound a perfect record's rating is shown as."""
+
+RATING_BOUND_UNSPECIFIED: RatingBound.ValueType  # 0
+"""No bound: the record is not perfect, elo is the estimate."""
+RATING_BOUND_AT_LEAST: RatingBound.ValueType  # 1
+"""Won every pair: the rating is at least elo_bound (at 95%)."""
+RATING_BOUND_AT_MOST: RatingBound.ValueType  # 2
+"""Lost every pair: the rating is at most elo_bound (at 95%)."""
+Global___RatingBound: _TypeAlias = RatingBound  # noqa: Y015
+
 class _ResultEnd:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -1487,8 +1553,13 @@ class LeaderboardRow(_message.Message):
     LOSSES_FIELD_NUMBER: _builtins.int
     MATCHES_FIELD_NUMBER: _builtins.int
     GAME_ELO_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
+    BOUND_FIELD_NUMBER: _builtins.int
+    ELO_BOUND_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
-    """1 for the best."""
+    """1 for the best of its group; 0 for a row that is not ranked (see status)."""
     bot: _builtins.str
     """Bot name."""
     elo: _builtins.float
@@ -1507,6 +1578,25 @@ class LeaderboardRow(_message.Message):
     """Units lost."""
     matches: _builtins.int
     """Matches played (both halves of every pair, and unpaired ones)."""
+    status: Global___RatingStatus.ValueType
+    """Whether elo is a rating to show, and if not, why not."""
+    note: _builtins.str
+    """For the reader, when there is something to say: why the row is not ranked, that
+    its group is not connected to the main one, that its record is perfect.
+    """
+    group: _builtins.int
+    """The connected group of the comparison graph the bot is in: 1 the largest, 2 the
+    next; 0 when it was not fitted. Ranks restart in each group, and ratings in
+    different groups cannot be compared: no games link them.
+    """
+    bound: Global___RatingBound.ValueType
+    """Set for a perfect record, whose elo comes from the rating model's prior rather
+    than the games: RATING_BOUND_AT_LEAST for a bot that won every pair,
+    RATING_BOUND_AT_MOST for one that lost every pair; elo_bound is the one-sided
+    95% bound, the number to show.
+    """
+    elo_bound: _builtins.float
+    """The one-sided 95% bound on the rating (see bound)."""
     @_builtins.property
     def game_elo(self) -> _containers.ScalarMap[_builtins.str, _builtins.float]:
         """Elo per game, for the games this bot was rated in (overall leaderboards only)."""
@@ -1524,10 +1614,15 @@ class LeaderboardRow(_message.Message):
         losses: _builtins.int = ...,
         matches: _builtins.int = ...,
         game_elo: _abc.Mapping[_builtins.str, _builtins.float] | None = ...,
+        status: Global___RatingStatus.ValueType = ...,
+        note: _builtins.str = ...,
+        group: _builtins.int = ...,
+        bound: Global___RatingBound.ValueType = ...,
+        elo_bound: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "draws", b"draws", "elo", b"elo", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "losses", b"losses", "matches", b"matches", "pairs", b"pairs", "rank", b"rank", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "pairs", b"pairs", "rank", b"rank", "status", b"status", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1546,17 +1641,26 @@ class Leaderboard(_message.Message):
     MATCHES_FIELD_NUMBER: _builtins.int
     CAVEATS_FIELD_NUMBER: _builtins.int
     LOS_FIELD_NUMBER: _builtins.int
+    MIN_PAIRS_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Tournament the ratings cover; empty for all."""
     game: _builtins.str
-    """Game the ratings cover; empty for all games together."""
+    """Game the ratings cover; empty for the overall board: each bot's mean rating over
+    the games, each game weighing the same, for the bots rated in every game.
+    """
     draw_elo: _builtins.float
     """Fitted draw margin of the rating model, in Elo."""
     matches: _builtins.int
     """Results the ratings were computed from."""
+    min_pairs: _builtins.int
+    """Pairs a bot needs on this board (in every game, on an overall board) before its
+    rating is shown; fewer, and its row is RATING_STATUS_PROVISIONAL.
+    """
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
-        """Rows, best first."""
+        """Rows: the ranked ones best first (group by group), then the provisional,
+        incomplete and excluded ones, unranked (rank 0).
+        """
 
     @_builtins.property
     def caveats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -1581,10 +1685,11 @@ class Leaderboard(_message.Message):
         matches: _builtins.int = ...,
         caveats: _abc.Iterable[_builtins.str] | None = ...,
         los: _abc.Iterable[Global___LosRow] | None = ...,
+        min_pairs: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "los", b"los", "matches", b"matches", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "los", b"los", "matches", b"matches", "min_pairs", b"min_pairs", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 import html
-import math
 from collections.abc import Sequence
 from http import HTTPStatus
 from urllib.parse import quote
 
 from arena.games import all_games
+from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
 from arena.replay.render import render
 from arena.tournament.progress import STATE_NAMES, format_text, waiting_text
 from arena.v1 import arena_pb2
@@ -95,14 +95,6 @@ def game_title(name: str) -> str:
     return _titles().get(name, name)
 
 
-def elo_text(value: float) -> str:
-    return f"{round(value):+d}" if math.isfinite(value) else "?"  # "+d": never "-0"
-
-
-def ci_text(value: float) -> str:
-    return f"± {value:.0f}" if math.isfinite(value) else "± ?"
-
-
 def result_text(record: arena_pb2.MatchRecord) -> str:
     entries = list(record.entries)
     if record.end == arena_pb2.RESULT_END_NO_CONTEST:
@@ -133,22 +125,27 @@ def link(href: str, text: str, css: str = "") -> str:
     return f'<a{attr} href="{esc(href)}">{esc(text)}</a>'
 
 
-def _leaderboard_row(row: arena_pb2.LeaderboardRow, games: Sequence[str]) -> str:
+def _leaderboard_row(
+    row: arena_pb2.LeaderboardRow, games: Sequence[str], board: arena_pb2.Leaderboard
+) -> str:
+    status = arena_pb2.RatingStatus.Name(row.status).removeprefix("RATING_STATUS_").lower()
     elo = (
         f'<td class="num elo" data-elo="{row.elo!r}" data-ci95="{row.elo_ci95!r}">'
-        f'{esc(elo_text(row.elo))} <span class="ci">{esc(ci_text(row.elo_ci95))}</span></td>'
+        f"{esc(rating_text(row, board))} "
+        f'<span class="ci">{esc(interval_text(row))}</span></td>'
     )
     per_game = "".join(td(elo_text(row.game_elo[g]) if g in row.game_elo else "") for g in games)
     return (
-        f'<tr data-bot="{esc(row.bot)}">{td(row.rank, "num rank")}{td(row.bot, "text bot")}'
-        f"{elo}{td(row.pairs)}{td(f'{row.wins}-{row.draws}-{row.losses}')}{td(row.matches)}"
-        f"{per_game}</tr>"
+        f'<tr data-bot="{esc(row.bot)}" data-status="{status}">{td(rank_text(row), "num rank")}'
+        f"{td(row.bot, 'text bot')}{elo}{td(row.pairs)}"
+        f"{td(f'{row.wins}-{row.draws}-{row.losses}')}{td(row.matches)}{per_game}"
+        f"{td(row.note, 'text note muted')}</tr>"
     )
 
 
 def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
-    """Rank, bot, Elo ± 95% interval, pairs, W-D-L, matches; the overall table also has
-    one Elo column per game."""
+    """Rank, bot, Elo ± 95% interval, pairs, W-D-L, matches, (overall: one Elo column per
+    game,) and the row's note: why it is not ranked, a perfect record, its group."""
     games = [] if board.game else sorted({g for row in board.rows for g in row.game_elo})
     columns = [
         ("Rank", "num"),
@@ -158,9 +155,11 @@ def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
         ("W-D-L", "num"),
         ("Matches", "num"),
         *((game_title(g), "num") for g in games),
+        ("Note", "text"),
     ]
     if board.rows:
-        body = "<tbody>" + "".join(_leaderboard_row(r, games) for r in board.rows) + "</tbody>"
+        rows = "".join(_leaderboard_row(r, games, board) for r in board.rows)
+        body = f"<tbody>{rows}</tbody>"
     else:
         body = empty_tbody(len(columns), "No rated matches yet.")
     return f'<table id="{esc(table_id)}">{thead(columns)}{body}</table>'

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,7 +11,9 @@ import pytest
 
 from arena.ratings import fit, fit_counts, pair_outcomes
 from arena.ratings import leaderboard as boards
-from arena.ratings.leaderboard import Leaderboard, Row, caveats, duplicate_result
+from arena.ratings.board import INCOMPLETE, PROVISIONAL, RATED
+from arena.ratings.elo import Z95
+from arena.ratings.leaderboard import Leaderboard, duplicate_result
 from arena.tournament.fair_play import TRUSTED
 
 GAMES = ["baloot", "bid-euchre", "seep"]
@@ -58,55 +60,49 @@ def history(rng: random.Random) -> list[dict[str, Any]]:
     return results
 
 
-def refitted(results: Sequence[Mapping[str, Any]], game: str) -> Leaderboard:
-    """The board as it was computed before: every board, and each all-games board's
-    per-game column, fitted afresh from its own results."""
-    chosen = [r for r in results if not game or r["game"] == game]
+def direct(results: Sequence[Mapping[str, Any]], game: str) -> dict[str, tuple[float, float]]:
+    """One game's ratings fitted straight from its outcomes: (elo, ci95) by bot."""
+    chosen = [r for r in results if r["game"] == game]
+    halves = [d for r in chosen if (d := duplicate_result(r)) is not None]
     players = sorted({e for r in chosen for e in r["entries"]})
-    rows: list[Row] = []
-    draw_elo = 0.0
-    if len(players) >= 2:
-        halves = [d for r in chosen if (d := duplicate_result(r)) is not None]
-        table = fit(pair_outcomes(halves), players=players)
-        played = Counter(e for r in chosen for e in r["entries"])
-        rows = [
-            Row(
-                i + 1, r.player, r.elo, r.ci95, r.games, r.wins, r.draws, r.losses, played[r.player]
-            )
-            for i, r in enumerate(table.ratings)
-        ]
-        draw_elo = table.draw_elo
-    if not game:
-        per_game: dict[str, dict[str, float]] = {}
-        for name in sorted({r["game"] for r in chosen}):
-            for row in refitted(chosen, name).rows:
-                per_game.setdefault(row.bot, {})[name] = row.elo
-        rows = [Row(**{**row.__dict__, "game_elo": per_game.get(row.bot, {})}) for row in rows]
-    return Leaderboard(game, tuple(rows), draw_elo, len(chosen), caveats(chosen))
+    return {r.player: (r.elo, r.ci95) for r in fit(pair_outcomes(halves), players).ratings}
 
 
-def test_boards_are_what_fitting_every_board_afresh_gave() -> None:
+def test_a_game_board_is_its_own_fit_and_overall_the_mean_of_the_games() -> None:
     results = history(random.Random(1))
-    expected = {game: refitted(results, game) for game in ["", *GAMES]}
     got = boards.ratings_by_game(results)
     assert list(got) == ["", *GAMES]
-    assert got == expected  # exactly: the same floats
-    assert [r.bot for r in got[""].rows if r.game_elo.keys() == {"seep"}] == ["eel"]
-    assert got[""].caveats and got["seep"].caveats and not got["baloot"].caveats
-    assert boards.leaderboard(results) == expected[""]
-    assert boards.leaderboard(results, "seep") == expected["seep"]
-    assert boards.ratings_by_game([]) == {"": refitted([], "")}
-
-
-def test_a_pair_key_shared_by_two_games_is_paired_as_before() -> None:
-    # Never made by a schedule (pair keys name their game), but were one shared, the
-    # all-games board pairs its halves across the games, as fitting it afresh did.
-    results = history(random.Random(2))
-    results += [
-        stored(950, 0, "seep", ["ace", "dog"], 10, pair_key="shared"),
-        stored(950, 1, "baloot", ["dog", "ace"], 1, pair_key="shared"),
-    ]
-    assert boards.ratings_by_game(results) == {g: refitted(results, g) for g in ["", *GAMES]}
+    for game in GAMES:
+        fitted = direct(results, game)
+        rows = {row.bot: row for row in got[game].rows}
+        assert {bot: (row.elo, row.elo_ci95) for bot, row in rows.items()} == fitted
+        assert got[game] == boards.leaderboard(results, game)
+    overall = got[""]
+    assert overall == boards.leaderboard(results)
+    ranked = [row for row in overall.rows if row.status in (RATED, PROVISIONAL)]
+    assert {row.bot for row in ranked} == {"ace", "bee", "cat", "dog"}
+    centre = {g: sum(row.game_elo[g] for row in ranked) / len(ranked) for g in GAMES}
+    for row in ranked:  # each game measured from the four's mean (eel also plays seep)
+        assert row.game_elo.keys() == set(GAMES)
+        mean = sum(row.game_elo[g] - centre[g] for g in GAMES) / len(GAMES)
+        assert row.elo == pytest.approx(mean, abs=1e-9)
+    for row in ranked:  # the games are independent fits: their variances add
+        c = {g: got[g].covariance for g in GAMES}
+        var = (
+            sum(
+                c[g][row.bot][row.bot]
+                - 2 * sum(c[g][row.bot][o.bot] for o in ranked) / len(ranked)
+                + sum(c[g][o.bot][p.bot] for o in ranked for p in ranked) / len(ranked) ** 2
+                for g in GAMES
+            )
+            / len(GAMES) ** 2
+        )
+        assert row.elo_ci95 == pytest.approx(Z95 * math.sqrt(var))
+    (eel,) = [row for row in overall.rows if row.bot == "eel"]
+    assert (eel.status, eel.rank, eel.game_elo) == (INCOMPLETE, 0, {})  # 2 pairs: provisional
+    assert eel.note == "played seep only (1 of 3 games): not ranked overall"
+    assert overall.caveats and got["seep"].caveats and not got["baloot"].caveats
+    assert boards.ratings_by_game([]) == {"": Leaderboard("", (), 0.0, 0, ())}
 
 
 def test_each_game_is_fitted_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +114,7 @@ def test_each_game_is_fitted_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(boards, "fit_counts", counting)
     boards.ratings_by_game(history(random.Random(3)))
-    assert len(fits) == 1 + len(GAMES)
+    assert len(fits) == len(GAMES)  # and never a pooled fit over all of them
     fits.clear()
     boards.leaderboard(history(random.Random(3)))
-    assert len(fits) == 1 + len(GAMES)
+    assert len(fits) == len(GAMES)

@@ -60,7 +60,12 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     rows = [
         [cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")
     ]
-    assert [row[:2] for row in rows] == [["1", "house"], ["2", "rand"]]
+    assert [row[:3] for row in rows] == [["", "house", "provisional"], ["", "rand", "provisional"]]
+    assert (
+        "house: provisional in bid-euchre (6 pairs); perfect record in bid-euchre: its rating "
+        "there comes from the prior." in done.stdout
+    )
+    assert "A rating is shown from 20 pairs (in every game, overall)" in done.stdout
     # An open tournament rates every match on its own deal: 6 rated matches each.
     assert rows[0][5] == "6-0-0" and rows[1][5] == "0-0-6"
     assert "fair play open, operator's seed, commitment " in lines[0]

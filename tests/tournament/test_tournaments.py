@@ -53,7 +53,10 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(
 
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament.id))
     assert {row.bot for row in board.rows} == {"house", "rand-a", "rand-b"}
-    assert [row.rank for row in board.rows] == [1, 2, 3]
+    # A few pairs a game: fitted, listed best first, but not ranked yet.
+    assert {row.status for row in board.rows} == {arena_pb2.RATING_STATUS_PROVISIONAL}
+    assert [row.rank for row in board.rows] == [0, 0, 0]
+    assert [row.elo for row in board.rows] == sorted((row.elo for row in board.rows), reverse=True)
     assert abs(sum(row.elo for row in board.rows)) < 1e-6
     for row in board.rows:
         assert row.pairs == row.wins + row.draws + row.losses == units

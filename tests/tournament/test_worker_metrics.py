@@ -76,6 +76,8 @@ def test_worker_metrics_count_matches_progress_and_ratings(arena: Arena) -> None
         assert abs(values[("arena_rating_elo_lower", key)] - (row.elo - row.elo_ci95)) < 1e-6
         assert abs(values[("arena_rating_elo_upper", key)] - (row.elo + row.elo_ci95)) < 1e-6
         assert values[("arena_rating_matches", key)] == row.matches == 8
+        assert row.status == arena_pb2.RATING_STATUS_PROVISIONAL  # 4 pairs
+        assert values[("arena_rating_provisional", key)] == 1
     for game in games:
         per_game = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game=game))
         for row in per_game.rows:

@@ -17,6 +17,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
+from arena.ratings.texts import interval_text, rank_text, rating_text
 from arena.replay.render import render
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from arena.web.data import fetch_replay
@@ -208,9 +209,14 @@ def test_the_page_renders_in_chromium_with_the_apis_ranking(played: Played, tmp_
     overall = api_board(played)
     rows = doc.tables["leaderboard-overall"]
     assert [r.cells[:3] for r in rows] == [
-        [str(row.rank), row.bot, f"{round(row.elo):+d} ± {row.elo_ci95:.0f}"]
+        [
+            rank_text(row),
+            row.bot,
+            f"{rating_text(row, overall)} {interval_text(row)}".strip(),
+        ]
         for row in overall.rows
     ]
+    assert [r.cells[-1] for r in rows] == [row.note for row in overall.rows]
     assert [float(r.cell_attrs[2]["data-elo"]) for r in rows] == [row.elo for row in overall.rows]
     for game in GAMES:
         by_game = api_board(played, game)

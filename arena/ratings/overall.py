@@ -1,0 +1,155 @@
+"""The overall rating: how good a bot is at every game of the board, each game weighing
+the same.
+
+A bot's overall Elo is the mean of its ratings in the board's G games, each game's
+ratings first measured from the same reference, the mean of the bots ranked overall
+in that game. Games are fitted independently, so the covariance of the overall ratings
+is the games' covariances (re-centred the same way) added up and divided by G^2: the
+pairwise answers of ``arena.ratings.compare`` work on the overall board as on a game's.
+
+Ranked overall are the bots with a rating in the main group of every game. Any other
+bot is listed apart as INCOMPLETE, with the ratings it has. Leaving it out, rather than
+shrinking its missing games to the average, is deliberate: a bot has no rating in a game
+it never played, and any number put in its place (the mean, a prior) would rank a
+specialist by a guess, which rewards entering only one's best game. A bot entered in
+one game is ranked on that game's board, where it has a measured rating.
+
+With every bot rated in every game, the reference is each game's own centre and the
+overall Elo is simply the mean of the game columns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from arena.ratings.board import (
+    EXCLUDED,
+    INCOMPLETE,
+    MIN_PAIRS,
+    PROVISIONAL,
+    RATED,
+    Leaderboard,
+    Row,
+    ranked,
+)
+from arena.ratings.elo import Z95
+
+FITTED = (RATED, PROVISIONAL)
+
+
+def overall(
+    per_game: Mapping[str, Leaderboard], matches: int, caveats: Iterable[str]
+) -> Leaderboard:
+    """The overall board made from each game's board."""
+    games = sorted(g for g, board in per_game.items() if any(r.pairs for r in board.rows))
+    rows = {g: {row.bot: row for row in per_game[g].rows} for g in per_game}
+    bots = sorted({bot for game_rows in rows.values() for bot in game_rows})
+    in_every = [b for b in bots if games and all(_in_main_group(rows[g].get(b)) for g in games)]
+    elo, covariance = _combine([per_game[g] for g in games], in_every)
+    out = []
+    for bot in bots:
+        mine = [rows[g][bot] for g in sorted(rows) if bot in rows[g]]
+        total = {
+            key: sum(getattr(r, key) for r in mine)
+            for key in ("pairs", "wins", "draws", "losses", "matches")
+        }
+        game_elo = {g: rows[g][bot].elo for g in games if rows[g].get(bot, _NONE).status == RATED}
+        if bot in elo:
+            status, note = _ranked_status(bot, games, rows)
+            ci95 = Z95 * math.sqrt(max(covariance[bot][bot], 0.0))
+            out.append(
+                Row(0, bot, elo[bot], ci95, **total, game_elo=game_elo, status=status, note=note)
+            )
+        else:
+            status, note = _unranked_status(bot, games, rows)
+            out.append(
+                Row(0, bot, 0.0, 0.0, **total, game_elo=game_elo, status=status, note=note, group=0)
+            )
+    draw = [per_game[g].draw_elo for g in games]
+    notes = list(caveats)
+    if len(games) > 1:
+        notes.append(
+            f"overall = the mean of the {len(games)} games' ratings, each game weighing the "
+            "same; bots not rated in every game are listed apart"
+        )
+    return Leaderboard(
+        "",
+        ranked(out),
+        sum(draw) / len(draw) if draw else 0.0,
+        matches,
+        tuple(notes),
+        covariance,
+        min((board.min_pairs for board in per_game.values()), default=MIN_PAIRS),
+    )
+
+
+_NONE = Row(0, "", 0.0, 0.0, 0, 0, 0, 0, 0, status=EXCLUDED)
+
+
+def _in_main_group(row: Row | None) -> bool:
+    return row is not None and row.status in FITTED and row.group == 1 and row.pairs > 0
+
+
+def _combine(
+    boards: list[Leaderboard], bots: list[str]
+) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    """Mean of the games' ratings of ``bots``, each game re-centred on these bots' mean,
+    and the covariance of that mean."""
+    if not bots:
+        return {}, {}
+    m = len(bots)
+    centre = np.eye(m) - np.full((m, m), 1.0 / m)  # r -> r - mean(r), a linear map
+    elo = np.zeros(m)
+    cov = np.zeros((m, m))
+    for board in boards:
+        by_bot = {row.bot: row.elo for row in board.rows}
+        r = np.array([by_bot[b] for b in bots])
+        c = np.array([[board.covariance[a][b] for b in bots] for a in bots])
+        elo += centre @ r
+        cov += centre @ c @ centre.T
+    g = len(boards)
+    elo, cov = elo / g, cov / g**2
+    return (
+        {b: float(elo[i]) for i, b in enumerate(bots)},
+        {a: {b: float(cov[i, j]) for j, b in enumerate(bots)} for i, a in enumerate(bots)},
+    )
+
+
+def _ranked_status(
+    bot: str, games: list[str], rows: Mapping[str, Mapping[str, Row]]
+) -> tuple[str, str]:
+    notes = []
+    short = [g for g in games if rows[g][bot].status == PROVISIONAL]
+    if short:
+        notes.append(
+            "provisional in " + ", ".join(f"{g} ({rows[g][bot].pairs} pairs)" for g in short)
+        )
+    perfect = [g for g in games if rows[g][bot].bound]
+    if perfect:
+        notes.append(
+            f"perfect record in {', '.join(perfect)}: its rating there comes from the prior"
+        )
+    return (PROVISIONAL if short else RATED), "; ".join(notes)
+
+
+def _unranked_status(
+    bot: str, games: list[str], rows: Mapping[str, Mapping[str, Row]]
+) -> tuple[str, str]:
+    mine = {g: rows[g][bot] for g in games if bot in rows[g]}
+    played = [g for g, r in mine.items() if r.status != EXCLUDED]
+    if mine and not played:
+        return EXCLUDED, "forfeited every match it played"
+    if not played:
+        head = "no rated pair yet"
+    elif len(played) == 1:
+        head = f"played {played[0]} only (1 of {len(games)} games)"
+    elif len(played) < len(games):
+        missing = ", ".join(g for g in games if g not in played)
+        head = f"played {len(played)} of {len(games)} games, not {missing}"
+    else:
+        apart = ", ".join(g for g in games if not _in_main_group(mine[g]))
+        head = f"not connected to the main group in {apart}"
+    return INCOMPLETE, head + ": not ranked overall"
