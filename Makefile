@@ -67,7 +67,7 @@ proto: install
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, referee
 ## processes, load, leaderboard reads, rating refits, rating units, hosted against remote
-## matches, tournament size, SPRT error rates.
+## matches, tournament size, SPRT error rates, rating models.
 bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
@@ -81,6 +81,8 @@ bench: install sandbox
 	$(PY) -m bench.hosted_match
 	$(PY) -m bench.tournament_scale
 	$(PY) -m bench.sprt_error_rates
+	$(PY) -m bench.rating_models
+	$(PY) -m bench.rating_bias
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

@@ -86,11 +86,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"{args.trials} round robins per row, true ratings' sd {args.spread:g} Elo")
-    print(f"{'bots':>5} {'pairs/bot':>9} {'stretch med':>11} {'mean':>7} {'cover95':>8} {'perfect':>8}")
+    header = ("bots", "pairs/bot", "stretch med", "mean", "cover95", "perfect")
+    print("{:>5} {:>9} {:>11} {:>7} {:>8} {:>8}".format(*header))
     start = time.perf_counter()
-    for bots, per_pairing in [(4, k) for k in (1, 2, 3, 5, 7, 10)] + [
-        (8, k) for k in (1, 2, 3, 4, 6)
-    ] + [(16, k) for k in (1, 2, 3)]:
+    for bots, per_pairing in (
+        [(4, k) for k in (1, 2, 3, 5, 7, 10)]
+        + [(8, k) for k in (1, 2, 3, 4, 6)]
+        + [(16, k) for k in (1, 2, 3)]
+    ):
         b = simulate(bots, per_pairing, args.spread, args.trials, args.seed)
         print(
             f"{b.bots:>5} {b.pairs_per_bot:>9} {b.stretch_median:>+11.1%} "

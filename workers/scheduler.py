@@ -19,8 +19,10 @@ watchdog, which queues any match that is nowhere.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
+from arena.ratings.history import history_points
 from arena.ratings.leaderboard import duplicate_result, leaderboard, ratings_by_game
 from arena.store import BotRegistry
 from arena.store.tournaments import RUNNING
@@ -30,7 +32,7 @@ from arena.tournament.spec import LADDER, ladder_lineup
 from workers import failpoints
 from workers.app import app, settings
 from workers.broker import PLAY_MATCH
-from workers.stores import client, exclusive, packages, tournaments
+from workers.stores import client, exclusive, history, packages, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +97,8 @@ def _step(tournament_id: str) -> None:
             cursor += len(batch)
         every = settings.ladder_ratings_every
         if record.spec.get("format") == LADDER and cursor // every > state["cursor"] // every:
-            _refit_arena_ratings()  # a ladder never finishes; its results count as they come
+            # A ladder never finishes; its results count as they come.
+            _refit_arena_ratings(f"ladder {tournament_id} at {cursor} results")
         room = settings.schedule_window - (record.issued - record.done)
         new: list[ScheduledMatch] = []
         if room > 0:
@@ -122,13 +125,19 @@ def finalize(tournament_id: str) -> bool:
     failpoints.reach(failpoints.FINALIZE)
     results = store.results(tournament_id)
     store.save_leaderboard(tournament_id, leaderboard(results).to_json())
-    _refit_arena_ratings()  # first: whoever sees the tournament finished sees it rated
+    # First: whoever sees the tournament finished sees it rated.
+    _refit_arena_ratings(f"tournament {tournament_id} finished")
     return store.finish(tournament_id)
 
 
-def _refit_arena_ratings() -> None:
-    """The arena-wide boards (metrics, knockout seeding) from every stored result."""
+def _refit_arena_ratings(event: str) -> None:
+    """The arena-wide boards (metrics, knockout seeding) from every stored result, and a
+    point of every bot's rating history for each board, marked with the ``event`` that
+    caused the refit. A refit that dies between the two leaves the boards saved and
+    that point missing; the next refit records the ratings as they then are."""
     store = tournaments()
+    as_of = time.time()  # before reading: the points are the ratings as of then
     everything = [r for t in store.ids() for r in store.results(t)]
     boards = ratings_by_game(everything)
     store.save_ratings({game: board.to_json() for game, board in boards.items()})
+    history().record(history_points(boards, as_of, event))

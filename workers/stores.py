@@ -12,6 +12,7 @@ from redis.retry import Retry
 
 from arena.store import TournamentStore
 from arena.store.bot_logs import BotLogStore
+from arena.store.history import RatingHistoryStore
 from arena.store.leases import MatchLeases
 from arena.store.packages import PackageStore
 from arena.store.referee_load import RefereeLoad
@@ -62,6 +63,11 @@ def packages() -> PackageStore:
 @cache
 def logs() -> BotLogStore:
     return BotLogStore(client())
+
+
+@cache
+def history() -> RatingHistoryStore:
+    return RatingHistoryStore(client())
 
 
 @cache

@@ -11,22 +11,21 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-
-from arena.ratings.leaderboard import Leaderboard
+from typing import Generic, TypeVar
 
 BoardKey = tuple[str, str]
 """(tournament id or "" for the whole arena, game or "" for all games)."""
+Board = TypeVar("Board")
+"""What is cached: a ``Leaderboard``, or the OpenSkill table shown beside it."""
 
 
-class BoardCache:
+class BoardCache(Generic[Board]):
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._boards: OrderedDict[BoardKey, tuple[str, Leaderboard]] = OrderedDict()
-        self._fitting: dict[tuple[BoardKey, str], asyncio.Future[Leaderboard]] = {}
+        self._boards: OrderedDict[BoardKey, tuple[str, Board]] = OrderedDict()
+        self._fitting: dict[tuple[BoardKey, str], asyncio.Future[Board]] = {}
 
-    async def get(
-        self, key: BoardKey, version: str, fit: Callable[[], Awaitable[Leaderboard]]
-    ) -> Leaderboard:
+    async def get(self, key: BoardKey, version: str, fit: Callable[[], Awaitable[Board]]) -> Board:
         """The board for ``key`` as of results ``version``; ``fit`` computes it afresh.
 
         A fit may see results newer than ``version`` (read after it): the board is then

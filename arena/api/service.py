@@ -34,9 +34,12 @@ from arena.games import game_names
 from arena.grpc_server import abort, start_serving
 from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RATED
 from arena.ratings.compare import CannotCompare, compare, los_matrix
+from arena.ratings.history import Point, series
 from arena.ratings.leaderboard import Leaderboard, leaderboard
+from arena.ratings.skill import SkillTable, skill_table
 from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
+from arena.store.history import RatingHistoryStore
 from arena.store.packages import PackageStore
 from arena.store.reach import connect
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
@@ -177,6 +180,20 @@ BOUND_PROTO = {
 }
 
 
+def point_message(point: Point) -> arena_pb2.RatingPoint:
+    """A stored point; a status or bound this version does not know is UNSPECIFIED."""
+    return arena_pb2.RatingPoint(
+        recorded_at=timestamp(point.time),
+        event=point.event,
+        elo=point.elo,
+        elo_ci95=point.elo_ci95,
+        pairs=point.pairs,
+        status=STATUS_PROTO.get(point.status, arena_pb2.RATING_STATUS_UNSPECIFIED),
+        bound=BOUND_PROTO.get(point.bound, arena_pb2.RATING_BOUND_UNSPECIFIED),
+        elo_bound=point.elo_bound,
+    )
+
+
 class ArenaService(arena_pb2_grpc.ArenaServicer):
     def __init__(
         self,
@@ -188,7 +205,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.token = token
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
-        self.boards = BoardCache()
+        self.history = RatingHistoryStore(client)
+        self.boards: BoardCache[Leaderboard] = BoardCache()
+        self.skills: BoardCache[SkillTable] = BoardCache()
         self.probe = probe
         self.packages = PackageStore(client)
         self.hosted = HostedBots(client, token, self.bots, self.tournaments, referees)
@@ -345,6 +364,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         message = leaderboard_message(board, request.tournament_id)
         if request.los and board.covariance:
             message.los.extend(arena_pb2.LosRow(bot=bot, los=row) for bot, row in los_matrix(board))
+        if request.openskill:
+            skill = (await self._skill(request.tournament_id, request.game)).by_player()
+            for row in message.rows:
+                found = skill.get(row.bot)
+                if found is not None:
+                    row.openskill_mu, row.openskill_sigma = found.mu, found.sigma
+                    row.openskill_ordinal = found.ordinal
         return message
 
     async def CompareBots(
@@ -359,15 +385,46 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             a=found.a, b=found.b, elo_difference=found.difference, ci95=found.ci95, los=found.los
         )
 
-    async def _board(self, tournament_id: str, game: str, context: Context) -> Leaderboard:
-        """The ratings of one tournament or of all, overall or of one game; a finished
-        tournament's as it finished (refitted if stored before covariances were kept)."""
+    async def GetRatingHistory(
+        self, request: arena_pb2.GetRatingHistoryRequest, context: Context
+    ) -> arena_pb2.RatingHistory:
+        """The bot's points by board. A removed bot's history stays readable (its results
+        stay rated); a name neither registered nor rated is most likely mistyped."""
+        if not request.bot:
+            await abort(
+                context, grpc.StatusCode.INVALID_ARGUMENT, "name a bot: GetRatingHistory(bot=...)"
+            )
+        await self._check_game(request.game, context)
+        points = await asyncio.to_thread(self.history.points, request.bot)
+        if not points and await asyncio.to_thread(self.bots.get, request.bot) is None:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"no bot {request.bot!r}: none is registered under that name and none was "
+                "ever rated under it (names are as the leaderboard shows them, "
+                "'name@version' for a hosted bot's version)",
+            )
+        by_game = series(points, request.game if request.game else None)
+        return arena_pb2.RatingHistory(
+            bot=request.bot,
+            series=[
+                arena_pb2.RatingSeries(game=game, points=[point_message(p) for p in found])
+                for game, found in by_game.items()
+            ],
+        )
+
+    async def _check_game(self, game: str, context: Context) -> None:
         if game and game not in game_names():
             await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"unknown game {game!r}; available games: {', '.join(game_names())}",
             )
+
+    async def _board(self, tournament_id: str, game: str, context: Context) -> Leaderboard:
+        """The ratings of one tournament or of all, overall or of one game; a finished
+        tournament's as it finished (refitted if stored before covariances were kept)."""
+        await self._check_game(game, context)
         if tournament_id:
             record = await self._tournament(tournament_id, context)
             if record.state == FINISHED and not game:
@@ -384,9 +441,22 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
 
     def _fit_leaderboard(self, tournament_id: str, game: str) -> Leaderboard:
         """Ratings from one tournament's results, or from every tournament's."""
+        return leaderboard(self._results(tournament_id), game)
+
+    def _results(self, tournament_id: str) -> list[dict[str, Any]]:
         ids = [tournament_id] if tournament_id else self.tournaments.ids()
-        results = [r for i in ids for r in self.tournaments.results(i)]
-        return leaderboard(results, game)
+        return [r for i in ids for r in self.tournaments.results(i)]
+
+    async def _skill(self, tournament_id: str, game: str) -> SkillTable:
+        """OpenSkill ratings from the results ``_board`` fits (the tournament and game
+        were checked there). A finished tournament's results no longer change, so they
+        give the ratings it finished with, like its stored board."""
+        version = await asyncio.to_thread(self.tournaments.results_version)
+        return await self.skills.get(
+            (tournament_id, game),
+            version,
+            lambda: asyncio.to_thread(lambda: skill_table(self._results(tournament_id), game)),
+        )
 
     async def ListResults(
         self, request: arena_pb2.ListResultsRequest, context: Context

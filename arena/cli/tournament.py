@@ -1,4 +1,5 @@
-"""``arena tournament run|status|resume|cancel|list|results``, ``arena leaderboard [serve]``."""
+"""``arena tournament run|status|resume|cancel|list|results``, ``arena leaderboard [serve]``
+(``--history BOT`` for a bot's rating over time)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ from rich.table import Table
 
 from arena import wire
 from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
-from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
+from arena.ratings.texts import (
+    elo_text,
+    interval_text,
+    point_text,
+    rank_text,
+    rating_text,
+    status_text,
+)
 from arena.tournament.fair_play import MAX_SEED
 from arena.tournament.progress import (
     STATE_NAMES,
@@ -157,6 +165,16 @@ def add_commands(groups: Groups) -> None:
     )
     board.add_argument(
         "--los", action="store_true", help="also the likelihood-of-superiority matrix (top 20)"
+    )
+    board.add_argument(
+        "--history",
+        metavar="BOT",
+        help="BOT's rating at each refit, a table per board (only --game's with --game)",
+    )
+    board.add_argument(
+        "--openskill",
+        action="store_true",
+        help="also each bot's OpenSkill rating (mu, sigma, ordinal = mu - 3 sigma)",
     )
     board.add_argument("--json", action="store_true", help="print JSON")
     board.add_argument("--csv", action="store_true", help="print CSV")
@@ -386,13 +404,24 @@ def _results(args: argparse.Namespace) -> None:
         )
 
 
+def _openskill(row: arena_pb2.LeaderboardRow, places: int) -> tuple[str, ...]:
+    values = (row.openskill_mu, row.openskill_sigma, row.openskill_ordinal)
+    return tuple(f"{v:.{places}f}" for v in values)
+
+
+def _has_openskill(board: arena_pb2.Leaderboard) -> bool:
+    """Whether the board was asked for with OpenSkill: a rated sigma is never 0."""
+    return any(row.openskill_sigma for row in board.rows)
+
+
 def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
     games = sorted({g for row in board.rows for g in row.game_elo})
+    skill = ("OS mu", "OS sigma", "OS ordinal") if _has_openskill(board) else ()
     scope = f"tournament {board.tournament_id}" if board.tournament_id else "all tournaments"
     table = Table(
         title=f"Leaderboard, {board.game or 'all games'}, {scope} ({board.matches} matches)"
     )
-    for column in ("rank", "bot", "Elo", "± 95%", "pairs", "W-D-L", "matches", *games):
+    for column in ("rank", "bot", "Elo", "± 95%", "pairs", "W-D-L", "matches", *skill, *games):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in board.rows:
         table.add_row(
@@ -403,9 +432,10 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
             str(row.pairs),
             f"{row.wins}-{row.draws}-{row.losses}",
             str(row.matches),
+            *(_openskill(row, 2) if skill else ()),
             *(elo_text(row.game_elo[g]) if g in row.game_elo else "" for g in games),
         )
-    console = Console(width=max(120, 70 + 15 * len(games)))
+    console = Console(width=max(120, 70 + 15 * len(games) + 12 * len(skill)))
     console.print(table)
     for row in board.rows:
         if row.note:
@@ -426,10 +456,16 @@ def _leaderboard(args: argparse.Namespace) -> None:
     if args.compare:
         _compare(args)
         return
+    if args.history:
+        _history(args)
+        return
     with arena_api(args) as api:
         board = api.GetLeaderboard(
             arena_pb2.GetLeaderboardRequest(
-                tournament_id=args.tournament, game=args.game, los=args.los
+                tournament_id=args.tournament,
+                game=args.game,
+                los=args.los,
+                openskill=args.openskill,
             ),
             timeout=60,
         )
@@ -455,6 +491,11 @@ def _leaderboard(args: argparse.Namespace) -> None:
                 "losses",
                 "matches",
                 "status",
+                *(
+                    ("openskill_mu", "openskill_sigma", "openskill_ordinal")
+                    if args.openskill
+                    else ()
+                ),
                 *games,
             ]
         )
@@ -471,6 +512,7 @@ def _leaderboard(args: argparse.Namespace) -> None:
                     row.losses,
                     row.matches,
                     arena_pb2.RatingStatus.Name(row.status).removeprefix("RATING_STATUS_").lower(),
+                    *(_openskill(row, 3) if args.openskill else ()),
                     *(f"{row.game_elo[g]:.1f}" if g in row.game_elo else "" for g in games),
                 ]
             )
@@ -495,6 +537,55 @@ def _compare(args: argparse.Namespace) -> None:
     )
 
 
+def _history(args: argparse.Namespace) -> None:
+    if args.tournament or args.csv or args.los:
+        raise CliError(
+            "--history reads the arena-wide ratings: --tournament, --csv and --los do not apply"
+        )
+    with arena_api(args) as api:
+        history = api.GetRatingHistory(
+            arena_pb2.GetRatingHistoryRequest(bot=args.history, game=args.game), timeout=60
+        )
+    if args.json:
+        print(
+            json.dumps(
+                json_format.MessageToDict(
+                    history,
+                    preserving_proto_field_name=True,
+                    always_print_fields_with_no_presence=True,
+                ),
+                indent=1,
+            )
+        )
+        return
+    print_history(history)
+
+
+def print_history(history: arena_pb2.RatingHistory) -> None:
+    """A table per board, oldest first, in UTC."""
+    if not any(s.points for s in history.series):
+        print(f"no ratings recorded for {history.bot} yet")
+        return
+    console = Console(width=120)
+    for found in history.series:
+        table = Table(title=f"Rating history of {history.bot}, {found.game or 'all games'}")
+        for column in ("time (UTC)", "event", "Elo ± 95%", "pairs", "status"):
+            table.add_column(
+                column, justify="right" if column in ("Elo ± 95%", "pairs") else "left"
+            )
+        for point in found.points:
+            table.add_row(
+                point.recorded_at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S"),
+                point.event,
+                point_text(point),
+                str(point.pairs),
+                status_text(point.status),
+            )
+        if not found.points:
+            table.add_row("", "(not rated on this board yet)", "", "", "")
+        console.print(table)
+
+
 def print_los(board: arena_pb2.Leaderboard) -> None:
     """The likelihood-of-superiority matrix, in percent, as BayesElo prints it."""
     if not board.los:
@@ -514,8 +605,10 @@ def print_los(board: arena_pb2.Leaderboard) -> None:
 
 
 def _serve(args: argparse.Namespace) -> None:
-    if args.json or args.csv or args.game or args.tournament:
-        raise CliError("--game, --tournament, --json and --csv do not apply to leaderboard serve")
+    if args.json or args.csv or args.game or args.tournament or args.history:
+        raise CliError(
+            "--game, --tournament, --history, --json and --csv do not apply to leaderboard serve"
+        )
     from arena.web import serve
 
     try:

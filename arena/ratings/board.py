@@ -7,9 +7,10 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 MIN_PAIRS = 20
-"""Pairs a bot needs on a board before its rating is shown. Fewer, and the fit stretches
-ratings away from the mean: in ``bench.rating_bias``'s round robins the median stretch is
-13-31% at 7-14 pairs a bot and under 10% from about 15-20 (4 to 16 bots)."""
+"""Pairs a bot needs on a board before its rating is shown. With fewer, the fit
+stretches ratings away from the mean: in ``bench.rating_bias``'s round robins of 4 to 16
+bots the median stretch is 13-31% at 7-15 pairs a bot and 4-7% at 21-30; 20 is the
+round number about where it falls under 10% (docs/ratings.md)."""
 
 RATED = "rated"
 PROVISIONAL = "provisional"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from arena.ratings.board import RATED, Leaderboard
+from arena.ratings.board import PROVISIONAL, RATED, Leaderboard
 from arena.ratings.elo import Z95
 
 MATRIX_BOTS = 20
@@ -71,7 +71,10 @@ def compare(board: Leaderboard, a: str, b: str) -> Comparison:
 
 
 def los_matrix(board: Leaderboard, limit: int = MATRIX_BOTS) -> list[tuple[str, list[float]]]:
-    """The top ``limit`` ranked bots of the main group, each with its LOS against each of
-    them (0.5 on itself)."""
-    bots = [row.bot for row in board.rows if row.status == RATED and row.group == 1][:limit]
+    """The top ``limit`` fitted bots of the main group (ranked ones first), each with its
+    LOS against each of them (0.5 on itself). Provisional bots are in it: their point
+    estimates run ahead with few pairs, but their intervals, and so the LOS, stay
+    calibrated (``bench.rating_bias``)."""
+    fitted = (RATED, PROVISIONAL)
+    bots = [r.bot for r in board.rows if r.status in fitted and r.group == 1][:limit]
     return [(a, [0.5 if a == b else compare(board, a, b).los for b in bots]) for a in bots]

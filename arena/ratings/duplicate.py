@@ -35,6 +35,12 @@ class DuplicateResult:
 
 def pair_outcomes(results: Iterable[DuplicateResult]) -> list[Outcome]:
     """One outcome per complete unit: a pair with one match missing is not rated yet."""
+    return [outcome for _, outcome in keyed_outcomes(results)]
+
+
+def keyed_outcomes(results: Iterable[DuplicateResult]) -> list[tuple[str, Outcome]]:
+    """``pair_outcomes`` with each unit's pair key, in key order: what a sequential
+    model (``arena.ratings.skill``) needs to put the units in an order of its own."""
     by_pair: dict[str, list[DuplicateResult]] = defaultdict(list)
     for result in results:
         by_pair[result.pair_key].append(result)
@@ -50,5 +56,5 @@ def pair_outcomes(results: Iterable[DuplicateResult]) -> list[Outcome]:
         else:
             margin = sum(m.margin if m.a == a else -m.margin for m in matches)
             score = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-        outcomes.append(Outcome(a, b, score))
+        outcomes.append((key, Outcome(a, b, score)))
     return outcomes

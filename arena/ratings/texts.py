@@ -14,6 +14,18 @@ _UNRANKED = {
 _BOUND = {arena_pb2.RATING_BOUND_AT_LEAST: "≥ ", arena_pb2.RATING_BOUND_AT_MOST: "≤ "}
 
 
+STATUS_NAMES: dict[int, str] = {
+    int(value): arena_pb2.RatingStatus.Name(value).removeprefix("RATING_STATUS_").lower()
+    for value in arena_pb2.RatingStatus.values()
+    if value != arena_pb2.RATING_STATUS_UNSPECIFIED
+}
+
+
+def status_text(status: int) -> str:
+    """ "rated", "provisional", ...; "?" for a status this version does not know."""
+    return STATUS_NAMES.get(int(status), "?")
+
+
 def elo_text(value: float) -> str:
     return f"{round(value):+d}" if math.isfinite(value) else "?"  # "+d": never "-0"
 
@@ -44,3 +56,13 @@ def rank_text(row: arena_pb2.LeaderboardRow) -> str:
     if not row.rank:
         return ""
     return f"{row.group}.{row.rank}" if row.group > 1 else str(row.rank)
+
+
+def point_text(point: arena_pb2.RatingPoint) -> str:
+    """A point of a bot's rating history: Elo ± its interval, or a perfect record's
+    one-sided bound, as the board showed it."""
+    if point.status in _UNRANKED or point.status == arena_pb2.RATING_STATUS_PROVISIONAL:
+        return "—"
+    if point.bound in _BOUND:
+        return _BOUND[point.bound] + elo_text(point.elo_bound)
+    return f"{elo_text(point.elo)} ± {point.elo_ci95:.0f}"

@@ -40,7 +40,14 @@ key                                type   holds
                                           match's logs are stored
 ``arena:ratings``                  str    arena-wide ratings from every stored result,
                                           by game ("" for all games), refitted when a
-                                          tournament finishes (JSON)
+                                          tournament finishes and every
+                                          ``ARENA_LADDER_RATINGS_EVERY`` results of a
+                                          ladder (JSON)
+``arena:history:{bot}``            list   the bot's rating at each refit, a point per
+                                          board it is on (compact JSON: time, event,
+                                          game, Elo, interval, pairs, status, bound),
+                                          oldest first; the newest 2,000 are kept
+                                          (``arena.store.history``)
 ``arena:referee:{addr}:playing``   zset   ``tournament:match`` in flight on the referee
                                           at that address, scored by when the entry
                                           lapses (renewed with the match's lease):

@@ -1390,22 +1390,28 @@ class GetLeaderboardRequest(_message.Message):
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     LOS_FIELD_NUMBER: _builtins.int
+    OPENSKILL_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Only this tournament's results; empty means every stored result."""
     game: _builtins.str
     """Only this game; empty means all games together."""
     los: _builtins.bool
     """Also the likelihood-of-superiority matrix of the top 20 bots (Leaderboard.los)."""
+    openskill: _builtins.bool
+    """Also each bot's OpenSkill rating (LeaderboardRow.openskill_*), beside the Elo: a
+    second model, fitted to the same rated units. The rows stay ranked by Elo.
+    """
     def __init__(
         self,
         *,
         tournament_id: _builtins.str = ...,
         game: _builtins.str = ...,
         los: _builtins.bool = ...,
+        openskill: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "los", b"los", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "los", b"los", "openskill", b"openskill", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1558,6 +1564,9 @@ class LeaderboardRow(_message.Message):
     GROUP_FIELD_NUMBER: _builtins.int
     BOUND_FIELD_NUMBER: _builtins.int
     ELO_BOUND_FIELD_NUMBER: _builtins.int
+    OPENSKILL_MU_FIELD_NUMBER: _builtins.int
+    OPENSKILL_SIGMA_FIELD_NUMBER: _builtins.int
+    OPENSKILL_ORDINAL_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1 for the best of its group; 0 for a row that is not ranked (see status)."""
     bot: _builtins.str
@@ -1597,6 +1606,19 @@ class LeaderboardRow(_message.Message):
     """
     elo_bound: _builtins.float
     """The one-sided 95% bound on the rating (see bound)."""
+    openskill_mu: _builtins.float
+    """When asked (GetLeaderboardRequest.openskill): the mean of the bot's skill in
+    OpenSkill's Plackett-Luce model (Weng-Lin), which rates each member of a team;
+    every bot starts at 25. Zero when not asked.
+    """
+    openskill_sigma: _builtins.float
+    """When asked: the standard deviation of that skill (25/3 at the start); it shrinks
+    as the bot plays. Zero when not asked.
+    """
+    openskill_ordinal: _builtins.float
+    """When asked: openskill_mu - 3 * openskill_sigma, a conservative skill (in the model,
+    99.9% likely to be at most the bot's), which OpenSkill ranks by. Zero when not asked.
+    """
     @_builtins.property
     def game_elo(self) -> _containers.ScalarMap[_builtins.str, _builtins.float]:
         """Elo per game, for the games this bot was rated in (overall leaderboards only)."""
@@ -1619,10 +1641,13 @@ class LeaderboardRow(_message.Message):
         group: _builtins.int = ...,
         bound: Global___RatingBound.ValueType = ...,
         elo_bound: _builtins.float = ...,
+        openskill_mu: _builtins.float = ...,
+        openskill_sigma: _builtins.float = ...,
+        openskill_ordinal: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "pairs", b"pairs", "rank", b"rank", "status", b"status", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "status", b"status", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1694,6 +1719,146 @@ class Leaderboard(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Leaderboard: _TypeAlias = Leaderboard  # noqa: Y015
+
+@_typing.final
+class GetRatingHistoryRequest(_message.Message):
+    """Ask for a bot's rating history."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """The bot, as the leaderboard names it."""
+    game: _builtins.str
+    """Only this game's board; empty means every board the bot is on, all games together
+    (RatingSeries.game "") among them.
+    """
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        game: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "game", b"game"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetRatingHistoryRequest: _TypeAlias = GetRatingHistoryRequest  # noqa: Y015
+
+@_typing.final
+class RatingHistory(_message.Message):
+    """A bot's rating over time."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    SERIES_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """The bot."""
+    @_builtins.property
+    def series(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatingSeries]:
+        """One series per board: all games together (game "") first, then by game name. With
+        GetRatingHistoryRequest.game, that board's series only (empty if never rated there).
+        """
+
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        series: _abc.Iterable[Global___RatingSeries] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "series", b"series"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingHistory: _TypeAlias = RatingHistory  # noqa: Y015
+
+@_typing.final
+class RatingSeries(_message.Message):
+    """A bot's ratings on one board, oldest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """The board's game; empty for all games together."""
+    @_builtins.property
+    def points(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatingPoint]:
+        """The points, oldest first; the arena keeps the newest 2,000 per bot, all boards
+        together.
+        """
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        points: _abc.Iterable[Global___RatingPoint] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "points", b"points"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingSeries: _TypeAlias = RatingSeries  # noqa: Y015
+
+@_typing.final
+class RatingPoint(_message.Message):
+    """A bot's rating on one board at one refit of the arena-wide ratings."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RECORDED_AT_FIELD_NUMBER: _builtins.int
+    EVENT_FIELD_NUMBER: _builtins.int
+    ELO_FIELD_NUMBER: _builtins.int
+    ELO_CI95_FIELD_NUMBER: _builtins.int
+    PAIRS_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    BOUND_FIELD_NUMBER: _builtins.int
+    ELO_BOUND_FIELD_NUMBER: _builtins.int
+    event: _builtins.str
+    """What caused the refit: "tournament T finished", "ladder L at 400 results"."""
+    elo: _builtins.float
+    """Maximum-likelihood Elo, centred on 0 over the bots rated then."""
+    elo_ci95: _builtins.float
+    """Half-width of the 95% interval of elo."""
+    pairs: _builtins.int
+    """Rated units (duplicate pairs, or single matches of open tournaments) then."""
+    status: Global___RatingStatus.ValueType
+    """Where the rating stood."""
+    bound: Global___RatingBound.ValueType
+    """For a perfect record: which bound elo_bound is."""
+    elo_bound: _builtins.float
+    """The one-sided 95% bound shown instead of elo when bound is set; 0 otherwise."""
+    @_builtins.property
+    def recorded_at(self) -> _timestamp_pb2.Timestamp:
+        """When the refit read the results the rating comes from."""
+
+    def __init__(
+        self,
+        *,
+        recorded_at: _timestamp_pb2.Timestamp | None = ...,
+        event: _builtins.str = ...,
+        elo: _builtins.float = ...,
+        elo_ci95: _builtins.float = ...,
+        pairs: _builtins.int = ...,
+        status: Global___RatingStatus.ValueType = ...,
+        bound: Global___RatingBound.ValueType = ...,
+        elo_bound: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["recorded_at", b"recorded_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bound", b"bound", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "event", b"event", "pairs", b"pairs", "recorded_at", b"recorded_at", "status", b"status"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingPoint: _TypeAlias = RatingPoint  # noqa: Y015
 
 @_typing.final
 class ListResultsRequest(_message.Message):

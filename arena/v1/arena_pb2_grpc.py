@@ -90,6 +90,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.CompareBotsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.BotComparison.FromString,
                 _registered_method=True)
+        self.GetRatingHistory = channel.unary_unary(
+                '/arena.v1.Arena/GetRatingHistory',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetRatingHistoryRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.RatingHistory.FromString,
+                _registered_method=True)
         self.ListResults = channel.unary_unary(
                 '/arena.v1.Arena/ListResults',
                 request_serializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
@@ -205,6 +210,16 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetRatingHistory(self, request, context):
+        """A bot's rating over time, one series per board: a point each time the arena-wide
+        ratings were refitted (a tournament finished, a ladder played on). NOT_FOUND for a
+        bot neither registered nor ever rated; a registered bot not yet rated has no series.
+        INVALID_ARGUMENT for an unknown game.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListResults(self, request, context):
         """Every stored match result of a tournament, in match id order.
         """
@@ -309,6 +324,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.CompareBots,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.CompareBotsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.BotComparison.SerializeToString,
+            ),
+            'GetRatingHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetRatingHistory,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetRatingHistoryRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.RatingHistory.SerializeToString,
             ),
             'ListResults': grpc.unary_unary_rpc_method_handler(
                     servicer.ListResults,
@@ -634,6 +654,33 @@ class Arena:
             '/arena.v1.Arena/CompareBots',
             arena_dot_v1_dot_arena__pb2.CompareBotsRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.BotComparison.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetRatingHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/GetRatingHistory',
+            arena_dot_v1_dot_arena__pb2.GetRatingHistoryRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.RatingHistory.FromString,
             options,
             channel_credentials,
             insecure,

@@ -68,6 +68,12 @@ class ArenaStub:
     the fit's full covariance, and the likelihood that the first is the stronger.
     INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
     """
+    GetRatingHistory: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetRatingHistoryRequest, _arena_pb2.RatingHistory]
+    """A bot's rating over time, one series per board: a point each time the arena-wide
+    ratings were refitted (a tournament finished, a ladder played on). NOT_FOUND for a
+    bot neither registered nor ever rated; a registered bot not yet rated has no series.
+    INVALID_ARGUMENT for an unknown game.
+    """
     ListResults: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]
     """Every stored match result of a tournament, in match id order."""
     SubmitBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
@@ -131,6 +137,12 @@ class ArenaAsyncStub(ArenaStub):
     """How two bots compare on one board: their Elo difference with its 95% interval, from
     the fit's full covariance, and the likelihood that the first is the stronger.
     INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+    """
+    GetRatingHistory: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetRatingHistoryRequest, _arena_pb2.RatingHistory]  # type: ignore[assignment]
+    """A bot's rating over time, one series per board: a point each time the arena-wide
+    ratings were refitted (a tournament finished, a ladder played on). NOT_FOUND for a
+    bot neither registered nor ever rated; a registered bot not yet rated has no series.
+    INVALID_ARGUMENT for an unknown game.
     """
     ListResults: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]  # type: ignore[assignment]
     """Every stored match result of a tournament, in match id order."""
@@ -258,6 +270,18 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """How two bots compare on one board: their Elo difference with its 95% interval, from
         the fit's full covariance, and the likelihood that the first is the stronger.
         INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+        """
+
+    @_abc_1.abstractmethod
+    def GetRatingHistory(
+        self,
+        request: _arena_pb2.GetRatingHistoryRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.RatingHistory, _abc.Awaitable[_arena_pb2.RatingHistory]]:
+        """A bot's rating over time, one series per board: a point each time the arena-wide
+        ratings were refitted (a tournament finished, a ladder played on). NOT_FOUND for a
+        bot neither registered nor ever rated; a registered bot not yet rated has no series.
+        INVALID_ARGUMENT for an unknown game.
         """
 
     @_abc_1.abstractmethod

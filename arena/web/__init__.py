@@ -17,6 +17,9 @@ route                                    answer
                                          table, knockout bracket, SPRT verdict and LLR
                                          chart, or (round robin, gauntlet) its leaderboard
 ``/replays/{tournament}/{match}``        HTML: the replay as ``arena replay show`` prints it
+``/bots/{bot}``                          HTML: the bot's rating over time, a chart (Elo
+                                         and its 95% band, inline SVG) and a table per
+                                         board it is on; leaderboard names link here
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
                                          tournaments when no tournament)
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
@@ -24,15 +27,19 @@ route                                    answer
                                          ``tournament_id`` and replay links; limit 1..500,
                                          default 50
 ``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
+``/api/bots/{bot}/history?game=``        JSON: ``RatingHistory`` (every board when no
+                                         game)
 ``/healthz``                             ``ok``: the web server is up (the API may not be)
 =======================================  ================================================
 
-Errors: an unknown game, tournament or match is 404 (so is an id that cannot be one), a
-bad ``limit`` 400, an unreachable API or referee 502, any method but GET and HEAD 405;
-under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML page that says why.
+Errors: an unknown game, bot, tournament or match is 404 (so is an id or a name that
+cannot be one), a bad ``limit`` 400, an unreachable API or referee 502, any method but
+GET and HEAD 405; under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML
+page that says why.
 
 Modules: ``data`` (fetching), ``pages`` (HTML), ``standings`` (the tournament page and
-its format views), ``routes`` (URL to response), ``server`` (HTTP).
+its format views), ``bots`` (the bot page), ``chart`` (its SVG chart), ``routes`` (URL
+to response), ``server`` (HTTP).
 """
 
 from arena.web.server import serve

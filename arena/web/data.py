@@ -56,6 +56,8 @@ class Source(Protocol):
 
     def tournaments(self) -> list[arena_pb2.Tournament]: ...
 
+    def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory: ...
+
     def tournament(self, tournament_id: str) -> arena_pb2.Tournament: ...
 
     def replay(self, tournament_id: str, match_id: str) -> Replay: ...
@@ -114,6 +116,17 @@ class ArenaData:
                 timeout=API_TIMEOUT_S,
             )
         return board
+
+    def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
+        """The bot's rating over time, a series per board (only ``game``'s when given);
+        the API's NOT_FOUND for an unknown bot is a 404."""
+        if game and game not in game_names():
+            raise unknown_game(game)
+        with _upstream("the arena API", self.api):
+            history: arena_pb2.RatingHistory = self._stub.GetRatingHistory(
+                arena_pb2.GetRatingHistoryRequest(bot=bot, game=game), timeout=API_TIMEOUT_S
+            )
+        return history
 
     def tournaments(self) -> list[arena_pb2.Tournament]:
         """Every tournament, newest first."""

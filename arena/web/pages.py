@@ -74,6 +74,11 @@ def replay_url(tournament_id: str, match_id: str, api: bool = False) -> str:
     return f"{prefix}/{path_part(tournament_id)}/{path_part(match_id)}"
 
 
+def bot_url(bot: str, api: bool = False) -> str:
+    """The bot's page, or (``api``) its rating history as JSON."""
+    return f"/api/bots/{path_part(bot)}/history" if api else f"/bots/{path_part(bot)}"
+
+
 def tournament_url(tournament_id: str, api: bool = False) -> str:
     return f"{'/api' if api else ''}/tournaments/{path_part(tournament_id)}"
 
@@ -137,9 +142,9 @@ def _leaderboard_row(
     per_game = "".join(td(elo_text(row.game_elo[g]) if g in row.game_elo else "") for g in games)
     return (
         f'<tr data-bot="{esc(row.bot)}" data-status="{status}">{td(rank_text(row), "num rank")}'
-        f"{td(row.bot, 'text bot')}{elo}{td(row.pairs)}"
-        f"{td(f'{row.wins}-{row.draws}-{row.losses}')}{td(row.matches)}{per_game}"
-        f"{td(row.note, 'text note muted')}</tr>"
+        f'<td class="text bot">{link(bot_url(row.bot), row.bot)}</td>'
+        f"{elo}{td(row.pairs)}{td(f'{row.wins}-{row.draws}-{row.losses}')}{td(row.matches)}"
+        f"{per_game}{td(row.note, 'text note muted')}</tr>"
     )
 
 

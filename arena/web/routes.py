@@ -18,7 +18,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from arena.v1 import arena_pb2
-from arena.web import pages, standings
+from arena.web import bots, pages, standings
 from arena.web.data import Match, Source
 from arena.web.errors import HttpError
 
@@ -30,6 +30,7 @@ JSON = "application/json"
 TEXT = "text/plain; charset=utf-8"
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}\Z")
 _LIMIT = re.compile(r"^[0-9]{1,9}\Z")
+_BOT = re.compile(r"^[A-Za-z0-9_.@-]{1,200}\Z")
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,12 @@ def _ids(tournament_id: str, match_id: str) -> tuple[str, str]:
 def _tournament_id(value: str) -> str:
     if not _ID.match(value):
         raise HttpError(404, f"no tournament {value!r}: ids are letters, digits, '-', '_' and '.'")
+    return value
+
+
+def _bot(value: str) -> str:
+    if not _BOT.match(value):
+        raise HttpError(404, f"no bot {value!r}: names are letters, digits, '-', '_', '.' and '@'")
     return value
 
 
@@ -140,6 +147,13 @@ class Site:
                 return _html(pages.replay_page(replay, self.source.games()))
             case ["tournaments", tournament_id]:
                 return self._tournament(_tournament_id(tournament_id))
+            case ["bots", bot]:
+                name = _bot(bot)
+                history = self.source.rating_history(name)
+                note = self._note(pages.bot_url(name, api=True), reloads=False)
+                return _html(bots.bot_page(history, self.source.games(), note))
+            case ["api", "bots", bot, "history"]:
+                return _json(to_dict(self.source.rating_history(_bot(bot), param("game") or "")))
             case ["api", "tournaments", tournament_id]:
                 return _json(to_dict(self.source.tournament(_tournament_id(tournament_id))))
             case ["api", "leaderboard"]:

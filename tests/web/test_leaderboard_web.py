@@ -17,7 +17,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 
-from arena.ratings.texts import interval_text, rank_text, rating_text
+from arena.ratings.texts import interval_text, point_text, rank_text, rating_text
 from arena.replay.render import render
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from arena.web.data import fetch_replay
@@ -254,3 +254,33 @@ def test_the_tournament_page_and_json_are_the_apis(played: Played) -> None:
     status, _, body = get(f"{played.url}/api/tournaments/nosuch")
     assert status == 404 and json.loads(body) == {"error": "no tournament 'nosuch'", "status": 404}
     assert get(f"{played.url}/tournaments/nosuch")[0] == 404
+
+
+def test_a_bot_page_charts_the_history_the_api_keeps(played: Played, tmp_path: Path) -> None:
+    history = played.arena.stub.GetRatingHistory(arena_pb2.GetRatingHistoryRequest(bot="house"))
+    assert [s.game for s in history.series] == ["", *sorted(GAMES)]
+    finished = f"tournament {played.tournament.id} finished"
+    assert all([p.event for p in s.points] == [finished] for s in history.series)
+    assert get_json(f"{played.url}/api/bots/house/history") == as_dict(history)
+    baloot = get_json(f"{played.url}/api/bots/house/history?game=baloot")
+    assert [s["game"] for s in baloot["series"]] == ["baloot"]
+
+    dumped = chromium(tmp_path / "profile-bot", "--dump-dom", f"{played.url}/bots/house")
+    assert dumped.returncode == 0, dumped.stderr[-2000:]
+    doc = Document(dumped.stdout)
+    assert doc.tags.count("svg") == 3  # all games together, and each game
+    for series in history.series:
+        (row,) = doc.tables[f"rating-history-{series.game or 'overall'}"]
+        point = series.points[0]
+        assert row.cells[1:4] == [
+            finished,
+            point_text(point),  # "—" while provisional
+            str(point.pairs),
+        ]
+    page = screenshot(tmp_path, "bot", f"{played.url}/bots/house")
+    blank = screenshot(tmp_path, "blank", "about:blank")
+    assert page.stat().st_size > 4 * blank.stat().st_size
+    index = Document(get(f"{played.url}/")[2].decode())
+    assert {r.links[0] for r in index.tables["leaderboard-overall"]} == {f"/bots/{b}" for b in BOTS}
+    status, _, body = get(f"{played.url}/api/bots/ghost/history")
+    assert status == 404 and json.loads(body)["error"].startswith("no bot 'ghost': ")

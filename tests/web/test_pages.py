@@ -97,6 +97,34 @@ class FakeSource:
     def replay(self, tournament_id: str, match_id: str) -> Replay:
         raise HttpError(502, "replay unavailable: cannot reach the referee at 127.0.0.1:1")
 
+    def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
+        """Two points overall and one in seep for the first bot; none for the second."""
+        if bot not in self.bots:  # as the API's NOT_FOUND reads through ArenaData
+            raise HttpError(404, f"no bot {bot!r}")
+        found = arena_pb2.RatingHistory(bot=bot)
+        if bot == self.bots[0]:
+            overall = found.series.add(game="")
+            for seconds, elo, event in (
+                (1_700_000_000, -20.0, HOSTILE),
+                (1_700_090_000, 35.5, "t2"),
+            ):
+                point = overall.points.add(event=event, elo=elo, elo_ci95=80.0, pairs=4)
+                point.recorded_at.FromSeconds(seconds)
+                point.status = arena_pb2.RATING_STATUS_RATED
+            seep = found.series.add(game="seep")
+            point = seep.points.add(
+                event="t2", elo=200.0, elo_ci95=300.0, pairs=24, elo_bound=60.0,
+                status=arena_pb2.RATING_STATUS_RATED, bound=arena_pb2.RATING_BOUND_AT_LEAST,
+            )  # fmt: skip
+            point.recorded_at.FromSeconds(1_700_090_000)
+        if game:
+            kept = [s for s in found.series if s.game == game] or [
+                arena_pb2.RatingSeries(game=game)
+            ]
+            del found.series[:]
+            found.series.extend(kept)
+        return found
+
 
 def test_user_controlled_names_are_escaped_in_every_table() -> None:
     source = FakeSource((HOSTILE, "rand"))
@@ -345,3 +373,50 @@ def test_a_round_robin_page_shows_its_own_leaderboard_and_the_json_is_the_messag
     api = site.get("/api/tournaments/t1")
     assert api.status == 200 and api.content_type == "application/json"
     assert json.loads(api.body) == to_dict(t)
+
+
+def test_a_bot_page_charts_each_board_and_tables_its_points() -> None:
+    site = Site(FakeSource((HOSTILE, "rand")), "api:1")
+    response = site.get("/bots/" + pages.path_part(HOSTILE))
+    assert response.status == 404  # not a name a bot can have: never asked for
+    source = FakeSource(("house", "rand"))
+    site = Site(source, "api:1")
+    text = site.get("/bots/house").body.decode()
+    doc = Document(text)
+    assert doc.tags.count("svg") == 2 and "script" not in doc.tags
+    assert 'id="rating-chart-overall"' in text and 'id="rating-chart-seep"' in text
+    assert '<desc id="rating-chart-overall-desc">2 ratings of house, All games from ' in text
+    assert [r.cells for r in doc.tables["rating-history-overall"]] == [  # newest first
+        ["2023-11-15 23:13:20", "t2", "+36 ± 80", "4", "rated"],
+        ["2023-11-14 22:13:20", HOSTILE, "-20 ± 80", "4", "rated"],
+    ]
+    assert [r.cells for r in doc.tables["rating-history-seep"]] == [
+        ["2023-11-15 23:13:20", "t2", "≥ +60", "24", "rated"]
+    ]
+    assert "<script>" not in text and "<img" not in text  # the event is escaped
+    assert "/api/bots/house/history" in text  # the footer names the JSON
+
+    empty = Document(site.get("/bots/rand").body.decode())
+    assert empty.tags.count("svg") == 1
+    assert [r.cells for r in empty.tables["rating-history-overall"]] == [["No ratings yet."]]
+    assert "rand has not been rated yet." in site.get("/bots/rand").body.decode()
+
+    missing = site.get("/bots/ghost")
+    assert missing.status == 404 and "no bot &#x27;ghost&#x27;" in missing.body.decode()
+    api = site.get("/api/bots/ghost/history")
+    assert api.status == 404 and json.loads(api.body) == {"error": "no bot 'ghost'", "status": 404}
+
+
+def test_the_history_json_is_the_message_and_names_link_to_bot_pages() -> None:
+    source = FakeSource(("house", "rand"))
+    site = Site(source, "api:1")
+    assert json.loads(site.get("/api/bots/house/history").body) == to_dict(
+        source.rating_history("house")
+    )
+    seep = json.loads(site.get("/api/bots/house/history?game=seep").body)
+    assert [s["game"] for s in seep["series"]] == ["seep"]
+    assert seep["series"][0]["points"][0]["bound"] == "RATING_BOUND_AT_LEAST"
+    doc = Document(site.get("/").body.decode())
+    assert [r.links for r in doc.tables["leaderboard-overall"]] == [["/bots/house"], ["/bots/rand"]]
+    assert pages.bot_url("a b/c") == "/bots/a%20b%2Fc"
+    assert pages.bot_url("x@v1", api=True) == "/api/bots/x%40v1/history"
