@@ -423,14 +423,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
 
     async def _board(self, tournament_id: str, game: str, context: Context) -> Leaderboard:
         """The ratings of one tournament or of all, overall or of one game; a finished
-        tournament's as it finished (refitted if stored before covariances were kept)."""
+        tournament's as it finished (refitted if stored by an older arena: before
+        covariances were kept, or when the overall board was one pooled fit)."""
         await self._check_game(game, context)
         if tournament_id:
             record = await self._tournament(tournament_id, context)
             if record.state == FINISHED and not game:
                 # The ratings the tournament finished with, fitted once when it finished.
                 stored = await asyncio.to_thread(self.tournaments.leaderboard, record.id)
-                if stored is not None and stored.get("covariance"):
+                if stored is not None and stored.get("covariance") and "min_pairs" in stored:
                     return Leaderboard.from_json(stored)
         version = await asyncio.to_thread(self.tournaments.results_version)
         return await self.boards.get(

@@ -68,3 +68,30 @@ def test_a_data_set_that_starts_over_is_not_taken_for_the_old_one(arena: Arena) 
     store.create(TOURNAMENT, {}, ["bid-euchre"], [])
     store.record_result(TOURNAMENT, result(1, "x", "y"))
     assert {r.bot for r in board(arena).rows} == {"x", "y"}
+
+
+def test_a_finished_tournament_stored_by_an_older_arena_is_refitted(arena: Arena) -> None:
+    """Its stored board is served as it finished, unless an older arena stored it: one
+    without covariances, or whose overall board was one pooled fit (no min_pairs)."""
+    store = TournamentStore(arena.redis)
+    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.record_result(TOURNAMENT, result(1, "a", "b"))
+    store.finish(TOURNAMENT)
+    request = arena_pb2.GetLeaderboardRequest(tournament_id=TOURNAMENT)
+    fitted = arena.stub.GetLeaderboard(request)
+    assert [r.bot for r in fitted.rows] == ["a", "b"] and fitted.min_pairs == 20
+    old = {
+        "game": "",
+        "rows": [
+            {"rank": 1, "bot": "b", "elo": 5.0, "elo_ci95": 1.0, "pairs": 1, "wins": 1,
+             "draws": 0, "losses": 0, "matches": 1, "game_elo": {}},
+        ],
+        "draw_elo": 0.0,
+        "matches": 1,
+        "covariance": {"b": {"b": 1.0}},
+    }  # fmt: skip
+    store.save_leaderboard(TOURNAMENT, old)
+    assert arena.stub.GetLeaderboard(request) == fitted  # pooled: fitted afresh
+    store.save_leaderboard(TOURNAMENT, {**old, "min_pairs": 20})
+    served = arena.stub.GetLeaderboard(request)
+    assert [(r.bot, r.elo) for r in served.rows] == [("b", 5.0)]  # as it finished
