@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.ratings.board import (
@@ -105,7 +105,7 @@ class _Tally:
         draw_elo: list[tuple[float, int]] = []
         for number, part in enumerate(parts, start=1):
             if len(part) == 1:  # no rated pair: nothing to fit
-                rows.append(self._unfitted(part[0], 0))
+                rows.append(self._unfitted(part[0], PROVISIONAL, "no rated pair yet"))
                 continue
             inside = {p: record for p, record in counts.items() if p[0] in part}
             table = fit_counts(inside, players=part)
@@ -121,33 +121,20 @@ class _Tally:
                 "ranked apart, and ratings compare only within a group"
             )
         rows += [
-            replace(
-                self._unfitted(bot, 0),
-                status=EXCLUDED,
-                note=f"forfeited all {self.played[bot]} matches: left out of the fit",
-            )
-            for bot in sorted(excluded)
+            self._unfitted(bot, EXCLUDED, f"forfeited all {n} matches: left out of the fit")
+            for bot, n in sorted((bot, self.played[bot]) for bot in excluded)
         ]
         margin = sum(d * n for d, n in draw_elo) / max(sum(n for _, n in draw_elo), 1)
         return Leaderboard(
             game, ranked(rows), margin, self.matches, tuple(notes), covariance, MIN_PAIRS
         )
 
-    def _unfitted(self, bot: str, group: int) -> Row:
+    def _unfitted(self, bot: str, status: str, note: str) -> Row:
+        """A row with no rating: no rated pair, or left out of the fit."""
         return Row(
-            0,
-            bot,
-            0.0,
-            0.0,
-            0,
-            0,
-            0,
-            0,
-            self.played[bot],
-            status=PROVISIONAL,
-            note="no rated pair yet",
-            group=group,
-        )
+            rank=0, bot=bot, elo=0.0, elo_ci95=0.0, pairs=0, wins=0, draws=0, losses=0,
+            matches=self.played[bot], status=status, note=note, group=0,
+        )  # fmt: skip
 
     def _row(self, r: Rating, group: int, table: RatingTable, counts: Counts) -> Row:
         notes = []

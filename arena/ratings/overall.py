@@ -142,14 +142,17 @@ def _unranked_status(
     played = [g for g, r in mine.items() if r.status != EXCLUDED]
     if mine and not played:
         return EXCLUDED, "forfeited every match it played"
-    if not played:
-        head = "no rated pair yet"
-    elif len(played) == 1:
-        head = f"played {played[0]} only (1 of {len(games)} games)"
-    elif len(played) < len(games):
-        missing = ", ".join(g for g in games if g not in played)
-        head = f"played {len(played)} of {len(games)} games, not {missing}"
+    if len(played) < len(games):
+        if len(played) == 1:
+            why = f"played {played[0]} only (1 of {len(games)} games)"
+        else:
+            missing = ", ".join(g for g in games if g not in played)
+            why = f"played {len(played)} of {len(games)} games, not {missing}"
     else:
-        apart = ", ".join(g for g in games if not _in_main_group(mine[g]))
-        head = f"not connected to the main group in {apart}"
-    return INCOMPLETE, head + ": not ranked overall"
+        unpaired = [g for g in games if not mine[g].pairs]
+        apart = [g for g in games if mine[g].pairs and not _in_main_group(mine[g])]
+        why = "; ".join(
+            [f"no rated pair in {', '.join(unpaired)}"] * bool(unpaired)
+            + [f"not connected to the main group in {', '.join(apart)}"] * bool(apart)
+        )
+    return INCOMPLETE, why + ": not ranked overall"

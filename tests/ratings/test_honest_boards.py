@@ -99,6 +99,19 @@ def test_unconnected_groups_are_ranked_apart() -> None:
         compare(board, "a", "x")
     assert compare(board, "x", "y").difference == board.rows[3].elo - board.rows[4].elo
     assert [bot for bot, _ in los_matrix(board)] == ["a", "b", "c"]
+    overall = {row.bot: row for row in ratings_by_game(results)[""].rows}
+    assert overall["x"].note == "not connected to the main group in seep: not ranked overall"
+    assert overall["a"].status == RATED
+
+
+def test_a_bot_with_no_rated_pair_is_listed_unfitted() -> None:
+    results = round_robin("seep", {"a": 100.0, "b": -100.0}, 20, random.Random(4))
+    results.append({**unit(1, "seep", "ghost", "a", 0), "end": "no_contest"})
+    board = ratings_by_game(results)
+    ghost = board["seep"].rows[-1]
+    assert (ghost.bot, ghost.status, ghost.group, ghost.matches) == ("ghost", PROVISIONAL, 0, 1)
+    assert ghost.note == "no rated pair yet"
+    assert board[""].rows[-1].note == "no rated pair in seep: not ranked overall"
 
 
 def test_a_perfect_record_is_shown_as_a_95_percent_bound() -> None:
