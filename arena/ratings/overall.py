@@ -72,8 +72,8 @@ def overall(
     notes = list(caveats)
     if len(games) > 1:
         notes.append(
-            f"overall = the mean of the {len(games)} games' ratings, each game weighing the "
-            "same; bots not rated in every game are listed apart"
+            f"overall is the mean of the {len(games)} games' ratings, weighted equally; "
+            "bots not rated in every game are listed below"
         )
     return Leaderboard(
         "",
