@@ -4,12 +4,14 @@ Chromium."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import struct
 import subprocess
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +31,14 @@ CHROMIUM = "/usr/bin/chromium"
 WIDTH, HEIGHT = 1280, 1000
 
 
-def get(
-    url: str, method: str = "GET", data: bytes | None = None
-) -> tuple[int, dict[str, str], bytes]:
+def get(url: str, method: str = "GET", data: bytes | None = None) -> tuple[int, Message, bytes]:
+    """Status, headers (looked up in any case, as HTTP's are) and body."""
     request = urllib.request.Request(url, method=method, data=data)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, error.headers, error.read()
 
 
 def get_json(url: str) -> Any:
@@ -121,7 +122,7 @@ def test_missing_replays_say_why(played: Played) -> None:
     status, _, body = get(f"{played.url}/api/replays/nosuch/m")
     assert status == 404 and json.loads(body)["error"] == "no tournament 'nosuch'"
     with pytest.raises(HttpError) as gone:
-        fetch_replay(played.arena.referee.address, "deleted-replay")
+        asyncio.run(fetch_replay(played.arena.referee.address, "deleted-replay"))
     assert gone.value.status == 404
     assert gone.value.message == (
         f"replay unavailable: the referee at {played.arena.referee.address} no longer has "
