@@ -445,3 +445,44 @@ def test_the_history_json_is_the_message_and_names_link_to_bot_pages() -> None:
     assert [r.links for r in doc.tables["leaderboard-overall"]] == [["/bots/house"], ["/bots/rand"]]
     assert pages.bot_url("a b/c") == "/bots/a%20b%2Fc"
     assert pages.bot_url("x@v1", api=True) == "/api/bots/x%40v1/history"
+
+
+class BrokenSource(FakeSource):
+    async def leaderboard(
+        self, game: str = "", tournament_id: str = "", los: bool = False
+    ) -> arena_pb2.Leaderboard:
+        raise RuntimeError("a bug <b>here</b>")
+
+
+def test_a_bug_is_a_500_that_says_little_and_one_line_in_the_log(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = Site(BrokenSource(), "api:1")
+    page = site.get("/?q=<script>")
+    assert (page.status, page.content_type) == (500, "text/html; charset=utf-8")
+    text = page.body.decode()
+    assert "internal error; the server log has the details" in text
+    assert "a bug" not in text and "Traceback" not in text
+    api = site.get("/api/leaderboard")
+    assert json.loads(api.body) == {
+        "error": "internal error; the server log has the details",
+        "status": 500,
+    }
+    logged = capsys.readouterr().err.splitlines()
+    assert logged == [
+        "leaderboard: GET / failed: RuntimeError('a bug <b>here</b>')",
+        "leaderboard: GET /api/leaderboard failed: RuntimeError('a bug <b>here</b>')",
+    ]
+
+
+def test_head_answers_like_get_without_a_body_and_other_methods_are_405() -> None:
+    client = Site(FakeSource(), "api:1").client
+    got, head = client.get("/"), client.head("/")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == got.headers["content-length"]
+    css = client.head("/static/site.css")
+    assert css.status_code == 200 and css.headers["content-type"] == "text/css; charset=utf-8"
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        refused = client.request(method, "/games/seep", content=b"x")
+        assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"
+        assert f"{method} is not allowed" in refused.text  # an HTML page here
