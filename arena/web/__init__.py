@@ -29,17 +29,26 @@ route                                    answer
 ``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
 ``/api/bots/{bot}/history?game=``        JSON: ``RatingHistory`` (every board when no
                                          game)
-``/healthz``                             ``ok``: the web server is up (the API may not be)
+``/api/openapi.json``                    JSON: the OpenAPI 3.1 schema of the ``/api/``
+                                         routes, message schemas derived from the protos
+``/livez``                               ``ok``: the process answers (liveness; says
+                                         nothing of the API)
+``/healthz``                             the same as ``/livez``, kept for older probes
+``/readyz``                              ``ok``, or 503 ``not ready: WHY`` when the arena
+                                         API's health check fails or takes over 2 s
+``/static/...``                          the package's ``arena/web/static/`` files (the
+                                         stylesheet); nothing is loaded from elsewhere
 =======================================  ================================================
 
-Errors: an unknown game, bot, tournament or match is 404 (so is an id or a name that
-cannot be one), a bad ``limit`` 400, an unreachable API or referee 502, any method but
-GET and HEAD 405; under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML
-page that says why.
+Errors: an unknown game, bot, tournament or match is 404 saying what was not found (so
+is an id or a name that cannot be one), a ``limit`` outside 1..500 400, an unreachable
+API or referee 502, any method but GET and HEAD 405; under ``/api/`` as
+``{"error", "status"}`` JSON, elsewhere as an HTML page that says why. Everything a
+reader typed is escaped on the page.
 
-Modules: ``data`` (fetching), ``pages`` (HTML), ``standings`` (the tournament page and
-its format views), ``bots`` (the bot page), ``chart`` (its SVG chart), ``routes`` (URL
-to response), ``server`` (HTTP).
+Modules: ``data`` (fetching, grpc.aio), ``pages`` (HTML), ``standings`` (the tournament
+page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart), ``app``
+(the Starlette routes), ``openapi`` (the JSON routes' schema), ``server`` (uvicorn).
 """
 
 from arena.web.server import serve

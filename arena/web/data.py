@@ -3,7 +3,8 @@ referee that played each match.
 
 The web server keeps nothing of its own: every request asks the API again, so the page
 is never staler than the API. A failure upstream becomes an ``HttpError`` that says
-which service failed and why, for the reader of the page.
+which service failed and why, for the reader of the page. Calls use grpcio's asyncio
+client, so a slow API or referee holds up only the requests waiting for it.
 """
 
 from __future__ import annotations
@@ -15,13 +16,21 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.games import game_names
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from arena.web.errors import HttpError
 
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 500  # matches in one answer: each costs the API a ListResults
 API_TIMEOUT_S = 10.0
 REFEREE_TIMEOUT_S = 10.0
+READY_TIMEOUT_S = 2.0
+API_SERVICE = "arena.v1.Arena"
+# gRPC's reconnect backoff grows to two minutes by default: an API that comes back
+# would look unreachable for that long. Five seconds at most keeps /readyz honest.
+CHANNEL_OPTIONS = [("grpc.max_reconnect_backoff_ms", 5000)]
 
 
 @dataclass(frozen=True)
@@ -44,27 +53,45 @@ class Replay:
 
 
 class Source(Protocol):
-    """What the pages need; ``ArenaData`` in production, a fake in unit tests."""
+    """What the pages need; ``ArenaData`` in production, a fake in unit tests.
+
+    ``games`` is the installed games, known without asking anyone, so it is the one
+    call that does not wait (error pages need it even when the API is down)."""
 
     def games(self) -> list[str]: ...
 
-    def leaderboard(
+    async def leaderboard(
         self, game: str = "", tournament_id: str = "", los: bool = False
     ) -> arena_pb2.Leaderboard: ...
 
-    def matches(self, limit: int, game: str = "") -> list[Match]: ...
+    async def matches(self, limit: int, game: str = "") -> list[Match]: ...
 
-    def tournaments(self) -> list[arena_pb2.Tournament]: ...
+    async def tournaments(self) -> list[arena_pb2.Tournament]: ...
 
-    def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory: ...
+    async def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory: ...
 
-    def tournament(self, tournament_id: str) -> arena_pb2.Tournament: ...
+    async def tournament(self, tournament_id: str) -> arena_pb2.Tournament: ...
 
-    def replay(self, tournament_id: str, match_id: str) -> Replay: ...
+    async def replay(self, tournament_id: str, match_id: str) -> Replay: ...
+
+    async def ready(self) -> str | None:
+        """None when the API answers, else why not (for ``/readyz``)."""
+        ...
 
 
 def unknown_game(game: str) -> HttpError:
     return HttpError(404, f"unknown game {game!r}; the games are: {', '.join(game_names())}")
+
+
+def upstream_message(error: grpc.RpcError, what: str, address: str) -> str:
+    """Why a call to ``what`` failed, for a reader: unreachable, too slow, or its status."""
+    code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
+    details = (error.details() if hasattr(error, "details") else None) or str(error)
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return f"cannot reach {what} at {address} ({details})"
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return f"{what} at {address} did not answer in time"
+    return f"{what} at {address} failed: {code.name}: {details}"
 
 
 @contextlib.contextmanager
@@ -79,31 +106,41 @@ def _upstream(what: str, address: str, prefix: str = "", not_found: str = "") ->
             raise HttpError(404, prefix + (not_found or details)) from None
         if code == grpc.StatusCode.INVALID_ARGUMENT:
             raise HttpError(400, f"{prefix}{details}") from None
-        if code == grpc.StatusCode.UNAVAILABLE:
-            message = f"cannot reach {what} at {address} ({details})"
-        elif code == grpc.StatusCode.DEADLINE_EXCEEDED:
-            message = f"{what} at {address} did not answer in time"
-        else:
-            message = f"{what} at {address} failed: {code.name}: {details}"
-        raise HttpError(502, prefix + message) from None
+        raise HttpError(502, prefix + upstream_message(error, what, address)) from None
 
 
 class ArenaData:
-    """Reads from the Arena API at ``api`` over one channel, shared by all request threads
-    (gRPC channels are thread-safe)."""
+    """Reads from the Arena API at ``api`` over one asyncio channel shared by every
+    request. Make it inside the event loop that will use it (a grpc.aio channel belongs
+    to one loop) and ``await close()`` it there."""
 
     def __init__(self, api: str) -> None:
         self.api = api
-        self._channel = grpc.insecure_channel(api)
+        self._channel = grpc.aio.insecure_channel(api, options=CHANNEL_OPTIONS)
         self._stub = arena_pb2_grpc.ArenaStub(self._channel)
+        self._health = health_pb2_grpc.HealthStub(self._channel)
 
-    def close(self) -> None:
-        self._channel.close()
+    async def close(self) -> None:
+        await self._channel.close(grace=None)
 
     def games(self) -> list[str]:
         return game_names()
 
-    def leaderboard(
+    async def ready(self) -> str | None:
+        """Ask the API's standard health service, with a short deadline: a load balancer
+        wants a quick no, not a page that hangs."""
+        try:
+            reply = await self._health.Check(
+                health_pb2.HealthCheckRequest(service=API_SERVICE), timeout=READY_TIMEOUT_S
+            )
+        except grpc.RpcError as error:
+            return upstream_message(error, "the arena API", self.api)
+        if reply.status != health_pb2.HealthCheckResponse.SERVING:
+            status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+            return f"the arena API at {self.api} is {status}"
+        return None
+
+    async def leaderboard(
         self, game: str = "", tournament_id: str = "", los: bool = False
     ) -> arena_pb2.Leaderboard:
         """Ratings of every stored result, or of one tournament's (404 if it is unknown);
@@ -111,66 +148,66 @@ class ArenaData:
         if game and game not in game_names():
             raise unknown_game(game)
         with _upstream("the arena API", self.api):
-            board: arena_pb2.Leaderboard = self._stub.GetLeaderboard(
+            board: arena_pb2.Leaderboard = await self._stub.GetLeaderboard(
                 arena_pb2.GetLeaderboardRequest(game=game, tournament_id=tournament_id, los=los),
                 timeout=API_TIMEOUT_S,
             )
         return board
 
-    def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
+    async def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
         """The bot's rating over time, a series per board (only ``game``'s when given);
         the API's NOT_FOUND for an unknown bot is a 404."""
         if game and game not in game_names():
             raise unknown_game(game)
         with _upstream("the arena API", self.api):
-            history: arena_pb2.RatingHistory = self._stub.GetRatingHistory(
+            history: arena_pb2.RatingHistory = await self._stub.GetRatingHistory(
                 arena_pb2.GetRatingHistoryRequest(bot=bot, game=game), timeout=API_TIMEOUT_S
             )
         return history
 
-    def tournaments(self) -> list[arena_pb2.Tournament]:
+    async def tournaments(self) -> list[arena_pb2.Tournament]:
         """Every tournament, newest first."""
         with _upstream("the arena API", self.api):
-            return list(
-                self._stub.ListTournaments(
-                    arena_pb2.ListTournamentsRequest(), timeout=API_TIMEOUT_S
-                ).tournaments
+            reply = await self._stub.ListTournaments(
+                arena_pb2.ListTournamentsRequest(), timeout=API_TIMEOUT_S
             )
+        return list(reply.tournaments)
 
-    def tournament(self, tournament_id: str) -> arena_pb2.Tournament:
+    async def tournament(self, tournament_id: str) -> arena_pb2.Tournament:
         """One tournament with its standings; the API's NOT_FOUND is a 404."""
         with _upstream("the arena API", self.api):
-            found: arena_pb2.Tournament = self._stub.GetTournament(
+            found: arena_pb2.Tournament = await self._stub.GetTournament(
                 arena_pb2.GetTournamentRequest(id=tournament_id), timeout=API_TIMEOUT_S
             )
         return found
 
-    def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+    async def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
         with _upstream("the arena API", self.api):
-            response = self._stub.ListResults(
+            response = await self._stub.ListResults(
                 arena_pb2.ListResultsRequest(tournament_id=tournament_id), timeout=API_TIMEOUT_S
             )
         return list(response.results)
 
-    def matches(self, limit: int, game: str = "") -> list[Match]:
+    async def matches(self, limit: int, game: str = "") -> list[Match]:
         """The last ``limit`` results: newest tournament first and, within a tournament,
         the latest scheduled first (results carry no end time; workers play roughly in
         schedule order, so this is close to the order they finished in)."""
         if game and game not in game_names():
             raise unknown_game(game)
         found: list[Match] = []
-        for tournament in self.tournaments():
+        for tournament in await self.tournaments():
             if tournament.matches_done == 0 or (game and game not in tournament.games):
                 continue
-            for record in reversed(self._results(tournament.id)):
+            for record in reversed(await self._results(tournament.id)):
                 if not game or record.game == game:
                     found.append(Match(tournament.id, tournament.spec.name, record))
                     if len(found) >= limit:
                         return found
         return found
 
-    def replay(self, tournament_id: str, match_id: str) -> Replay:
-        record = next((r for r in self._results(tournament_id) if r.match_id == match_id), None)
+    async def replay(self, tournament_id: str, match_id: str) -> Replay:
+        results = await self._results(tournament_id)
+        record = next((r for r in results if r.match_id == match_id), None)
         if record is None:
             raise HttpError(
                 404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
@@ -183,7 +220,7 @@ class ArenaData:
             )
         if not record.referee or not record.replay_id:
             raise HttpError(404, f"replay unavailable: the result of {match_id} names no replay")
-        text = fetch_replay(record.referee, record.replay_id)
+        text = await fetch_replay(record.referee, record.replay_id)
         try:
             document = json.loads(text)
         except ValueError:
@@ -195,15 +232,14 @@ class ArenaData:
         return Replay(tournament_id, record, text, document)
 
 
-def fetch_replay(referee: str, replay_id: str) -> str:
-    """The replay JSON from the referee that played the match (it keeps the files)."""
+async def fetch_replay(referee: str, replay_id: str) -> str:
+    """The replay JSON from the referee that played the match (it keeps the files). A
+    channel per replay: referees come and go, and a replay is read rarely."""
     # Not the referee's own NOT_FOUND text: it names a directory on the referee's host.
     gone = f"the referee at {referee} no longer has replay {replay_id}"
-    with (
-        grpc.insecure_channel(referee) as channel,
-        _upstream("the referee that played this match", referee, "replay unavailable: ", gone),
-    ):
-        reply: referee_pb2.Replay = referee_pb2_grpc.RefereeStub(channel).GetReplay(
-            referee_pb2.GetReplayRequest(replay_id=replay_id), timeout=REFEREE_TIMEOUT_S
-        )
+    async with grpc.aio.insecure_channel(referee) as channel:
+        with _upstream("the referee that played this match", referee, "replay unavailable: ", gone):
+            reply: referee_pb2.Replay = await referee_pb2_grpc.RefereeStub(channel).GetReplay(
+                referee_pb2.GetReplayRequest(replay_id=replay_id), timeout=REFEREE_TIMEOUT_S
+            )
     return reply.json

@@ -1,5 +1,6 @@
-"""The leaderboard's HTML, rendered on the server: one self-contained page per request,
-readable without JavaScript and fetching nothing else (inline CSS, no fonts or scripts).
+"""The leaderboard's HTML, rendered on the server: one page per request, readable
+without JavaScript, fetching only the site's own stylesheet (``static/site.css``, served
+from the package; no fonts, scripts or anything from another host).
 
 Every value that reaches the page goes through ``esc``: bot and tournament names are
 chosen by users.
@@ -24,39 +25,7 @@ from arena.web.errors import HttpError
 REFRESH_S = 30
 INDEX_TOURNAMENTS = 10
 
-STYLE = """
-:root { --ink: #1c2431; --muted: #5d6778; --line: #dde2ea; --head: #eef2f7; --link: #1d5bb8; }
-* { box-sizing: border-box; }
-body { margin: 0; background: #f7f8fa; color: var(--ink);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
-header { background: #16324f; color: #fff; padding: 16px 32px; }
-header h1 { margin: 0 0 6px; font-size: 22px; font-weight: 600; }
-header nav a { color: #cfe0f6; margin-right: 16px; text-decoration: none; }
-header nav a:hover { text-decoration: underline; }
-main { max-width: 1180px; margin: 0 auto; padding: 4px 32px 32px; }
-section { margin-top: 28px; }
-h2 { font-size: 19px; margin: 0 0 8px; }
-h3 { font-size: 16px; margin: 20px 0 6px; }
-a { color: var(--link); }
-table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); }
-th, td { padding: 6px 10px; border-bottom: 1px solid var(--line); text-align: right;
-  white-space: nowrap; font-variant-numeric: tabular-nums; }
-th { background: var(--head); color: var(--muted); font-size: 13px; font-weight: 600; }
-th.text, td.text { text-align: left; }
-tbody tr:nth-child(even) { background: #fafbfd; }
-td.bot { font-weight: 600; }
-td.empty { text-align: center; color: var(--muted); }
-.ci { color: var(--muted); }
-.caveat { border-left: 3px solid #c8901e; padding: 4px 10px; background: #fdf6e7; }
-td.waiting { color: #9a5b00; }
-.winner { font-weight: 600; }
-.muted { color: var(--muted); }
-pre { background: #fff; border: 1px solid var(--line); padding: 16px; overflow-x: auto;
-  font: 13px/1.45 ui-monospace, "DejaVu Sans Mono", monospace; }
-footer { color: var(--muted); font-size: 13px; margin-top: 32px; }
-.error { background: #fff; border: 1px solid #e6b8b8; border-left: 5px solid #c0392b;
-  padding: 12px 16px; }
-"""
+STYLESHEET = "/static/site.css"
 
 
 def esc(value: object) -> str:
@@ -249,16 +218,18 @@ def page(
     style: str = "",
 ) -> str:
     """A whole HTML document: header with links to every game, ``body``, a footer;
-    ``style`` adds to the shared CSS for a page's own parts."""
+    ``style`` adds to the shared stylesheet, inline, for a page's own parts."""
     nav = '<a href="/">Overall</a>' + "".join(
         f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games
     )
     meta = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""
     footer = f"<footer>{esc(note)}</footer>" if note else ""
+    own_style = f"<style>{style}</style>" if style else ""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"{meta}<title>{esc(title)}</title><style>{STYLE}{style}</style></head>"
+        f'{meta}<title>{esc(title)}</title><link rel="stylesheet" href="{STYLESHEET}">'
+        f"{own_style}</head>"
         f"<body><header><h1>{esc(title)}</h1><nav>{nav}</nav></header>"
         f"<main>{body}{footer}</main></body></html>\n"
     )

@@ -1,132 +1,85 @@
-"""The HTTP server: the standard library's threaded server in front of ``routes.Site``.
+"""Serving the site with uvicorn: ``arena leaderboard serve``.
 
-Read-only: GET and HEAD are answered, every other method gets 405. A failure while
-answering is a 500 page and one line on stderr, never a traceback to the reader.
+The socket is bound before the event loop starts, so a busy port is an ``OSError`` the
+CLI reports in one line, and ``--port 0`` is known before the ready line is printed.
+SIGTERM and SIGINT stop it gracefully (requests in flight finish, for a few seconds at
+most) and the process exits 0: being stopped is how a server's life ends.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import signal
 import socket
-import socketserver
-import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import FrameType
-from typing import Any
+from collections.abc import Iterator
 
-from arena import __version__
-from arena.web.data import ArenaData
-from arena.web.routes import Response, Site
+import uvicorn
 
-MAX_DISCARDED_BODY = 1 << 20
+from arena.web.app import create_app
+
+GRACE_S = 5
 
 
-class LeaderboardServer(ThreadingHTTPServer):
-    def __init__(self, address: tuple[str, int], site: Site) -> None:
-        self.site = site
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
-        super().__init__(address, Handler)
-
-    def server_bind(self) -> None:
-        # HTTPServer.server_bind asks DNS for the host's full name, which can stall
-        # on a machine without network; the name is not needed.
-        socketserver.TCPServer.server_bind(self)
-        host, port = self.server_address[:2]
-        self.server_name = str(host)
-        self.server_port = int(port)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        error = sys.exc_info()[1]
-        if not isinstance(error, ConnectionError):  # a reader who left is not an error
-            print(f"leaderboard: error serving {client_address}: {error!r}", file=sys.stderr)
-
-    @property
-    def url(self) -> str:
-        host = self.server_name
-        return (
-            f"http://[{host}]:{self.server_port}"
-            if ":" in host
-            else f"http://{host}:{self.server_port}"
-        )
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-class Handler(BaseHTTPRequestHandler):
-    server: LeaderboardServer
-    server_version = f"card-arena-leaderboard/{__version__}"
+class Server(uvicorn.Server):
+    """Uvicorn's server, saying where it listens once it does, and treating a stop
+    signal as the normal end (uvicorn re-raises it, which would kill the process)."""
 
-    def do_GET(self) -> None:
-        self._answer(send_body=True)
+    def __init__(self, config: uvicorn.Config, url: str) -> None:
+        super().__init__(config)
+        self.url = url
 
-    def do_HEAD(self) -> None:
-        self._answer(send_body=False)
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            print(f"leaderboard listening on {self.url}", flush=True)
 
-    def _not_allowed(self) -> None:
-        self._discard_body()
-        path = self.path.split("?", 1)[0]
-        message = f"the leaderboard is read-only: {self.command} is not allowed, only GET and HEAD"
-        self._send(self.server.site.error(path, 405, message), True, [("Allow", "GET, HEAD")])
-
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _not_allowed
-
-    def _answer(self, send_body: bool) -> None:
-        site = self.server.site
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        stops = (signal.SIGTERM, signal.SIGINT)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in stops}
         try:
-            response = site.get(self.path)
-        except Exception as error:  # a bug: one line in the log, a plain 500 for the reader
-            print(f"leaderboard: {self.command} {self.path} failed: {error!r}", file=sys.stderr)
-            path = self.path.split("?", 1)[0]
-            response = site.error(path, 500, "internal error; the server log has the details")
-        self._send(response, send_body)
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
-    def _discard_body(self) -> None:
-        """Read what the client sent, so closing the socket does not reset the connection
-        before the client has read the answer."""
-        try:
-            length = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            length = 0
-        if 0 < length <= MAX_DISCARDED_BODY:
-            self.rfile.read(length)
 
-    def _send(
-        self, response: Response, send_body: bool, extra: list[tuple[str, str]] | None = None
-    ) -> None:
-        self.send_response(response.status)
-        self.send_header("Content-Type", response.content_type)
-        self.send_header("Content-Length", str(len(response.body)))
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        # The pages are self-contained: nothing but their own inline style may load.
-        self.send_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-        for name, value in extra or []:
-            self.send_header(name, value)
-        self.end_headers()
-        if send_body:
-            self.wfile.write(response.body)
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (IPv6 if the host is an IPv6 address)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        # As every server does: a port a stopped server left in TIME_WAIT is free again.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def serve(api: str, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Serve the leaderboard of the arena API at ``api`` until SIGTERM or SIGINT.
 
     Raises OSError if it cannot listen on ``host:port``."""
-    source = ArenaData(api)
+    sock = listen(host, port)
+    config = uvicorn.Config(
+        create_app(api),
+        lifespan="on",
+        log_level="warning",
+        access_log=False,
+        server_header=False,  # the site sends its own
+        ws="none",
+        timeout_graceful_shutdown=GRACE_S,
+    )
+    server = Server(config, url_of(sock))
     try:
-        server = LeaderboardServer((host, port), Site(source, api))
-    except OSError:
-        source.close()
-        raise
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        # shutdown() waits for serve_forever() to return, so not from this thread.
-        threading.Thread(target=server.shutdown, daemon=True).start()
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, stop)
-    print(f"leaderboard listening on {server.url}", flush=True)
-    try:
-        server.serve_forever(poll_interval=0.2)
+        asyncio.run(server.serve(sockets=[sock]))
     finally:
-        server.server_close()
-        source.close()
+        sock.close()

@@ -115,7 +115,7 @@ def test_package_is_arena_v1_and_enums_start_unspecified(
             assert zero.number == 0 and zero.name.endswith("_UNSPECIFIED"), e.name
 
 
-def test_wheel_ships_generated_code_and_the_replay_schema(tmp_path: Path) -> None:
+def test_wheel_ships_generated_code_the_replay_schema_and_the_sites_files(tmp_path: Path) -> None:
     subprocess.run(
         [
             sys.executable,
@@ -142,5 +142,6 @@ def test_wheel_ships_generated_code_and_the_replay_schema(tmp_path: Path) -> Non
     ):
         assert f"arena/v1/{module}" in names
     assert "arena/replay/replay.schema.json" in names
+    assert "arena/web/static/site.css" in names  # the leaderboard's, served from the package
     assert "arena/py.typed" in names
     assert any(n.endswith("entry_points.txt") for n in names)

@@ -394,3 +394,21 @@ def test_each_token_is_generated_once_and_read_by_its_server_and_its_callers() -
         file = generated[secret].partition("=")[2]
         ignored = subprocess.run(["git", "check-ignore", "-q", str(K8S / file)], cwd=ROOT)
         assert ignored.returncode == 0, f"deploy/k8s/{file} holds a secret: keep it out of git"
+
+
+def test_the_leaderboard_probes_its_liveness_and_readiness_routes() -> None:
+    """Ready only while the API answers, alive while the process does: an API outage takes
+    the pods out of the Service but restarts none of them."""
+    from starlette.testclient import TestClient
+
+    from arena.web.app import create_app
+
+    (deployment,) = [
+        d for d in DOCS if d["kind"] == "Deployment" and d["metadata"]["name"] == "leaderboard"
+    ]
+    (container,) = deployment["spec"]["template"]["spec"]["containers"]
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
+    with TestClient(create_app("127.0.0.1:1")) as web:  # an API that is not there
+        assert web.get("/livez").status_code == 200
+        assert web.get("/readyz").status_code == 503

@@ -4,22 +4,31 @@ Chromium."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 import struct
 import subprocess
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 from google.protobuf import json_format
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+from starlette.routing import Route
 
+import arena.web
 from arena.ratings.texts import interval_text, point_text, rank_text, rating_text
 from arena.replay.render import render
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
+from arena.web.app import create_app
 from arena.web.data import fetch_replay
 from arena.web.errors import HttpError
 from tests.web.conftest import BOTS, GAMES, Played
@@ -29,15 +38,14 @@ CHROMIUM = "/usr/bin/chromium"
 WIDTH, HEIGHT = 1280, 1000
 
 
-def get(
-    url: str, method: str = "GET", data: bytes | None = None
-) -> tuple[int, dict[str, str], bytes]:
+def get(url: str, method: str = "GET", data: bytes | None = None) -> tuple[int, Message, bytes]:
+    """Status, headers (looked up in any case, as HTTP's are) and body."""
     request = urllib.request.Request(url, method=method, data=data)
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, error.headers, error.read()
 
 
 def get_json(url: str) -> Any:
@@ -121,7 +129,7 @@ def test_missing_replays_say_why(played: Played) -> None:
     status, _, body = get(f"{played.url}/api/replays/nosuch/m")
     assert status == 404 and json.loads(body)["error"] == "no tournament 'nosuch'"
     with pytest.raises(HttpError) as gone:
-        fetch_replay(played.arena.referee.address, "deleted-replay")
+        asyncio.run(fetch_replay(played.arena.referee.address, "deleted-replay"))
     assert gone.value.status == 404
     assert gone.value.message == (
         f"replay unavailable: the referee at {played.arena.referee.address} no longer has "
@@ -284,3 +292,89 @@ def test_a_bot_page_charts_the_history_the_api_keeps(played: Played, tmp_path: P
     assert {r.links[0] for r in index.tables["leaderboard-overall"]} == {f"/bots/{b}" for b in BOTS}
     status, _, body = get(f"{played.url}/api/bots/ghost/history")
     assert status == 404 and json.loads(body)["error"].startswith("no bot 'ghost': ")
+
+
+def answer_schema(document: dict[str, Any], path: str, status: int = 200) -> Draft202012Validator:
+    """A validator for ``path``'s answer with ``status``, as the OpenAPI document says."""
+    registry = Registry().with_resource(
+        "urn:openapi", Resource(contents=document, specification=DRAFT202012)
+    )
+    escaped = path.replace("~", "~0").replace("/", "~1")
+    pointer = f"/paths/{escaped}/get/responses/{status}/content/application~1json/schema"
+    return Draft202012Validator({"$ref": f"urn:openapi#{pointer}"}, registry=registry)
+
+
+def test_every_json_route_answers_as_its_openapi_schema_says(played: Played) -> None:
+    document = get_json(f"{played.url}/api/openapi.json")
+    assert document["openapi"].startswith("3.1")
+    # OpenAPI writes "{bot}" where Starlette writes "{bot:path}".
+    routes = {
+        re.sub(r"\{(\w+):\w+\}", r"{\1}", r.path)
+        for r in create_app("api:1").routes
+        if isinstance(r, Route)
+    }
+    json_routes = {p for p in routes if p.startswith("/api/")}
+    assert json_routes == set(document["paths"])  # none undocumented, none stale
+
+    def documented(route: str, *urls: str, status: int = 200) -> None:
+        validator = answer_schema(document, route, status)
+        for url in urls:
+            code, _, body = get(f"{played.url}{url}")
+            assert code == status, (url, body)
+            errors = [
+                f"{list(e.absolute_path)}: {e.message}"
+                for e in validator.iter_errors(json.loads(body))
+            ]
+            assert not errors, (url, errors[:5])
+
+    t = played.tournament.id
+    record = api_results(played)[0]
+    documented(
+        "/api/leaderboard",
+        "/api/leaderboard",
+        "/api/leaderboard?game=baloot",
+        f"/api/leaderboard?tournament={t}",
+    )
+    documented("/api/tournaments/{tournament}", f"/api/tournaments/{t}")
+    documented("/api/matches", "/api/matches", "/api/matches?limit=2&game=seep")
+    documented("/api/replays/{tournament}/{match}", f"/api/replays/{t}/{record.match_id}")
+    documented(
+        "/api/bots/{bot}/history", "/api/bots/house/history", "/api/bots/rand-a/history?game=baloot"
+    )
+    documented("/api/openapi.json", "/api/openapi.json")
+    documented("/api/leaderboard", "/api/leaderboard?game=chess", status=404)
+    documented("/api/tournaments/{tournament}", "/api/tournaments/nosuch", status=404)
+    documented("/api/matches", "/api/matches?limit=501", status=400)
+    documented("/api/bots/{bot}/history", "/api/bots/ghost/history", status=404)
+    # The schemas are strict: a field the answers lack, or an extra one, would fail.
+    board = document["components"]["schemas"]["arena.v1.Leaderboard"]
+    assert board["additionalProperties"] is False and "rows" in board["required"]
+
+
+def test_pages_load_only_the_sites_own_files(played: Played) -> None:
+    t = played.tournament.id
+    record = api_results(played)[0]
+    pages = [
+        "/",
+        "/games/baloot",
+        f"/tournaments/{t}",
+        "/bots/house",
+        f"/replays/{t}/{record.match_id}",
+        "/nosuch",
+    ]
+    linked: set[str] = set()
+    for page in pages:
+        body = get(f"{played.url}{page}")[2].decode()
+        for attr in ("src", "href"):
+            for value in re.findall(rf'\b{attr}="([^"]*)"', body):
+                assert not re.match(r"^([a-z]+:)?//", value, re.I), (page, value)
+                linked.add(value)
+    assert "/static/site.css" in linked
+    status, headers, css = get(f"{played.url}/static/site.css")
+    assert status == 200 and headers["Content-Type"] == "text/css; charset=utf-8"
+    assert css == (Path(arena.web.__file__).parent / "static" / "site.css").read_bytes()
+    assert "default-src 'none'" in headers["Content-Security-Policy"]
+    status, headers, body = get(f"{played.url}/static/site.css", "HEAD")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) == len(css)
+    for missing in ("/static/nosuch.js", "/static/../pyproject.toml", "/static/%2e%2e/app.py"):
+        assert get(f"{played.url}{missing}")[0] == 404, missing

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
+from dataclasses import dataclass
 
 import pytest
+from starlette.testclient import TestClient
 
 from arena.processes import arena_command, start_service
 from arena.v1 import arena_pb2
 from arena.web import pages
-from arena.web.data import ArenaData, Match, Replay, unknown_game
+from arena.web.app import create_app, to_dict
+from arena.web.data import MAX_LIMIT, Match, Replay, Source, unknown_game
 from arena.web.errors import HttpError
-from arena.web.routes import MAX_LIMIT, Site, to_dict
 from tests.web.dom import Document
 
 HOSTILE = "<script>alert('x')</script>&\"bot\"<img src=x onerror=alert(1)>"
@@ -53,6 +56,25 @@ def match(a: str, b: str, tournament_name: str = "") -> Match:
     return Match("t1", tournament_name, record)
 
 
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str
+    body: bytes
+
+
+class Site:
+    """The application in process over Starlette's TestClient, with the answer's parts
+    as these tests read them."""
+
+    def __init__(self, source: Source, api: str) -> None:
+        self.client = TestClient(create_app(api, source), raise_server_exceptions=False)
+
+    def get(self, target: str) -> Answer:
+        response = self.client.get(target)
+        return Answer(response.status_code, response.headers["content-type"], response.content)
+
+
 class FakeSource:
     """A Source with fixed answers, counting the matches asked for."""
 
@@ -66,13 +88,13 @@ class FakeSource:
     def games(self) -> list[str]:
         return ["seep"]
 
-    def leaderboard(
+    async def leaderboard(
         self, game: str = "", tournament_id: str = "", los: bool = False
     ) -> arena_pb2.Leaderboard:
         if game not in ("", "seep"):
             raise unknown_game(game)
         if tournament_id:
-            self.boards_of.append(self.tournament(tournament_id).id)
+            self.boards_of.append((await self.tournament(tournament_id)).id)
         found = board(*self.bots, game=game)
         if los:
             a, b = self.bots
@@ -80,24 +102,27 @@ class FakeSource:
             found.los.add(bot=b, los=[0.013, 0.5])
         return found
 
-    def matches(self, limit: int, game: str = "") -> list[Match]:
+    async def matches(self, limit: int, game: str = "") -> list[Match]:
         self.limits.append(limit)
         return [match(*self.bots)]
 
-    def tournaments(self) -> list[arena_pb2.Tournament]:
+    async def tournaments(self) -> list[arena_pb2.Tournament]:
         return list(self.listed)
 
-    def tournament(self, tournament_id: str) -> arena_pb2.Tournament:
+    async def tournament(self, tournament_id: str) -> arena_pb2.Tournament:
         self.asked.append(tournament_id)
         found = [t for t in self.listed if t.id == tournament_id]
         if not found:  # as the API's NOT_FOUND reads through ArenaData
             raise HttpError(404, f"no tournament {tournament_id!r}")
         return found[0]
 
-    def replay(self, tournament_id: str, match_id: str) -> Replay:
+    async def replay(self, tournament_id: str, match_id: str) -> Replay:
         raise HttpError(502, "replay unavailable: cannot reach the referee at 127.0.0.1:1")
 
-    def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
+    async def ready(self) -> str | None:
+        return None
+
+    async def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
         """Two points overall and one in seep for the first bot; none for the second."""
         if bot not in self.bots:  # as the API's NOT_FOUND reads through ArenaData
             raise HttpError(404, f"no bot {bot!r}")
@@ -161,10 +186,10 @@ def test_replay_links_quote_ids() -> None:
     assert pages.replay_url("t1", "m", api=True) == "/api/replays/t1/m"
 
 
-def test_bad_limits_are_400_and_large_ones_are_capped() -> None:
+def test_limits_outside_1_to_500_are_400() -> None:
     source = FakeSource()
     site = Site(source, "api:1")
-    for bad in ("0", "-1", "abc", "", "1.5"):
+    for bad in ("0", "-1", "abc", "", "1.5", str(MAX_LIMIT + 1), "999999", "1e3"):
         response = site.get(f"/api/matches?limit={bad}")
         assert response.status == 400, bad
         assert json.loads(response.body) == {
@@ -173,7 +198,7 @@ def test_bad_limits_are_400_and_large_ones_are_capped() -> None:
         }
     assert site.get("/api/matches").status == 200
     assert site.get("/api/matches?limit=7").status == 200
-    assert site.get("/api/matches?limit=999999").status == 200
+    assert site.get(f"/api/matches?limit={MAX_LIMIT}").status == 200
     assert source.limits == [50, 7, MAX_LIMIT]
 
 
@@ -207,16 +232,16 @@ def test_a_replay_that_is_not_one_is_a_502_not_a_crash() -> None:
     assert "is not a Card Arena replay" in caught.value.message
 
 
-def test_an_unreachable_api_is_a_502_naming_it() -> None:
-    source = ArenaData("127.0.0.1:1")
-    try:
-        response = Site(source, "127.0.0.1:1").get("/api/leaderboard")
-    finally:
-        source.close()
-    assert response.status == 502
-    assert json.loads(response.body)["error"].startswith(
-        "cannot reach the arena API at 127.0.0.1:1 ("
-    )
+def test_an_unreachable_api_is_a_502_naming_it_and_not_ready() -> None:
+    with TestClient(create_app("127.0.0.1:1")) as client:  # its lifespan opens the channel
+        response = client.get("/api/leaderboard")
+        assert response.status_code == 502
+        assert response.json()["error"].startswith("cannot reach the arena API at 127.0.0.1:1 (")
+        ready = client.get("/readyz")
+        assert ready.status_code == 503
+        assert ready.text.startswith("not ready: cannot reach the arena API at 127.0.0.1:1 (")
+        for live in ("/livez", "/healthz"):  # the process itself is fine
+            assert (client.get(live).status_code, client.get(live).text) == (200, "ok\n")
 
 
 def test_serve_says_where_it_listens_and_stops_cleanly_on_sigterm() -> None:
@@ -411,7 +436,7 @@ def test_the_history_json_is_the_message_and_names_link_to_bot_pages() -> None:
     source = FakeSource(("house", "rand"))
     site = Site(source, "api:1")
     assert json.loads(site.get("/api/bots/house/history").body) == to_dict(
-        source.rating_history("house")
+        asyncio.run(source.rating_history("house"))
     )
     seep = json.loads(site.get("/api/bots/house/history?game=seep").body)
     assert [s["game"] for s in seep["series"]] == ["seep"]
@@ -420,3 +445,44 @@ def test_the_history_json_is_the_message_and_names_link_to_bot_pages() -> None:
     assert [r.links for r in doc.tables["leaderboard-overall"]] == [["/bots/house"], ["/bots/rand"]]
     assert pages.bot_url("a b/c") == "/bots/a%20b%2Fc"
     assert pages.bot_url("x@v1", api=True) == "/api/bots/x%40v1/history"
+
+
+class BrokenSource(FakeSource):
+    async def leaderboard(
+        self, game: str = "", tournament_id: str = "", los: bool = False
+    ) -> arena_pb2.Leaderboard:
+        raise RuntimeError("a bug <b>here</b>")
+
+
+def test_a_bug_is_a_500_that_says_little_and_one_line_in_the_log(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = Site(BrokenSource(), "api:1")
+    page = site.get("/?q=<script>")
+    assert (page.status, page.content_type) == (500, "text/html; charset=utf-8")
+    text = page.body.decode()
+    assert "internal error; the server log has the details" in text
+    assert "a bug" not in text and "Traceback" not in text
+    api = site.get("/api/leaderboard")
+    assert json.loads(api.body) == {
+        "error": "internal error; the server log has the details",
+        "status": 500,
+    }
+    logged = capsys.readouterr().err.splitlines()
+    assert logged == [
+        "leaderboard: GET / failed: RuntimeError('a bug <b>here</b>')",
+        "leaderboard: GET /api/leaderboard failed: RuntimeError('a bug <b>here</b>')",
+    ]
+
+
+def test_head_answers_like_get_without_a_body_and_other_methods_are_405() -> None:
+    client = Site(FakeSource(), "api:1").client
+    got, head = client.get("/"), client.head("/")
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["content-length"] == got.headers["content-length"]
+    css = client.head("/static/site.css")
+    assert css.status_code == 200 and css.headers["content-type"] == "text/css; charset=utf-8"
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        refused = client.request(method, "/games/seep", content=b"x")
+        assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"
+        assert f"{method} is not allowed" in refused.text  # an HTML page here

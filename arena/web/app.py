@@ -1,0 +1,367 @@
+"""The leaderboard's HTTP layer: a Starlette application over a data ``Source``. The
+routes are listed in ``arena.web``'s docstring; the HTML comes from the pure modules
+(``pages``, ``standings``, ``bots``), the JSON from the API's messages.
+
+JSON answers use the proto field names (``json_format`` with
+``preserving_proto_field_name``), so the JSON and the gRPC API read the same, and
+``openapi`` documents them. To add a route: a method on ``Site``, a ``Route`` in
+``Site.routes``, and for a JSON one an entry in ``openapi.OPERATIONS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import sys
+import time
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
+
+from arena import __version__
+from arena.v1 import arena_pb2
+from arena.web import bots, openapi, pages, standings
+from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source
+from arena.web.errors import HttpError
+
+INDEX_MATCHES = 20
+ALLOWED = ("GET", "HEAD")
+MAX_DISCARDED_BODY = 1 << 20
+# Only this site's own files may load: its stylesheet, and scripts and styles under
+# /static/ (the replay viewer's); pages may add their own inline style.
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (
+        b"content-security-policy",
+        b"default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+        b"img-src 'self'; connect-src 'self'",
+    ),
+    (b"server", f"card-arena-leaderboard/{__version__}".encode()),
+]
+_ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}\Z")
+_LIMIT = re.compile(r"^[0-9]{1,9}\Z")
+_BOT = re.compile(r"^[A-Za-z0-9_.@-]{1,200}\Z")
+
+
+class JSONResponse(Response):
+    """Indented JSON with a final newline, readable with ``curl``."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, indent=1, ensure_ascii=False).encode() + b"\n"
+
+
+def to_dict(message: Message) -> dict[str, Any]:
+    return json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    record = match.record
+    return {
+        "tournament_id": match.tournament_id,
+        "tournament_name": match.tournament_name,
+        **to_dict(record),
+        # None while the tournament runs: the replay would show a deal it keeps secret.
+        "replay_url": pages.replay_url(match.tournament_id, record.match_id)
+        if record.replay_id
+        else None,
+        "replay_json_url": pages.replay_url(match.tournament_id, record.match_id, api=True)
+        if record.replay_id
+        else None,
+    }
+
+
+def parse_limit(raw: str | None) -> int:
+    """``?limit=``: a whole number from 1 to MAX_LIMIT; anything else is a 400."""
+    if raw is None:
+        return DEFAULT_LIMIT
+    if not _LIMIT.match(raw) or not 1 <= int(raw) <= MAX_LIMIT:
+        raise HttpError(400, f"limit must be a whole number from 1 to {MAX_LIMIT}, got {raw!r}")
+    return int(raw)
+
+
+def _ids(tournament_id: str, match_id: str) -> tuple[str, str]:
+    for value in (tournament_id, match_id):
+        if not _ID.match(value):
+            raise HttpError(404, f"no match {value!r}: ids are letters, digits, '-', '_' and '.'")
+    return tournament_id, match_id
+
+
+def _tournament_id(value: str) -> str:
+    if not _ID.match(value):
+        raise HttpError(404, f"no tournament {value!r}: ids are letters, digits, '-', '_' and '.'")
+    return value
+
+
+def _bot(value: str) -> str:
+    if not _BOT.match(value):
+        raise HttpError(404, f"no bot {value!r}: names are letters, digits, '-', '_', '.' and '@'")
+    return value
+
+
+def is_api(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def static_dir() -> str:
+    """The package's ``static/`` directory (stylesheet, and the replay viewer's files)."""
+    return str(resources.files("arena.web").joinpath("static"))
+
+
+class Site:
+    """The leaderboard site over a data ``Source``; ``api`` is named in page footers.
+
+    Without a source, the application opens an ``ArenaData`` on ``api`` when it starts
+    (a grpc.aio channel belongs to the event loop that serves) and closes it at the end.
+    """
+
+    def __init__(self, api: str, source: Source | None = None) -> None:
+        self.api = api
+        self._source = source
+
+    @property
+    def source(self) -> Source:
+        if self._source is None:
+            raise RuntimeError("the leaderboard is not started: no data source yet")
+        return self._source
+
+    def routes(self) -> list[BaseRoute]:
+        # ``{x:path}`` where an id stands last: a decoded "%2F" still reaches the check
+        # that says what was not found, instead of a bare "nothing at".
+        return [
+            Route("/", self.index),
+            Route("/livez", self.livez),
+            Route("/healthz", self.livez),
+            Route("/readyz", self.readyz),
+            Route("/games/{game}", self.game),
+            Route("/tournaments/{tournament:path}", self.tournament),
+            Route("/replays/{tournament}/{match}", self.replay),
+            Route("/bots/{bot:path}", self.bot),
+            Route("/api/openapi.json", self.openapi),
+            Route("/api/leaderboard", self.api_leaderboard),
+            Route("/api/tournaments/{tournament:path}", self.api_tournament),
+            Route("/api/matches", self.api_matches),
+            Route("/api/replays/{tournament}/{match}", self.api_replay),
+            Route("/api/bots/{bot:path}/history", self.api_history),
+            Mount("/static", StaticFiles(directory=static_dir()), name="static"),
+        ]
+
+    def error(self, path: str, status: int, message: str) -> Response:
+        """JSON under /api/, an HTML page elsewhere."""
+        if is_api(path):
+            return JSONResponse({"error": message, "status": status}, status)
+        return HTMLResponse(pages.error_page(status, message, self.source.games()), status)
+
+    def _note(
+        self, json_paths: str = "/api/leaderboard, /api/matches", reloads: bool = True
+    ) -> str:
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        reload = f"; this page reloads every {pages.REFRESH_S} s" if reloads else ""
+        return (
+            f"Read from the arena API at {self.api} at {stamp}{reload}. "
+            f"The same data as JSON: {json_paths}."
+        )
+
+    async def livez(self, request: Request) -> Response:
+        """The process answers; says nothing of the API, so a restart will not help."""
+        return PlainTextResponse("ok\n")
+
+    async def readyz(self, request: Request) -> Response:
+        """Ready when the API answers: a page served now would otherwise be a 502."""
+        problem = await self.source.ready()
+        if problem is not None:
+            return PlainTextResponse(f"not ready: {problem}\n", 503)
+        return PlainTextResponse("ok\n")
+
+    async def index(self, request: Request) -> Response:
+        source = self.source
+        games = source.games()
+        overall, per_game, matches, tournaments = await asyncio.gather(
+            source.leaderboard(los=True),
+            asyncio.gather(*(source.leaderboard(g) for g in games)),
+            source.matches(INDEX_MATCHES),
+            source.tournaments(),
+        )
+        html = pages.index_page(overall, per_game, matches, tournaments, games, self._note())
+        return HTMLResponse(html)
+
+    async def game(self, request: Request) -> Response:
+        game = request.path_params["game"]
+        board, matches = await asyncio.gather(
+            self.source.leaderboard(game), self.source.matches(DEFAULT_LIMIT, game)
+        )
+        return HTMLResponse(pages.game_page(board, matches, self.source.games(), self._note()))
+
+    async def tournament(self, request: Request) -> Response:
+        """The tournament and its standings; a round robin's or gauntlet's are its own
+        leaderboard, fetched only for those."""
+        t = await self.source.tournament(_tournament_id(request.path_params["tournament"]))
+        board = (
+            await self.source.leaderboard(tournament_id=t.id)
+            if t.spec.format in standings.LEADERBOARD_FORMATS
+            else None
+        )
+        running = t.state == arena_pb2.TOURNAMENT_STATE_RUNNING
+        note = self._note(pages.tournament_url(t.id, api=True), reloads=running)
+        return HTMLResponse(standings.tournament_page(t, board, self.source.games(), note))
+
+    async def replay(self, request: Request) -> Response:
+        p = request.path_params
+        replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
+        return HTMLResponse(pages.replay_page(replay, self.source.games()))
+
+    async def bot(self, request: Request) -> Response:
+        name = _bot(request.path_params["bot"])
+        history = await self.source.rating_history(name)
+        note = self._note(pages.bot_url(name, api=True), reloads=False)
+        return HTMLResponse(bots.bot_page(history, self.source.games(), note))
+
+    async def openapi(self, request: Request) -> Response:
+        return JSONResponse(openapi.document())
+
+    async def api_leaderboard(self, request: Request) -> Response:
+        tournament = request.query_params.get("tournament") or ""
+        if tournament:
+            _tournament_id(tournament)
+        game = request.query_params.get("game") or ""
+        return JSONResponse(to_dict(await self.source.leaderboard(game, tournament)))
+
+    async def api_tournament(self, request: Request) -> Response:
+        tournament_id = _tournament_id(request.path_params["tournament"])
+        return JSONResponse(to_dict(await self.source.tournament(tournament_id)))
+
+    async def api_matches(self, request: Request) -> Response:
+        limit = parse_limit(request.query_params.get("limit"))
+        game = request.query_params.get("game") or ""
+        matches = await self.source.matches(limit, game)
+        return JSONResponse(
+            {"limit": limit, "game": game, "matches": [match_json(m) for m in matches]}
+        )
+
+    async def api_replay(self, request: Request) -> Response:
+        p = request.path_params
+        replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
+        return Response(replay.text, media_type="application/json")
+
+    async def api_history(self, request: Request) -> Response:
+        bot = _bot(request.path_params["bot"])
+        game = request.query_params.get("game") or ""
+        return JSONResponse(to_dict(await self.source.rating_history(bot, game)))
+
+    async def http_error(self, request: Request, error: Exception) -> Response:
+        """An ``HttpError`` from a page, or Starlette's own (no route, no static file)."""
+        path = request.url.path
+        if isinstance(error, HttpError):
+            return self.error(path, error.status, error.message)
+        assert isinstance(error, HTTPException)
+        if error.status_code == 404:
+            return self.error(
+                path,
+                404,
+                f"nothing at {path}: see / for the leaderboard, /api/leaderboard and "
+                "/api/matches for JSON, /api/openapi.json for their schema",
+            )
+        return self.error(path, error.status_code, str(error.detail))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        if self._source is not None:
+            yield
+            return
+        data = ArenaData(self.api)
+        self._source = data
+        try:
+            yield
+        finally:
+            self._source = None
+            await data.close()
+
+
+class Guard:
+    """Around every request: only GET and HEAD (405 otherwise, as the site's error); the
+    security headers on every answer; a failure is one line on stderr and a plain 500,
+    never a traceback to the reader."""
+
+    def __init__(self, app: ASGIApp, site: Site) -> None:
+        self.app = app
+        self.site = site
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        started = False
+
+        async def send_guarded(message: AsgiMessage) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = [
+                    (name, value) for name, value in message.get("headers", []) if name != b"server"
+                ]
+                if not any(name == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", b"no-cache"))
+                message = {**message, "headers": headers + SECURITY_HEADERS}
+            await send(message)
+
+        method = scope["method"]
+        if method not in ALLOWED:
+            await _discard_body(receive)
+            message = f"the leaderboard is read-only: {method} is not allowed, only GET and HEAD"
+            response = self.site.error(path, 405, message)
+            response.headers["Allow"] = ", ".join(ALLOWED)
+            await response(scope, receive, send_guarded)
+            return
+        try:
+            await self.app(scope, receive, send_guarded)
+        except Exception as error:  # a bug: one line in the log, a plain 500 for the reader
+            print(f"leaderboard: {method} {path} failed: {error!r}", file=sys.stderr, flush=True)
+            if started:
+                raise
+            response = self.site.error(path, 500, "internal error; the server log has the details")
+            await response(scope, receive, send_guarded)
+
+
+async def _discard_body(receive: Receive) -> None:
+    """Read what the client sent (up to a limit), so closing the connection does not reset
+    it before the client has read the answer."""
+    read = 0
+    while read <= MAX_DISCARDED_BODY:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        read += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+def create_app(api: str, source: Source | None = None) -> Starlette:
+    """The site for the arena API at ``api``; ``source`` replaces the API in tests."""
+    site = Site(api, source)
+    handlers: dict[Any, Any] = {HttpError: site.http_error, HTTPException: site.http_error}
+    app = Starlette(
+        routes=site.routes(),
+        middleware=[Middleware(Guard, site=site)],
+        exception_handlers=handlers,
+        lifespan=site.lifespan,
+    )
+    app.state.site = site
+    return app
