@@ -41,12 +41,12 @@ def check_version(doc: Mapping[str, Any]) -> None:
     """Refuse anything but a Card Arena replay of the current version, saying which."""
     if doc.get("format") != FORMAT:
         raise FramesRefused(
-            f"not a Card Arena replay: its format is {doc.get('format')!r}, not {FORMAT!r}"
+            f"it is not a Card Arena replay (its format is {doc.get('format')!r}, not {FORMAT!r})"
         )
     if doc.get("version") != VERSION:
         raise FramesRefused(
-            f"replay format version {doc.get('version')!r} cannot be shown: this viewer "
-            f"reads version {VERSION} only"
+            f"it is replay format version {doc.get('version')!r}, and this viewer reads "
+            f"version {VERSION} only"
         )
 
 
@@ -54,7 +54,7 @@ def build_frames(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     """The frames of a replay document; ``names`` (one per seat) overrides the names the
     replay records, e.g. the registered names of a tournament's entries."""
     if not isinstance(doc, Mapping):
-        raise FramesRefused("not a Card Arena replay: not a JSON object")
+        raise FramesRefused("it is not a Card Arena replay (not a JSON object)")
     check_version(doc)
     verify_replay(doc)
     game = get_game(doc["game"])

@@ -18,7 +18,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from arena.v1 import arena_pb2
-from arena.web import bots, pages, standings
+from arena.web import bots, pages, standings, viewer
 from arena.web.data import Match, Source
 from arena.web.errors import HttpError
 
@@ -171,6 +171,12 @@ class Site:
             case ["api", "replays", tournament_id, match_id]:
                 replay = self.source.replay(*_ids(tournament_id, match_id))
                 return Response(200, JSON, replay.text.encode())
+            case ["api", "replays", tournament_id, match_id, "frames"]:
+                replay = self.source.replay(*_ids(tournament_id, match_id))
+                return _json(viewer.frames(replay), compact=True)
+            case ["static", name]:
+                content_type, body = viewer.static_file(name)
+                return Response(200, content_type, body)
         raise HttpError(
             404,
             f"nothing at {path}: see / for the leaderboard, /api/leaderboard and "
@@ -203,5 +209,11 @@ def _html(text: str, status: int = 200) -> Response:
     return Response(status, HTML, text.encode())
 
 
-def _json(value: object, status: int = 200) -> Response:
-    return Response(status, JSON, json.dumps(value, indent=1, ensure_ascii=False).encode() + b"\n")
+def _json(value: object, status: int = 200, compact: bool = False) -> Response:
+    """``compact`` for big answers (a replay's frames): no indent, no spaces."""
+    text = (
+        json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        if compact
+        else json.dumps(value, indent=1, ensure_ascii=False)
+    )
+    return Response(status, JSON, text.encode() + b"\n")

@@ -20,6 +20,7 @@ from arena.web.data import ArenaData
 from arena.web.routes import Response, Site
 
 MAX_DISCARDED_BODY = 1 << 20
+CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'"
 
 
 class LeaderboardServer(ThreadingHTTPServer):
@@ -98,8 +99,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(response.body)))
         self.send_header("Cache-Control", "no-cache")
         self.send_header("X-Content-Type-Options", "nosniff")
-        # The pages are self-contained: nothing but their own inline style may load.
-        self.send_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+        # Nothing from elsewhere: inline style, and the replay viewer's own static files
+        # and frames JSON from this site.
+        self.send_header("Content-Security-Policy", CSP)
         for name, value in extra or []:
             self.send_header(name, value)
         self.end_headers()

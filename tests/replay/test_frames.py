@@ -122,10 +122,12 @@ def test_names_and_a_bad_replay(played: Played) -> None:
     with pytest.raises(FramesRefused) as refused:
         build_frames(newer)
     assert str(refused.value) == (
-        "replay format version 2 cannot be shown: this viewer reads version 1 only"
+        "it is replay format version 2, and this viewer reads version 1 only"
     )
     other = {**doc, "format": "chess-pgn"}
-    with pytest.raises(FramesRefused, match="not a Card Arena replay: its format is 'chess-pgn'"):
+    with pytest.raises(
+        FramesRefused, match="it is not a Card Arena replay \\(its format is 'chess-pgn'"
+    ):
         build_frames(other)
     with pytest.raises(FramesRefused, match="not a JSON object"):
         build_frames([doc])  # type: ignore[arg-type]
