@@ -2,7 +2,8 @@
 
 It holds no state: every request reads the Arena gRPC API (ratings, tournaments,
 results), and a replay is fetched from the referee that played the match. Pages are
-rendered on the server and work without JavaScript.
+rendered on the server and work without JavaScript (the replay viewer's table needs it;
+the replay's text below it does not).
 
 =======================================  ================================================
 route                                    answer
@@ -16,7 +17,9 @@ route                                    answer
                                          and seed, and its standings: Swiss rounds and
                                          table, knockout bracket, SPRT verdict and LLR
                                          chart, or (round robin, gauntlet) its leaderboard
-``/replays/{tournament}/{match}``        HTML: the replay as ``arena replay show`` prints it
+``/replays/{tournament}/{match}``        HTML: the replay viewer (cards on the table, step
+                                         by decision, a seat's request; ``docs/web.md``),
+                                         and the replay as ``arena replay show`` prints it
 ``/bots/{bot}``                          HTML: the bot's rating over time, a chart (Elo
                                          and its 95% band, inline SVG) and a table per
                                          board it is on; leaderboard names link here
@@ -27,6 +30,9 @@ route                                    answer
                                          ``tournament_id`` and replay links; limit 1..500,
                                          default 50
 ``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
+``/api/replays/{t}/{match}/frames``      JSON: the viewer's frames
+                                         (``arena.replay.frames``)
+``/static/{name}``                       the viewer's script and styles, from the package
 ``/api/bots/{bot}/history?game=``        JSON: ``RatingHistory`` (every board when no
                                          game)
 ``/healthz``                             ``ok``: the web server is up (the API may not be)
@@ -38,8 +44,8 @@ GET and HEAD 405; under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as 
 page that says why.
 
 Modules: ``data`` (fetching), ``pages`` (HTML), ``standings`` (the tournament page and
-its format views), ``bots`` (the bot page), ``chart`` (its SVG chart), ``routes`` (URL
-to response), ``server`` (HTTP).
+its format views), ``bots`` (the bot page), ``chart`` (its SVG chart), ``viewer`` (the replay
+viewer's frames and static files), ``routes`` (URL to response), ``server`` (HTTP).
 """
 
 from arena.web.server import serve

@@ -1,5 +1,7 @@
 """The leaderboard's HTML, rendered on the server: one self-contained page per request,
-readable without JavaScript and fetching nothing else (inline CSS, no fonts or scripts).
+readable without JavaScript and fetching nothing else (inline CSS, no fonts or scripts),
+but the replay page, whose viewer loads its script and styles from this site's /static/
+and keeps the replay's text for readers without JavaScript.
 
 Every value that reaches the page goes through ``esc``: bot and tournament names are
 chosen by users.

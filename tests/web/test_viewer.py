@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -234,3 +235,15 @@ def card_name(code: str) -> str:
     if code[0] == "X":
         return f"joker {code[1]}"
     return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
+
+
+def test_the_keys_docs_web_lists_are_the_viewers() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text()
+    script = (Path(__file__).parents[2] / "arena" / "web" / "static" / "viewer.js").read_text()
+    rows = [line for line in doc.splitlines() if line.startswith("| `")]
+    keys = {k for row in rows for k in re.findall(r"`([^`]+)`", row.split("|")[1])}
+    names = {"←": "ArrowLeft", "→": "ArrowRight", "Space": '" "'}
+    assert len(keys) == 9
+    for key in keys:
+        name = names.get(key, key)
+        assert f"{name}:" in script or f'"{key}":' in script or f"{name}: " in script, key

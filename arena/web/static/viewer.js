@@ -102,11 +102,11 @@
     const controls = el(
       "div",
       { class: "controls", role: "toolbar", "aria-label": "Replay controls" },
-      button("first", "\u23ee", "First decision", "Home", () => go(0)),
+      button("first", "\u00ab First", "First decision", "Home", () => go(0)),
       button("back", "\u25c0 Back", "Previous decision", "ArrowLeft", () => go(at - 1)),
       ui.play,
       button("forward", "Forward \u25b6", "Next decision", "ArrowRight", () => go(at + 1)),
-      button("last", "\u23ed", "Last frame", "End", () => go(frames.length - 1)),
+      button("last", "Last \u00bb", "Last frame", "End", () => go(frames.length - 1)),
     );
     ui.hand = el("select", { id: "hand-select", "aria-label": "Jump to hand" });
     for (const hand of data.hands) {
