@@ -2,7 +2,8 @@
 
 It holds no state: every request reads the Arena gRPC API (ratings, tournaments,
 results), and a replay is fetched from the referee that played the match. Pages are
-rendered on the server and work without JavaScript.
+rendered on the server and work without JavaScript (the replay viewer's table needs it;
+the replay's text below it does not).
 
 =======================================  ================================================
 route                                    answer
@@ -16,7 +17,9 @@ route                                    answer
                                          and seed, and its standings: Swiss rounds and
                                          table, knockout bracket, SPRT verdict and LLR
                                          chart, or (round robin, gauntlet) its leaderboard
-``/replays/{tournament}/{match}``        HTML: the replay as ``arena replay show`` prints it
+``/replays/{tournament}/{match}``        HTML: the replay viewer (cards on the table, step
+                                         by decision, a seat's request; ``docs/web.md``),
+                                         and the replay as ``arena replay show`` prints it
 ``/bots/{bot}``                          HTML: the bot's rating over time, a chart (Elo
                                          and its 95% band, inline SVG) and a table per
                                          board it is on; leaderboard names link here
@@ -27,6 +30,8 @@ route                                    answer
                                          ``tournament_id`` and replay links; limit 1..500,
                                          default 50
 ``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
+``/api/replays/{t}/{match}/frames``      JSON: the viewer's frames
+                                         (``arena.replay.frames``)
 ``/api/bots/{bot}/history?game=``        JSON: ``RatingHistory`` (every board when no
                                          game)
 ``/api/openapi.json``                    JSON: the OpenAPI 3.1 schema of the ``/api/``
@@ -37,7 +42,8 @@ route                                    answer
 ``/readyz``                              ``ok``, or 503 ``not ready: WHY`` when the arena
                                          API's health check fails or takes over 2 s
 ``/static/...``                          the package's ``arena/web/static/`` files (the
-                                         stylesheet); nothing is loaded from elsewhere
+                                         stylesheet, the replay viewer's script and
+                                         styles); nothing is loaded from elsewhere
 =======================================  ================================================
 
 Errors: an unknown game, bot, tournament or match is 404 saying what was not found (so
@@ -47,8 +53,9 @@ API or referee 502, any method but GET and HEAD 405; under ``/api/`` as
 reader typed is escaped on the page.
 
 Modules: ``data`` (fetching, grpc.aio), ``pages`` (HTML), ``standings`` (the tournament
-page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart), ``app``
-(the Starlette routes), ``openapi`` (the JSON routes' schema), ``server`` (uvicorn).
+page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart),
+``viewer`` (the replay viewer's frames), ``app`` (the Starlette routes), ``openapi``
+(the JSON routes' schema), ``server`` (uvicorn).
 """
 
 from arena.web.server import serve

@@ -34,7 +34,7 @@ from starlette.types import Message as AsgiMessage
 
 from arena import __version__
 from arena.v1 import arena_pb2
-from arena.web import bots, openapi, pages, standings
+from arena.web import bots, openapi, pages, standings, viewer
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source
 from arena.web.errors import HttpError
 
@@ -64,6 +64,13 @@ class JSONResponse(Response):
 
     def render(self, content: Any) -> bytes:
         return json.dumps(content, indent=1, ensure_ascii=False).encode() + b"\n"
+
+
+class CompactJSONResponse(JSONResponse):
+    """No indent, no spaces: for big answers (a replay's frames)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
 
 
 def to_dict(message: Message) -> dict[str, Any]:
@@ -159,6 +166,7 @@ class Site:
             Route("/api/tournaments/{tournament:path}", self.api_tournament),
             Route("/api/matches", self.api_matches),
             Route("/api/replays/{tournament}/{match}", self.api_replay),
+            Route("/api/replays/{tournament}/{match}/frames", self.api_frames),
             Route("/api/bots/{bot:path}/history", self.api_history),
             Mount("/static", StaticFiles(directory=static_dir()), name="static"),
         ]
@@ -259,6 +267,13 @@ class Site:
         p = request.path_params
         replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
         return Response(replay.text, media_type="application/json")
+
+    async def api_frames(self, request: Request) -> Response:
+        p = request.path_params
+        replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
+        # Replaying the match through the engine is CPU work: off the event loop.
+        frames = await asyncio.to_thread(viewer.frames, replay)
+        return CompactJSONResponse(frames)
 
     async def api_history(self, request: Request) -> Response:
         bot = _bot(request.path_params["bot"])

@@ -214,6 +214,25 @@ OPERATIONS: dict[str, Schema] = {
         "schema": {"$ref": REF + "Replay"},
         "errors": [404, 502],
     },
+    "/api/replays/{tournament}/{match}/frames": {
+        "summary": "The replay viewer's frames: the table before every decision, what the "
+        "seat to act was sent, and the faults (arena.replay.frames), as compact JSON",
+        "parameters": [TOURNAMENT, MATCH],
+        "schema": {
+            "type": "object",
+            "required": ["format", "version", "match_id", "game", "seats", "hands", "frames"],
+            "properties": {
+                "format": {"type": "string"},
+                "version": {"type": "integer"},
+                "match_id": {"type": "string"},
+                "game": {"type": "string"},
+                "seats": {"type": "array"},
+                "hands": {"type": "array"},
+                "frames": {"type": "array", "items": {"type": "object"}},
+            },
+        },
+        "errors": [404, 502],
+    },
     "/api/bots/{bot}/history": {
         "summary": "A bot's rating at each refit, a series per board",
         "parameters": [

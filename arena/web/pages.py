@@ -1,6 +1,8 @@
 """The leaderboard's HTML, rendered on the server: one page per request, readable
-without JavaScript, fetching only the site's own stylesheet (``static/site.css``, served
-from the package; no fonts, scripts or anything from another host).
+without JavaScript, fetching only the site's own files from ``static/`` (served from the
+package; no fonts or anything from another host): its stylesheet, and on the replay
+page the viewer's script and styles, with the replay's text kept for readers without
+JavaScript.
 
 Every value that reaches the page goes through ``esc``: bot and tournament names are
 chosen by users.
@@ -19,6 +21,7 @@ from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
 from arena.replay.render import render
 from arena.tournament.progress import STATE_NAMES, format_text, waiting_text
 from arena.v1 import arena_pb2
+from arena.web import viewer
 from arena.web.data import Match, Replay
 from arena.web.errors import HttpError
 
@@ -216,9 +219,11 @@ def page(
     note: str = "",
     refresh: bool = False,
     style: str = "",
+    head: str = "",
 ) -> str:
     """A whole HTML document: header with links to every game, ``body``, a footer;
-    ``style`` adds to the shared stylesheet, inline, for a page's own parts."""
+    ``style`` adds to the shared stylesheet, inline, for a page's own parts; ``head`` to
+    the head (the replay viewer's stylesheet and script)."""
     nav = '<a href="/">Overall</a>' + "".join(
         f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games
     )
@@ -229,7 +234,7 @@ def page(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'{meta}<title>{esc(title)}</title><link rel="stylesheet" href="{STYLESHEET}">'
-        f"{own_style}</head>"
+        f"{own_style}{head}</head>"
         f"<body><header><h1>{esc(title)}</h1><nav>{nav}</nav></header>"
         f"<main>{body}{footer}</main></body></html>\n"
     )
@@ -333,8 +338,10 @@ def game_page(
 
 
 def replay_page(replay: Replay, games: Sequence[str]) -> str:
-    """The replay as ``arena replay show`` prints it, in a <pre>."""
+    """The replay viewer (``static/viewer.js`` draws it from the frames JSON), and the
+    replay as ``arena replay show`` prints it, for readers without JavaScript."""
     r = replay.record
+    viewer.checked(replay)
     try:
         text = render(replay.document)
     except (KeyError, TypeError, ValueError, IndexError) as error:
@@ -342,16 +349,27 @@ def replay_page(replay: Replay, games: Sequence[str]) -> str:
             502, f"replay unavailable: {r.replay_id} is not a Card Arena replay ({error!r})"
         ) from None
     json_link = replay_url(replay.tournament_id, r.match_id, api=True)
+    frames_link = json_link + "/frames"
     summary = (
         f"{game_title(r.game)}, tournament {replay.tournament_id}, deal {r.deal}: "
         f"{' vs '.join(r.entries)}, scores {' : '.join(map(str, r.scores))}, {result_text(r)}"
     )
     body = (
         f'<section><p>{esc(summary)}</p><p class="muted">Replay {esc(r.replay_id)} from the '
-        f'referee at {esc(r.referee)} · <a href="{esc(json_link)}">JSON</a></p>'
-        f'<pre id="replay">{esc(text)}</pre></section>'
+        f'referee at {esc(r.referee)} · <a href="{esc(json_link)}">JSON</a> · '
+        f'<a href="{esc(frames_link)}">frames JSON</a></p>'
+        f'<div id="viewer" data-frames="{esc(frames_link)}">'
+        '<p class="muted" id="viewer-status">Loading the replay viewer…</p>'
+        "<noscript><p>The table view needs JavaScript; the whole replay is below as text."
+        "</p></noscript></div>"
+        '<details id="replay-text"><summary>The replay as text</summary>'
+        f'<pre id="replay">{esc(text)}</pre></details></section>'
     )
-    return page(f"Replay of {r.match_id}", body, games)
+    head = (
+        '<link rel="stylesheet" href="/static/viewer.css">'
+        '<script src="/static/viewer.js" defer></script>'
+    )
+    return page(f"Replay of {r.match_id}", body, games, head=head)
 
 
 def error_page(status: int, message: str, games: Sequence[str]) -> str:

@@ -1,0 +1,187 @@
+"""A replay as frames for the web viewer: the table before every decision, and what the
+seat to act was sent.
+
+The replay is first verified (``arena.replay.verify``), then played again on the game's
+engine, as the referee played it. Before each decision a frame records the whole table
+(``arena.replay.tables``: every hand, the trick or floor or melds, the scores), whose turn
+it is, the decision taken, any fault on it, the engine events since the last frame, and
+the seat's ``ActRequest``: built by ``arena.wire_bytes.act_request``, the very function
+the referee sends bots, so the viewer cannot show something else than a bot got. A last
+frame shows the table where the match stopped.
+
+Pure: no I/O. A replay of another format or version raises ``FramesRefused``; one that
+does not verify raises ``ReplayMismatch``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from google.protobuf import json_format
+
+from arena import wire_bytes
+from arena.games import State, get_game
+from arena.replay.record import FORMAT, HAND_END_KINDS, VERSION
+from arena.replay.tables import table
+from arena.replay.verify import ReplayMismatch, verify_replay
+from arena.v1 import bot_pb2
+
+FRAMES_FORMAT = "card-arena-replay-frames"
+FRAMES_VERSION = 1
+
+Frame = dict[str, Any]
+
+
+class FramesRefused(ReplayMismatch):
+    """The document is not a replay this viewer reads; the message says why."""
+
+
+def check_version(doc: Mapping[str, Any]) -> None:
+    """Refuse anything but a Card Arena replay of the current version, saying which."""
+    if doc.get("format") != FORMAT:
+        raise FramesRefused(
+            f"it is not a Card Arena replay (its format is {doc.get('format')!r}, not {FORMAT!r})"
+        )
+    if doc.get("version") != VERSION:
+        raise FramesRefused(
+            f"it is replay format version {doc.get('version')!r}, and this viewer reads "
+            f"version {VERSION} only"
+        )
+
+
+def build_frames(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The frames of a replay document; ``names`` (one per seat) overrides the names the
+    replay records, e.g. the registered names of a tournament's entries."""
+    if not isinstance(doc, Mapping):
+        raise FramesRefused("it is not a Card Arena replay (not a JSON object)")
+    check_version(doc)
+    verify_replay(doc)
+    game = get_game(doc["game"])
+    info = game.info
+    seats = [
+        {
+            "seat": s["seat"],
+            "team": s["team"],
+            "name": names[s["seat"]] if names is not None else s["bot"],
+        }
+        for s in doc["seats"]
+    ]
+    walk = _Walk(doc, game.new_state(doc["seed"], doc["options"]))
+    for hand in doc["hands"]:
+        walk.hand(hand)
+    if doc["hands"]:
+        walk.last()
+    in_play = sum(len(h["log"]) for h in doc["hands"])
+    return {
+        "format": FRAMES_FORMAT,
+        "version": FRAMES_VERSION,
+        "replay_version": VERSION,
+        "match_id": doc["match_id"],
+        "game": info.name,
+        "title": info.title,
+        "seed": doc["seed"],
+        "teams": info.num_teams,
+        "seats": seats,
+        "hands": walk.hands,
+        # Faults while greeting the bots, before any hand: the match never started.
+        "faults_before_play": list(doc["faults"]) if not in_play else [],
+        "result": doc["result"],
+        "frames": walk.frames,
+    }
+
+
+class _Walk:
+    """Plays the replay's decisions again, taking a frame before each."""
+
+    def __init__(self, doc: Mapping[str, Any], state: State) -> None:
+        self.doc = doc
+        self.state = state
+        self.seen = 0  # engine events already shown in a frame
+        self.faults: list[dict[str, Any]] = []  # faults since the last decision
+        self.frames: list[Frame] = []
+        self.hands: list[dict[str, Any]] = []
+        self.number = 0
+        self.decisions = 0
+        bank_s = float(doc.get("time_bank_ms", 0)) / 1000
+        self.banks = [bank_s] * state.game_info.num_seats
+
+    def hand(self, hand: Mapping[str, Any]) -> None:
+        self.number = hand["number"]
+        summary: dict[str, Any] = {"number": self.number, "frame": len(self.frames)}
+        for entry in hand["log"]:
+            if "fault" in entry:
+                self.faults.append(dict(entry["fault"]))
+            elif "decision" in entry:
+                self.decision(entry["decision"])
+        summary["decisions"] = len(self.frames) - summary["frame"]
+        if "end" in hand:  # shown by the next frame, whose table the engine dealt anew
+            summary.update(end=hand["end"], scores=hand["scores"], end_frame=len(self.frames))
+        self.hands.append(summary)
+
+    def decision(self, decision: Mapping[str, Any]) -> None:
+        frame = self._frame("decision")
+        frame["action"] = {
+            "id": str(decision["action"]),
+            "text": decision["text"],
+            "think_ms": decision["think_ms"],
+            "substituted": decision["substituted"],
+        }
+        self.frames.append(frame)
+        self.state.apply(decision["action"])
+        self.decisions += 1
+        if "time_bank_ms" in decision:
+            self.banks[decision["seat"]] = decision["time_bank_ms"] / 1000
+
+    def last(self) -> None:
+        """Where the match stopped: its end, or the decision a forfeit cut short."""
+        self.frames.append(self._frame("end"))
+
+    def _frame(self, kind: str) -> Frame:
+        state = self.state
+        seat = state.current_seat()
+        events = state.events[self.seen :]
+        self.seen = len(state.events)
+        frame: Frame = {
+            "index": len(self.frames),
+            "kind": kind,
+            "hand": self.number,
+            "decision": self.decisions,
+            "seat": None if state.is_terminal() else seat,
+            "scores": state.scores(),
+            "table": table(state),
+            "events": [
+                {
+                    "kind": e.kind,
+                    "text": e.text,
+                    "seat": e.seat,
+                    "private": e.visible_to is not None,
+                    "hand_end": e.kind in HAND_END_KINDS,
+                }
+                for e in events
+            ],
+            "faults": self.faults,
+            "action": None,
+            "sent": None if state.is_terminal() else self._sent(),
+        }
+        self.faults = []
+        return frame
+
+    def _sent(self) -> dict[str, Any]:
+        """The ActRequest of the seat to act, as the referee built it (time bank as the
+        replay recorded it, to the microsecond)."""
+        state = self.state
+        request = bot_pb2.ActRequest.FromString(
+            wire_bytes.act_request(
+                state,
+                match_id=self.doc.get("bot_match_id", ""),
+                decision_index=self.decisions,
+                deadline_s=self.doc["move_deadline_ms"] / 1000,
+                legal=state.legal_actions(),
+                time_bank_s=self.banks[state.current_seat()],
+            )
+        )
+        sent: dict[str, Any] = json_format.MessageToDict(
+            request, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+        )
+        return sent

@@ -1,0 +1,133 @@
+"""The replay viewer's frames (``arena.replay.frames``) for every game, from real matches:
+a frame per decision and one where the match stopped, every card of the pack on the
+table at every frame, each seat shown exactly the request its bot was sent, faults at
+their decision, and replays of another version refused."""
+
+from __future__ import annotations
+
+import collections
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+
+from arena.replay.frames import FramesRefused, build_frames
+from arena.replay.tables import DECK_SIZES
+from tests.replay.matches import FAULTY, SHORT, Played, play_all
+
+MATCHES = [*SHORT, FAULTY]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    return play_all(Path(tmp_path_factory.mktemp("frames")))
+
+
+@pytest.fixture(scope="module")
+def frames(played: Played) -> dict[str, dict[str, Any]]:
+    return {name: build_frames(doc) for name, doc in played.replays.items()}
+
+
+@pytest.mark.parametrize("match", MATCHES)
+def test_a_frame_per_decision_and_one_at_the_end(
+    played: Played, frames: dict[str, dict[str, Any]], match: str
+) -> None:
+    doc, shown = played.replays[match], frames[match]
+    decisions = [e["decision"] for h in doc["hands"] for e in h["log"] if "decision" in e]
+    assert decisions and len(decisions) == doc["result"]["decisions"]
+    steps = shown["frames"]
+    assert [f["kind"] for f in steps] == ["decision"] * len(decisions) + ["end"]
+    assert [f["index"] for f in steps] == list(range(len(steps)))
+    for frame, decision in zip(steps, decisions, strict=False):
+        assert frame["decision"] == decision["index"]
+        assert frame["seat"] == decision["seat"]
+        assert frame["action"]["text"] == decision["text"]
+        assert frame["action"]["id"] == str(decision["action"])
+    assert steps[-1]["seat"] is None and steps[-1]["sent"] is None
+    assert steps[-1]["scores"] == doc["result"]["scores"]
+    # The hand selector: each hand's first frame, in order, and where its end shows.
+    hands = shown["hands"]
+    assert [h["number"] for h in hands] == [h["number"] for h in doc["hands"]]
+    assert all(steps[h["frame"]]["hand"] == h["number"] for h in hands if h["decisions"])
+    for hand, recorded in zip(hands, doc["hands"], strict=True):
+        assert hand.get("scores") == recorded.get("scores")
+    assert [s["name"] for s in shown["seats"]] == [s["bot"] for s in doc["seats"]]
+
+
+@pytest.mark.parametrize("match", MATCHES)
+def test_every_card_of_the_pack_is_on_the_table_at_every_frame(
+    played: Played, frames: dict[str, dict[str, Any]], match: str
+) -> None:
+    game = played.replays[match]["game"]
+    for frame in frames[match]["frames"]:
+        table = frame["table"]
+        cards = [c for hand in table["hands"] for c in hand]
+        cards += [c for pile in table["piles"] for c in pile["cards"]]
+        twice = [c for c, n in collections.Counter(cards).items() if n > 1]
+        assert not twice and len(cards) == DECK_SIZES[game], (frame["index"], table)
+        for pile in table["piles"]:
+            if "seats" in pile:
+                assert len(pile["seats"]) == len(pile["cards"])
+
+
+@pytest.mark.parametrize("match", list(SHORT))
+def test_each_seat_is_shown_exactly_what_its_bot_was_sent(
+    played: Played, frames: dict[str, dict[str, Any]], match: str
+) -> None:
+    token = played.replays[match]["bot_match_id"]
+    compared = 0
+    for frame in frames[match]["frames"][:-1]:
+        request = played.sent[(token, frame["decision"])]
+        sent = json_format.MessageToDict(
+            request, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+        )
+        shown = dict(frame["sent"])
+        # The replay keeps the time bank to the microsecond; the rest is exact.
+        bank_sent, bank_shown = sent.pop("time_bank", None), shown.pop("time_bank", None)
+        assert (bank_sent is None) == (bank_shown is None)
+        if bank_sent is not None:
+            assert abs(float(bank_sent[:-1]) - float(bank_shown[:-1])) < 2e-6
+        assert shown == sent, frame["index"]
+        assert shown["seat"] == frame["seat"]
+        compared += 1
+    assert compared == played.replays[match]["result"]["decisions"]
+    if match == "baloot":
+        assert "time_bank" in frames[match]["frames"][0]["sent"]
+
+
+def test_faults_are_shown_at_their_decision(
+    played: Played, frames: dict[str, dict[str, Any]]
+) -> None:
+    doc = played.replays[FAULTY]
+    assert len(doc["faults"]) > 3
+    faulted = {f["decision"]: f for f in doc["faults"]}
+    for frame in frames[FAULTY]["frames"][:-1]:
+        fault = faulted.get(frame["decision"])
+        assert frame["faults"] == ([fault] if fault else [])
+        assert frame["action"]["substituted"] == (fault is not None)
+        if fault:
+            assert frame["seat"] == fault["seat"] and fault["kind"] == "illegal_action"
+            assert frame["action"]["text"] == fault["substituted_action"]
+
+
+def test_names_and_a_bad_replay(played: Played) -> None:
+    doc = played.replays["seep"]
+    named = build_frames(doc, names=["north", "east", "south", "west"])
+    assert [s["name"] for s in named["seats"]] == ["north", "east", "south", "west"]
+
+    newer = copy.deepcopy(doc)
+    newer["version"] = 2
+    with pytest.raises(FramesRefused) as refused:
+        build_frames(newer)
+    assert str(refused.value) == (
+        "it is replay format version 2, and this viewer reads version 1 only"
+    )
+    other = {**doc, "format": "chess-pgn"}
+    with pytest.raises(
+        FramesRefused, match="it is not a Card Arena replay \\(its format is 'chess-pgn'"
+    ):
+        build_frames(other)
+    with pytest.raises(FramesRefused, match="not a JSON object"):
+        build_frames([doc])  # type: ignore[arg-type]

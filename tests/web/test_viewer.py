@@ -1,0 +1,258 @@
+"""The replay viewer end to end: real replays of every game (``tests.replay.matches``)
+behind the leaderboard site, its frames JSON, its static files, and the page run in
+headless Chromium, whose cards must be the frames' cards."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from arena.replay.frames import build_frames
+from arena.replay.render import render
+from arena.v1 import arena_pb2
+from arena.web.app import SECURITY_HEADERS, create_app
+from arena.web.data import Replay
+from arena.web.errors import HttpError
+from arena.web.server import listen, url_of
+from tests.replay.matches import FAULTY, SHORT, Played, play_all
+from tests.web.dom import Document
+from tests.web.test_leaderboard_web import chromium, get
+from tests.web.test_pages import HOSTILE, FakeSource
+
+TOURNAMENT = "t1"
+
+
+class ReplaySource(FakeSource):
+    """The fake API, holding real replays by match id; a result's entries are the
+    seat's names as a tournament registers them."""
+
+    def __init__(self, replays: dict[str, dict[str, Any]]) -> None:
+        super().__init__()
+        self.replays = replays
+
+    async def replay(self, tournament_id: str, match_id: str) -> Replay:
+        doc = self.replays.get(match_id)
+        if tournament_id != TOURNAMENT or doc is None:
+            raise HttpError(
+                404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
+            )
+        teams = max(s["team"] for s in doc["seats"]) + 1
+        record = arena_pb2.MatchRecord(
+            match_id=match_id,
+            game=doc["game"],
+            entries=[f"{HOSTILE}{t}" for t in range(teams)],
+            scores=doc["result"]["scores"],
+            replay_id=f"{match_id}-r",
+            referee="127.0.0.1:1",
+            seed=doc["seed"],
+        )
+        return Replay(tournament_id, record, json.dumps(doc), doc)
+
+
+@dataclass
+class Served:
+    played: Played
+    url: str
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    played = play_all(Path(tmp_path_factory.mktemp("viewer")))
+    replays = dict(played.replays)
+    newer = copy.deepcopy(replays["seep"])
+    newer["version"] = 2
+    replays["newer"] = newer
+    sock = listen("127.0.0.1", 0)
+    app = create_app("api:1", ReplaySource(replays))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.01)
+    try:
+        yield Served(played, url_of(sock))
+    finally:
+        server.should_exit = True
+        thread.join()
+        sock.close()
+
+
+def frames_of(served: Served, match: str) -> dict[str, Any]:
+    status, headers, body = get(f"{served.url}/api/replays/{TOURNAMENT}/{match}/frames")
+    assert status == 200, body[:500]
+    assert headers["Content-Type"] == "application/json"
+    found: dict[str, Any] = json.loads(body)
+    return found
+
+
+def test_the_frames_json_names_seats_by_their_entries(served: Served) -> None:
+    doc = served.played.replays["bid-euchre"]
+    shown = frames_of(served, "bid-euchre")
+    names = [f"{HOSTILE}{s['team']}" for s in doc["seats"]]
+    assert shown == build_frames(doc, names)
+
+
+def test_unknown_matches_and_other_versions_say_why(served: Served) -> None:
+    status, _, body = get(f"{served.url}/api/replays/{TOURNAMENT}/nosuch/frames")
+    assert status == 404 and json.loads(body)["error"] == (
+        f"tournament {TOURNAMENT} has no result for match 'nosuch' (yet)"
+    )
+    assert get(f"{served.url}/replays/{TOURNAMENT}/nosuch")[0] == 404
+    message = (
+        "replay unavailable: newer-r cannot be shown: it is replay format version 2, and "
+        "this viewer reads version 1 only"
+    )
+    status, _, body = get(f"{served.url}/api/replays/{TOURNAMENT}/newer/frames")
+    assert (status, json.loads(body)["error"]) == (502, message)
+    status, _, body = get(f"{served.url}/replays/{TOURNAMENT}/newer")
+    assert status == 502 and message.replace("'", "&#x27;") in body.decode()
+
+
+def test_static_files_ship_in_the_package_and_nothing_else_is_served(served: Served) -> None:
+    status, headers, body = get(f"{served.url}/static/viewer.js")
+    assert status == 200 and headers["Content-Type"] == "text/javascript; charset=utf-8"
+    assert b"card-arena-replay-frames" in body
+    assert (
+        headers["Content-Security-Policy"]
+        == dict(SECURITY_HEADERS)[b"content-security-policy"].decode()
+    )
+    status, headers, _ = get(f"{served.url}/static/viewer.css")
+    assert status == 200 and headers["Content-Type"] == "text/css; charset=utf-8"
+    for bad in ("../data.py", "..%2fdata.py", "viewer.py", "nosuch.js", "%2e%2e", "VIEWER.JS"):
+        assert get(f"{served.url}/static/{bad}")[0] == 404, bad
+
+
+def test_the_page_escapes_names_and_keeps_the_text_for_readers_without_js(
+    served: Served,
+) -> None:
+    status, _, body = get(f"{served.url}/replays/{TOURNAMENT}/seep")
+    assert status == 200
+    text = body.decode()
+    assert "<script>alert" not in text and "<img src=x" not in text
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in text
+    doc = Document(text)
+    assert doc.pres["replay"] == render(served.played.replays["seep"])
+    assert '<script src="/static/viewer.js" defer></script>' in text
+    assert f'data-frames="/api/replays/{TOURNAMENT}/seep/frames"' in text
+    assert "https://" not in text.split("<body>")[0]  # nothing from a CDN
+
+
+class Drawn(Document):
+    """The viewer as Chromium left it: its cards by the id of the row holding them."""
+
+    def __init__(self, text: str) -> None:
+        self.rows: dict[str, list[str]] = {}
+        self.cards: list[tuple[str, str]] = []
+        self.faulted_seats: list[int] = []
+        self.faults: list[int] = []
+        self.app: dict[str, str] = {}
+        self.sent_legal: list[str] = []
+        self._row: str | None = None
+        self._depth = 0
+        super().__init__(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
+        values = {k: v or "" for k, v in attrs}
+        if values.get("id") == "viewer-app":
+            self.app = values
+        if values.get("class") == "cards" and values.get("id"):
+            self._row = values["id"]
+            self.rows[self._row] = []
+        elif "data-card" in values and self._row is not None:
+            self.rows[self._row].append(values["data-card"])
+            self.cards.append((values["data-card"], values.get("aria-label", "")))
+            assert values.get("role") == "img"
+        if "faulted" in values.get("class", "").split():
+            self.faulted_seats.append(int(values["data-seat"]))
+        if tag == "li" and "fault" in values.get("class", "").split():
+            self.faults.append(int(values["data-seat"]))
+        if tag == "li" and "data-id" in values:
+            self.sent_legal.append(values["data-id"])
+
+    def handle_endtag(self, tag: str) -> None:
+        super().handle_endtag(tag)
+        if tag == "div":
+            self._row = None
+
+
+def drawn(tmp_path: Path, url: str) -> Drawn:
+    done = chromium(tmp_path / "profile", "--virtual-time-budget=5000", "--dump-dom", url)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return Drawn(done.stdout)
+
+
+def expected_rows(frame: dict[str, Any]) -> dict[str, list[str]]:
+    rows = {f"hand-{s}": hand for s, hand in enumerate(frame["table"]["hands"])}
+    rows.update({f"pile-{i}": p["cards"] for i, p in enumerate(frame["table"]["piles"])})
+    return rows
+
+
+@pytest.mark.parametrize("match", [*SHORT, FAULTY])
+def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
+    served: Served, tmp_path: Path, match: str
+) -> None:
+    frames = frames_of(served, match)["frames"]
+    page = f"{served.url}/replays/{TOURNAMENT}/{match}"
+    first = drawn(tmp_path / "first", page)
+    assert first.app["data-frame"] == "0" and first.app["data-game"] == frames_game(served, match)
+    assert first.rows == expected_rows(frames[0])
+    assert first.cards and all(label.startswith(card_name(c)) for c, label in first.cards)
+    assert "img" not in first.tags and first.tags.count("script") == 1  # names stay text
+    last = drawn(tmp_path / "last", page + f"#d={len(frames) - 1}")
+    assert last.app["data-frame"] == str(len(frames) - 1)
+    assert last.rows == expected_rows(frames[-1])
+    middle = len(frames) // 2
+    seat = frames[middle]["seat"]
+    shown = drawn(tmp_path / "middle", page + f"#d={middle}&seat={seat}")
+    assert shown.app["data-frame"] == str(middle)
+    assert shown.app["data-seat-shown"] == str(seat)
+    assert shown.rows == expected_rows(frames[middle])
+    assert shown.sent_legal == [str(a["id"]) for a in frames[middle]["sent"]["legal_actions"]]
+    faulted = next((f for f in frames if f["faults"]), None)
+    assert (faulted is not None) == (match == FAULTY)
+    if faulted is not None:
+        marked = drawn(tmp_path / "fault", page + f"#d={faulted['index']}")
+        assert marked.faulted_seats == [faulted["seat"]]
+        assert marked.faults == [faulted["faults"][0]["seat"]]
+
+
+def frames_game(served: Served, match: str) -> str:
+    game: str = served.played.replays[match]["game"]
+    return game
+
+
+RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SPECIALS = {"GC": "Grand Colon", "RC": "Royal Colon", "LC": "Little Colon"}
+
+
+def card_name(code: str) -> str:
+    """A card's text alternative, as a screen reader gets it."""
+    if code in SPECIALS:
+        return SPECIALS[code]
+    if code[0] == "X":
+        return f"joker {code[1]}"
+    return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
+
+
+def test_the_keys_docs_web_lists_are_the_viewers() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text()
+    script = (Path(__file__).parents[2] / "arena" / "web" / "static" / "viewer.js").read_text()
+    rows = [line for line in doc.splitlines() if line.startswith("| `")]
+    keys = {k for row in rows for k in re.findall(r"`([^`]+)`", row.split("|")[1])}
+    names = {"←": "ArrowLeft", "→": "ArrowRight", "Space": '" "'}
+    assert len(keys) == 9
+    for key in keys:
+        name = names.get(key, key)
+        assert f"{name}:" in script or f'"{key}":' in script or f"{name}: " in script, key
