@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -26,6 +27,7 @@ from celery import Task
 from arena import wire
 from arena.access import bearer
 from arena.games import get_game
+from arena.referee.faults import KIND_NAMES
 from arena.referee.hosted import MISSING_PACKAGE
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.bot_logs import SeatOutput, clip
@@ -265,6 +267,7 @@ def _outcome(
         "end": end,
         "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
         "team_faults": [t.faults for t in result.teams],
+        "team_fault_kinds": _fault_kinds(match.game, result),
         "decisions": result.decisions,
         "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
         "replay_id": result.replay_id,
@@ -278,6 +281,16 @@ def _outcome(
         "fair_play": stored_mode(record.spec),
         "operator_seed": stored_operator_seed(record.spec),
     }
+
+
+def _fault_kinds(game: str, result: referee_pb2.MatchResult) -> list[dict[str, int]]:
+    """Each team's faults by kind (``KIND_NAMES``): what a bot's page shows, which the
+    per-team counts alone cannot tell (a timeout is not an illegal move)."""
+    seat_teams = get_game(game).info.seat_teams
+    kinds: list[Counter[str]] = [Counter() for _ in result.teams]
+    for fault in result.faults:
+        kinds[seat_teams[fault.seat]][KIND_NAMES.get(fault.kind, "unspecified")] += 1
+    return [dict(k) for k in kinds]
 
 
 def _seat_outputs(match: ScheduledMatch, result: referee_pb2.MatchResult) -> list[SeatOutput]:

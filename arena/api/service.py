@@ -510,6 +510,9 @@ def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRec
         end=arena_pb2.ResultEnd.Value("RESULT_END_" + result["end"].upper()),
         forfeit_team=result["forfeit_team"],
         team_faults=result["team_faults"],
+        team_fault_kinds=[
+            arena_pb2.TeamFaults(by_kind=kinds) for kinds in result.get("team_fault_kinds", [])
+        ],
         decisions=result["decisions"],
         duration_ms=result["duration_ms"],
         referee=result["referee"],

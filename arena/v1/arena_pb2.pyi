@@ -1907,6 +1907,7 @@ class MatchRecord(_message.Message):
     DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
     DEAL_SALT_FIELD_NUMBER: _builtins.int
     REFEREE_MATCH_ID_FIELD_NUMBER: _builtins.int
+    TEAM_FAULT_KINDS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id in the tournament's schedule."""
     game: _builtins.str
@@ -1959,6 +1960,12 @@ class MatchRecord(_message.Message):
     def team_faults(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Faults per team."""
 
+    @_builtins.property
+    def team_fault_kinds(self) -> _containers.RepeatedCompositeFieldContainer[Global___TeamFaults]:
+        """Faults per team by kind, by team index, as team_faults counts them. Empty for a
+        result stored before the arena kept the kinds.
+        """
+
     def __init__(
         self,
         *,
@@ -1981,10 +1988,11 @@ class MatchRecord(_message.Message):
         deal_commitment: _builtins.str = ...,
         deal_salt: _builtins.str = ...,
         referee_match_id: _builtins.str = ...,
+        team_fault_kinds: _abc.Iterable[Global___TeamFaults] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "forfeit_team", b"forfeit_team", "seed", b"seed", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
@@ -2000,6 +2008,53 @@ class MatchRecord(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__winner_team) -> _WhichOneofReturnType__winner_team | None: ...
 
 Global___MatchRecord: _TypeAlias = MatchRecord  # noqa: Y015
+
+@_typing.final
+class TeamFaults(_message.Message):
+    """One team's faults in a match, by kind."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class ByKindEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.int
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    BY_KIND_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def by_kind(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
+        """Faults by kind, keyed by the kind's short name (the referee's FaultKind without
+        its prefix, lowercase): "timeout", "rpc_error", "unreachable", "illegal_action",
+        "wrong_match". Kinds without a fault are left out.
+        """
+
+    def __init__(
+        self,
+        *,
+        by_kind: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["by_kind", b"by_kind"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TeamFaults: _TypeAlias = TeamFaults  # noqa: Y015
 
 @_typing.final
 class ListResultsResponse(_message.Message):
