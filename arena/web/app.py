@@ -35,10 +35,21 @@ from starlette.types import Message as AsgiMessage
 from arena import __version__
 from arena.v1 import arena_pb2
 from arena.web import bots, openapi, pages, standings, viewer
-from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source
+from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source, unknown_game
 from arena.web.errors import HttpError
+from arena.web.matchlist import (
+    Cursor,
+    MatchFilter,
+    MatchPage,
+    fault_rates,
+    page_matches,
+    parse_cursor,
+)
 
 INDEX_MATCHES = 20
+BOT_MATCHES = 20
+FAULT_WINDOW = 200
+"""A bot page's fault rates cover its last this many matches: one bounded read."""
 ALLOWED = ("GET", "HEAD")
 MAX_DISCARDED_BODY = 1 << 20
 # Only this site's own files may load: its stylesheet, and scripts and styles under
@@ -161,6 +172,7 @@ class Site:
             Route("/tournaments/{tournament:path}", self.tournament),
             Route("/replays/{tournament}/{match}", self.replay),
             Route("/bots/{bot:path}", self.bot),
+            Route("/matches", self.matches),
             Route("/api/openapi.json", self.openapi),
             Route("/api/leaderboard", self.api_leaderboard),
             Route("/api/tournaments/{tournament:path}", self.api_tournament),
@@ -236,10 +248,71 @@ class Site:
         return HTMLResponse(pages.replay_page(replay, self.source.games()))
 
     async def bot(self, request: Request) -> Response:
+        """Registry facts, rating charts, recent matches and fault rates; the matches
+        are one bounded page of the match list (``FAULT_WINDOW``)."""
         name = _bot(request.path_params["bot"])
-        history = await self.source.rating_history(name)
-        note = self._note(pages.bot_url(name, api=True), reloads=False)
-        return HTMLResponse(bots.bot_page(history, self.source.games(), note))
+        source = self.source
+        history, facts = await asyncio.gather(source.rating_history(name), source.bot(name))
+        recent = await page_matches(
+            await source.tournaments(), source.results, MatchFilter(bot=name), FAULT_WINDOW, None
+        )
+        rates = fault_rates(recent.matches, name)
+        json_paths = f"{pages.bot_url(name, api=True)}, {pages.matches_url(bot=name, api=True)}"
+        note = self._note(json_paths, reloads=False)
+        html = bots.bot_page(
+            history, source.games(), note, facts, recent.matches[:BOT_MATCHES], rates
+        )
+        return HTMLResponse(html)
+
+    async def _match_page(
+        self, request: Request
+    ) -> tuple[MatchFilter, int, Cursor | None, MatchPage]:
+        """The match list's query checked (paging first: a 400 needs no lookup; then an
+        unknown game, bot or tournament is a 404 naming it) and its page read."""
+        query = request.query_params
+        limit = parse_limit(query.get("limit"))
+        cursor = parse_cursor(query.get("cursor"))
+        game, bot, tournament = (query.get(k) or "" for k in ("game", "bot", "tournament"))
+        if game and game not in self.source.games():
+            raise unknown_game(game)
+        filters = MatchFilter(
+            game, _bot(bot) if bot else "", _tournament_id(tournament) if tournament else ""
+        )
+        source = self.source
+        if tournament:  # the API's NOT_FOUND for an unknown one is a 404
+            listed, _ = await asyncio.gather(
+                source.tournament(tournament), source.bot(bot) if bot else _nothing()
+            )
+            tournaments = [listed]
+        else:
+            tournaments, _ = await asyncio.gather(
+                source.tournaments(), source.bot(bot) if bot else _nothing()
+            )
+        found = await page_matches(tournaments, source.results, filters, limit, cursor)
+        return filters, limit, cursor, found
+
+    async def matches(self, request: Request) -> Response:
+        filters, limit, cursor, found = await self._match_page(request)
+        api = pages.matches_url(
+            filters.game,
+            filters.bot,
+            filters.tournament_id,
+            cursor.text() if cursor else "",
+            limit if limit != DEFAULT_LIMIT else None,
+            api=True,
+        )
+        html = pages.match_list_page(
+            found.matches,
+            game=filters.game,
+            bot=filters.bot,
+            tournament=filters.tournament_id,
+            limit=limit,
+            cursor=cursor.text() if cursor else "",
+            next_cursor=found.next_cursor.text() if found.next_cursor else "",
+            games=self.source.games(),
+            note=self._note(api, reloads=False),
+        )
+        return HTMLResponse(html)
 
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(openapi.document())
@@ -256,11 +329,23 @@ class Site:
         return JSONResponse(to_dict(await self.source.tournament(tournament_id)))
 
     async def api_matches(self, request: Request) -> Response:
-        limit = parse_limit(request.query_params.get("limit"))
-        game = request.query_params.get("game") or ""
-        matches = await self.source.matches(limit, game)
+        filters, limit, cursor, found = await self._match_page(request)
+        after = found.next_cursor.text() if found.next_cursor else None
         return JSONResponse(
-            {"limit": limit, "game": game, "matches": [match_json(m) for m in matches]}
+            {
+                "limit": limit,
+                "game": filters.game,
+                "bot": filters.bot,
+                "tournament": filters.tournament_id,
+                "cursor": cursor.text() if cursor else None,
+                "next_cursor": after,
+                "next_url": pages.matches_url(
+                    filters.game, filters.bot, filters.tournament_id, after, limit, api=True
+                )
+                if after
+                else None,
+                "matches": [match_json(m) for m in found.matches],
+            }
         )
 
     async def api_replay(self, request: Request) -> Response:
@@ -353,6 +438,10 @@ class Guard:
                 raise
             response = self.site.error(path, 500, "internal error; the server log has the details")
             await response(scope, receive, send_guarded)
+
+
+async def _nothing() -> None:
+    return None
 
 
 async def _discard_body(receive: Receive) -> None:

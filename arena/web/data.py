@@ -52,6 +52,16 @@ class Replay:
     document: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class BotFacts:
+    """What the registry knows of a bot: ``registered`` is None for a bot removed from
+    it (its results stay); ``versions``, newest first, for a hosted bot only."""
+
+    name: str
+    registered: arena_pb2.RegisteredBot | None
+    versions: list[arena_pb2.HostedBotVersion]
+
+
 class Source(Protocol):
     """What the pages need; ``ArenaData`` in production, a fake in unit tests.
 
@@ -71,6 +81,14 @@ class Source(Protocol):
     async def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory: ...
 
     async def tournament(self, tournament_id: str) -> arena_pb2.Tournament: ...
+
+    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+        """A tournament's stored results, in match id order."""
+        ...
+
+    async def bot(self, name: str) -> BotFacts:
+        """The registry's facts; 404 for a bot neither registered nor ever rated."""
+        ...
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay: ...
 
@@ -180,6 +198,31 @@ class ArenaData:
                 arena_pb2.GetTournamentRequest(id=tournament_id), timeout=API_TIMEOUT_S
             )
         return found
+
+    async def bot(self, name: str) -> BotFacts:
+        """From ListBots (``name@version`` is its bot's) and, for a hosted bot, its
+        versions; a bot not in the registry is known if it was ever rated (its results
+        outlive its removal)."""
+        base = name.split("@", 1)[0]
+        with _upstream("the arena API", self.api):
+            listed = await self._stub.ListBots(arena_pb2.ListBotsRequest(), timeout=API_TIMEOUT_S)
+        registered = next((b for b in listed.bots if b.name == base), None)
+        versions: list[arena_pb2.HostedBotVersion] = []
+        if registered is None:
+            with _upstream("the arena API", self.api, not_found=f"no bot {name!r}"):
+                await self._stub.GetRatingHistory(
+                    arena_pb2.GetRatingHistoryRequest(bot=base), timeout=API_TIMEOUT_S
+                )
+        elif registered.hosted:
+            with _upstream("the arena API", self.api):
+                reply = await self._stub.ListBotVersions(
+                    arena_pb2.ListBotVersionsRequest(name=base), timeout=API_TIMEOUT_S
+                )
+            versions = list(reply.versions)
+        return BotFacts(name, registered, versions)
+
+    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+        return await self._results(tournament_id)
 
     async def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
         with _upstream("the arena API", self.api):

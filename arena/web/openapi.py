@@ -187,7 +187,9 @@ OPERATIONS: dict[str, Schema] = {
         "errors": [404, 502],
     },
     "/api/matches": {
-        "summary": "Recent results, newest tournament first, with their replays' links",
+        "summary": "Every stored result, a page at a time: newest tournament first, the "
+        "latest scheduled match first in each, with their replays' links; filtered by game, "
+        "bot and tournament (arena.web.matchlist)",
         "parameters": [
             _query(
                 "limit",
@@ -195,14 +197,46 @@ OPERATIONS: dict[str, Schema] = {
                 {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
             ),
             GAME,
+            _query(
+                "bot",
+                "only matches this bot played (name: every version; name@version: that one)",
+                {"type": "string", "pattern": r"^[A-Za-z0-9_.@-]{1,200}$"},
+            ),
+            _query(
+                "tournament",
+                "only this tournament's matches",
+                {"type": "string", "pattern": r"^[A-Za-z0-9_.-]{1,200}$"},
+            ),
+            _query(
+                "cursor",
+                "the next_cursor of the page before; absent for the first page",
+                {"type": "string", "pattern": r"^[A-Za-z0-9_.-]{1,200}/[A-Za-z0-9_.-]{0,200}$"},
+            ),
         ],
         "schema": {
             "type": "object",
-            "required": ["limit", "game", "matches"],
+            "required": [
+                "limit",
+                "game",
+                "bot",
+                "tournament",
+                "cursor",
+                "next_cursor",
+                "next_url",
+                "matches",
+            ],
             "additionalProperties": False,
             "properties": {
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
                 "game": {"type": "string"},
+                "bot": {"type": "string"},
+                "tournament": {"type": "string"},
+                "cursor": {"type": ["string", "null"]},
+                "next_cursor": {
+                    "type": ["string", "null"],
+                    "description": "where the next page starts; null on the last page",
+                },
+                "next_url": {"type": ["string", "null"]},
                 "matches": {"type": "array", "items": {"$ref": REF + "MatchEntry"}},
             },
         },
@@ -257,7 +291,7 @@ OPERATIONS: dict[str, Schema] = {
 }
 
 ERROR_TEXT = {
-    400: "a bad parameter (a limit out of range)",
+    400: "a bad parameter (a limit out of range, a cursor that is no page's)",
     404: "unknown game, bot, tournament or match, or an id that cannot be one",
     502: "the arena API or the referee could not be reached or failed",
 }

@@ -14,7 +14,7 @@ import functools
 import html
 from collections.abc import Sequence
 from http import HTTPStatus
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from arena.games import all_games
 from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
@@ -53,6 +53,30 @@ def bot_url(bot: str, api: bool = False) -> str:
 
 def tournament_url(tournament_id: str, api: bool = False) -> str:
     return f"{'/api' if api else ''}/tournaments/{path_part(tournament_id)}"
+
+
+def matches_url(
+    game: str = "",
+    bot: str = "",
+    tournament: str = "",
+    cursor: str = "",
+    limit: int | None = None,
+    api: bool = False,
+) -> str:
+    """The match list, filtered by what is given (``/api/matches`` with ``api``)."""
+    query = {
+        k: v
+        for k, v in (
+            ("game", game),
+            ("bot", bot),
+            ("tournament", tournament),
+            ("cursor", cursor),
+            ("limit", "" if limit is None else str(limit)),
+        )
+        if v
+    }
+    path = "/api/matches" if api else "/matches"
+    return path + ("?" + urlencode(query) if query else "")
 
 
 def progress_text(t: arena_pb2.Tournament) -> str:
@@ -316,7 +340,8 @@ def index_page(
         f"{caveats(overall)}{leaderboard_table(overall, 'leaderboard-overall')}"
         f"{los_table(overall)}</section>",
         f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
-        f"<section><h2>Recent matches</h2>{matches_table(matches)}</section>",
+        f"<section><h2>Recent matches</h2>{matches_table(matches)}"
+        f"<p>{link(matches_url(), 'All matches', 'all-matches')}</p></section>",
     ]
     if ended:
         sections.append(f"<section><h2>Recent tournaments</h2>{ended_table(ended)}</section>")
@@ -332,9 +357,63 @@ def game_page(
     body = (
         f'<section><h2>{esc(title)}</h2><p class="muted">{board.matches} matches.</p>'
         f"{caveats(board)}{leaderboard_table(board, 'leaderboard-' + board.game)}</section>"
-        f"<section><h2>Recent {esc(title)} matches</h2>{matches_table(matches)}</section>"
+        f"<section><h2>Recent {esc(title)} matches</h2>{matches_table(matches)}"
+        f"<p>{link(matches_url(game=board.game), f'All {title} matches', 'all-matches')}</p>"
+        "</section>"
     )
     return page(f"Card Arena leaderboard: {title}", body, games, note=note, refresh=True)
+
+
+def match_list_page(
+    matches: Sequence[Match],
+    *,
+    game: str,
+    bot: str,
+    tournament: str,
+    limit: int,
+    cursor: str,
+    next_cursor: str,
+    games: Sequence[str],
+    note: str,
+) -> str:
+    """A page of the match list, a form to filter it, and links to the first and next
+    pages (a cursor pages forwards only: see ``arena.web.matchlist``)."""
+    chosen = [
+        f"{label} {value}"
+        for label, value in (
+            ("game", game_title(game) if game else ""),
+            ("bot", bot),
+            ("tournament", tournament),
+        )
+        if value
+    ]
+    what = "Matches" + (f" ({', '.join(chosen)})" if chosen else "")
+    options = '<option value="">every game</option>' + "".join(
+        f'<option value="{esc(g)}"{" selected" if g == game else ""}>{esc(game_title(g))}</option>'
+        for g in games
+    )
+    form = (
+        '<form id="match-filter" method="get" action="/matches">'
+        f'<label>Game <select name="game">{options}</select></label> '
+        f'<label>Bot <input name="bot" value="{esc(bot)}" size="16"></label> '
+        f'<label>Tournament <input name="tournament" value="{esc(tournament)}" size="16">'
+        f'</label> <input type="hidden" name="limit" value="{limit}">'
+        '<button type="submit">Filter</button></form>'
+    )
+    pager = []
+    if cursor:
+        first = matches_url(game, bot, tournament, limit=limit)
+        pager.append(f'<a id="first-page" href="{esc(first)}">First page</a>')
+    if next_cursor:
+        after = matches_url(game, bot, tournament, next_cursor, limit)
+        pager.append(f'<a id="next-page" rel="next" href="{esc(after)}">Next page</a>')
+    body = (
+        f'<section><h2>{esc(what)}</h2><p class="muted">Newest tournament first, and in '
+        f"each the latest scheduled match first; {limit} a page.</p>{form}"
+        f"{matches_table(matches, 'matches')}"
+        f'<nav class="pager">{" · ".join(pager)}</nav></section>'
+    )
+    return page("Card Arena matches", body, games, note=note)
 
 
 def replay_page(replay: Replay, games: Sequence[str]) -> str:

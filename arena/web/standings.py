@@ -29,6 +29,7 @@ from arena.web.pages import (
     game_title,
     leaderboard_table,
     link,
+    matches_url,
     page,
     path_part,
     td,
@@ -158,7 +159,13 @@ def summary_table(t: arena_pb2.Tournament) -> str:
         ("id", "Id", t.id),
         ("state", "State", STATE_NAMES.get(t.state, "?")),
         ("format", "Format", format_params_text(t)),
-        ("entries", "Entries", ", ".join(t.spec.entries)),
+        (
+            "entries",
+            "Entries",
+            ", ".join(t.spec.entries)
+            if t.spec.entries or t.spec.format != arena_pb2.FORMAT_LADDER
+            else "every registered bot that plays one of its games, taken afresh as it runs",
+        ),
         ("games", "Games", ", ".join(game_title(g) for g in t.games)),
         ("progress", "Progress", done),
     ]
@@ -423,11 +430,15 @@ def tournament_page(
     games: Sequence[str],
     note: str,
 ) -> str:
-    """The summary and the standings; reloads while the tournament runs."""
+    """The summary, a link to its matches, and the standings; reloads while the
+    tournament runs."""
     json_link = link(tournament_url(t.id, api=True), "JSON")
+    all_matches = link(
+        matches_url(tournament=t.id), f"All {t.matches_done} matches played", "all-matches"
+    )
     body = (
         f'<section><h2>Tournament</h2><p class="muted">The same as {json_link}.</p>'
-        f"{summary_table(t)}</section>{standings_view(t, board)}"
+        f"{summary_table(t)}<p>{all_matches}</p></section>{standings_view(t, board)}"
     )
     return page(
         f"Tournament {t.spec.name or t.id}",

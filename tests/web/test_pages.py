@@ -14,7 +14,7 @@ from arena.processes import arena_command, start_service
 from arena.v1 import arena_pb2
 from arena.web import pages
 from arena.web.app import create_app, to_dict
-from arena.web.data import MAX_LIMIT, Match, Replay, Source, unknown_game
+from arena.web.data import MAX_LIMIT, BotFacts, Match, Replay, Source, unknown_game
 from arena.web.errors import HttpError
 from tests.web.dom import Document
 
@@ -84,6 +84,9 @@ class FakeSource:
         self.listed: list[arena_pb2.Tournament] = []
         self.asked: list[str] = []
         self.boards_of: list[str] = []
+        self.stored: dict[str, list[arena_pb2.MatchRecord]] = {}
+        self.reads: list[str] = []
+        self.registry: dict[str, BotFacts] = {}
 
     def games(self) -> list[str]:
         return ["seep"]
@@ -115,6 +118,17 @@ class FakeSource:
         if not found:  # as the API's NOT_FOUND reads through ArenaData
             raise HttpError(404, f"no tournament {tournament_id!r}")
         return found[0]
+
+    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+        self.reads.append(tournament_id)
+        return sorted(self.stored.get(tournament_id, []), key=lambda r: r.match_id)
+
+    async def bot(self, name: str) -> BotFacts:
+        base = name.split("@", 1)[0]
+        if base not in self.bots:  # as ArenaData says it
+            raise HttpError(404, f"no bot {name!r}")
+        registered = arena_pb2.RegisteredBot(name=base, games=["seep"], version="1.0")
+        return self.registry.get(base, BotFacts(name, registered, []))
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         raise HttpError(502, "replay unavailable: cannot reach the referee at 127.0.0.1:1")
@@ -196,10 +210,9 @@ def test_limits_outside_1_to_500_are_400() -> None:
             "error": f"limit must be a whole number from 1 to {MAX_LIMIT}, got {bad!r}",
             "status": 400,
         }
-    assert site.get("/api/matches").status == 200
-    assert site.get("/api/matches?limit=7").status == 200
-    assert site.get(f"/api/matches?limit={MAX_LIMIT}").status == 200
-    assert source.limits == [50, 7, MAX_LIMIT]
+    for query, limit in (("", 50), ("?limit=7", 7), (f"?limit={MAX_LIMIT}", MAX_LIMIT)):
+        response = site.get("/api/matches" + query)
+        assert response.status == 200 and json.loads(response.body)["limit"] == limit
 
 
 def test_unknown_pages_and_games_are_404_in_html_and_json() -> None:
