@@ -14,21 +14,28 @@ route                                    answer
                                          matches, the 10 most recent ended tournaments
 ``/games/{game}``                        HTML: one game's leaderboard and recent matches
 ``/tournaments/{tournament}``            HTML: a tournament's format, progress, fair play
-                                         and seed, and its standings: Swiss rounds and
-                                         table, knockout bracket, SPRT verdict and LLR
-                                         chart, or (round robin, gauntlet) its leaderboard
+                                         and seed, a link to its matches, and its
+                                         standings: Swiss rounds and table, knockout
+                                         bracket, SPRT verdict and LLR chart, or (round
+                                         robin, gauntlet, ladder) its leaderboard
 ``/replays/{tournament}/{match}``        HTML: the replay viewer (cards on the table, step
                                          by decision, a seat's request; ``docs/web.md``),
                                          and the replay as ``arena replay show`` prints it
-``/bots/{bot}``                          HTML: the bot's rating over time, a chart (Elo
-                                         and its 95% band, inline SVG) and a table per
-                                         board it is on; leaderboard names link here
+``/bots/{bot}``                          HTML: the bot's registry facts (games, Hello,
+                                         a hosted bot's versions), its rating over time
+                                         (a chart, Elo and its 95% band, inline SVG, and
+                                         a table per board), recent matches, fault rates
+                                         by kind per match; leaderboard names link here
+``/matches?game=&bot=&tournament=``      HTML: every stored match, a page at a time
+                                         (``cursor=``, ``limit=``), with a filter form
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
                                          tournaments when no tournament)
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
-``/api/matches?limit=&game=``            JSON: recent ``MatchRecord`` s plus
-                                         ``tournament_id`` and replay links; limit 1..500,
-                                         default 50
+``/api/matches?game=&bot=&tournament=``  JSON: a page of ``MatchRecord`` s plus
+                                         ``tournament_id`` and replay links, and
+                                         ``next_cursor``/``next_url``; ``limit=`` 1..500
+                                         (default 50), ``cursor=`` the page before's
+                                         ``next_cursor`` (``arena.web.matchlist``)
 ``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
 ``/api/replays/{t}/{match}/frames``      JSON: the viewer's frames
                                          (``arena.replay.frames``)
@@ -47,15 +54,16 @@ route                                    answer
 =======================================  ================================================
 
 Errors: an unknown game, bot, tournament or match is 404 saying what was not found (so
-is an id or a name that cannot be one), a ``limit`` outside 1..500 400, an unreachable
-API or referee 502, any method but GET and HEAD 405; under ``/api/`` as
-``{"error", "status"}`` JSON, elsewhere as an HTML page that says why. Everything a
-reader typed is escaped on the page.
+is an id or a name that cannot be one), a ``limit`` outside 1..500 or a ``cursor`` that
+is no page's 400, an unreachable API or referee 502, any method but GET and HEAD 405;
+under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML page that says
+why. Everything a reader typed is escaped on the page.
 
 Modules: ``data`` (fetching, grpc.aio), ``pages`` (HTML), ``standings`` (the tournament
 page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart),
-``viewer`` (the replay viewer's frames), ``app`` (the Starlette routes), ``openapi``
-(the JSON routes' schema), ``server`` (uvicorn).
+``matchlist`` (paging the match list, a bot's fault rates), ``viewer`` (the replay
+viewer's frames), ``app`` (the Starlette routes), ``openapi`` (the JSON routes'
+schema), ``server`` (uvicorn).
 """
 
 from arena.web.server import serve
