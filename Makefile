@@ -68,7 +68,7 @@ proto: install
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, referee
 ## processes, load, leaderboard reads, rating refits, rating units, hosted against remote
-## matches, tournament size, SPRT error rates, rating models.
+## matches, tournament size, SPRT error rates, rating models, the leaderboard's front page.
 bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
@@ -84,6 +84,7 @@ bench: install sandbox
 	$(PY) -m bench.sprt_error_rates
 	$(PY) -m bench.rating_models
 	$(PY) -m bench.rating_bias
+	$(PY) -m bench.web_render
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \
