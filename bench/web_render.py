@@ -224,20 +224,21 @@ def _los(difference: float) -> float:
     return 1 / (1 + 10 ** (-difference / 400))
 
 
-def _serve(sock: socket.socket, bots: int, matches: int) -> None:
-    """The server process: the site over a synthetic source, until terminated."""
-    app = create_app("api.example:50051", SyntheticSource(bots, matches))
+def _serve(sock: socket.socket, source: SyntheticSource) -> None:
+    """The server process: the site over ``source``, until terminated."""
+    app = create_app("api.example:50051", source)
     config = uvicorn.Config(app, log_level="warning", access_log=False, ws="none")
     uvicorn.Server(config).run(sockets=[sock])
 
 
 @contextlib.contextmanager
-def served(bots: int = BOTS, matches: int = MATCHES) -> Iterator[tuple[str, int]]:
-    """The site in a process of its own on a loopback port: (host, port)."""
+def served(source: SyntheticSource) -> Iterator[tuple[str, int]]:
+    """The site over ``source`` in a (forked) process of its own on a loopback port:
+    (host, port)."""
     sock = listen("127.0.0.1", 0)
     host, port = sock.getsockname()[:2]
     process = multiprocessing.get_context("fork").Process(
-        target=_serve, args=(sock, bots, matches), daemon=True
+        target=_serve, args=(sock, source), daemon=True
     )
     process.start()
     try:
@@ -300,7 +301,8 @@ def measure(
     page: list[float] = []
     static: list[float] = []
     size = 0
-    with served(bots, matches) as (host, port):
+    source = SyntheticSource(bots, matches)
+    with served(source) as (host, port):
         connection = http.client.HTTPConnection(host, port, timeout=30)
         try:
             fetch(connection, "/")  # warm: first-use imports and caches
@@ -319,7 +321,7 @@ def measure(
         "static_ms": static_ms,
         "ratio": page_ms / static_ms,
         "page_kb": size / 1024,
-        "render_ms": render_only_ms(SyntheticSource(bots, matches), max(3, rounds)),
+        "render_ms": render_only_ms(source, max(3, rounds)),
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +22,11 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from bench import web_render, web_screenshots
 from tests.replay.matches import SHORT
 from tests.web.browser import MissingBrowser, chromium, wait_for
 from tests.web.conftest import Played
-from tests.web.test_leaderboard_web import get
+from tests.web.test_leaderboard_web import get, png_size
 from tests.web.test_viewer import (  # noqa: F401  (served: the fixture)
     TOURNAMENT,
     Served,
@@ -235,3 +237,14 @@ def test_the_viewer_works_with_the_keyboard_alone(
     at_frame(browser, second + 1)
     press(browser, Keys.SPACE)
     assert play.get_attribute("aria-pressed") == "false"
+
+
+def test_the_docs_screenshots_are_taken_at_their_size(tmp_path: Path) -> None:
+    """``bench.web_screenshots``, which makes ``docs/images``, on two of its pages."""
+    taken = web_screenshots.take(tmp_path, ["bot.png", "replay-seep.png"])
+    assert [p.name for p in taken] == ["bot.png", "replay-seep.png"]
+    for path in taken:
+        assert png_size(path) == (web_screenshots.WIDTH, web_screenshots.HEIGHT)
+        assert 10_000 < path.stat().st_size < 200_000
+    for name in web_screenshots.shots(web_render.SyntheticSource(12, 400, seed=3)):
+        assert f"images/{name}" in (Path(__file__).parents[2] / "docs" / "web.md").read_text()
