@@ -38,11 +38,12 @@ promtool:
 	  || (apt-get update -qq && apt-get install -y -qq prometheus) >/dev/null 2>&1 \
 	  || echo "could not install promtool (Debian's prometheus); its test will fail"
 
-## chromium: Debian's chromium, which the leaderboard page test renders headless.
+## chromium: Debian's chromium, which the web tests render headless, and its
+## chromium-driver, through which Selenium drives it (tests/web/test_browser.py).
 chromium:
-	@command -v chromium >/dev/null \
-	  || (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
-	  || echo "could not install chromium; the leaderboard page test will fail"
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null \
+	  || (apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 \
+	  || echo "could not install chromium and chromium-driver; the web page tests will fail"
 
 ## node: the npm packages of the Node.js example bot (examples/node-bot), from its lock
 ## file; reinstalled when node_modules is missing or older than package-lock.json.
@@ -67,7 +68,7 @@ proto: install
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, referee
 ## processes, load, leaderboard reads, rating refits, rating units, hosted against remote
-## matches, tournament size, SPRT error rates, rating models.
+## matches, tournament size, SPRT error rates, rating models, the leaderboard's front page.
 bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
@@ -83,6 +84,7 @@ bench: install sandbox
 	$(PY) -m bench.sprt_error_rates
 	$(PY) -m bench.rating_models
 	$(PY) -m bench.rating_bias
+	$(PY) -m bench.web_render
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

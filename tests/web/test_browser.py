@@ -1,0 +1,250 @@
+"""The site in a real browser: Debian's Chromium driven by Selenium through Debian's
+chromedriver (``make chromium``), with real clicks and real key presses.
+
+A real arena's leaderboard (``conftest.played``) is clicked through to a bot and to a
+replay; a replay of every game (``tests.replay.matches``, served in process as
+``test_viewer`` serves them) is stepped through with the keyboard, the cards drawn
+checked against the frames JSON the same server sends; and the viewer is used with the
+keyboard alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.webdriver import WebDriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from bench import web_render, web_screenshots
+from tests.replay.matches import SHORT
+from tests.web.browser import MissingBrowser, chromium, wait_for
+from tests.web.conftest import Played
+from tests.web.test_leaderboard_web import get, png_size
+from tests.web.test_viewer import (  # noqa: F401  (served: the fixture)
+    TOURNAMENT,
+    Served,
+    card_name,
+    expected_rows,
+    frames_of,
+    served,
+)
+
+DRAWN = """
+const app = document.getElementById("viewer-app");
+if (!app) return null;
+const rows = {};
+for (const row of document.querySelectorAll("#frame .cards[id]")) {
+  rows[row.id] = [...row.querySelectorAll("[data-card]")].map((c) => c.dataset.card);
+}
+const cards = [...document.querySelectorAll("[data-card]")].map(
+  (c) => [c.dataset.card, c.getAttribute("role"), c.getAttribute("aria-label")]);
+return {frame: Number(app.dataset.frame), seat: Number(app.dataset.seatShown), rows, cards};
+"""
+"""What the viewer has drawn: its frame, the seat shown, every card row by id, and each
+card's code, role and text alternative."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    try:
+        with chromium() as driver:
+            yield driver
+    except MissingBrowser as error:
+        pytest.fail(str(error))
+
+
+def drawn(driver: WebDriver) -> dict[str, Any]:
+    found: dict[str, Any] = driver.execute_script(DRAWN)
+    assert found is not None, driver.page_source[:2000]
+    return found
+
+
+def at_frame(driver: WebDriver, index: int) -> dict[str, Any]:
+    """Once the viewer shows frame ``index``: what it drew."""
+    try:
+        wait_for(
+            driver,
+            "const a = document.getElementById('viewer-app');"
+            "return a !== null && a.dataset.frame === arguments[0];",
+            str(index),
+        )
+    except TimeoutException:
+        shown = driver.execute_script(DRAWN)
+        raise AssertionError(
+            f"the viewer never showed frame {index}; it shows {shown and shown['frame']}"
+        ) from None
+    return drawn(driver)
+
+
+def check_cards(shown: dict[str, Any], frame: dict[str, Any]) -> None:
+    """The cards drawn are the frame's, and each is an image with its name as text."""
+    assert shown["frame"] == frame["index"]
+    assert shown["rows"] == expected_rows(frame), frame["index"]
+    assert shown["cards"]
+    for code, role, label in shown["cards"]:
+        assert role == "img" and label.startswith(card_name(code)), (code, role, label)
+
+
+def press(driver: WebDriver, *keys: str) -> None:
+    """Real key presses, to whatever has the focus (the page itself after a load)."""
+    actions = ActionChains(driver)
+    for key in keys:
+        actions.send_keys(key)
+    actions.perform()
+
+
+def active(driver: WebDriver) -> str:
+    """The focused element: its id, else its tag and link target."""
+    found: str = driver.execute_script(
+        "const e = document.activeElement;"
+        "return e.id || (e.tagName + ' ' + (e.getAttribute('href') || ''));"
+    )
+    return found
+
+
+def tab_to(driver: WebDriver, wanted: str, limit: int = 60) -> list[str]:
+    """Tab until the element ``wanted`` (as ``active`` names it) has the focus; every
+    element the focus passed through, in order."""
+    seen: list[str] = []
+    for _ in range(limit):
+        press(driver, Keys.TAB)
+        seen.append(active(driver))
+        if seen[-1] == wanted:
+            return seen
+    raise AssertionError(f"{wanted!r} never took the focus; the Tab order was {seen}")
+
+
+def test_the_leaderboard_clicks_through_to_a_bot_and_a_replay(
+    played: Played, browser: WebDriver
+) -> None:
+    browser.get(f"{played.url}/")
+    bot = browser.find_element(By.CSS_SELECTOR, "#leaderboard-overall tbody td.bot a")
+    name = bot.text
+    bot.click()
+    wait_for(browser, "return location.pathname === arguments[0];", f"/bots/{name}")
+    assert name in browser.find_element(By.TAG_NAME, "h1").text
+
+    browser.back()
+    link = browser.find_element(By.CSS_SELECTOR, "#recent-matches a.replay")
+    target = link.get_attribute("href")
+    assert target is not None and target.startswith(f"{played.url}/replays/")
+    link.click()
+    frames = json.loads(get(target.replace("/replays/", "/api/replays/", 1) + "/frames")[2])
+    frames = frames["frames"]
+    check_cards(at_frame(browser, 0), frames[0])
+    press(browser, Keys.ARROW_RIGHT)
+    check_cards(at_frame(browser, 1), frames[1])
+    press(browser, Keys.END)
+    check_cards(at_frame(browser, len(frames) - 1), frames[-1])
+
+
+def test_the_leaderboards_links_work_from_the_keyboard(played: Played, browser: WebDriver) -> None:
+    browser.get(f"{played.url}/")
+    first = browser.find_element(By.CSS_SELECTOR, "#leaderboard-overall tbody td.bot a")
+    target = first.get_attribute("href")
+    assert target is not None
+    path = target.removeprefix(played.url)
+    seen = tab_to(browser, f"A {path}")
+    assert seen[0] == "A /"  # the header's links come first: Overall, then each game
+    press(browser, Keys.ENTER)
+    wait_for(browser, "return location.pathname === arguments[0];", path)
+
+
+@pytest.mark.parametrize("game", list(SHORT))
+def test_stepping_through_each_games_replay_by_keyboard_draws_the_frames_cards(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+    game: str,
+) -> None:
+    shown = frames_of(served, game)
+    frames, starts = shown["frames"], [h["frame"] for h in shown["hands"]]
+    last = len(frames) - 1
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/{game}")
+    check_cards(at_frame(browser, 0), frames[0])
+    middle = last // 2
+    press(browser, *[Keys.ARROW_RIGHT] * middle)
+    check_cards(at_frame(browser, middle), frames[middle])
+    press(browser, *[Keys.ARROW_RIGHT] * (last - middle + 2))  # past the end: stays there
+    check_cards(at_frame(browser, last), frames[last])
+    press(browser, Keys.ARROW_LEFT)
+    check_cards(at_frame(browser, last - 1), frames[last - 1])
+    press(browser, Keys.HOME)
+    check_cards(at_frame(browser, 0), frames[0])
+    press(browser, Keys.END)
+    check_cards(at_frame(browser, last), frames[last])
+    press(browser, Keys.HOME, Keys.PAGE_DOWN)
+    second = starts[1] if len(starts) > 1 else 0
+    check_cards(at_frame(browser, second), frames[second])
+    if second:
+        press(browser, Keys.ARROW_RIGHT, Keys.PAGE_UP)  # back to the start of this hand
+        check_cards(at_frame(browser, second), frames[second])
+        press(browser, "[")
+        check_cards(at_frame(browser, 0), frames[0])
+        press(browser, "]")
+        check_cards(at_frame(browser, second), frames[second])
+
+
+def test_the_viewer_works_with_the_keyboard_alone(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+) -> None:
+    shown = frames_of(served, "bid-euchre")
+    frames, seats = shown["frames"], shown["seats"]
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/bid-euchre")
+    at_frame(browser, 0)
+    order = tab_to(browser, "seat-select")
+    controls = ["first", "back", "play", "forward", "last", "hand-select", "seat-select"]
+    assert [e for e in order if e in controls] == controls
+    for control in controls:
+        label = browser.find_element(By.ID, control).accessible_name
+        assert label, control
+
+    browser.find_element(By.ID, "forward").send_keys(Keys.ENTER)
+    at_frame(browser, 1)
+    browser.find_element(By.ID, "forward").send_keys(Keys.SPACE)  # the button's, not "play"
+    check_cards(at_frame(browser, 2), frames[2])
+    browser.find_element(By.ID, "last").send_keys(Keys.ENTER)
+    at_frame(browser, len(frames) - 1)
+    browser.find_element(By.ID, "first").send_keys(Keys.SPACE)
+    at_frame(browser, 0)
+
+    browser.find_element(By.ID, "hand-select").send_keys(Keys.ARROW_DOWN)
+    second = shown["hands"][1]["frame"]
+    check_cards(at_frame(browser, second), frames[second])
+
+    # The View selector puts what the chosen seat was sent beside the table.
+    sent = browser.find_element(By.ID, "sent")
+    assert "Choose a seat" in sent.text
+    browser.find_element(By.ID, "seat-select").send_keys(Keys.ARROW_DOWN)
+    wait_for(browser, "return document.getElementById('viewer-app').dataset.seatShown === '0';")
+    heading = browser.find_element(By.CSS_SELECTOR, "#sent h3").text
+    assert heading == f"What seat 0 ({seats[0]['name']}) was sent"
+    chosen = browser.find_elements(By.CSS_SELECTOR, "section.seat.chosen")
+    assert [c.get_attribute("data-seat") for c in chosen] == ["0"]
+
+    # Space (the focus on the page, not a control) plays and pauses.
+    browser.find_element(By.TAG_NAME, "h1").click()
+    press(browser, Keys.SPACE)
+    play = browser.find_element(By.ID, "play")
+    wait_for(browser, "return document.getElementById('play').ariaPressed === 'true';")
+    at_frame(browser, second + 1)
+    press(browser, Keys.SPACE)
+    assert play.get_attribute("aria-pressed") == "false"
+
+
+def test_the_docs_screenshots_are_taken_at_their_size(tmp_path: Path) -> None:
+    """``bench.web_screenshots``, which makes ``docs/images``, on two of its pages."""
+    taken = web_screenshots.take(tmp_path, ["bot.png", "replay-seep.png"])
+    assert [p.name for p in taken] == ["bot.png", "replay-seep.png"]
+    for path in taken:
+        assert png_size(path) == (web_screenshots.WIDTH, web_screenshots.HEIGHT)
+        assert 10_000 < path.stat().st_size < 200_000
+    for name in web_screenshots.shots(web_render.SyntheticSource(12, 400, seed=3)):
+        assert f"images/{name}" in (Path(__file__).parents[2] / "docs" / "web.md").read_text()
