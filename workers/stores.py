@@ -14,6 +14,7 @@ from arena.store import TournamentStore
 from arena.store.bot_logs import BotLogStore
 from arena.store.history import RatingHistoryStore
 from arena.store.leases import MatchLeases
+from arena.store.live import LiveMatches
 from arena.store.packages import PackageStore
 from arena.store.referee_load import RefereeLoad
 from workers.app import settings
@@ -53,6 +54,11 @@ def tournaments() -> TournamentStore:
 @cache
 def leases() -> MatchLeases:
     return MatchLeases(client())
+
+
+@cache
+def live() -> LiveMatches:
+    return LiveMatches(client())
 
 
 @cache

@@ -31,6 +31,7 @@ from arena.referee.faults import KIND_NAMES
 from arena.referee.hosted import MISSING_PACKAGE
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.bot_logs import SeatOutput, clip
+from arena.store.live import LiveAttempt
 from arena.store.tournaments import RUNNING
 from arena.tls import channel_credentials
 from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
@@ -39,7 +40,7 @@ from arena.tournament.spec import LADDER
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from workers import metrics, scheduler
 from workers.app import app, settings
-from workers.stores import leases, logs, packages, referee_load
+from workers.stores import leases, live, logs, packages, referee_load
 from workers.stores import tournaments as store
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,34 @@ def _heartbeat(tournament_id: str, match_id: str, holder: str, referee: str) -> 
         thread.join()
 
 
+@contextmanager
+def _watchable(
+    tournament_id: str, match: ScheduledMatch, referee: str, watch_id: str
+) -> Iterator[None]:
+    """Note where the attempt is played while the block runs, for ``ListLiveMatches``
+    (watchers follow it on the referee). A note that cannot be written costs only that."""
+    attempt = LiveAttempt(
+        match.match_id,
+        match.game,
+        tuple(match.entries),
+        referee,
+        watch_id,
+        time.time(),
+        match.paired,
+    )
+    try:
+        live().start(tournament_id, attempt)
+    except redis.RedisError as error:
+        log.warning("cannot note %s as live: %s", match.match_id, error)
+    try:
+        yield
+    finally:
+        try:
+            live().end(tournament_id, match.match_id, watch_id)
+        except redis.RedisError as error:  # its lease lapses; readers then drop it
+            log.warning("cannot note the end of %s: %s", match.match_id, error)
+
+
 def _to_play(
     tournaments: TournamentStore, tournament_id: str, match_id: str
 ) -> tuple[TournamentRecord, ScheduledMatch] | str:
@@ -222,23 +251,25 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     referee = pick_referee(tournament_id, match_id)
     request = _request(record, match)
     started = time.monotonic()
-    try:
-        with _heartbeat(tournament_id, match_id, holder, referee):
-            result = _play(referee, request)
-    except (grpc.RpcError, grpc.FutureTimeoutError) as error:
-        referee_load().failed(referee, tournament_id, match_id)
-        leases().release(tournament_id, match_id, holder)
-        reason = _reason(referee, error)
-        log.warning("match %s attempt %d failed: %s", match_id, attempt, reason)
-        leases().failed(tournament_id, match_id, reason, attempt + 1)
-        metrics.MATCHES_RETRIED.labels(match.game).inc()
-        raise self.retry(countdown=backoff_s(attempt), exc=error) from None
-    referee_load().release(referee, tournament_id, match_id)
-    end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
-    metrics.MATCHES_PLAYED.labels(match.game, end).inc()
-    metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
-    outcome = _outcome(record, match, result, referee, end)
-    stored = tournaments.record_result(tournament_id, outcome)
+    # Watchable until its result is stored: a watcher then finds the result instead.
+    with _watchable(tournament_id, match, referee, request.match_id):
+        try:
+            with _heartbeat(tournament_id, match_id, holder, referee):
+                result = _play(referee, request)
+        except (grpc.RpcError, grpc.FutureTimeoutError) as error:
+            referee_load().failed(referee, tournament_id, match_id)
+            leases().release(tournament_id, match_id, holder)
+            reason = _reason(referee, error)
+            log.warning("match %s attempt %d failed: %s", match_id, attempt, reason)
+            leases().failed(tournament_id, match_id, reason, attempt + 1)
+            metrics.MATCHES_RETRIED.labels(match.game).inc()
+            raise self.retry(countdown=backoff_s(attempt), exc=error) from None
+        referee_load().release(referee, tournament_id, match_id)
+        end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
+        metrics.MATCHES_PLAYED.labels(match.game, end).inc()
+        metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
+        outcome = _outcome(record, match, result, referee, end)
+        stored = tournaments.record_result(tournament_id, outcome)
     if stored:  # the logs of the attempt whose result counts, and only those
         logs().put(tournament_id, match_id, _seat_outputs(match, result))
     leases().release(tournament_id, match_id, holder)

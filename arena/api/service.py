@@ -40,6 +40,8 @@ from arena.ratings.skill import SkillTable, skill_table
 from arena.referee.requests import InvalidRequest, check_address
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.history import RatingHistoryStore
+from arena.store.leases import MatchLeases
+from arena.store.live import LiveAttempt, LiveMatches
 from arena.store.packages import PackageStore
 from arena.store.reach import connect
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
@@ -210,6 +212,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.skills: BoardCache[SkillTable] = BoardCache()
         self.probe = probe
         self.packages = PackageStore(client)
+        self.leases = MatchLeases(client)
+        self.live = LiveMatches(client)
         self.hosted = HostedBots(client, token, self.bots, self.tournaments, referees)
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
@@ -467,6 +471,35 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         public = revealed(record)
         return arena_pb2.ListResultsResponse(results=[record_message(r, public) for r in results])
 
+    async def ListLiveMatches(
+        self, request: arena_pb2.ListLiveMatchesRequest, context: Context
+    ) -> arena_pb2.ListLiveMatchesResponse:
+        if request.tournament_id:
+            records = [await self._tournament(request.tournament_id, context)]
+        else:
+            records = await asyncio.to_thread(self._running)
+        reply = arena_pb2.ListLiveMatchesResponse()
+        for record in records:
+            if record.state != RUNNING:
+                continue
+            attempts = await asyncio.to_thread(self._attempts, record.id)
+            for attempt in attempts:
+                if attempt.paired:
+                    reply.withheld += 1
+                else:
+                    reply.matches.append(live_message(record, attempt))
+        return reply
+
+    def _running(self) -> list[TournamentRecord]:
+        states = self.tournaments.states()
+        found = (self.tournaments.get(i) for i, s in states.items() if s == RUNNING)
+        return [r for r in found if r is not None]
+
+    def _attempts(self, tournament_id: str) -> list[LiveAttempt]:
+        """The attempts being played: a killed worker's note stays until its lease lapses."""
+        playing = self.leases.live(tournament_id)
+        return [a for a in self.live.attempts(tournament_id) if a.match_id in playing]
+
     async def SubmitBot(
         self, request: arena_pb2.SubmitBotRequest, context: Context
     ) -> arena_pb2.HostedBotVersion:
@@ -525,6 +558,20 @@ def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRec
         message.replay_id = result["replay_id"]
         message.deal_salt = result.get("deal_salt", "")
     return message
+
+
+def live_message(record: TournamentRecord, attempt: LiveAttempt) -> arena_pb2.LiveMatch:
+    """A match being played, with what a watcher needs and nothing that deals it."""
+    return arena_pb2.LiveMatch(
+        tournament_id=record.id,
+        tournament_name=record.spec.get("name", ""),
+        match_id=attempt.match_id,
+        game=attempt.game,
+        entries=attempt.entries,
+        referee=attempt.referee,
+        watch_id=attempt.watch_id,
+        started_at=timestamp(attempt.started_at),
+    )
 
 
 def _start(tournament_id: str, again: list[str]) -> None:

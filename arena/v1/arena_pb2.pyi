@@ -2057,6 +2057,114 @@ class TeamFaults(_message.Message):
 Global___TeamFaults: _TypeAlias = TeamFaults  # noqa: Y015
 
 @_typing.final
+class ListLiveMatchesRequest(_message.Message):
+    """Ask for the matches being played now."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Only this tournament's (NOT_FOUND if there is none); empty for every running one."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLiveMatchesRequest: _TypeAlias = ListLiveMatchesRequest  # noqa: Y015
+
+@_typing.final
+class LiveMatch(_message.Message):
+    """A match being played now, as anyone may see it: no seed, salt or deal."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_NAME_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    ENTRIES_FIELD_NUMBER: _builtins.int
+    REFEREE_FIELD_NUMBER: _builtins.int
+    WATCH_ID_FIELD_NUMBER: _builtins.int
+    STARTED_AT_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Tournament id."""
+    tournament_name: _builtins.str
+    """Tournament name (TournamentSpec.name)."""
+    match_id: _builtins.str
+    """Match id in the tournament's schedule."""
+    game: _builtins.str
+    """Game name."""
+    referee: _builtins.str
+    """Address of the referee playing it ("host:port"), to ask for WatchMatch."""
+    watch_id: _builtins.str
+    """The referee's id of this attempt (PlayMatchRequest.match_id): the one to give
+    WatchMatch, and MatchRecord.referee_match_id once its result is stored.
+    """
+    @_builtins.property
+    def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Entry playing team 0, then entry playing team 1."""
+
+    @_builtins.property
+    def started_at(self) -> _timestamp_pb2.Timestamp:
+        """When the worker asked the referee to play it."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        tournament_name: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        entries: _abc.Iterable[_builtins.str] | None = ...,
+        referee: _builtins.str = ...,
+        watch_id: _builtins.str = ...,
+        started_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["started_at", b"started_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game", "match_id", b"match_id", "referee", b"referee", "started_at", b"started_at", "tournament_id", b"tournament_id", "tournament_name", b"tournament_name", "watch_id", b"watch_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LiveMatch: _TypeAlias = LiveMatch  # noqa: Y015
+
+@_typing.final
+class ListLiveMatchesResponse(_message.Message):
+    """The matches being played now."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCHES_FIELD_NUMBER: _builtins.int
+    WITHHELD_FIELD_NUMBER: _builtins.int
+    withheld: _builtins.int
+    """How many more are being played whose deal is kept secret while their tournament
+    runs (halves of duplicate pairs); they may be replayed once it ends.
+    """
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___LiveMatch]:
+        """Oldest first."""
+
+    def __init__(
+        self,
+        *,
+        matches: _abc.Iterable[Global___LiveMatch] | None = ...,
+        withheld: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["matches", b"matches", "withheld", b"withheld"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLiveMatchesResponse: _TypeAlias = ListLiveMatchesResponse  # noqa: Y015
+
+@_typing.final
 class ListResultsResponse(_message.Message):
     """A tournament's results."""
 

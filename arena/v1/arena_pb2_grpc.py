@@ -100,6 +100,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
                 _registered_method=True)
+        self.ListLiveMatches = channel.unary_unary(
+                '/arena.v1.Arena/ListLiveMatches',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesResponse.FromString,
+                _registered_method=True)
         self.SubmitBot = channel.unary_unary(
                 '/arena.v1.Arena/SubmitBot',
                 request_serializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
@@ -227,6 +232,17 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListLiveMatches(self, request, context):
+        """The matches of running tournaments being played now that anyone may follow, with
+        the referee to ask and the id to give its WatchMatch (which streams public events
+        only). A half of a duplicate pair is left out (counted in `withheld`): its deal is
+        the other half's, so its public plays would show cards another match still has to
+        play. An unknown tournament is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def SubmitBot(self, request, context):
         """Submits a version of a hosted bot: the arena checks its package, starts it in a
         sandbox, calls its Hello, and keeps it only if that answers. An author (with an
@@ -334,6 +350,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.ListResults,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.SerializeToString,
+            ),
+            'ListLiveMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLiveMatches,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesResponse.SerializeToString,
             ),
             'SubmitBot': grpc.unary_unary_rpc_method_handler(
                     servicer.SubmitBot,
@@ -708,6 +729,33 @@ class Arena:
             '/arena.v1.Arena/ListResults',
             arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLiveMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/ListLiveMatches',
+            arena_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.ListLiveMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,

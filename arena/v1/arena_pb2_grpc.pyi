@@ -76,6 +76,13 @@ class ArenaStub:
     """
     ListResults: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]
     """Every stored match result of a tournament, in match id order."""
+    ListLiveMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]
+    """The matches of running tournaments being played now that anyone may follow, with
+    the referee to ask and the id to give its WatchMatch (which streams public events
+    only). A half of a duplicate pair is left out (counted in `withheld`): its deal is
+    the other half's, so its public plays would show cards another match still has to
+    play. An unknown tournament is NOT_FOUND.
+    """
     SubmitBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
@@ -146,6 +153,13 @@ class ArenaAsyncStub(ArenaStub):
     """
     ListResults: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]  # type: ignore[assignment]
     """Every stored match result of a tournament, in match id order."""
+    ListLiveMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]  # type: ignore[assignment]
+    """The matches of running tournaments being played now that anyone may follow, with
+    the referee to ask and the id to give its WatchMatch (which streams public events
+    only). A half of a duplicate pair is left out (counted in `withheld`): its deal is
+    the other half's, so its public plays would show cards another match still has to
+    play. An unknown tournament is NOT_FOUND.
+    """
     SubmitBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]  # type: ignore[assignment]
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
@@ -291,6 +305,19 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.ListResultsResponse, _abc.Awaitable[_arena_pb2.ListResultsResponse]]:
         """Every stored match result of a tournament, in match id order."""
+
+    @_abc_1.abstractmethod
+    def ListLiveMatches(
+        self,
+        request: _arena_pb2.ListLiveMatchesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListLiveMatchesResponse, _abc.Awaitable[_arena_pb2.ListLiveMatchesResponse]]:
+        """The matches of running tournaments being played now that anyone may follow, with
+        the referee to ask and the id to give its WatchMatch (which streams public events
+        only). A half of a duplicate pair is left out (counted in `withheld`): its deal is
+        the other half's, so its public plays would show cards another match still has to
+        play. An unknown tournament is NOT_FOUND.
+        """
 
     @_abc_1.abstractmethod
     def SubmitBot(

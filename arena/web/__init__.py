@@ -1,9 +1,9 @@
 """The read-only leaderboard web site, ``arena leaderboard serve``.
 
 It holds no state: every request reads the Arena gRPC API (ratings, tournaments,
-results), and a replay is fetched from the referee that played the match. Pages are
-rendered on the server and work without JavaScript (the replay viewer's table needs it;
-the replay's text below it does not).
+results), and a replay, or a live match's events, from the referee playing the match.
+Pages are rendered on the server and work without JavaScript (the replay viewer's table
+and a live match's events need it; the replay's text below it does not).
 
 =======================================  ================================================
 route                                    answer
@@ -28,6 +28,10 @@ route                                    answer
                                          by kind per match; leaderboard names link here
 ``/matches?game=&bot=&tournament=``      HTML: every stored match, a page at a time
                                          (``cursor=``, ``limit=``), with a filter form
+``/live``                                HTML: the matches being played now, linking to
+                                         their pages (duplicate halves only counted)
+``/live/{tournament}/{match}``           HTML: follows one match as it is played (its
+                                         events, score and result; ``static/live.js``)
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
                                          tournaments when no tournament)
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
@@ -41,6 +45,11 @@ route                                    answer
                                          (``arena.replay.frames``)
 ``/api/bots/{bot}/history?game=``        JSON: ``RatingHistory`` (every board when no
                                          game)
+``/api/live?tournament=``                JSON: ``ListLiveMatchesResponse``, the matches
+                                         being played that anyone may follow
+``/api/live/{t}/{match}/events``         ``text/event-stream``: the match's public
+                                         events, ``id:`` its sequence, resuming after
+                                         ``Last-Event-ID``; ends after ENDED
 ``/api/openapi.json``                    JSON: the OpenAPI 3.1 schema of the ``/api/``
                                          routes, message schemas derived from the protos
 ``/livez``                               ``ok``: the process answers (liveness; says

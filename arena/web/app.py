@@ -16,7 +16,8 @@ import json
 import re
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -26,15 +27,15 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
 from arena import __version__
-from arena.v1 import arena_pb2
-from arena.web import bots, openapi, pages, standings, viewer
+from arena.v1 import arena_pb2, referee_pb2
+from arena.web import bots, live, openapi, pages, standings, viewer
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source, unknown_game
 from arena.web.errors import HttpError
 from arena.web.matchlist import (
@@ -50,6 +51,9 @@ INDEX_MATCHES = 20
 BOT_MATCHES = 20
 FAULT_WINDOW = 200
 """A bot page's fault rates cover its last this many matches: one bounded read."""
+KEEPALIVE_S = 15.0
+"""A comment line this often while a match's bots think: proxies close idle streams."""
+ENDED = referee_pb2.MATCH_EVENT_KIND_ENDED
 ALLOWED = ("GET", "HEAD")
 MAX_DISCARDED_BODY = 1 << 20
 # Only this site's own files may load: its stylesheet, and scripts and styles under
@@ -173,6 +177,8 @@ class Site:
             Route("/replays/{tournament}/{match}", self.replay),
             Route("/bots/{bot:path}", self.bot),
             Route("/matches", self.matches),
+            Route("/live", self.live_list),
+            Route("/live/{tournament}/{match}", self.live_match),
             Route("/api/openapi.json", self.openapi),
             Route("/api/leaderboard", self.api_leaderboard),
             Route("/api/tournaments/{tournament:path}", self.api_tournament),
@@ -180,6 +186,8 @@ class Site:
             Route("/api/replays/{tournament}/{match}", self.api_replay),
             Route("/api/replays/{tournament}/{match}/frames", self.api_frames),
             Route("/api/bots/{bot:path}/history", self.api_history),
+            Route("/api/live", self.api_live),
+            Route("/api/live/{tournament}/{match}/events", self.api_events),
             Mount("/static", StaticFiles(directory=static_dir()), name="static"),
         ]
 
@@ -365,6 +373,79 @@ class Site:
         game = request.query_params.get("game") or ""
         return JSONResponse(to_dict(await self.source.rating_history(bot, game)))
 
+    async def _watched(self, tournament_id: str, match_id: str) -> Watched:
+        """Where the match's events are: its referee and the id to watch, from the live
+        list while it runs, else from its result; 404 saying why when neither has it."""
+        running = await self.source.live_matches(tournament_id)
+        for match in running.matches:
+            if match.match_id == match_id:
+                return Watched(match.referee, match.watch_id, match.game, list(match.entries))
+        record = await self.source.result(tournament_id, match_id)
+        if record is None:
+            raise HttpError(
+                404,
+                f"match {match_id!r} of tournament {tournament_id} is not being played where "
+                "it may be watched, and has no result: it is queued, unknown, or half of a "
+                "duplicate pair, whose deal stays secret until the tournament ends",
+            )
+        watch_id = record.referee_match_id if live.watchable(record) else ""
+        return Watched(record.referee, watch_id, record.game, list(record.entries), record)
+
+    async def live_list(self, request: Request) -> Response:
+        reply = await self.source.live_matches()
+        html = live.live_list_page(reply, self.source.games(), self._note("/api/live"))
+        return HTMLResponse(html)
+
+    async def live_match(self, request: Request) -> Response:
+        p = request.path_params
+        tournament_id, match_id = _ids(p["tournament"], p["match"])
+        w = await self._watched(tournament_id, match_id)
+        html = live.follow_page(
+            tournament_id,
+            match_id,
+            w.game,
+            w.entries,
+            w.record,
+            bool(w.watch_id),
+            self.source.games(),
+        )
+        return HTMLResponse(html)
+
+    async def api_live(self, request: Request) -> Response:
+        tournament = request.query_params.get("tournament") or ""
+        if tournament:
+            _tournament_id(tournament)
+        return JSONResponse(to_dict(await self.source.live_matches(tournament)))
+
+    async def api_events(self, request: Request) -> Response:
+        """The match's public events as server-sent events, after ``Last-Event-ID``.
+        Errors come before the stream starts, so they are statuses: 404 for a match or
+        events not to be had, and 204 (which tells a browser to stop reconnecting) when
+        every event up to the end was sent already."""
+        p = request.path_params
+        tournament_id, match_id = _ids(p["tournament"], p["match"])
+        after = live.last_event_id(request.headers.get("last-event-id"))
+        w = await self._watched(tournament_id, match_id)
+        if not w.watch_id:
+            raise HttpError(
+                404,
+                f"the events of match {match_id} are shown when tournament {tournament_id} "
+                "ends: its deal is shared with another match",
+            )
+        events = self.source.watch(w.referee, w.watch_id)
+        try:
+            first = await _first_after(events, after)
+        except BaseException:
+            await events.aclose()
+            raise
+        if first is None:
+            return Response(status_code=204)
+        return StreamingResponse(
+            _event_stream(first, events),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
+        )
+
     async def http_error(self, request: Request, error: Exception) -> Response:
         """An ``HttpError`` from a page, or Starlette's own (no route, no static file)."""
         path = request.url.path
@@ -392,6 +473,69 @@ class Site:
         finally:
             self._source = None
             await data.close()
+
+
+@dataclass(frozen=True)
+class Watched:
+    """Where a match's events are: ``watch_id`` is empty when they may not be shown."""
+
+    referee: str
+    watch_id: str
+    game: str
+    entries: list[str]
+    record: arena_pb2.MatchRecord | None = None
+
+
+async def _first_after(
+    events: AsyncGenerator[referee_pb2.MatchEvent, None], after: int
+) -> referee_pb2.MatchEvent | None:
+    """The first event past sequence ``after`` (the referee replays from the start);
+    None when the match ended at or before it."""
+    async for event in events:
+        if event.sequence > after:
+            return event
+    return None
+
+
+async def _event_stream(
+    first: referee_pb2.MatchEvent, events: AsyncGenerator[referee_pb2.MatchEvent, None]
+) -> AsyncIterator[bytes]:
+    """``first`` and the rest, as server-sent events, to the ENDED event; a comment
+    every ``KEEPALIVE_S`` of silence. A referee lost mid-stream ends the stream: the
+    browser reconnects, and resumes after the last event it got."""
+    yield live.retry_field() + live.sse(first)
+    if first.kind == ENDED:
+        await events.aclose()
+        return
+    queue: asyncio.Queue[referee_pb2.MatchEvent | None] = asyncio.Queue()
+
+    async def pump() -> None:
+        try:
+            async for event in events:
+                await queue.put(event)
+        except HttpError:
+            pass
+        finally:
+            await queue.put(None)
+
+    task = asyncio.create_task(pump())
+    try:
+        while True:
+            try:
+                event = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+            except TimeoutError:
+                yield b": still playing\n\n"
+                continue
+            if event is None:
+                return
+            yield live.sse(event)
+            if event.kind == ENDED:
+                return
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await events.aclose()
 
 
 class Guard:

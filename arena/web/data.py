@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +27,12 @@ MAX_LIMIT = 500  # matches in one answer: each costs the API a ListResults
 API_TIMEOUT_S = 10.0
 REFEREE_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 2.0
+WATCH_TRIES = 16
+"""Connections tried for a match's events: a referee run with ``--processes N`` answers
+WatchMatch only from the process playing the match, and each new connection lands on
+one of the N at random (SO_REUSEPORT), so 16 miss a match on 4 processes 1% of the time."""
+# A fresh connection per try (gRPC would otherwise reuse the one that missed).
+WATCH_OPTIONS = [("grpc.use_local_subchannel_pool", 1)]
 API_SERVICE = "arena.v1.Arena"
 # gRPC's reconnect backoff grows to two minutes by default: an API that comes back
 # would look unreachable for that long. Five seconds at most keeps /readyz honest.
@@ -94,6 +100,19 @@ class Source(Protocol):
 
     async def ready(self) -> str | None:
         """None when the API answers, else why not (for ``/readyz``)."""
+        ...
+
+    async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
+        """The matches being played that anyone may follow (one tournament's, or all)."""
+        ...
+
+    async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
+        """The match's stored result, None while it has none."""
+        ...
+
+    def watch(self, referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        """The match's public events from its start, from the referee playing it; an
+        HttpError (404, 502) before the first event when they cannot be had."""
         ...
 
 
@@ -248,6 +267,21 @@ class ArenaData:
                         return found
         return found
 
+    async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
+        with _upstream("the arena API", self.api):
+            reply: arena_pb2.ListLiveMatchesResponse = await self._stub.ListLiveMatches(
+                arena_pb2.ListLiveMatchesRequest(tournament_id=tournament_id),
+                timeout=API_TIMEOUT_S,
+            )
+        return reply
+
+    async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
+        results = await self._results(tournament_id)
+        return next((r for r in results if r.match_id == match_id), None)
+
+    def watch(self, referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        return watch_match(referee, watch_id)
+
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         results = await self._results(tournament_id)
         record = next((r for r in results if r.match_id == match_id), None)
@@ -286,3 +320,30 @@ async def fetch_replay(referee: str, replay_id: str) -> str:
                 referee_pb2.GetReplayRequest(replay_id=replay_id), timeout=REFEREE_TIMEOUT_S
             )
     return reply.json
+
+
+async def watch_match(referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+    """``WatchMatch`` on ``referee``, trying new connections while it says NOT_FOUND
+    (another of its processes answered: ``WATCH_TRIES``). No deadline: a match may last
+    hours; the caller ends the stream by closing this generator."""
+    gone = (
+        f"the referee at {referee} has no events of {watch_id}: it keeps those of running "
+        "matches and of the last 512 it finished"
+    )
+    request = referee_pb2.WatchMatchRequest(match_id=watch_id)
+    for attempt in range(WATCH_TRIES):
+        async with grpc.aio.insecure_channel(referee, options=WATCH_OPTIONS) as channel:
+            call = referee_pb2_grpc.RefereeStub(channel).WatchMatch(request)
+            sent = False
+            try:
+                with _upstream("the referee playing this match", referee, not_found=gone):
+                    async for event in call:
+                        sent = True
+                        yield event
+            except HttpError as error:
+                if error.status == 404 and not sent and attempt + 1 < WATCH_TRIES:
+                    continue
+                raise
+            finally:
+                call.cancel()
+            return

@@ -282,6 +282,38 @@ OPERATIONS: dict[str, Schema] = {
         "schema": {"$ref": REF + "arena.v1.RatingHistory"},
         "errors": [404, 502],
     },
+    "/api/live": {
+        "summary": "The matches being played now that anyone may follow, with the referee "
+        "and the id its WatchMatch takes; duplicate halves are only counted (withheld)",
+        "parameters": [_query("tournament", "only this tournament's (empty or absent: all)")],
+        "schema": {"$ref": REF + "arena.v1.ListLiveMatchesResponse"},
+        "errors": [404, 502],
+    },
+    "/api/live/{tournament}/{match}/events": {
+        "summary": "A match's public events (arena.v1.MatchEvent, one JSON line each) as "
+        "server-sent events, from its start or after the Last-Event-ID header's sequence "
+        "(each event's id is its sequence), ending with the ENDED event; 204 when "
+        "nothing is left after Last-Event-ID",
+        "parameters": [
+            TOURNAMENT,
+            MATCH,
+            {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "required": False,
+                "description": "the sequence of the last event received; the stream "
+                "resumes after it (browsers send it when they reconnect)",
+                "schema": {"type": "integer", "minimum": 0},
+            },
+        ],
+        "media_type": "text/event-stream",
+        "schema": {
+            "type": "string",
+            "description": "events 'id: <sequence>' and 'data: <MatchEvent as JSON>', "
+            "and ': ' comment lines while the bots think",
+        },
+        "errors": [400, 404, 502],
+    },
     "/api/openapi.json": {
         "summary": "This document",
         "parameters": [],
@@ -291,8 +323,10 @@ OPERATIONS: dict[str, Schema] = {
 }
 
 ERROR_TEXT = {
-    400: "a bad parameter (a limit out of range, a cursor that is no page's)",
-    404: "unknown game, bot, tournament or match, or an id that cannot be one",
+    400: "a bad parameter (a limit out of range, a cursor that is no page's, a "
+    "Last-Event-ID that is no sequence)",
+    404: "unknown game, bot, tournament or match, or an id that cannot be one; a match "
+    "whose events are not to be had",
     502: "the arena API or the referee could not be reached or failed",
 }
 
@@ -305,6 +339,7 @@ def _document() -> str:
         arena_pb2.Tournament,
         arena_pb2.MatchRecord,
         arena_pb2.RatingHistory,
+        arena_pb2.ListLiveMatchesResponse,
     ):
         add_message(message.DESCRIPTOR, schemas)
     schemas["MatchEntry"] = _match_entry(schemas)
@@ -315,7 +350,7 @@ def _document() -> str:
         responses: dict[str, Schema] = {
             "200": {
                 "description": "OK",
-                "content": {"application/json": {"schema": op["schema"]}},
+                "content": {op.get("media_type", "application/json"): {"schema": op["schema"]}},
             }
         }
         for status in op["errors"]:

@@ -165,7 +165,7 @@ def test_bad_requests_get_clear_errors(played: Played) -> None:
     assert (status, body) == (200, b"ok\n")
 
 
-def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def chromium(profile: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(f"{CHROMIUM} is not installed: run `make chromium` (Debian's chromium package)")
     return subprocess.run(
@@ -185,7 +185,7 @@ def chromium(profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
     )
 
 
