@@ -551,8 +551,11 @@ def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRec
         referee=result["referee"],
         deal_key=result.get("deal_key", ""),
         deal_commitment=result.get("deal_commitment", ""),
-        referee_match_id=result.get("referee_match_id", ""),
     )
+    if revealed or result["pair_key"] == result["match_id"]:
+        # The referee's id opens the match's events (WatchMatch); a duplicate half's
+        # would show the cards of its other half, which may still be played.
+        message.referee_match_id = result.get("referee_match_id", "")
     if revealed:
         message.seed = result["seed"]
         message.replay_id = result["replay_id"]

@@ -1946,7 +1946,8 @@ class MatchRecord(_message.Message):
     """The salt of that commitment, once the tournament has ended."""
     referee_match_id: _builtins.str
     """The referee's id of the attempt that was stored: the one in its deal commitment
-    and on WatchMatch.
+    and on WatchMatch. For a half of a duplicate pair, only once the tournament has
+    ended: its events would show the cards of the other half, which may still be played.
     """
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:

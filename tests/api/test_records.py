@@ -1,0 +1,47 @@
+"""What a stored result shows while its tournament runs: nothing that deals its cards,
+and for a duplicate half not even the id that opens its events on the referee."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.api.service import record_message
+
+
+def stored(match_id: str, pair_key: str) -> dict[str, Any]:
+    return {
+        "match_id": match_id,
+        "game": "seep",
+        "pair_key": pair_key,
+        "deal": 0,
+        "entries": ["a", "b"],
+        "scores": [3, 1],
+        "winner_team": 0,
+        "end": "completed",
+        "forfeit_team": None,
+        "team_faults": [0, 0],
+        "decisions": 40,
+        "duration_ms": 12,
+        "referee": "127.0.0.1:1",
+        "deal_commitment": "c" * 64,
+        "referee_match_id": f"{match_id}-0a1b2c3d",
+        "seed": 77,
+        "replay_id": f"{match_id}-0a1b2c3d",
+        "deal_salt": "5" * 32,
+    }
+
+
+def test_a_duplicate_half_hides_its_referee_id_until_the_tournament_ends() -> None:
+    half = stored("t-seep-0-a", "t-seep-0")
+    running = record_message(half, revealed=False)
+    assert running.referee_match_id == "" and running.replay_id == ""
+    assert not running.HasField("seed") and running.deal_salt == ""
+    assert running.deal_commitment == "c" * 64
+    ended = record_message(half, revealed=True)
+    assert ended.referee_match_id == "t-seep-0-a-0a1b2c3d" and ended.seed == 77
+
+
+def test_a_match_with_its_own_deal_shows_its_referee_id_while_it_runs() -> None:
+    alone = record_message(stored("t-seep-3", "t-seep-3"), revealed=False)
+    assert alone.referee_match_id == "t-seep-3-0a1b2c3d"  # its events show only its own deal
+    assert alone.replay_id == "" and not alone.HasField("seed")
