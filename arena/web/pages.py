@@ -248,8 +248,10 @@ def page(
     """A whole HTML document: header with links to every game, ``body``, a footer;
     ``style`` adds to the shared stylesheet, inline, for a page's own parts; ``head`` to
     the head (the replay viewer's stylesheet and script)."""
-    nav = '<a href="/">Overall</a>' + "".join(
-        f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games
+    nav = (
+        '<a href="/">Overall</a>'
+        + "".join(f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games)
+        + '<a href="/live">Live</a><a href="/matches">Matches</a>'
     )
     meta = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""
     footer = f"<footer>{esc(note)}</footer>" if note else ""
