@@ -75,7 +75,7 @@ def chromium(width: int = WIDTH, height: int = HEIGHT) -> Iterator[WebDriver]:
             driver.quit()
 
 
-def wait_for(driver: WebDriver, script: str, *args: Any) -> Any:
+def wait_for(driver: WebDriver, script: str, *args: Any, timeout: float = WAIT_S) -> Any:
     """Wait until ``script`` (JavaScript, ``return``-ing a value) gives a true value; the
-    value."""
-    return WebDriverWait(driver, WAIT_S).until(lambda d: d.execute_script(script, *args))
+    value. ``timeout`` bounds the wait only (a loaded machine is slow)."""
+    return WebDriverWait(driver, timeout).until(lambda d: d.execute_script(script, *args))
