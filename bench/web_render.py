@@ -25,17 +25,17 @@ import random
 import socket
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncGenerator, Iterator
 from typing import Any
 
 import uvicorn
 
 from arena.games import game_names
 from arena.ratings.compare import MATRIX_BOTS
-from arena.v1 import arena_pb2
+from arena.v1 import arena_pb2, referee_pb2
 from arena.web import pages
 from arena.web.app import INDEX_MATCHES, create_app
-from arena.web.data import Match, Replay
+from arena.web.data import BotFacts, Match, Replay
 from arena.web.errors import HttpError
 from arena.web.server import listen
 
@@ -198,6 +198,29 @@ class SyntheticSource:
                 )
                 point.recorded_at.FromSeconds(EPOCH_S + k * 7 * 24 * HOUR_S)
         return history
+
+    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+        return [m.record for m in self._matches if m.tournament_id == tournament_id]
+
+    async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
+        found = (r for r in await self.results(tournament_id) if r.match_id == match_id)
+        return next(found, None)
+
+    async def bot(self, name: str) -> BotFacts:
+        base = name.split("@", 1)[0]
+        if base not in self.strength:
+            raise HttpError(404, f"no bot {name!r}")
+        registered = arena_pb2.RegisteredBot(
+            name=base, address="10.0.0.9:50061", games=self._games, hello_name=base, version="1"
+        )
+        registered.registered_at.FromSeconds(EPOCH_S)
+        return BotFacts(name, registered, [])
+
+    async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
+        return arena_pb2.ListLiveMatchesResponse()  # a snapshot: nothing is being played
+
+    def watch(self, referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        raise HttpError(404, f"no match {watch_id!r} is being played")
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         doc = self.replays.get(match_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import tempfile
 from pathlib import Path
 
@@ -42,6 +43,17 @@ def shots(source: SyntheticSource) -> dict[str, str]:
     return found
 
 
+def _status(host: str, port: int, path: str) -> int:
+    connection = http.client.HTTPConnection(host, port, timeout=60)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
 def take(out: Path, only: list[str] | None = None) -> list[Path]:
     """Every screenshot (or those named in ``only``) into ``out``; their paths."""
     with tempfile.TemporaryDirectory() as replays:
@@ -56,6 +68,9 @@ def take(out: Path, only: list[str] | None = None) -> list[Path]:
         for name, path in shots(source).items():
             if only and name not in only:
                 continue
+            status = _status(host, port, path.split("#", 1)[0])
+            if status != 200:  # a picture of an error page is no picture of the site
+                raise RuntimeError(f"{path} answered {status}: the synthetic source lacks a call?")
             driver.get(f"http://{host}:{port}{path}")
             if path.startswith("/replays/"):
                 frame = path.split("#d=")[1].split("&")[0]
