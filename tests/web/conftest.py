@@ -3,6 +3,7 @@ tests, and the leaderboard web server in front of its API."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,31 +36,49 @@ class Played:
         return self.web.address
 
 
-@pytest.fixture(scope="module")
-def played(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
-    replay_dir: Path = tmp_path_factory.mktemp("web-replays")
+class RealArena:
+    """A real arena on its own Redis database (a referee, the API, and the workers and
+    bots a test starts), and the leaderboard web server in front of it once ``serve``d."""
+
+    def __init__(self, arena: Arena) -> None:
+        self.arena = arena
+        self.web: Service | None = None
+
+    def serve(self) -> Service:
+        self.web = start_service(
+            arena_command("leaderboard", "serve", "--port", "0", "--api", self.arena.api.address)
+        )
+        return self.web
+
+
+@contextlib.contextmanager
+def real_arena(local_redis: LocalRedis, replay_dir: Path) -> Iterator[RealArena]:
+    """Everything it started is stopped on the way out, the web server first."""
     url = local_redis.url(next_database())
     referee = start_service(
         arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
     )
-    arena = Arena(
-        url,
-        replay_dir,
-        referee,
-        start_service(arena_command("api", "serve", "--port", "0", "--redis", url)),
-    )
-    web: Service | None = None
     try:
+        api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
+    except BaseException:
+        referee.stop()
+        raise
+    stack = RealArena(Arena(url, replay_dir, referee, api))
+    try:
+        yield stack
+    finally:
+        if stack.web is not None:
+            stack.web.stop()
+        stack.arena.stop()
+
+
+@pytest.fixture(scope="module")
+def played(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
+    with real_arena(local_redis, tmp_path_factory.mktemp("web-replays")) as stack:
+        arena = stack.arena
         arena.start_worker("web1", concurrency=2)
         for name, flags in BOTS.items():
             arena.start_bot(name, *flags)
         tournament = arena.submit(list(BOTS), deals=1, master_seed=3, games=GAMES, name="web")
         finished = arena.wait_until(tournament.id, timeout=60)
-        web = start_service(
-            arena_command("leaderboard", "serve", "--port", "0", "--api", arena.api.address)
-        )
-        yield Played(arena, finished, web)
-    finally:
-        if web is not None:
-            web.stop()
-        arena.stop()
+        yield Played(arena, finished, stack.serve())

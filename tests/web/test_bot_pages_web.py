@@ -8,18 +8,16 @@ import json
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena.local_redis import LocalRedis
-from arena.processes import Service, arena_command, start_service
+from arena.processes import Service
 from arena.v1 import arena_pb2
 from arena.web.pages import game_title
-from tests.conftest import next_database
 from tests.tournament.conftest import Arena
-from tests.web.conftest import GAMES
+from tests.web.conftest import GAMES, real_arena
 from tests.web.dom import Document
 
 
@@ -41,19 +39,8 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def stack(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    replay_dir: Path = tmp_path_factory.mktemp("bot-page-replays")
-    url = local_redis.url(next_database())
-    referee = start_service(
-        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
-    )
-    arena = Arena(
-        url,
-        replay_dir,
-        referee,
-        start_service(arena_command("api", "serve", "--port", "0", "--redis", url)),
-    )
-    web: Service | None = None
-    try:
+    with real_arena(local_redis, tmp_path_factory.mktemp("bot-page-replays")) as real:
+        arena = real.arena
         arena.start_worker("pages1", concurrency=2)
         arena.start_bot("house", "house")
         arena.start_bot("rand", "random", "--seed", "1")
@@ -62,14 +49,7 @@ def stack(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> 
         first = arena.submit(["house", "rand", "chaos"], master_seed=5, games=GAMES, name="all")
         second = arena.submit(["house", "chaos"], master_seed=6, games=GAMES, name="pair")
         played = [arena.wait_until(t.id, timeout=120) for t in (second, first)]
-        web = start_service(
-            arena_command("leaderboard", "serve", "--port", "0", "--api", arena.api.address)
-        )
-        yield Stack(arena, played, web)
-    finally:
-        if web is not None:
-            web.stop()
-        arena.stop()
+        yield Stack(arena, played, real.serve())
 
 
 def get(url: str) -> tuple[int, bytes]:

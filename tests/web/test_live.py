@@ -9,7 +9,6 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,11 +16,11 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from arena.local_redis import LocalRedis
-from arena.processes import Service, arena_command, start_service
+from arena.processes import Service
 from arena.v1 import arena_pb2
-from tests.conftest import next_database
 from tests.tournament.conftest import Arena
 from tests.web import browser
+from tests.web.conftest import real_arena
 from tests.web.dom import Document
 from tests.web.test_leaderboard_web import get, get_json
 
@@ -37,31 +36,13 @@ class Live:
 
 @pytest.fixture(scope="module")
 def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    replay_dir: Path = tmp_path_factory.mktemp("live-replays")
-    url = local_redis.url(next_database())
-    referee = start_service(
-        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
-    )
-    arena = Arena(
-        url,
-        replay_dir,
-        referee,
-        start_service(arena_command("api", "serve", "--port", "0", "--redis", url)),
-    )
-    web: Service | None = None
-    try:
-        web = start_service(
-            arena_command("leaderboard", "serve", "--port", "0", "--api", arena.api.address)
-        )
-        arena.start_worker("live1", concurrency=1)
+    with real_arena(local_redis, tmp_path_factory.mktemp("live-replays")) as real:
+        web = real.serve()
+        real.arena.start_worker("live1", concurrency=1)
         for name in ("paced-a", "paced-b"):
-            arena.start_bot(name, "paced", "--delay-ms", "10")
-        tournament = arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
-        yield Live(arena, tournament, web)
-    finally:
-        if web is not None:
-            web.stop()
-        arena.stop()
+            real.arena.start_bot(name, "paced", "--delay-ms", "10")
+        tournament = real.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
+        yield Live(real.arena, tournament, web)
 
 
 def events(
