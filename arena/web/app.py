@@ -51,6 +51,9 @@ INDEX_MATCHES = 20
 BOT_MATCHES = 20
 FAULT_WINDOW = 200
 """A bot page's fault rates cover its last this many matches: one bounded read."""
+MAX_STREAMS = 200
+"""Event streams one site relays at once: each holds a ``WatchMatch`` stream on a
+referee, and anyone who can reach the site may open them. Past it, 503."""
 KEEPALIVE_S = 15.0
 """A comment line this often while a match's bots think: proxies close idle streams."""
 ENDED = referee_pb2.MATCH_EVENT_KIND_ENDED
@@ -154,9 +157,14 @@ class Site:
     (a grpc.aio channel belongs to the event loop that serves) and closes it at the end.
     """
 
-    def __init__(self, api: str, source: Source | None = None) -> None:
+    def __init__(
+        self, api: str, source: Source | None = None, max_streams: int = MAX_STREAMS
+    ) -> None:
         self.api = api
         self._source = source
+        self.max_streams = max_streams
+        self.streams = 0
+        """Event streams open now (one event loop serves them all: no lock needed)."""
 
     @property
     def source(self) -> Source:
@@ -432,19 +440,37 @@ class Site:
                 f"the events of match {match_id} are shown when tournament {tournament_id} "
                 "ends: its deal is shared with another match",
             )
+        if self.streams >= self.max_streams:
+            raise HttpError(
+                503,
+                f"{self.max_streams} matches are being followed from this site already, "
+                "its most at once; try again in a while",
+            )
+        self.streams += 1
         events = self.source.watch(w.referee, w.watch_id)
         try:
             first = await _first_after(events, after)
         except BaseException:
+            self.streams -= 1
             await events.aclose()
             raise
         if first is None:
+            self.streams -= 1
             return Response(status_code=204)
         return StreamingResponse(
-            _event_stream(first, events),
+            self._counted(_event_stream(first, events)),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
+
+    async def _counted(self, stream: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
+        """``stream``, counted as open until it ends or its reader leaves."""
+        try:
+            async for chunk in stream:
+                yield chunk
+        finally:
+            self.streams -= 1
+            await stream.aclose()
 
     async def http_error(self, request: Request, error: Exception) -> Response:
         """An ``HttpError`` from a page, or Starlette's own (no route, no static file)."""
@@ -499,7 +525,7 @@ async def _first_after(
 
 async def _event_stream(
     first: referee_pb2.MatchEvent, events: AsyncGenerator[referee_pb2.MatchEvent, None]
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """``first`` and the rest, as server-sent events, to the ENDED event; a comment
     every ``KEEPALIVE_S`` of silence. A referee lost mid-stream ends the stream: the
     browser reconnects, and resumes after the last event it got."""
@@ -601,9 +627,9 @@ async def _discard_body(receive: Receive) -> None:
             return
 
 
-def create_app(api: str, source: Source | None = None) -> Starlette:
+def create_app(api: str, source: Source | None = None, max_streams: int = MAX_STREAMS) -> Starlette:
     """The site for the arena API at ``api``; ``source`` replaces the API in tests."""
-    site = Site(api, source)
+    site = Site(api, source, max_streams)
     handlers: dict[Any, Any] = {HttpError: site.http_error, HTTPException: site.http_error}
     app = Starlette(
         routes=site.routes(),

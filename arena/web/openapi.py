@@ -312,7 +312,7 @@ OPERATIONS: dict[str, Schema] = {
             "description": "events 'id: <sequence>' and 'data: <MatchEvent as JSON>', "
             "and ': ' comment lines while the bots think",
         },
-        "errors": [400, 404, 502],
+        "errors": [400, 404, 502, 503],
     },
     "/api/openapi.json": {
         "summary": "This document",
@@ -328,6 +328,7 @@ ERROR_TEXT = {
     404: "unknown game, bot, tournament or match, or an id that cannot be one; a match "
     "whose events are not to be had",
     502: "the arena API or the referee could not be reached or failed",
+    503: "the site follows as many matches as it may at once; try again later",
 }
 
 
