@@ -5,7 +5,6 @@ points in order and no more than its cap."""
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 
 import grpc
@@ -14,12 +13,12 @@ import redis
 from google.protobuf import json_format
 
 from arena.local_redis import LocalRedis
-from arena.processes import arena_command
 from arena.ratings.history import Point
 from arena.store.history import KEEP_POINTS, RatingHistoryStore
 from arena.v1 import arena_pb2
 from tests.conftest import next_database
 from tests.tournament.conftest import Arena
+from tests.tournament.test_fair_play import cli
 
 
 def points(bot: str, n: int, at: float) -> list[Point]:
@@ -51,15 +50,6 @@ def history(arena: Arena, bot: str, game: str = "") -> arena_pb2.RatingHistory:
 
 def events(series: arena_pb2.RatingSeries) -> list[str]:
     return [p.event for p in series.points]
-
-
-def cli(arena: Arena, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        arena_command(*args, "--api", arena.api.address),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_ladder_steps_and_a_finished_tournament_are_in_the_history(arena: Arena) -> None:
