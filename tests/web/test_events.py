@@ -1,0 +1,131 @@
+"""The site's server-sent events for one match, in process with a fake referee stream: the
+resume rules a reconnecting browser relies on (nothing lost, nothing repeated), the
+statuses that come before a stream starts, and the keep-alive comment."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator
+
+import pytest
+from starlette.testclient import TestClient
+
+from arena.v1 import arena_pb2, referee_pb2
+from arena.web import app as web_app
+from arena.web.app import create_app
+from tests.web.test_pages import FakeSource
+
+EVENTS = "/api/live/t1/m1/events"
+PLAYED = referee_pb2.MATCH_EVENT_KIND_GAME
+ENDED = referee_pb2.MATCH_EVENT_KIND_ENDED
+
+
+class Finished(FakeSource):
+    """t1's match m1 as a referee replays it: STARTED, ``plays`` plays, ENDED, with a
+    pause of ``pause_s`` before the end. ``pair_key`` other than m1: a duplicate half."""
+
+    def __init__(self, plays: int = 4, pause_s: float = 0.0, pair_key: str = "m1") -> None:
+        super().__init__()
+        self.plays = plays
+        self.pause_s = pause_s
+        self.pair_key = pair_key
+        self.watched: list[tuple[str, str]] = []
+        self.closed = 0
+
+    async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
+        return arena_pb2.ListLiveMatchesResponse()
+
+    async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
+        if (tournament_id, match_id) != ("t1", "m1"):
+            return None
+        return arena_pb2.MatchRecord(
+            match_id="m1", game="seep", entries=["a", "b"], referee="127.0.0.1:9",
+            referee_match_id="m1-watch", pair_key=self.pair_key, scores=[3, 1],
+        )  # fmt: skip
+
+    async def watch(
+        self, referee: str, watch_id: str
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        self.watched.append((referee, watch_id))
+        try:
+            yield event(0, referee_pb2.MATCH_EVENT_KIND_STARTED)
+            for n in range(1, self.plays + 1):
+                yield event(n, PLAYED)
+            await asyncio.sleep(self.pause_s)
+            yield event(self.plays + 1, ENDED)
+        finally:
+            self.closed += 1
+
+
+def event(sequence: int, kind: referee_pb2.MatchEventKind.ValueType) -> referee_pb2.MatchEvent:
+    return referee_pb2.MatchEvent(
+        match_id="m1-watch", sequence=sequence, kind=kind, text=f"e{sequence}"
+    )
+
+
+def read(source: Finished, last_event_id: str | None = None) -> tuple[int, str]:
+    headers = {} if last_event_id is None else {"Last-Event-ID": last_event_id}
+    with TestClient(create_app("api:1", source), raise_server_exceptions=False) as client:
+        response = client.get(EVENTS, headers=headers)
+    return response.status_code, response.text
+
+
+def ids(body: str) -> list[int]:
+    return [int(line[4:]) for line in body.splitlines() if line.startswith("id: ")]
+
+
+def test_a_first_connection_gets_every_event_in_order_then_the_stream_ends() -> None:
+    source = Finished(plays=4)
+    status, body = read(source)
+    assert status == 200
+    assert body.startswith("retry: ")
+    assert ids(body) == [0, 1, 2, 3, 4, 5]
+    assert '"text":"e5"' in body
+    assert source.watched == [("127.0.0.1:9", "m1-watch")]
+    assert source.closed == 1  # the referee stream is closed once the match ended
+
+
+@pytest.mark.parametrize("after", [0, 2, 4])
+def test_a_reconnection_resumes_after_the_last_event_it_got(after: int) -> None:
+    status, body = read(Finished(plays=4), str(after))
+    assert status == 200
+    assert ids(body) == list(range(after + 1, 6))
+
+
+def test_a_reconnection_after_the_end_is_told_to_stop() -> None:
+    source = Finished(plays=4)
+    status, body = read(source, "5")
+    assert (status, body) == (204, "")
+    assert source.closed == 1
+
+
+@pytest.mark.parametrize("bad", ["-1", "x", "1e3", "1234567890"])
+def test_a_malformed_last_event_id_is_refused(bad: str) -> None:
+    source = Finished()
+    status, body = read(source, bad)
+    assert status == 400
+    assert "Last-Event-ID must be an event" in body
+    assert source.watched == []
+
+
+def test_a_duplicate_half_shows_no_events_while_its_deal_is_secret() -> None:
+    source = Finished(pair_key="m0")
+    status, body = read(source)
+    assert status == 404
+    assert "shown when tournament t1 ends" in body
+    assert source.watched == []
+
+
+def test_an_unknown_match_is_a_404_that_says_what_is_missing() -> None:
+    with TestClient(create_app("api:1", Finished()), raise_server_exceptions=False) as client:
+        response = client.get("/api/live/t1/m7/events")
+    assert response.status_code == 404
+    assert "match 'm7' of tournament t1" in response.text
+
+
+def test_silence_is_filled_with_keep_alive_comments(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_app, "KEEPALIVE_S", 0.01)
+    status, body = read(Finished(plays=1, pause_s=0.3))
+    assert status == 200
+    assert ": still playing" in body
+    assert ids(body) == [0, 1, 2]
