@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 from google.protobuf import timestamp_pb2
 
 from arena.store import TournamentRecord
@@ -10,9 +12,11 @@ from arena.store.tournaments import CANCELLED, FINISHED
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
-    stamp = timestamp_pb2.Timestamp()
-    stamp.FromNanoseconds(int(seconds * 1e9))
-    return stamp
+    """``time.time()`` on the wire. The whole seconds and the fraction are converted apart:
+    ``seconds * 1e9`` as a float is off by up to 128 ns today (2^53 ns is 104 days)."""
+    whole = math.floor(seconds)
+    nanos = min(round((seconds - whole) * 1e9), 999_999_999)
+    return timestamp_pb2.Timestamp(seconds=whole, nanos=nanos)
 
 
 def revealed(record: TournamentRecord) -> bool:

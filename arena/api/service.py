@@ -552,6 +552,8 @@ def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRec
         deal_key=result.get("deal_key", ""),
         deal_commitment=result.get("deal_commitment", ""),
     )
+    if "finished_at" in result:
+        message.finished_at.CopyFrom(timestamp(result["finished_at"]))
     if revealed or result["pair_key"] == result["match_id"]:
         # The referee's id opens the match's events (WatchMatch); a duplicate half's
         # would show the cards of its other half, which may still be played.

@@ -9,9 +9,6 @@ names, versions and events are users' words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC
-
-from google.protobuf.timestamp_pb2 import Timestamp
 
 from arena.ratings.texts import point_text, status_text
 from arena.v1 import arena_pb2
@@ -28,6 +25,7 @@ from arena.web.pages import (
     page,
     td,
     thead,
+    utc_text,
 )
 from arena.web.standings import facts_table
 
@@ -72,10 +70,19 @@ def _series_section(bot: str, series: arena_pb2.RatingSeries) -> str:
     ]
     heading = link("/games/" + series.game, board_name(series.game)) if series.game else "All games"
     count = len(series.points)
+    if points:
+        chart = rating_chart(points, f"{bot}, {board_name(series.game)}", "rating-chart-" + key)
+    else:  # an empty chart would only say the same at more length
+        latest = series.points[-1] if series.points else None
+        chart = f'<p class="muted" id="rating-chart-{esc(key)}">No rating to chart yet' + (
+            f": at the latest refit it was {esc(status_text(latest.status))}, "
+            f"with {latest.pairs} pairs.</p>"
+            if latest
+            else ".</p>"
+        )
     return (
-        f'<section data-game="{esc(series.game)}"><h2>{heading}</h2>'
-        f"{rating_chart(points, f'{bot}, {board_name(series.game)}', 'rating-chart-' + key)}"
-        f'<details class="points"><summary>The {count} rating{"s" if count != 1 else ""} '
+        f'<section data-game="{esc(series.game)}"><h2>{heading}</h2>{chart}'
+        f'<details class="points"><summary>Its {count} recorded point{"s" if count != 1 else ""} '
         "as a table</summary>"
         f"{points_table(series, 'rating-history-' + key)}</details></section>"
     )
@@ -89,10 +96,6 @@ KIND_TEXTS = {
     "wrong_match": "Answers for another match or decision",
     UNRECORDED: "Kind not recorded (results stored before kinds were kept)",
 }
-
-
-def utc_text(stamp: Timestamp) -> str:
-    return stamp.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _games_text(games: Sequence[str]) -> str:

@@ -13,8 +13,11 @@ from __future__ import annotations
 import functools
 import html
 from collections.abc import Sequence
+from datetime import UTC
 from http import HTTPStatus
 from urllib.parse import quote, urlencode
+
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from arena.games import all_games
 from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
@@ -212,12 +215,19 @@ def _match_row(match: Match) -> str:
         f"{tournament_link(match.tournament_id, match.tournament_name)}</td>"
         f'<td class="text">{link("/games/" + path_part(r.game), game_title(r.game))}</td>'
         f"{td(r.deal)}{teams}{td(' : '.join(map(str, r.scores)))}"
-        f'{td(result_text(r), "text")}<td class="text">{links}</td></tr>'
+        f"{td(result_text(r), 'text')}"
+        f"{td(utc_text(r.finished_at) if r.HasField('finished_at') else '', 'text muted')}"
+        f'<td class="text">{links}</td></tr>'
     )
 
 
+def utc_text(stamp: Timestamp) -> str:
+    return stamp.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def matches_table(matches: Sequence[Match], table_id: str = "recent-matches") -> str:
-    """Most recent first: tournament, game, deal, both teams, score, result, replay links."""
+    """Most recent first: tournament, game, deal, both teams, score, result, when it
+    finished, replay links."""
     columns = [
         ("Tournament", "text"),
         ("Game", "text"),
@@ -226,6 +236,7 @@ def matches_table(matches: Sequence[Match], table_id: str = "recent-matches") ->
         ("Team 1", "text"),
         ("Score", "num"),
         ("Result", "text"),
+        ("Finished", "text"),
         ("Replay", "text"),
     ]
     if matches:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from datetime import UTC
 
 from arena.tournament.formats.sprt import DEFAULTS
 from arena.tournament.progress import (
@@ -35,6 +34,7 @@ from arena.web.pages import (
     td,
     thead,
     tournament_url,
+    utc_text,
 )
 
 STYLE = """
@@ -173,7 +173,7 @@ def summary_table(t: arena_pb2.Tournament) -> str:
         rows.append(("status", "Status", waiting_text(t) or "playing"))
     rows += [("fair-play", "Fair play", fair_play_text(t)), ("seed", "Seed", seed_text(t))]
     if t.HasField("created_at"):
-        created = t.created_at.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        created = utc_text(t.created_at)
         rows.append(("created", "Submitted", created))
     return facts_table(rows, "tournament-summary")
 

@@ -45,3 +45,10 @@ def test_a_match_with_its_own_deal_shows_its_referee_id_while_it_runs() -> None:
     alone = record_message(stored("t-seep-3", "t-seep-3"), revealed=False)
     assert alone.referee_match_id == "t-seep-3-0a1b2c3d"  # its events show only its own deal
     assert alone.replay_id == "" and not alone.HasField("seed")
+
+
+def test_the_time_a_result_was_stored_is_shown_when_it_was_kept() -> None:
+    kept = stored("t-seep-3", "t-seep-3") | {"finished_at": 1_700_000_000.25}
+    assert record_message(kept, revealed=False).finished_at.ToMilliseconds() == 1_700_000_000_250
+    older = record_message(stored("t-seep-3", "t-seep-3"), revealed=True)
+    assert not older.HasField("finished_at")  # stored before the arena kept the time

@@ -53,6 +53,7 @@ def match(a: str, b: str, tournament_name: str = "") -> Match:
         replay_id="t1-seep-0-0-a-1234",
         referee="127.0.0.1:1",
     )
+    record.finished_at.FromSeconds(1_700_000_000)
     return Match("t1", tournament_name, record)
 
 
@@ -177,7 +178,7 @@ def test_user_controlled_names_are_escaped_in_every_table() -> None:
     assert [r.cells for r in doc.tables["los-matrix"]] == [[HOSTILE, "", "99"], ["rand", "1", ""]]
     recent = doc.tables["recent-matches"]
     assert recent[0].cells[3:5] == [HOSTILE, "rand"]
-    assert recent[0].cells[6] == f"{HOSTILE} wins"
+    assert recent[0].cells[6:8] == [f"{HOSTILE} wins", "2023-11-14 22:13:20 UTC"]
     # The tournament's name is the organiser's: escaped too.
     html = pages.matches_table([match("a", "b", tournament_name=HOSTILE)])
     assert Document(html).tables["recent-matches"][0].cells[0] == HOSTILE
@@ -434,8 +435,10 @@ def test_a_bot_page_charts_each_board_and_tables_its_points() -> None:
     assert "<script>" not in text and "<img" not in text  # the event is escaped
     assert "/api/bots/house/history" in text  # the footer names the JSON
 
-    empty = Document(site.get("/bots/rand").body.decode())
-    assert empty.tags.count("svg") == 1
+    empty_text = site.get("/bots/rand").body.decode()
+    empty = Document(empty_text)
+    assert empty.tags.count("svg") == 0
+    assert '<p class="muted" id="rating-chart-overall">No rating to chart yet.</p>' in empty_text
     assert [r.cells for r in empty.tables["rating-history-overall"]] == [["No ratings yet."]]
     assert "rand has not been rated yet." in site.get("/bots/rand").body.decode()
 
