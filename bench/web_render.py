@@ -35,7 +35,7 @@ from arena.ratings.compare import MATRIX_BOTS
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web import pages
 from arena.web.app import INDEX_MATCHES, create_app
-from arena.web.data import BotFacts, Match, Replay
+from arena.web.data import BotFacts, Match, Replay, ResultsPage
 from arena.web.errors import HttpError
 from arena.web.server import listen
 
@@ -199,12 +199,18 @@ class SyntheticSource:
                 point.recorded_at.FromSeconds(EPOCH_S + k * 7 * 24 * HOUR_S)
         return history
 
-    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
-        return [m.record for m in self._matches if m.tournament_id == tournament_id]
+    async def latest_results(self, tournament_id: str, before: str, count: int) -> ResultsPage:
+        ordered = sorted(
+            (m.record for m in self._matches if m.tournament_id == tournament_id),
+            key=lambda r: r.match_id,
+            reverse=True,
+        )
+        below = [r for r in ordered if not before or r.match_id < before]
+        return ResultsPage(below[:count], len(below) > count)
 
     async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
-        found = (r for r in await self.results(tournament_id) if r.match_id == match_id)
-        return next(found, None)
+        found = (m.record for m in self._matches if m.tournament_id == tournament_id)
+        return next((r for r in found if r.match_id == match_id), None)
 
     async def bot(self, name: str) -> BotFacts:
         base = name.split("@", 1)[0]

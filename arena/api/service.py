@@ -27,6 +27,7 @@ from arena.api.boards import BoardCache
 from arena.api.common import revealed, timestamp
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import RequestCounter
+from arena.api.paging import InvalidPage, PageRequest, page_request
 from arena.api.probe import Probe, Unregistrable
 from arena.api.store_down import StoreDown
 from arena.bot_networks import DEFAULT, BotNetworks
@@ -466,10 +467,40 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def ListResults(
         self, request: arena_pb2.ListResultsRequest, context: Context
     ) -> arena_pb2.ListResultsResponse:
+        try:
+            page = page_request(request)
+        except InvalidPage as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         record = await self._tournament(request.tournament_id, context)
-        results = await asyncio.to_thread(self.tournaments.results, request.tournament_id)
+        results, more = await asyncio.to_thread(self._results_page, page)
         public = revealed(record)
-        return arena_pb2.ListResultsResponse(results=[record_message(r, public) for r in results])
+        return arena_pb2.ListResultsResponse(
+            results=[record_message(r, public) for r in results],
+            next_page_token=page.next_token(results[-1]["match_id"]) if more else "",
+        )
+
+    def _results_page(self, page: PageRequest) -> tuple[list[dict[str, Any]], bool]:
+        """The page's results and whether any follow it; a page of ``size`` reads
+        ``size + 1`` from the order index (the one more says there is a next page)."""
+        if page.size == 0:
+            every = self.tournaments.results(page.tournament_id)
+            if page.descending:
+                every.reverse()
+            if page.after:
+                every = [
+                    r
+                    for r in every
+                    if (
+                        r["match_id"] < page.after
+                        if page.descending
+                        else r["match_id"] > page.after
+                    )
+                ]
+            return every, False
+        found = self.tournaments.results_page(
+            page.tournament_id, page.after, page.size + 1, page.descending
+        )
+        return found[: page.size], len(found) > page.size
 
     async def ListLiveMatches(
         self, request: arena_pb2.ListLiveMatchesRequest, context: Context

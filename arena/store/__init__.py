@@ -21,6 +21,11 @@ key                                type   holds
 ``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON), for the
                                           matches handed out so far
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
+``arena:t:{id}:order``             zset   the match ids of ``results``, all scored 0:
+                                          match id order, for reading a page
+                                          (ZRANGEBYLEX); written with each result, and
+                                          built on the first paged read of results
+                                          stored before it existed
 ``arena:t:{id}:lineup``            hash   a ladder's entry -> how to seat it (JSON: an
                                           address, or a hosted package), as last seen
 ``arena:t:{id}:finished``          list   match ids in the order their results were

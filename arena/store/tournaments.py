@@ -23,8 +23,9 @@ RESULTS_EPOCH = "arena:results:epoch"
 data set) is not mistaken for the one before."""
 
 # The result, its forfeit mark, its place in the order of finishing (which the
-# scheduler reads on from) and the version bump happen together or not at all; a stored
-# result also ends the tournament's wait (``arena.store.leases``).
+# scheduler reads on from), its place in match id order (which pages read) and the
+# version bump happen together or not at all; a stored result also ends the
+# tournament's wait (``arena.store.leases``).
 _RECORD_ONCE = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   if ARGV[3] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) end
@@ -32,9 +33,34 @@ if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   redis.call('HDEL', KEYS[4], ARGV[1])
   redis.call('HDEL', KEYS[5], 'waiting_since', 'waiting_reason')
   redis.call('RPUSH', KEYS[6], ARGV[1])
+  redis.call('ZADD', KEYS[7], 0, ARGV[1])
   return 1
 end
 return 0
+"""
+# A page of results in match id order (ARGV[1] 'asc' or 'desc') after ARGV[2] (a
+# ZRANGEBYLEX bound), ARGV[3] of them. Results stored before the order index existed
+# are indexed first, once: the index then has fewer ids than the results.
+_PAGE = """
+if redis.call('ZCARD', KEYS[2]) < redis.call('HLEN', KEYS[1]) then
+  local ids = redis.call('HKEYS', KEYS[1])
+  for i = 1, #ids, 1000 do
+    local batch = {}
+    for j = i, math.min(i + 999, #ids) do
+      batch[#batch + 1] = 0
+      batch[#batch + 1] = ids[j]
+    end
+    redis.call('ZADD', KEYS[2], unpack(batch))
+  end
+end
+local ids
+if ARGV[1] == 'asc' then
+  ids = redis.call('ZRANGEBYLEX', KEYS[2], ARGV[2], '+', 'LIMIT', 0, ARGV[3])
+else
+  ids = redis.call('ZREVRANGEBYLEX', KEYS[2], ARGV[2], '-', 'LIMIT', 0, ARGV[3])
+end
+if #ids == 0 then return {} end
+return redis.call('HMGET', KEYS[1], unpack(ids))
 """
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
 # Only a running tournament finishes, and only once.
@@ -77,6 +103,7 @@ class TournamentStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._record_once = client.register_script(_RECORD_ONCE)
+        self._page = client.register_script(_PAGE)
         self._finish = client.register_script(_FINISH)
 
     def create(
@@ -230,6 +257,7 @@ class TournamentStore:
                 _key(tournament_id, "failures"),
                 _key(tournament_id),
                 _key(tournament_id, "finished"),
+                _key(tournament_id, "order"),
             ],
             args=[result["match_id"], json.dumps(result), forfeit],
         )
@@ -246,6 +274,21 @@ class TournamentStore:
     def results(self, tournament_id: str) -> list[dict[str, Any]]:
         raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "results"))  # type: ignore[assignment]
         return sorted((json.loads(v) for v in raw.values()), key=lambda r: r["match_id"])
+
+    def results_page(
+        self, tournament_id: str, after: str, count: int, descending: bool = False
+    ) -> list[dict[str, Any]]:
+        """Up to ``count`` results whose match ids follow ``after`` in match id order (or,
+        ``descending``, precede it; '' starts at the end that comes first). Reads only the
+        page, from the order index; the first read of a tournament stored before the index
+        existed builds it (HKEYS of its results, once)."""
+        start = "+" if descending else "-"
+        bound = "(" + after if after else start
+        raw: list[bytes | None] = self._page(
+            keys=[_key(tournament_id, "results"), _key(tournament_id, "order")],
+            args=["desc" if descending else "asc", bound, count],
+        )
+        return [json.loads(v) for v in raw if v is not None]
 
     def save_leaderboard(self, tournament_id: str, leaderboard: dict[str, Any]) -> None:
         self.redis.set(_key(tournament_id, "leaderboard"), json.dumps(leaderboard))

@@ -1867,16 +1867,36 @@ class ListResultsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    ORDER_BY_FIELD_NUMBER: _builtins.int
+    AFTER_MATCH_ID_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Tournament id."""
+    page_size: _builtins.int
+    """Results per page, 1 to 1000; 0 (unset) answers every result in one response."""
+    page_token: _builtins.str
+    """A previous response's next_page_token, to read the page after it; empty for the
+    first page. Every other field must be as in the request that gave it.
+    """
+    order_by: _builtins.str
+    """"match_id" (the default when empty) or "match_id desc" (the latest scheduled first)."""
+    after_match_id: _builtins.str
+    """Start after this match id in the order asked: with "match_id desc", at the ids below
+    it. It need not be a stored match's. Empty starts at the first.
+    """
     def __init__(
         self,
         *,
         tournament_id: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+        order_by: _builtins.str = ...,
+        after_match_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_match_id", b"after_match_id", "order_by", b"order_by", "page_size", b"page_size", "page_token", b"page_token", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2180,18 +2200,24 @@ class ListResultsResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     RESULTS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Pass as page_token for the next page; empty when no result follows this page (a
+    result stored later after it in the order shows up if the listing is read again).
+    """
     @_builtins.property
     def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchRecord]:
-        """Results in match id order."""
+        """Results in the order asked (match id order by default)."""
 
     def __init__(
         self,
         *,
         results: _abc.Iterable[Global___MatchRecord] | None = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "results", b"results"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

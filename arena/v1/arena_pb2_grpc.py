@@ -226,7 +226,10 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListResults(self, request, context):
-        """Every stored match result of a tournament, in match id order.
+        """A tournament's stored match results, in match id order (or its reverse), a page at
+        a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
+        page_size out of range, a page_token not from this listing or an unknown order_by
+        is INVALID_ARGUMENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

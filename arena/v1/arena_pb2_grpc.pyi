@@ -75,7 +75,11 @@ class ArenaStub:
     INVALID_ARGUMENT for an unknown game.
     """
     ListResults: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]
-    """Every stored match result of a tournament, in match id order."""
+    """A tournament's stored match results, in match id order (or its reverse), a page at
+    a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
+    page_size out of range, a page_token not from this listing or an unknown order_by
+    is INVALID_ARGUMENT.
+    """
     ListLiveMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]
     """The matches of running tournaments being played now that anyone may follow, with
     the referee to ask and the id to give its WatchMatch (which streams public events
@@ -152,7 +156,11 @@ class ArenaAsyncStub(ArenaStub):
     INVALID_ARGUMENT for an unknown game.
     """
     ListResults: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListResultsRequest, _arena_pb2.ListResultsResponse]  # type: ignore[assignment]
-    """Every stored match result of a tournament, in match id order."""
+    """A tournament's stored match results, in match id order (or its reverse), a page at
+    a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
+    page_size out of range, a page_token not from this listing or an unknown order_by
+    is INVALID_ARGUMENT.
+    """
     ListLiveMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]  # type: ignore[assignment]
     """The matches of running tournaments being played now that anyone may follow, with
     the referee to ask and the id to give its WatchMatch (which streams public events
@@ -304,7 +312,11 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.ListResultsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.ListResultsResponse, _abc.Awaitable[_arena_pb2.ListResultsResponse]]:
-        """Every stored match result of a tournament, in match id order."""
+        """A tournament's stored match results, in match id order (or its reverse), a page at
+        a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
+        page_size out of range, a page_token not from this listing or an unknown order_by
+        is INVALID_ARGUMENT.
+        """
 
     @_abc_1.abstractmethod
     def ListLiveMatches(

@@ -270,7 +270,11 @@ class Site:
         source = self.source
         history, facts = await asyncio.gather(source.rating_history(name), source.bot(name))
         recent = await page_matches(
-            await source.tournaments(), source.results, MatchFilter(bot=name), FAULT_WINDOW, None
+            await source.tournaments(),
+            source.latest_results,
+            MatchFilter(bot=name),
+            FAULT_WINDOW,
+            None,
         )
         rates = fault_rates(recent.matches, name)
         json_paths = f"{pages.bot_url(name, api=True)}, {pages.matches_url(bot=name, api=True)}"
@@ -304,7 +308,7 @@ class Site:
             tournaments, _ = await asyncio.gather(
                 source.tournaments(), source.bot(bot) if bot else _nothing()
             )
-        found = await page_matches(tournaments, source.results, filters, limit, cursor)
+        found = await page_matches(tournaments, source.latest_results, filters, limit, cursor)
         return filters, limit, cursor, found
 
     async def matches(self, request: Request) -> Response:

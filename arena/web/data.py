@@ -23,7 +23,9 @@ from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from arena.web.errors import HttpError
 
 DEFAULT_LIMIT = 50
-MAX_LIMIT = 500  # matches in one answer: each costs the API a ListResults
+MAX_LIMIT = 500  # matches in one answer
+RESULTS_PAGE_MAX = 1000
+"""The most results one ListResults page holds (the API's ``page_size`` bound)."""
 API_TIMEOUT_S = 10.0
 REFEREE_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 2.0
@@ -46,6 +48,15 @@ class Match:
     tournament_id: str
     tournament_name: str
     record: arena_pb2.MatchRecord
+
+
+@dataclass(frozen=True)
+class ResultsPage:
+    """Some of a tournament's results, latest scheduled first (reversed match id order)."""
+
+    results: list[arena_pb2.MatchRecord]
+    more: bool
+    """Whether results with lower match ids follow: read on from the last one."""
 
 
 @dataclass(frozen=True)
@@ -88,8 +99,10 @@ class Source(Protocol):
 
     async def tournament(self, tournament_id: str) -> arena_pb2.Tournament: ...
 
-    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
-        """A tournament's stored results, in match id order."""
+    async def latest_results(self, tournament_id: str, before: str, count: int) -> ResultsPage:
+        """Up to ``count`` (at most ``RESULTS_PAGE_MAX``) of a tournament's stored
+        results with match ids below ``before`` ('' for from its last), latest first: one
+        ListResults page."""
         ...
 
     async def bot(self, name: str) -> BotFacts:
@@ -240,8 +253,18 @@ class ArenaData:
             versions = list(reply.versions)
         return BotFacts(name, registered, versions)
 
-    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
-        return await self._results(tournament_id)
+    async def latest_results(self, tournament_id: str, before: str, count: int) -> ResultsPage:
+        with _upstream("the arena API", self.api):
+            response = await self._stub.ListResults(
+                arena_pb2.ListResultsRequest(
+                    tournament_id=tournament_id,
+                    page_size=count,
+                    order_by="match_id desc",
+                    after_match_id=before,
+                ),
+                timeout=API_TIMEOUT_S,
+            )
+        return ResultsPage(list(response.results), bool(response.next_page_token))
 
     async def _results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
         with _upstream("the arena API", self.api):
@@ -260,11 +283,18 @@ class ArenaData:
         for tournament in await self.tournaments():
             if tournament.matches_done == 0 or (game and game not in tournament.games):
                 continue
-            for record in reversed(await self._results(tournament.id)):
-                if not game or record.game == game:
-                    found.append(Match(tournament.id, tournament.spec.name, record))
-                    if len(found) >= limit:
-                        return found
+            before, more = "", True
+            while more:  # a page at a time: a tournament may hold tens of thousands
+                # Another game's matches may come between: then read as much as a page holds.
+                count = RESULTS_PAGE_MAX if game else limit - len(found)
+                page = await self.latest_results(tournament.id, before, count)
+                for record in page.results:
+                    if not game or record.game == game:
+                        found.append(Match(tournament.id, tournament.spec.name, record))
+                        if len(found) >= limit:
+                            return found
+                more = page.more and bool(page.results)
+                before = page.results[-1].match_id if page.results else ""
         return found
 
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:

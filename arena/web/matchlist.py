@@ -12,11 +12,17 @@ tournament's with an earlier match id) shows up on a later page; one before it (
 tournament's, or a later match id of the cursor's tournament) does not, and a reader
 sees it by starting again from the first page.
 
-Reading is bounded: a page reads at most ``MAX_TOURNAMENTS_READ`` tournaments' results.
-A tournament whose games or entries rule out the filter is not read at all (a ladder's
-entries change as it runs, so it is always read when a bot is asked for). When the bound
-is reached before the page is full, the page is short and its cursor, ``TOURNAMENT/``,
-goes on after the last tournament read.
+A tournament's results are read a ListResults page at a time from the cursor's match on
+(``Source.latest_results``), so a page costs about its own size however big the
+tournament. The API cannot filter by game or bot, so a filtered page keeps only the
+results that match and reads on until it is full.
+
+Reading is bounded: a page reads at most ``MAX_TOURNAMENTS_READ`` tournaments' results,
+in at most ``MAX_RESULT_CALLS`` ListResults calls. A tournament whose games or entries
+rule out the filter is not read at all (a ladder's entries change as it runs, so it is
+always read when a bot is asked for). When a bound is reached before the page is full,
+the page is short and its cursor goes on after the last match read, ``TOURNAMENT/MATCH``
+(a match the page did not show), or after the last tournament read, ``TOURNAMENT/``.
 """
 
 from __future__ import annotations
@@ -28,10 +34,16 @@ from dataclasses import dataclass
 
 from arena.referee.faults import KIND_NAMES
 from arena.v1 import arena_pb2
-from arena.web.data import Match
+from arena.web.data import Match, ResultsPage
 from arena.web.errors import HttpError
 
 MAX_TOURNAMENTS_READ = 20
+MAX_RESULT_CALLS = 40
+"""ListResults calls one page makes at most: a filter that matches one result in
+thousands must not read a huge tournament whole for one page."""
+FILTERED_PAGE = 200
+"""Results asked for per call when a filter may drop some: a page of its own size
+would take a call for every few matches kept."""
 FAULT_KINDS = tuple(KIND_NAMES.values())
 UNRECORDED = "unrecorded"
 """Faults of results stored before the arena kept their kinds."""
@@ -101,14 +113,15 @@ def _keeps(record: arena_pb2.MatchRecord, filters: MatchFilter) -> bool:
 
 async def page_matches(
     tournaments: Sequence[arena_pb2.Tournament],
-    results: Callable[[str], Awaitable[Sequence[arena_pb2.MatchRecord]]],
+    results: Callable[[str, str, int], Awaitable[ResultsPage]],
     filters: MatchFilter,
     limit: int,
     cursor: Cursor | None,
 ) -> MatchPage:
     """Up to ``limit`` matches after ``cursor`` from ``tournaments`` (newest first, as
-    the API lists them), reading each one's results (in match id order) with
-    ``results``. A cursor naming a tournament that is not stored is a 400."""
+    the API lists them), reading each one's results (latest first, below a match id, a
+    page at a time) with ``results``. A cursor naming a tournament that is not stored is
+    a 400."""
     order = [t for t in tournaments if not filters.tournament_id or t.id == filters.tournament_id]
     start, after = 0, ""
     if cursor is not None:
@@ -120,8 +133,9 @@ async def page_matches(
                 "for the first page",
             )
         start, after = ids.index(cursor.tournament_id), cursor.match_id
+    filtering = bool(filters.game or filters.bot)
     found: list[Match] = []
-    read = 0
+    read = calls = 0
     for index in range(start, len(order)):
         t = order[index]
         first = index == start and cursor is not None
@@ -129,19 +143,26 @@ async def page_matches(
             continue  # the cursor is after all of it
         if not _may_hold(t, filters):
             continue
-        if read == MAX_TOURNAMENTS_READ:  # bounded: go on from here on the next page
-            return MatchPage(found, Cursor(order[index - 1].id, ""))
+        if read == MAX_TOURNAMENTS_READ or calls == MAX_RESULT_CALLS:
+            return MatchPage(found, Cursor(order[index - 1].id, ""))  # on from here next
         read += 1
-        for record in reversed(await results(t.id)):
-            if first and record.match_id >= after:
-                continue
-            if _keeps(record, filters):
-                found.append(Match(t.id, t.spec.name, record))
-                if len(found) > limit:  # one more than asked: there is a next page
-                    last = found[limit - 1]
-                    return MatchPage(
-                        found[:limit], Cursor(last.tournament_id, last.record.match_id)
-                    )
+        before, more = (after if first else ""), True
+        while more:
+            if calls == MAX_RESULT_CALLS:  # bounded: on from the last match read next
+                return MatchPage(found, Cursor(t.id, before))
+            calls += 1
+            need = limit + 1 - len(found)  # one more than asked: is there a next page?
+            page = await results(t.id, before, max(need, FILTERED_PAGE) if filtering else need)
+            for record in page.results:
+                if _keeps(record, filters):
+                    found.append(Match(t.id, t.spec.name, record))
+                    if len(found) > limit:
+                        last = found[limit - 1]
+                        return MatchPage(
+                            found[:limit], Cursor(last.tournament_id, last.record.match_id)
+                        )
+            more = page.more and bool(page.results)
+            before = page.results[-1].match_id if page.results else before
     return MatchPage(found, None)
 
 

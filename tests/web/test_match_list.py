@@ -9,7 +9,7 @@ from typing import Any
 from arena.v1 import arena_pb2
 from arena.web import matchlist
 from arena.web.data import BotFacts
-from arena.web.matchlist import MAX_TOURNAMENTS_READ
+from arena.web.matchlist import FILTERED_PAGE, MAX_RESULT_CALLS, MAX_TOURNAMENTS_READ
 from tests.web.dom import Document
 from tests.web.test_pages import HOSTILE, FakeSource, Site
 
@@ -163,6 +163,46 @@ def test_a_page_reads_a_bounded_number_of_tournaments() -> None:
     assert first["matches"] == [] and len(source.reads) == MAX_TOURNAMENTS_READ
     assert first["next_cursor"] == f"t{count - MAX_TOURNAMENTS_READ:02}/"
     assert walk(site, "bot=house&cursor=" + first["next_cursor"]) == [["t00/t00-m1"]]
+
+
+def test_a_page_deep_inside_a_big_tournament_reads_about_a_page_of_results() -> None:
+    source = FakeSource(("house", "rand"))
+    source.listed.append(tournament("big", ["house", "rand"], 2000))
+    source.stored["big"] = [record(f"big-m{i:04}", "house", "rand") for i in range(2000)]
+    site = Site(source, "api:1")
+    deep = json.loads(site.get("/api/matches?tournament=big&limit=20&cursor=big/big-m0700").body)
+    keys = [m["match_id"] for m in deep["matches"]]
+    assert keys == [f"big-m{i:04}" for i in range(699, 679, -1)]
+    assert deep["next_cursor"] == "big/big-m0680"
+    assert (source.reads, source.results_read) == (["big"], 21)  # the page and one more
+    source.reads.clear()
+    source.results_read = 0
+    last = json.loads(site.get("/api/matches?limit=20&cursor=big/big-m0015").body)
+    assert [m["match_id"] for m in last["matches"]][-1] == "big-m0000"
+    assert last["next_cursor"] is None and source.results_read == 15
+    # A filter reads on a page at a time until its page is full.
+    source.stored["big"][100] = record("big-m0100", "house", "other")
+    source.listed[0].spec.entries.append("other")
+    source.bots = ("house", "rand", "other")
+    source.results_read = 0
+    found = json.loads(site.get("/api/matches?bot=other&cursor=big/big-m0700").body)
+    assert [m["match_id"] for m in found["matches"]] == ["big-m0100"]
+    assert source.results_read == 700  # from the cursor down, and no further
+
+
+def test_a_filtered_page_makes_a_bounded_number_of_calls_and_goes_on_after() -> None:
+    size = FILTERED_PAGE * (MAX_RESULT_CALLS + 2)
+    source = FakeSource(("house", "rand", "other"))
+    source.listed.append(tournament("huge", ["house", "rand", "other"], size))
+    source.stored["huge"] = [record(f"huge-m{i:05}", "rand", "other") for i in range(size)]
+    source.stored["huge"][0] = record("huge-m00000", "house", "rand")
+    site = Site(source, "api:1")
+    first = json.loads(site.get("/api/matches?bot=house").body)
+    assert first["matches"] == [] and len(source.reads) == MAX_RESULT_CALLS
+    assert source.results_read == FILTERED_PAGE * MAX_RESULT_CALLS
+    last_read = f"huge-m{size - FILTERED_PAGE * MAX_RESULT_CALLS:05}"
+    assert first["next_cursor"] == f"huge/{last_read}"  # the last match read, not shown
+    assert walk(site, "bot=house&cursor=" + first["next_cursor"]) == [["huge/huge-m00000"]]
 
 
 def test_the_html_list_pages_forward_keeps_its_filters_and_escapes_names() -> None:

@@ -14,7 +14,16 @@ from arena.processes import arena_command, start_service
 from arena.v1 import arena_pb2
 from arena.web import pages
 from arena.web.app import create_app, to_dict
-from arena.web.data import MAX_LIMIT, BotFacts, Match, Replay, Source, unknown_game
+from arena.web.data import (
+    MAX_LIMIT,
+    RESULTS_PAGE_MAX,
+    BotFacts,
+    Match,
+    Replay,
+    ResultsPage,
+    Source,
+    unknown_game,
+)
 from arena.web.errors import HttpError
 from tests.web.dom import Document
 
@@ -77,7 +86,8 @@ class Site:
 
 
 class FakeSource:
-    """A Source with fixed answers, counting the matches asked for."""
+    """A Source with fixed answers, counting the matches asked for, the tournaments whose
+    results were read (once a call) and the results those calls returned."""
 
     def __init__(self, bots: tuple[str, ...] = ("house", "rand")) -> None:
         self.bots = bots
@@ -87,6 +97,7 @@ class FakeSource:
         self.boards_of: list[str] = []
         self.stored: dict[str, list[arena_pb2.MatchRecord]] = {}
         self.reads: list[str] = []
+        self.results_read = 0
         self.registry: dict[str, BotFacts] = {}
 
     def games(self) -> list[str]:
@@ -120,9 +131,13 @@ class FakeSource:
             raise HttpError(404, f"no tournament {tournament_id!r}")
         return found[0]
 
-    async def results(self, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+    async def latest_results(self, tournament_id: str, before: str, count: int) -> ResultsPage:
+        assert 1 <= count <= RESULTS_PAGE_MAX, count  # as the API allows
         self.reads.append(tournament_id)
-        return sorted(self.stored.get(tournament_id, []), key=lambda r: r.match_id)
+        latest = sorted(self.stored.get(tournament_id, []), key=lambda r: r.match_id)[::-1]
+        below = [r for r in latest if not before or r.match_id < before]
+        self.results_read += len(below[:count])
+        return ResultsPage(below[:count], len(below) > count)
 
     async def bot(self, name: str) -> BotFacts:
         base = name.split("@", 1)[0]

@@ -1,0 +1,157 @@
+"""ListResults a page at a time, from a real API over gRPC on its own Redis database:
+pages join into the whole list in match id order, a boundary holds while results
+arrive, and a tournament stored before the order index existed pages too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from arena.api.paging import MAX_PAGE_SIZE
+from arena.local_redis import LocalRedis
+from arena.store import TournamentStore
+from arena.store.tournaments import FINISHED
+from arena.v1 import arena_pb2
+from tests.api.hosted import HostedApi, refusal, start_api
+from tests.api.test_records import stored
+
+
+@pytest.fixture(scope="module")
+def api(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostedApi]:
+    started = start_api(local_redis, tmp_path_factory.mktemp("results-paging"))
+    yield started
+    started.stop()
+
+
+def tournament_of(api: HostedApi, tid: str, count: int) -> list[str]:
+    """A tournament with ``count`` results stored as a worker stores them (out of order);
+    its match ids in order."""
+    store = TournamentStore(api.redis)
+    store.create(tid, {}, ["seep"])
+    ids = [f"{tid}-{n:04}" for n in range(count)]
+    for match_id in ids[1::2] + ids[0::2]:
+        assert store.record_result(tid, stored(match_id, match_id))
+    return ids
+
+
+def pages(api: HostedApi, **asked: object) -> list[list[str]]:
+    """Every page's match ids, following next_page_token to the end."""
+    found: list[list[str]] = []
+    token = ""
+    while True:
+        reply = api.stub.ListResults(arena_pb2.ListResultsRequest(page_token=token, **asked))
+        found.append([r.match_id for r in reply.results])
+        token = reply.next_page_token
+        if not token:
+            return found
+
+
+def test_pages_join_into_every_result_in_match_id_order_once(api: HostedApi) -> None:
+    ids = tournament_of(api, "t-pages", 25)
+    # The order index is written with each result, before anything reads it.
+    assert api.redis.zrange("arena:t:t-pages:order", 0, -1) == [i.encode() for i in ids]
+    assert pages(api, tournament_id="t-pages") == [ids]  # page_size 0: all, as before
+    by_ten = pages(api, tournament_id="t-pages", page_size=10)
+    assert [len(p) for p in by_ten] == [10, 10, 5]
+    assert [i for p in by_ten for i in p] == ids
+    # A last page exactly full has no empty page after it.
+    assert pages(api, tournament_id="t-pages", page_size=5)[-1] == ids[20:]
+    assert pages(api, tournament_id="t-pages", page_size=MAX_PAGE_SIZE) == [ids]
+    latest = pages(api, tournament_id="t-pages", page_size=10, order_by="match_id desc")
+    assert [i for p in latest for i in p] == ids[::-1]
+    after = pages(api, tournament_id="t-pages", page_size=7, after_match_id=ids[9])
+    assert [i for p in after for i in p] == ids[10:]
+    before = pages(
+        api, tournament_id="t-pages", page_size=7, order_by="match_id desc", after_match_id=ids[9]
+    )
+    assert [i for p in before for i in p] == ids[8::-1]
+    everything_before = pages(
+        api, tournament_id="t-pages", order_by="match_id desc", after_match_id=ids[9]
+    )
+    assert everything_before == [ids[8::-1]]
+
+
+def test_a_result_stored_between_pages_neither_repeats_nor_skips_one(api: HostedApi) -> None:
+    ids = tournament_of(api, "t-arrive", 6)
+    store = TournamentStore(api.redis)
+    ask = arena_pb2.ListResultsRequest(tournament_id="t-arrive", page_size=3)
+    first = api.stub.ListResults(ask)
+    assert [r.match_id for r in first.results] == ids[:3]
+    # One before the boundary (it would shift a position) and one after it arrive.
+    store.record_result("t-arrive", stored("t-arrive-0000a", "t-arrive-0000a"))
+    store.record_result("t-arrive", stored("t-arrive-0004a", "t-arrive-0004a"))
+    ask.page_token = first.next_page_token
+    rest = api.stub.ListResults(ask)
+    assert [r.match_id for r in rest.results] == [ids[3], ids[4], "t-arrive-0004a"]
+    ask.page_token = rest.next_page_token
+    assert [r.match_id for r in api.stub.ListResults(ask).results] == [ids[5]]
+
+
+def test_a_tournament_stored_before_the_order_index_pages_and_keeps_its_index(
+    api: HostedApi,
+) -> None:
+    ids = tournament_of(api, "t-old", 12)
+    api.redis.delete("arena:t:t-old:order")  # as a result stored by an older arena left it
+    assert [i for p in pages(api, tournament_id="t-old", page_size=5) for i in p] == ids
+    assert api.redis.zcard("arena:t:t-old:order") == 12
+    TournamentStore(api.redis).record_result("t-old", stored("t-old-9999", "t-old-9999"))
+    assert pages(api, tournament_id="t-old", page_size=20) == [[*ids, "t-old-9999"]]
+
+
+def test_a_running_tournaments_pages_withhold_a_duplicate_halfs_referee_id(
+    api: HostedApi,
+) -> None:
+    store = TournamentStore(api.redis)
+    store.create("t-secret", {}, ["seep"])
+    store.record_result("t-secret", stored("t-secret-0-a", "t-secret-0"))
+    store.record_result("t-secret", stored("t-secret-1", "t-secret-1"))
+    ask = arena_pb2.ListResultsRequest(tournament_id="t-secret", page_size=1)
+    half = api.stub.ListResults(ask).results[0]
+    assert (half.match_id, half.referee_match_id, half.HasField("seed")) == (
+        "t-secret-0-a", "", False,
+    )  # fmt: skip
+    store.finish("t-secret")
+    assert store.state("t-secret") == FINISHED
+    half = api.stub.ListResults(ask).results[0]
+    assert half.referee_match_id == "t-secret-0-a-0a1b2c3d" and half.seed == 77
+
+
+def test_bad_paging_is_invalid_argument_saying_what_is_allowed(api: HostedApi) -> None:
+    tournament_of(api, "t-bad", 3)
+    tournament_of(api, "t-other", 3)
+    token = api.stub.ListResults(
+        arena_pb2.ListResultsRequest(tournament_id="t-bad", page_size=1)
+    ).next_page_token
+    assert token
+    for asked, message in (
+        (
+            {"page_size": MAX_PAGE_SIZE + 1},
+            "page_size must be 0 (every result) or 1 to 1000, got 1001",
+        ),
+        ({"page_size": -1}, "page_size must be 0 (every result) or 1 to 1000, got -1"),
+        ({"page_token": "nonsense!"}, "page_token 'nonsense!' is not a next_page_token of"),
+        ({"page_token": "e30"}, "page_token 'e30' is not a next_page_token"),  # "{}"
+        ({"page_token": token, "order_by": "match_id desc"}, "page_token was given for another"),
+        ({"page_token": token, "after_match_id": "t-bad-0000"}, "page_token was given for"),
+        ({"order_by": "deal"}, "order_by must be 'match_id' or 'match_id desc' (or empty), got"),
+    ):
+        code, details = refusal(
+            api.stub.ListResults, arena_pb2.ListResultsRequest(tournament_id="t-bad", **asked)
+        )
+        assert (code, details[: len(message)]) == (grpc.StatusCode.INVALID_ARGUMENT, message)
+    elsewhere = arena_pb2.ListResultsRequest(tournament_id="t-other", page_token=token)
+    code, details = refusal(api.stub.ListResults, elsewhere)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "another listing" in details
+    code, _ = refusal(api.stub.ListResults, arena_pb2.ListResultsRequest(tournament_id="t-none"))
+    assert code == grpc.StatusCode.NOT_FOUND
+
+
+def test_the_stores_page_reads_are_in_match_id_order(api: HostedApi) -> None:
+    ids = tournament_of(api, "t-store", 9)
+    store = TournamentStore(api.redis)
+    assert [r["match_id"] for r in store.results_page("t-store", "", 4)] == ids[:4]
+    assert [r["match_id"] for r in store.results_page("t-store", ids[3], 4)] == ids[4:8]
+    assert [r["match_id"] for r in store.results_page("t-store", "", 3, True)] == ids[:5:-1]
+    assert store.results_page("t-store", ids[0], 3, True) == []
