@@ -3,6 +3,16 @@
 isort:skip_file
 The service a bot implements. A bot is a small gRPC server in any language; the
 referee is its only client. A random bot needs Hello and Act, nothing else.
+
+What the referee holds a bot to, beyond the messages (docs/writing-a-bot.md says more):
+- Games, by name: "baloot", "bid-euchre", "bridgette", "persian-rummy", "seep".
+- Hello has a deadline of 2 s (or the match's move deadline, if longer), MatchEnded of
+  1 s; each decision has the deadline its ActRequest states.
+- A message either way may be at most 4 MiB.
+- Action ids are 64-bit and some exceed 2^53: never read them as doubles.
+- A bot that misses a deadline, fails a call or names an action not offered commits
+  a fault; the referee plays a legal action in its place, and a team forfeits the
+  match on its third fault (by default).
 """
 
 from arena.v1 import baloot_pb2 as _baloot_pb2
@@ -67,7 +77,9 @@ class HelloResponse(_message.Message):
     """True when the bot implements ActStream; the referee then prefers it."""
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Games the bot plays, by name ("bid-euchre", "seep", ...). Empty means none."""
+        """Games the bot plays, by name: any of "baloot", "bid-euchre", "bridgette",
+        "persian-rummy" and "seep". Empty means none.
+        """
 
     def __init__(
         self,
@@ -100,7 +112,10 @@ class LegalAction(_message.Message):
     PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     """Identifier of the action. Ids are stable within a game: the same action (say
-    "play QH" in Bid Euchre) always has the same id, so bots may learn on them.
+    "play QH" in Bid Euchre) always has the same id, so bots may learn on them. Ids use
+    all 64 bits (Seep's exceed 2^53): keep them as 64-bit integers, never as doubles
+    (in protobuf.js, `longs: String` or BigInt, not `longs: Number`). 0 is a real
+    action in some games, so an ActResponse left empty chooses action 0.
     """
     text: _builtins.str
     """Canonical short text, e.g. "play QH", "call ASK", "trump H"; unique in the list."""
@@ -171,7 +186,7 @@ class ActRequest(_message.Message):
     seating.
     """
     game: _builtins.str
-    """Game name, e.g. "bid-euchre"."""
+    """Game name: "baloot", "bid-euchre", "bridgette", "persian-rummy" or "seep"."""
     seat: _builtins.int
     """The seat to act (0-based). Partners in a 4-seat game are separate seats, each with
     its own conversation.

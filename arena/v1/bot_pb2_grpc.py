@@ -62,8 +62,9 @@ class BotServicer:
     """
 
     def Hello(self, request, context):
-        """Who the bot is and what it plays. The referee calls it before each match; a bot
-        that does not answer forfeits.
+        """Who the bot is and what it plays. The referee calls it before each match, with a
+        deadline of 2 s or the match's move deadline, whichever is longer. A bot that does
+        not answer in time, or does not list the match's game, forfeits the match.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -89,7 +90,8 @@ class BotServicer:
         raise NotImplementedError('Method not implemented!')
 
     def MatchEnded(self, request, context):
-        """The match is over. Optional: errors are ignored. Sent once per seat.
+        """The match is over. Optional: errors are ignored, and the referee waits at most 1 s
+        for the answer. Sent once per seat.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -3,6 +3,16 @@
 isort:skip_file
 The service a bot implements. A bot is a small gRPC server in any language; the
 referee is its only client. A random bot needs Hello and Act, nothing else.
+
+What the referee holds a bot to, beyond the messages (docs/writing-a-bot.md says more):
+- Games, by name: "baloot", "bid-euchre", "bridgette", "persian-rummy", "seep".
+- Hello has a deadline of 2 s (or the match's move deadline, if longer), MatchEnded of
+  1 s; each decision has the deadline its ActRequest states.
+- A message either way may be at most 4 MiB.
+- Action ids are 64-bit and some exceed 2^53: never read them as doubles.
+- A bot that misses a deadline, fails a call or names an action not offered commits
+  a fault; the referee plays a legal action in its place, and a team forfeits the
+  match on its third fault (by default).
 """
 
 from arena.v1 import bot_pb2 as _bot_pb2
@@ -36,8 +46,9 @@ class BotStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> BotAsyncStub: ...
     Hello: _grpc.UnaryUnaryMultiCallable[_bot_pb2.HelloRequest, _bot_pb2.HelloResponse]
-    """Who the bot is and what it plays. The referee calls it before each match; a bot
-    that does not answer forfeits.
+    """Who the bot is and what it plays. The referee calls it before each match, with a
+    deadline of 2 s or the match's move deadline, whichever is longer. A bot that does
+    not answer in time, or does not list the match's game, forfeits the match.
     """
     Act: _grpc.UnaryUnaryMultiCallable[_bot_pb2.ActRequest, _bot_pb2.ActResponse]
     """One decision: the bot gets what its seat may see plus the legal actions and returns
@@ -51,7 +62,9 @@ class BotStub:
     is over, and cancels it after a missed deadline (the next decision opens a new one).
     """
     MatchEnded: _grpc.UnaryUnaryMultiCallable[_bot_pb2.MatchEndedRequest, _bot_pb2.MatchEndedResponse]
-    """The match is over. Optional: errors are ignored. Sent once per seat."""
+    """The match is over. Optional: errors are ignored, and the referee waits at most 1 s
+    for the answer. Sent once per seat.
+    """
 
 @_typing.type_check_only
 class BotAsyncStub(BotStub):
@@ -59,8 +72,9 @@ class BotAsyncStub(BotStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     Hello: _aio.UnaryUnaryMultiCallable[_bot_pb2.HelloRequest, _bot_pb2.HelloResponse]  # type: ignore[assignment]
-    """Who the bot is and what it plays. The referee calls it before each match; a bot
-    that does not answer forfeits.
+    """Who the bot is and what it plays. The referee calls it before each match, with a
+    deadline of 2 s or the match's move deadline, whichever is longer. A bot that does
+    not answer in time, or does not list the match's game, forfeits the match.
     """
     Act: _aio.UnaryUnaryMultiCallable[_bot_pb2.ActRequest, _bot_pb2.ActResponse]  # type: ignore[assignment]
     """One decision: the bot gets what its seat may see plus the legal actions and returns
@@ -74,7 +88,9 @@ class BotAsyncStub(BotStub):
     is over, and cancels it after a missed deadline (the next decision opens a new one).
     """
     MatchEnded: _aio.UnaryUnaryMultiCallable[_bot_pb2.MatchEndedRequest, _bot_pb2.MatchEndedResponse]  # type: ignore[assignment]
-    """The match is over. Optional: errors are ignored. Sent once per seat."""
+    """The match is over. Optional: errors are ignored, and the referee waits at most 1 s
+    for the answer. Sent once per seat.
+    """
 
 class BotServicer(metaclass=_abc_1.ABCMeta):
     """A card-game bot."""
@@ -85,8 +101,9 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
         request: _bot_pb2.HelloRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_bot_pb2.HelloResponse, _abc.Awaitable[_bot_pb2.HelloResponse]]:
-        """Who the bot is and what it plays. The referee calls it before each match; a bot
-        that does not answer forfeits.
+        """Who the bot is and what it plays. The referee calls it before each match, with a
+        deadline of 2 s or the match's move deadline, whichever is longer. A bot that does
+        not answer in time, or does not list the match's game, forfeits the match.
         """
 
     @_abc_1.abstractmethod
@@ -118,6 +135,8 @@ class BotServicer(metaclass=_abc_1.ABCMeta):
         request: _bot_pb2.MatchEndedRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_bot_pb2.MatchEndedResponse, _abc.Awaitable[_bot_pb2.MatchEndedResponse]]:
-        """The match is over. Optional: errors are ignored. Sent once per seat."""
+        """The match is over. Optional: errors are ignored, and the referee waits at most 1 s
+        for the answer. Sent once per seat.
+        """
 
 def add_BotServicer_to_server(servicer: BotServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

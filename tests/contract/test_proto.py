@@ -4,6 +4,7 @@ style closely enough that a bot author needs nothing else."""
 from __future__ import annotations
 
 import filecmp
+import random
 import subprocess
 import sys
 import zipfile
@@ -13,6 +14,10 @@ import grpc_tools
 import pytest
 from google.protobuf import descriptor_pb2
 from grpc_tools import protoc
+
+from arena.games import Game, all_games
+from arena.referee.bot_client import MAX_MESSAGE_BYTES
+from arena.referee.match import HELLO_TIMEOUT_S, MATCH_ENDED_TIMEOUT_S
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_DIR = ROOT / "proto"
@@ -142,6 +147,45 @@ def test_wheel_ships_generated_code_the_replay_schema_and_the_sites_files(tmp_pa
     ):
         assert f"arena/v1/{module}" in names
     assert "arena/replay/replay.schema.json" in names
+    # The contract itself, beside the code generated from it, and it compiles from there.
+    assert {f"arena/v1/{p.name}" for p in PROTO_FILES} <= names
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    include = str(Path(grpc_tools.__file__).parent / "_proto")
+    out = tmp_path / "compiled"
+    out.mkdir()
+    compiled = protoc.main(
+        ["protoc", f"-I{unpacked}", f"-I{include}", f"--python_out={out}", "arena/v1/bot.proto"]
+    )
+    assert compiled == 0 and (out / "arena/v1/bot_pb2.py").is_file()
     assert "arena/web/static/site.css" in names  # the leaderboard's, served from the package
     assert "arena/py.typed" in names
     assert any(n.endswith("entry_points.txt") for n in names)
+
+
+def test_the_bot_contract_states_what_the_referee_holds_bots_to() -> None:
+    """The numbers a bot author needs are in bot.proto, and they are the referee's own."""
+    text = (PROTO_DIR / "arena/v1/bot.proto").read_text()
+    for game in all_games():
+        assert f'"{game.info.name}"' in text
+    assert f"deadline of {HELLO_TIMEOUT_S:g} s or the match's move deadline" in text
+    assert f"waits at most {MATCH_ENDED_TIMEOUT_S:g} s" in text
+    assert f"at most {MAX_MESSAGE_BYTES // 2**20} MiB" in text
+    # What the warnings are about: ids past a double's integers, and a real action 0.
+    offered = set().union(*(offered_ids(game) for game in all_games()))
+    assert max(offered) > 2**53 and "exceed 2^53" in text
+    assert 0 in offered and "0 is a real" in text
+
+
+def offered_ids(game: Game, decisions: int = 300) -> set[int]:
+    """The action ids offered in the first ``decisions`` of one random playout."""
+    rng = random.Random(7)
+    state = game.new_state(7, {})
+    offered: set[int] = set()
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        offered.update(legal)
+        state.apply(rng.choice(legal))
+    return offered
