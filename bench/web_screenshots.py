@@ -23,7 +23,13 @@ from tests.web.browser import chromium, wait_for
 
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 WIDTH, HEIGHT = 1200, 800
-VIEWER_AT = {"bid-euchre": (14, 0), "seep": (21, -1), "persian-rummy": (60, 2)}
+VIEWER_AT = {
+    "bid-euchre": (14, 0),
+    "seep": (21, -1),
+    "persian-rummy": (95, -1),  # the first frame of deal 2: deal 1's end shown
+    "bridgette": (30, -1),
+    "baloot": (20, 1),
+}
 """Replays shown: the frame, and the seat whose request is shown (-1: none)."""
 
 
@@ -80,6 +86,8 @@ def take(out: Path, only: list[str] | None = None) -> list[Path]:
                     "return a !== null && a.dataset.frame === arguments[0];",
                     frame,
                 )
+                # A seat's request is fetched apart: the picture waits for it.
+                wait_for(driver, "return document.getElementById('sent-loading') === null;")
                 # The table, not the page's header: the viewer's first line at the top.
                 driver.execute_script("document.getElementById('position').scrollIntoView();")
             target = out / name

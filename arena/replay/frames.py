@@ -4,10 +4,13 @@ seat to act was sent.
 The replay is first verified (``arena.replay.verify``), then played again on the game's
 engine, as the referee played it. Before each decision a frame records the whole table
 (``arena.replay.tables``: every hand, the trick or floor or melds, the scores), whose turn
-it is, the decision taken, any fault on it, the engine events since the last frame, and
-the seat's ``ActRequest``: built by ``arena.wire_bytes.act_request``, the very function
-the referee sends bots, so the viewer cannot show something else than a bot got. A last
-frame shows the table where the match stopped.
+it is, the decision taken, any fault on it, and the engine events since the last frame. A
+last frame shows the table where the match stopped.
+
+The seat's ``ActRequest`` at each frame is built by ``arena.wire_bytes.act_request``, the
+very function the referee sends bots, so the viewer cannot show something else than a bot
+got. It is most of the size, so it is kept apart (``Built.requests``, as wire bytes) and
+the site serves it one frame at a time (``Built.sent``).
 
 Pure: no I/O. A replay of another format or version raises ``FramesRefused``; one that
 does not verify raises ``ReplayMismatch``.
@@ -16,6 +19,7 @@ does not verify raises ``ReplayMismatch``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import json_format
@@ -23,12 +27,13 @@ from google.protobuf import json_format
 from arena import wire_bytes
 from arena.games import State, get_game
 from arena.replay.record import FORMAT, HAND_END_KINDS, VERSION
-from arena.replay.tables import table
+from arena.replay.tables import PLAY_DIRECTION, table
 from arena.replay.verify import ReplayMismatch, verify_replay
 from arena.v1 import bot_pb2
 
 FRAMES_FORMAT = "card-arena-replay-frames"
-FRAMES_VERSION = 1
+FRAMES_VERSION = 2
+"""2: frames no longer carry ``sent``; it is served apart, per frame."""
 
 Frame = dict[str, Any]
 
@@ -50,9 +55,46 @@ def check_version(doc: Mapping[str, Any]) -> None:
         )
 
 
+class NoRequest(LookupError):
+    """A frame index that has no request (out of range, or where the match stopped)."""
+
+
+@dataclass(frozen=True)
+class Built:
+    """A replay's frames document, and each frame's ActRequest as the referee's wire
+    bytes (None where the match stopped): bytes are a fraction of the JSON's size, so a
+    site can keep several matches' requests at hand."""
+
+    frames: dict[str, Any]
+    requests: list[bytes | None]
+
+    def sent(self, index: int) -> dict[str, Any]:
+        """Frame ``index``'s ActRequest as JSON (proto field names, every field)."""
+        wire = self.requests[index] if 0 <= index < len(self.requests) else None
+        if wire is None:
+            acting = sum(1 for r in self.requests if r is not None)
+            raise NoRequest(
+                f"frame {index} has no request: the frames with a seat to act are 0 to {acting - 1}"
+                if acting
+                else f"frame {index} has no request: no seat acts in this match"
+            )
+        sent: dict[str, Any] = json_format.MessageToDict(
+            bot_pb2.ActRequest.FromString(wire),
+            preserving_proto_field_name=True,
+            always_print_fields_with_no_presence=True,
+        )
+        return sent
+
+
 def build_frames(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The frames of a replay document; ``names`` (one per seat) overrides the names the
-    replay records, e.g. the registered names of a tournament's entries."""
+    """The frames document of a replay (``build`` without the requests)."""
+    return build(doc, names).frames
+
+
+def build(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> Built:
+    """The frames of a replay document and their requests; ``names`` (one per seat)
+    overrides the names the replay records, e.g. the registered names of a tournament's
+    entries."""
     if not isinstance(doc, Mapping):
         raise FramesRefused("it is not a Card Arena replay (not a JSON object)")
     check_version(doc)
@@ -73,7 +115,7 @@ def build_frames(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> 
     if doc["hands"]:
         walk.last()
     in_play = sum(len(h["log"]) for h in doc["hands"])
-    return {
+    frames = {
         "format": FRAMES_FORMAT,
         "version": FRAMES_VERSION,
         "replay_version": VERSION,
@@ -82,6 +124,7 @@ def build_frames(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> 
         "title": info.title,
         "seed": doc["seed"],
         "teams": info.num_teams,
+        "direction": PLAY_DIRECTION[info.name],
         "seats": seats,
         "hands": walk.hands,
         # Faults while greeting the bots, before any hand: the match never started.
@@ -89,6 +132,7 @@ def build_frames(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> 
         "result": doc["result"],
         "frames": walk.frames,
     }
+    return Built(frames, walk.requests)
 
 
 class _Walk:
@@ -100,6 +144,7 @@ class _Walk:
         self.seen = 0  # engine events already shown in a frame
         self.faults: list[dict[str, Any]] = []  # faults since the last decision
         self.frames: list[Frame] = []
+        self.requests: list[bytes | None] = []  # each frame's ActRequest, as sent
         self.hands: list[dict[str, Any]] = []
         self.number = 0
         self.decisions = 0
@@ -162,26 +207,20 @@ class _Walk:
             ],
             "faults": self.faults,
             "action": None,
-            "sent": None if state.is_terminal() else self._sent(),
         }
+        self.requests.append(None if state.is_terminal() else self._request())
         self.faults = []
         return frame
 
-    def _sent(self) -> dict[str, Any]:
+    def _request(self) -> bytes:
         """The ActRequest of the seat to act, as the referee built it (time bank as the
         replay recorded it, to the microsecond)."""
         state = self.state
-        request = bot_pb2.ActRequest.FromString(
-            wire_bytes.act_request(
-                state,
-                match_id=self.doc.get("bot_match_id", ""),
-                decision_index=self.decisions,
-                deadline_s=self.doc["move_deadline_ms"] / 1000,
-                legal=state.legal_actions(),
-                time_bank_s=self.banks[state.current_seat()],
-            )
+        return wire_bytes.act_request(
+            state,
+            match_id=self.doc.get("bot_match_id", ""),
+            decision_index=self.decisions,
+            deadline_s=self.doc["move_deadline_ms"] / 1000,
+            legal=state.legal_actions(),
+            time_bank_s=self.banks[state.current_seat()],
         )
-        sent: dict[str, Any] = json_format.MessageToDict(
-            request, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-        )
-        return sent

@@ -42,6 +42,16 @@ Pile = dict[str, Any]
 DECK_SIZES = {"seep": 52, "bid-euchre": 24, "bridgette": 55, "persian-rummy": 56, "baloot": 32}
 """Cards in each game's pack: what the hands and piles of a table add up to."""
 
+PLAY_DIRECTION = {
+    "bid-euchre": "clockwise",  # arena.games.tricks: seats numbered clockwise
+    "persian-rummy": "clockwise",  # dealt from the dealer's left, who plays first
+    "baloot": "counter-clockwise",  # arena.games.baloot: everything counter-clockwise
+    "seep": "counter-clockwise",  # as Seep is played in North India
+    "bridgette": "facing",  # two seats, across the table
+}
+"""Which way play passes from seat s to s+1 (every engine numbers seats in its order of
+play), so the viewer can seat each bot where a player of the game would sit."""
+
 
 def table(state: State) -> Table:
     """The table of any of the five games."""

@@ -43,6 +43,8 @@ route                                    answer
 ``/api/replays/{tournament}/{match}``    JSON: the replay document from the referee
 ``/api/replays/{t}/{match}/frames``      JSON: the viewer's frames
                                          (``arena.replay.frames``)
+``/api/replays/{t}/{m}/frames/{i}/sent`` JSON: the ``ActRequest`` the seat to act
+                                         was sent at frame ``i``
 ``/api/bots/{bot}/history?game=``        JSON: ``RatingHistory`` (every board when no
                                          game)
 ``/api/live?tournament=``                JSON: ``ListLiveMatchesResponse``, the matches

@@ -165,6 +165,8 @@ class Site:
         self.max_streams = max_streams
         self.streams = 0
         """Event streams open now (one event loop serves them all: no lock needed)."""
+        self.built = viewer.FramesCache()
+        """The replay viewer's last built matches: their frames, and requests by frame."""
 
     @property
     def source(self) -> Source:
@@ -193,6 +195,7 @@ class Site:
             Route("/api/matches", self.api_matches),
             Route("/api/replays/{tournament}/{match}", self.api_replay),
             Route("/api/replays/{tournament}/{match}/frames", self.api_frames),
+            Route("/api/replays/{tournament}/{match}/frames/{index}/sent", self.api_sent),
             Route("/api/bots/{bot:path}/history", self.api_history),
             Route("/api/live", self.api_live),
             Route("/api/live/{tournament}/{match}/events", self.api_events),
@@ -376,9 +379,13 @@ class Site:
     async def api_frames(self, request: Request) -> Response:
         p = request.path_params
         replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
-        # Replaying the match through the engine is CPU work: off the event loop.
-        frames = await asyncio.to_thread(viewer.frames, replay)
-        return CompactJSONResponse(frames)
+        return CompactJSONResponse((await self.built.get(replay)).frames)
+
+    async def api_sent(self, request: Request) -> Response:
+        p = request.path_params
+        # The replay is asked for every time: it says whether it may be shown yet.
+        replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
+        return CompactJSONResponse(viewer.sent(await self.built.get(replay), p["index"]))
 
     async def api_history(self, request: Request) -> Response:
         bot = _bot(request.path_params["bot"])

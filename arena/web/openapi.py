@@ -18,7 +18,7 @@ from typing import Any
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from arena import __version__
-from arena.v1 import arena_pb2
+from arena.v1 import arena_pb2, bot_pb2
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT
 
 Schema = dict[str, Any]
@@ -249,8 +249,9 @@ OPERATIONS: dict[str, Schema] = {
         "errors": [404, 502],
     },
     "/api/replays/{tournament}/{match}/frames": {
-        "summary": "The replay viewer's frames: the table before every decision, what the "
-        "seat to act was sent, and the faults (arena.replay.frames), as compact JSON",
+        "summary": "The replay viewer's frames: the table before every decision, whose turn "
+        "it is, and the faults (arena.replay.frames), as compact JSON; what the seat to act "
+        "was sent is served apart, per frame",
         "parameters": [TOURNAMENT, MATCH],
         "schema": {
             "type": "object",
@@ -266,6 +267,23 @@ OPERATIONS: dict[str, Schema] = {
             },
         },
         "errors": [404, 502],
+    },
+    "/api/replays/{tournament}/{match}/frames/{index}/sent": {
+        "summary": "The ActRequest the seat to act at frame index was sent, built by the "
+        "referee's own encoder (a frame where the match stopped has none)",
+        "parameters": [
+            TOURNAMENT,
+            MATCH,
+            {
+                "name": "index",
+                "in": "path",
+                "required": True,
+                "description": "a frame's index in the frames document",
+                "schema": {"type": "integer", "minimum": 0},
+            },
+        ],
+        "schema": {"$ref": REF + "arena.v1.ActRequest"},
+        "errors": [400, 404, 502],
     },
     "/api/bots/{bot}/history": {
         "summary": "A bot's rating at each refit, a series per board",
@@ -324,9 +342,9 @@ OPERATIONS: dict[str, Schema] = {
 
 ERROR_TEXT = {
     400: "a bad parameter (a limit out of range, a cursor that is no page's, a "
-    "Last-Event-ID that is no sequence)",
+    "Last-Event-ID that is no sequence, a frame index that is no integer)",
     404: "unknown game, bot, tournament or match, or an id that cannot be one; a match "
-    "whose events are not to be had",
+    "whose events are not to be had; a frame that has no request",
     502: "the arena API or the referee could not be reached or failed",
     503: "the site follows as many matches as it may at once; try again later",
 }
@@ -341,6 +359,7 @@ def _document() -> str:
         arena_pb2.MatchRecord,
         arena_pb2.RatingHistory,
         arena_pb2.ListLiveMatchesResponse,
+        bot_pb2.ActRequest,
     ):
         add_message(message.DESCRIPTOR, schemas)
     schemas["MatchEntry"] = _match_entry(schemas)

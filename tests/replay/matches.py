@@ -80,7 +80,9 @@ async def _play(
     return store.load(match_id)
 
 
-async def _play_all(store: ReplayStore) -> Played:
+async def _play_all(
+    store: ReplayStore, games: dict[str, dict[str, int]], faulty: bool = True
+) -> Played:
     played = Played()
     a, b = Noting(1), Noting(2)
     servers = [
@@ -90,14 +92,15 @@ async def _play_all(store: ReplayStore) -> Played:
     ]
     good_a, good_b, illegal = (f"127.0.0.1:{port}" for _, port in servers)
     try:
-        for name, options in SHORT.items():
+        for name, options in games.items():
             bank = 30.0 if name == "baloot" else 0.0
             played.replays[name] = await _play(
                 store, name, name, (good_a, good_b), options, 3, bank
             )
-        played.replays[FAULTY] = await _play(
-            store, FAULTY, "bid-euchre", (good_a, illegal), {"max_hands": 1}, 1000, 0.0
-        )
+        if faulty:
+            played.replays[FAULTY] = await _play(
+                store, FAULTY, "bid-euchre", (good_a, illegal), {"max_hands": 1}, 1000, 0.0
+            )
     finally:
         for server, _ in servers:
             await server.stop(None)
@@ -107,4 +110,9 @@ async def _play_all(store: ReplayStore) -> Played:
 
 def play_all(directory: Path) -> Played:
     """Play every game's short match, and the faulty one; replays go to ``directory``."""
-    return asyncio.run(_play_all(ReplayStore(directory)))
+    return asyncio.run(_play_all(ReplayStore(directory), SHORT))
+
+
+def play_games(directory: Path, games: dict[str, dict[str, int]]) -> Played:
+    """One match of each game named, with those options, between the noting bots."""
+    return asyncio.run(_play_all(ReplayStore(directory), games, faulty=False))

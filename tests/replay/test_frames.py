@@ -1,7 +1,8 @@
 """The replay viewer's frames (``arena.replay.frames``) for every game, from real matches:
 a frame per decision and one where the match stopped, every card of the pack on the
-table at every frame, each seat shown exactly the request its bot was sent, faults at
-their decision, and replays of another version refused."""
+table at every frame, each seat shown exactly the request its bot was sent (kept apart
+from the frames), hand ends where the viewer shows them, faults at their decision, and
+replays of another version refused."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
-from arena.replay.frames import FramesRefused, build_frames
+from arena.replay.frames import Built, FramesRefused, NoRequest, build, build_frames
 from arena.replay.tables import DECK_SIZES
 from tests.replay.matches import FAULTY, SHORT, Played, play_all
 
@@ -26,8 +27,13 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
 
 
 @pytest.fixture(scope="module")
-def frames(played: Played) -> dict[str, dict[str, Any]]:
-    return {name: build_frames(doc) for name, doc in played.replays.items()}
+def built(played: Played) -> dict[str, Built]:
+    return {name: build(doc) for name, doc in played.replays.items()}
+
+
+@pytest.fixture(scope="module")
+def frames(built: dict[str, Built]) -> dict[str, dict[str, Any]]:
+    return {name: b.frames for name, b in built.items()}
 
 
 @pytest.mark.parametrize("match", MATCHES)
@@ -45,7 +51,8 @@ def test_a_frame_per_decision_and_one_at_the_end(
         assert frame["seat"] == decision["seat"]
         assert frame["action"]["text"] == decision["text"]
         assert frame["action"]["id"] == str(decision["action"])
-    assert steps[-1]["seat"] is None and steps[-1]["sent"] is None
+    assert steps[-1]["seat"] is None
+    assert not any("sent" in f for f in steps)  # served apart, per frame
     assert steps[-1]["scores"] == doc["result"]["scores"]
     # The hand selector: each hand's first frame, in order, and where its end shows.
     hands = shown["hands"]
@@ -74,16 +81,18 @@ def test_every_card_of_the_pack_is_on_the_table_at_every_frame(
 
 @pytest.mark.parametrize("match", list(SHORT))
 def test_each_seat_is_shown_exactly_what_its_bot_was_sent(
-    played: Played, frames: dict[str, dict[str, Any]], match: str
+    played: Played, built: dict[str, Built], match: str
 ) -> None:
     token = played.replays[match]["bot_match_id"]
     compared = 0
-    for frame in frames[match]["frames"][:-1]:
+    steps = built[match].frames["frames"]
+    assert len(built[match].requests) == len(steps)
+    for frame in steps[:-1]:
         request = played.sent[(token, frame["decision"])]
         sent = json_format.MessageToDict(
             request, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
         )
-        shown = dict(frame["sent"])
+        shown = built[match].sent(frame["index"])
         # The replay keeps the time bank to the microsecond; the rest is exact.
         bank_sent, bank_shown = sent.pop("time_bank", None), shown.pop("time_bank", None)
         assert (bank_sent is None) == (bank_shown is None)
@@ -94,7 +103,35 @@ def test_each_seat_is_shown_exactly_what_its_bot_was_sent(
         compared += 1
     assert compared == played.replays[match]["result"]["decisions"]
     if match == "baloot":
-        assert "time_bank" in frames[match]["frames"][0]["sent"]
+        assert "time_bank" in built[match].sent(0)
+    last = len(steps) - 1
+    for index in (last, last + 1, -1):
+        with pytest.raises(NoRequest) as none:
+            built[match].sent(index)
+        assert str(none.value) == (
+            f"frame {index} has no request: the frames with a seat to act are 0 to {last - 1}"
+        )
+
+
+@pytest.mark.parametrize("match", MATCHES)
+def test_each_hand_end_is_where_the_viewer_shows_it(
+    played: Played, frames: dict[str, dict[str, Any]], match: str
+) -> None:
+    """The engines deal the next hand in the step that ends one: the frame after a hand's
+    last decision is the first to know how it ended, and carries its hand_end events."""
+    shown = frames[match]
+    steps = shown["frames"]
+    ended = [h for h in shown["hands"] if "end" in h]
+    assert ended, "every short match ends at least one hand"
+    for hand, recorded in zip(shown["hands"], played.replays[match]["hands"], strict=True):
+        if "end" not in hand:
+            continue
+        assert hand["end"] == recorded["end"] and hand["scores"] == recorded["scores"]
+        assert hand["end_frame"] == hand["frame"] + hand["decisions"]
+        after = steps[hand["end_frame"]]
+        assert after["hand"] != hand["number"] or after["kind"] == "end"
+        assert steps[hand["end_frame"] - 1]["hand"] == hand["number"]
+        assert any(e["hand_end"] for e in after["events"]), after["events"]
 
 
 def test_faults_are_shown_at_their_decision(

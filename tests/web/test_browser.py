@@ -33,6 +33,7 @@ from tests.web.test_viewer import (  # noqa: F401  (served: the fixture)
     card_name,
     expected_rows,
     frames_of,
+    sent_of,
     served,
 )
 
@@ -228,6 +229,12 @@ def test_the_viewer_works_with_the_keyboard_alone(
     assert heading == f"What seat 0 ({seats[0]['name']}) was sent"
     chosen = browser.find_elements(By.CSS_SELECTOR, "section.seat.chosen")
     assert [c.get_attribute("data-seat") for c in chosen] == ["0"]
+    # Fetched on demand: the legal actions of seat 0's last request, as the route has it.
+    asked = max(f["index"] for f in frames[: second + 1] if f["seat"] == 0)
+    wanted = [str(a["id"]) for a in sent_of(served, "bid-euchre", asked)[1]["legal_actions"]]
+    wait_for(browser, "return document.querySelector('#sent-legal li') !== null;")
+    legal = browser.find_elements(By.CSS_SELECTOR, "#sent-legal li")
+    assert [li.get_attribute("data-id") for li in legal] == wanted
 
     # Space (the focus on the page, not a control) plays and pauses.
     browser.find_element(By.TAG_NAME, "h1").click()
@@ -248,3 +255,122 @@ def test_the_docs_screenshots_are_taken_at_their_size(tmp_path: Path) -> None:
         assert 10_000 < path.stat().st_size < 200_000
     for name in web_screenshots.shots(web_render.SyntheticSource(12, 400, seed=3)):
         assert f"images/{name}" in (Path(__file__).parents[2] / "docs" / "web.md").read_text()
+
+
+HAND_END = """
+const banner = document.getElementById("hand-end");
+return banner && [banner.dataset.hand, banner.textContent];
+"""
+
+
+@pytest.mark.parametrize("game", ["bid-euchre", "persian-rummy"])
+def test_a_hand_end_is_shown_on_the_first_frame_after_it_and_no_other(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+    game: str,
+) -> None:
+    shown = frames_of(served, game)
+    frames, hand = shown["frames"], shown["hands"][0]
+    after = hand["end_frame"]
+    said = [e["text"] for e in frames[after]["events"] if e["hand_end"]]
+    scores = " : ".join(map(str, hand["scores"]))
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/{game}#d={after - 1}")
+    at_frame(browser, after - 1)
+    assert browser.execute_script(HAND_END) is None
+    press(browser, Keys.ARROW_RIGHT)
+    at_frame(browser, after)
+    assert browser.execute_script(HAND_END) == [
+        "1",
+        f"Hand 1 ended: {'; '.join(said)} \u2014 scores after it {scores}",
+    ]
+    assert browser.find_element(By.ID, "hand-end").get_attribute("role") == "status"
+    press(browser, Keys.ARROW_RIGHT)
+    at_frame(browser, after + 1)
+    assert browser.execute_script(HAND_END) is None
+
+
+PLACES = """
+const centre = document.querySelector("#frame .piles.centre").getBoundingClientRect();
+const found = {};
+for (const seat of document.querySelectorAll("#frame section.seat")) {
+  const r = seat.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const cx = centre.left + centre.width / 2, cy = centre.top + centre.height / 2;
+  const side = y > centre.bottom ? "south" : y < centre.top ? "north"
+    : x < centre.left ? "west" : x > centre.right ? "east" : "centre";
+  found[seat.dataset.seat] = [seat.dataset.position, side];
+}
+return found;
+"""
+"""Each seat panel: the position it claims, and where it is drawn around the centre."""
+
+SEATED = {
+    "bid-euchre": ["south", "west", "north", "east"],  # clockwise
+    "persian-rummy": ["south", "west", "north", "east"],
+    "seep": ["south", "east", "north", "west"],  # counter-clockwise
+    "baloot": ["south", "east", "north", "west"],
+    "bridgette": ["south", "north"],  # facing
+}
+
+
+@pytest.mark.parametrize("game", list(SHORT))
+def test_seats_sit_around_the_table_in_the_order_play_passes(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+    game: str,
+) -> None:
+    frames = frames_of(served, game)["frames"]
+    browser.set_window_size(1200, 900)
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/{game}")
+    check_cards(at_frame(browser, 0), frames[0])
+    places = browser.execute_script(PLACES)
+    assert places == {str(s): [p, p] for s, p in enumerate(SEATED[game])}
+    # A trick's cards say who played them.
+    trick = next(
+        (
+            f
+            for f in frames
+            if any(p["kind"] == "trick" and p["cards"] for p in f["table"]["piles"])
+        ),
+        None,
+    )
+    if trick is not None:
+        browser.get(f"{served.url}/replays/{TOURNAMENT}/{game}#d={trick['index']}")
+        at_frame(browser, trick["index"])
+        pile = next(p for p in trick["table"]["piles"] if p["kind"] == "trick")
+        marks = browser.find_elements(By.CSS_SELECTOR, ".pile.trick .card .by")
+        assert [m.get_attribute("textContent") for m in marks] == [f"s{s}" for s in pile["seats"]]
+    # A narrow screen stacks the seats and the centre, one under the other.
+    browser.set_window_size(480, 900)
+    try:
+        wait_for(
+            browser,
+            "const s = [...document.querySelectorAll('#frame .around > *')];"
+            "return s.every((e, i) => i === 0 || "
+            "e.getBoundingClientRect().top >= s[i - 1].getBoundingClientRect().bottom);",
+        )
+    finally:
+        browser.set_window_size(1200, 900)
+
+
+def test_a_request_that_cannot_be_fetched_says_why(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+) -> None:
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/seep#d=3")
+    at_frame(browser, 3)
+    # The page asks elsewhere from now on: a match the server has no result for.
+    browser.execute_script(
+        "document.getElementById('viewer').dataset.frames = arguments[0];",
+        f"/api/replays/{TOURNAMENT}/nosuch/frames",
+    )
+    browser.find_element(By.ID, "seat-select").send_keys(Keys.ARROW_DOWN)
+    wait_for(browser, "return document.getElementById('sent-error') !== null;")
+    shown = frames_of(served, "seep")
+    asked = max(f["index"] for f in shown["frames"][:4] if f["seat"] == 0)
+    error = browser.find_element(By.ID, "sent-error")
+    assert error.get_attribute("role") == "alert"
+    assert error.text == (
+        f"What seat 0 ({shown['seats'][0]['name']}) was sent at frame {asked} could not be "
+        f"loaded: tournament {TOURNAMENT} has no result for match 'nosuch' (yet)"
+    )

@@ -345,6 +345,12 @@ def test_every_json_route_answers_as_its_openapi_schema_says(played: Played) -> 
     documented("/api/tournaments/{tournament}", f"/api/tournaments/{t}")
     documented("/api/matches", "/api/matches", "/api/matches?limit=2&game=seep")
     documented("/api/replays/{tournament}/{match}", f"/api/replays/{t}/{record.match_id}")
+    frames = f"/api/replays/{t}/{record.match_id}/frames"
+    documented("/api/replays/{tournament}/{match}/frames", frames)
+    sent = "/api/replays/{tournament}/{match}/frames/{index}/sent"
+    documented(sent, f"{frames}/0/sent", f"{frames}/1/sent")
+    documented(sent, f"{frames}/x/sent", status=400)
+    documented(sent, f"{frames}/100000/sent", status=404)
     documented(
         "/api/bots/{bot}/history", "/api/bots/house/history", "/api/bots/rand-a/history?game=baloot"
     )

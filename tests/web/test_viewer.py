@@ -1,9 +1,11 @@
 """The replay viewer end to end: real replays of every game (``tests.replay.matches``)
-behind the leaderboard site, its frames JSON, its static files, and the page run in
-headless Chromium, whose cards must be the frames' cards."""
+behind the leaderboard site, its frames JSON and each frame's request (what the bots
+were sent), the cache of built matches, its static files, and the page run in headless
+Chromium, whose cards must be the frames' cards."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import re
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from google.protobuf import json_format
 
 from arena.replay.frames import build_frames
 from arena.replay.render import render
@@ -24,6 +27,7 @@ from arena.web.app import SECURITY_HEADERS, create_app
 from arena.web.data import Replay
 from arena.web.errors import HttpError
 from arena.web.server import listen, url_of
+from arena.web.viewer import FramesCache
 from tests.replay.matches import FAULTY, SHORT, Played, play_all
 from tests.web.dom import Document
 from tests.web.test_leaderboard_web import chromium, get
@@ -100,6 +104,72 @@ def test_the_frames_json_names_seats_by_their_entries(served: Served) -> None:
     shown = frames_of(served, "bid-euchre")
     names = [f"{HOSTILE}{s['team']}" for s in doc["seats"]]
     assert shown == build_frames(doc, names)
+
+
+def sent_of(served: Served, match: str, index: int | str) -> tuple[int, Any]:
+    url = f"{served.url}/api/replays/{TOURNAMENT}/{match}/frames/{index}/sent"
+    status, headers, body = get(url)
+    assert headers["Content-Type"] == "application/json", body[:500]
+    return status, json.loads(body)
+
+
+def test_each_frames_request_is_served_apart_as_its_bot_received_it(served: Served) -> None:
+    doc = served.played.replays["bid-euchre"]
+    frames = frames_of(served, "bid-euchre")["frames"]
+    assert frames and not any("sent" in f for f in frames)
+    for frame in frames[:-1]:
+        status, shown = sent_of(served, "bid-euchre", frame["index"])
+        received = served.played.sent[(doc["bot_match_id"], frame["decision"])]
+        assert status == 200 and shown == json_format.MessageToDict(
+            received, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+        )
+        assert shown["seat"] == frame["seat"]
+
+
+def test_a_frame_without_a_request_says_which_frames_have_one(served: Served) -> None:
+    last = len(frames_of(served, "seep")["frames"]) - 1
+    valid = f"the frames with a seat to act are 0 to {last - 1}"
+    for index in (last, last + 1, -1, 10**30):
+        status, body = sent_of(served, "seep", index)
+        assert (status, body["error"]) == (404, f"frame {index} has no request: {valid}")
+    for bad in ("x", "1.5", "%20"):
+        status, body = sent_of(served, "seep", bad)
+        index = bad.replace("%20", " ")
+        assert (status, body["error"]) == (
+            400,
+            f"frame index {index!r} is not an integer; this match has frames 0 to {last}",
+        )
+    status, body = sent_of(served, "nosuch", 0)
+    assert status == 404 and "no result for match 'nosuch'" in body["error"]
+    status, body = sent_of(served, "newer", 0)
+    assert status == 502 and "cannot be shown" in body["error"]
+
+
+def test_built_matches_are_kept_a_few_at_a_time(served: Served) -> None:
+    """Built once per replay file; the least recently used dropped past the size; a
+    replay that cannot be built is not kept."""
+    source = ReplaySource(dict(served.played.replays))
+
+    async def run() -> None:
+        cache = FramesCache(size=2)
+        seep = await source.replay(TOURNAMENT, "seep")
+        first = await cache.get(seep)
+        assert await cache.get(await source.replay(TOURNAMENT, "seep")) is first
+        changed = Replay(seep.tournament_id, seep.record, seep.text + " ", seep.document)
+        assert await cache.get(changed) is not first  # another file under the same ids
+        assert len(cache) == 2
+        assert await cache.get(seep) is first  # used last: baloot pushes out the change
+        await cache.get(await source.replay(TOURNAMENT, "baloot"))
+        assert len(cache) == 2 and await cache.get(seep) is first
+        source.replays["newer"] = {**served.played.replays["seep"], "version": 2}
+        for _ in range(2):
+            with pytest.raises(HttpError, match="cannot be shown"):
+                await cache.get(await source.replay(TOURNAMENT, "newer"))
+        assert len(cache) == 2 and await cache.get(seep) is first
+        with pytest.raises(ValueError, match="at least 1 match, not 0"):
+            FramesCache(size=0)
+
+    asyncio.run(run())
 
 
 def test_unknown_matches_and_other_versions_say_why(served: Served) -> None:
@@ -218,7 +288,8 @@ def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
     assert shown.app["data-frame"] == str(middle)
     assert shown.app["data-seat-shown"] == str(seat)
     assert shown.rows == expected_rows(frames[middle])
-    assert shown.sent_legal == [str(a["id"]) for a in frames[middle]["sent"]["legal_actions"]]
+    request = sent_of(served, match, middle)[1]
+    assert shown.sent_legal == [str(a["id"]) for a in request["legal_actions"]]
     faulted = next((f for f in frames if f["faults"]), None)
     assert (faulted is not None) == (match == FAULTY)
     if faulted is not None:

@@ -1,11 +1,13 @@
 // The Card Arena replay viewer: draws one frame of /api/replays/{t}/{m}/frames at a
-// time. Plain JavaScript, no build step, nothing loaded from elsewhere. Every text goes
-// in through textContent or setAttribute, never as HTML: bot names are user input.
+// time, seats around a table, and fetches what a chosen seat was sent at a frame from
+// .../frames/{index}/sent (the frames leave it out: it is most of their size). Plain
+// JavaScript, no build step, nothing loaded from elsewhere. Every text goes in through
+// textContent or setAttribute, never as HTML: bot names are user input.
 "use strict";
 
 (function () {
   const FRAMES_FORMAT = "card-arena-replay-frames";
-  const FRAMES_VERSION = 1;
+  const FRAMES_VERSION = 2;
   const PLAY_MS = 900;
   const RANKS = {
     A: "ace", K: "king", Q: "queen", J: "jack", T: "10", 9: "9", 8: "8", 7: "7",
@@ -16,6 +18,15 @@
     H: ["hearts", "\u2665", "red"], S: ["spades", "\u2660", "black"],
   };
   const SPECIALS = { GC: "Grand Colon", RC: "Royal Colon", LC: "Little Colon" };
+  // Where each seat sits, seat 0 at the bottom, the others in the order play passes.
+  const POSITIONS = {
+    clockwise: ["south", "west", "north", "east"],
+    "counter-clockwise": ["south", "east", "north", "west"],
+    facing: ["south", "north"],
+  };
+  // Piles in the middle of the table; the rest (cards taken, the stock, cards put
+  // aside face down) lie beside it.
+  const ASIDE = { won: true, stock: true };
 
   const root = document.getElementById("viewer");
   if (!root) return;
@@ -24,6 +35,7 @@
   let seatShown = -1; // -1: the full view only
   let timer = null;
   const ui = {};
+  const sentCache = new Map(); // frame index -> {request} or {error}, or a pending fetch
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -127,6 +139,7 @@
     );
     ui.frame = el("div", { id: "frame" });
     ui.sent = el("aside", { id: "sent", "aria-label": "What the seat's bot was sent" });
+    ui.views = el("div", { class: "views" }, ui.frame, ui.sent);
     const keys = el(
       "p",
       { class: "muted keys" },
@@ -136,7 +149,7 @@
       "div",
       { id: "viewer-app", "data-game": data.game, "data-frames": frames.length },
       ui.position, controls, pickers, keys,
-      el("div", { class: "views" }, ui.frame, ui.sent),
+      ui.views,
     );
     if (data.faults_before_play.length) {
       app.prepend(faultList(data.faults_before_play, "Faults before play: the match never started."));
@@ -166,12 +179,35 @@
       {
         class: "seat" + (turn ? " turn" : "") + (faulted ? " faulted" : "") + (seatShown === seat ? " chosen" : ""),
         "data-seat": seat,
+        "data-position": position(seat),
         "aria-label": "Seat " + seat + ", " + s.name + (turn ? ", to act" : ""),
       },
       el("h3", {}, "Seat " + seat + " ", el("span", { class: "name" }, s.name), " ", el("span", { class: "muted" }, "team " + s.team + (turn ? " \u2014 to act" : ""))),
       cards(hand, null, false, "hand-" + seat),
     );
     return panel;
+  }
+
+  function position(seat) {
+    const around = POSITIONS[data.direction] || POSITIONS.clockwise;
+    return around[seat % around.length];
+  }
+
+  // The engines deal the next hand in the step that ends one, so no frame shows a
+  // finished hand: the first frame after it says how it ended.
+  function handEnd(frame) {
+    const hand = data.hands.find((h) => h.end_frame === frame.index);
+    if (!hand) return null;
+    const said = frame.events.filter((e) => e.hand_end).map((e) => e.text);
+    const how = said.length ? said.join("; ") : hand.end;
+    return el("p", { class: "hand-end", id: "hand-end", role: "status", "data-hand": hand.number },
+      el("strong", {}, "Hand " + hand.number + " ended: "), how + " \u2014 scores after it " + hand.scores.join(" : "));
+  }
+
+  function pileView(pile, i) {
+    return el("section", { class: "pile " + pile.kind, "data-kind": pile.kind, "aria-label": pile.label },
+      el("h4", {}, pile.label + (pile.face_down ? " (face down)" : "")),
+      cards(pile.cards, pile.seats || null, !!pile.face_down, "pile-" + i));
   }
 
   function frameView(frame) {
@@ -187,20 +223,20 @@
     });
     scores.append(body);
 
-    const seats = el("div", { class: "seats seats-" + t.hands.length });
-    t.hands.forEach((_, seat) => seats.append(seatPanel(frame, seat)));
-    const piles = el("div", { class: "piles" });
+    const around = el("div", { class: "around seats-" + t.hands.length, role: "group", "aria-label": "The table" });
+    t.hands.forEach((_, seat) => around.append(seatPanel(frame, seat)));
+    const centre = el("div", { class: "piles centre" });
+    const aside = el("div", { class: "piles aside" });
     t.piles.forEach((pile, i) => {
-      piles.append(
-        el("section", { class: "pile " + pile.kind, "data-kind": pile.kind, "aria-label": pile.label },
-          el("h4", {}, pile.label + (pile.face_down ? " (face down)" : "")),
-          cards(pile.cards, pile.seats || null, !!pile.face_down, "pile-" + i)),
-      );
+      (ASIDE[pile.kind] || pile.face_down ? aside : centre).append(pileView(pile, i));
     });
+    around.append(centre);
     const facts = el("dl", { class: "facts" }, el("dt", {}, "Phase"), el("dd", {}, t.phase));
     for (const [label, text] of t.facts) facts.append(el("dt", {}, label), el("dd", {}, text));
 
-    view.append(scores, facts);
+    view.append(el("div", { class: "strip" }, scores, facts));
+    const ended = handEnd(frame);
+    if (ended) view.append(ended);
     if (frame.faults.length) view.append(faultList(frame.faults, "Fault at this decision"));
     if (frame.action) {
       const a = frame.action;
@@ -212,7 +248,8 @@
     } else {
       view.append(el("p", { class: "action", id: "action" }, endText()));
     }
-    view.append(seats, piles);
+    view.append(around);
+    if (aside.childNodes.length) view.append(aside);
     if (frame.events.length) {
       const list = el("ul", { class: "events" });
       for (const e of frame.events) {
@@ -236,12 +273,9 @@
       box.push(el("p", { class: "muted" }, "Choose a seat under \u201cView\u201d to see exactly what its bot was sent: its observation and legal actions."));
       return box;
     }
-    let shown = frame;
-    if (frame.seat !== seatShown) {
-      shown = null;
-      for (let i = frame.index; i >= 0; i--) {
-        if (data.frames[i].seat === seatShown && data.frames[i].sent) { shown = data.frames[i]; break; }
-      }
+    let shown = null;
+    for (let i = frame.index; i >= 0; i--) {
+      if (data.frames[i].seat === seatShown && data.frames[i].kind === "decision") { shown = data.frames[i]; break; }
     }
     box.push(el("h3", {}, "What " + seatLabel(seatShown) + " was sent"));
     if (!shown) {
@@ -251,7 +285,18 @@
     if (shown !== frame) {
       box.push(el("p", { class: "muted" }, "Not its turn now; its last request was at frame " + shown.index + " (decision " + shown.decision + ")."));
     }
-    const request = shown.sent;
+    const got = sentCache.get(shown.index);
+    if (!got || got.pending) {
+      fetchSent(shown.index);
+      box.push(el("p", { class: "muted", id: "sent-loading" }, "Loading the request of frame " + shown.index + "\u2026"));
+      return box;
+    }
+    if (got.error) {
+      sentCache.delete(shown.index); // asked again when the frame or seat changes
+      box.push(el("p", { class: "error", id: "sent-error", role: "alert" }, "What " + seatLabel(seatShown) + " was sent at frame " + shown.index + " could not be loaded: " + got.error));
+      return box;
+    }
+    const request = got.request;
     const legal = el("ol", { class: "legal", id: "sent-legal", start: "0" });
     for (const a of request.legal_actions) {
       const taken = shown.action && String(a.id) === shown.action.id;
@@ -267,6 +312,21 @@
     return box;
   }
 
+  function fetchSent(index) {
+    if (sentCache.has(index)) return;
+    sentCache.set(index, { pending: true });
+    const url = root.getAttribute("data-frames") + "/" + index + "/sent";
+    fetch(url, { headers: { Accept: "application/json" } })
+      .then((response) => response.json().then(
+        (body) => (response.ok ? { request: body } : { error: body.error || "the server answered " + response.status }),
+        () => ({ error: "the server answered " + response.status + " without JSON" })))
+      .catch((error) => ({ error: String(error) }))
+      .then((got) => {
+        sentCache.set(index, got);
+        if (seatShown >= 0) ui.sent.replaceChildren(...sentView(data.frames[at]));
+      });
+  }
+
   function show() {
     const frame = data.frames[at];
     const hand = data.hands.filter((h) => h.frame <= at).pop();
@@ -275,6 +335,7 @@
     if (hand) ui.hand.value = String(hand.frame);
     ui.frame.replaceChildren(frameView(frame));
     ui.sent.replaceChildren(...sentView(frame));
+    ui.views.classList.toggle("full", seatShown < 0);
     ui.app.setAttribute("data-frame", String(at));
     ui.app.setAttribute("data-seat-shown", String(seatShown));
     const fragment = "#d=" + at + (seatShown >= 0 ? "&seat=" + seatShown : "");
