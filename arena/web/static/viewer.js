@@ -198,10 +198,13 @@
   function handEnd(frame) {
     const hand = data.hands.find((h) => h.end_frame === frame.index);
     if (!hand) return null;
+    // The engines' own words name the scores; the stored summary does not.
     const said = frame.events.filter((e) => e.hand_end).map((e) => e.text);
-    const how = said.length ? said.join("; ") : hand.end;
+    const how = said.length
+      ? said.join("; ")
+      : hand.end + " \u2014 scores after it " + hand.scores.join(" : ");
     return el("p", { class: "hand-end", id: "hand-end", role: "status", "data-hand": hand.number },
-      el("strong", {}, "Hand " + hand.number + " ended: "), how + " \u2014 scores after it " + hand.scores.join(" : "));
+      el("strong", {}, "Hand " + hand.number + " ended: "), how);
   }
 
   function pileView(pile, i) {
