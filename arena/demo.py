@@ -37,6 +37,7 @@ from arena.processes import arena_command, start_service
 from arena.tournament.progress import fairness
 from arena.v1 import arena_pb2
 
+DEMO_SEED = 2026
 BOTS = {
     "house": ("house",),
     "random": ("random", "--seed", "1"),
@@ -51,8 +52,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=2, help="deal seeds per pairing and game")
     parser.add_argument("--workers", type=int, default=2, help="Celery workers to start")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=DEMO_SEED,
+        help="the tournament's master seed: the same seed deals the same cards, and the "
+        "demo's bots play them the same way, so two runs end on the same results",
+    )
     args = parser.parse_args()
-    console = Console(stderr=True)
+    # Soft wrap: a status line piped to a file or CI log stays one line, not cut at 80.
+    console = Console(stderr=True, soft_wrap=True)
     replay_dir = tempfile.mkdtemp(prefix="arena-demo-")
     with contextlib.ExitStack() as stack:
         with console.status("starting Redis, a referee, the API, workers and bots"):
@@ -107,7 +116,9 @@ def main() -> None:
             entries = [*bots, *HOSTED]
             tournament = api.SubmitTournament(
                 arena_pb2.SubmitTournamentRequest(
-                    spec=arena_pb2.TournamentSpec(entries=entries, deals=args.deals, name="demo")
+                    spec=arena_pb2.TournamentSpec(
+                        entries=entries, deals=args.deals, name="demo", master_seed=args.seed
+                    )
                 )
             )
             console.print(

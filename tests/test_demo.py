@@ -26,6 +26,10 @@ def test_demo_plays_every_game_prints_the_leaderboard_and_stops_everything() -> 
         # 3 pairs a game: listed, but too few for a rating to be shown
         assert re.search(rf"│\s+│ {bot}\s+│\s+provisional │", output), bot
     assert "A rating is shown from 20 pairs" in output
+    # A fixed master seed: the same cards, so the same results, on every run. Its status
+    # line stays one line in a log (no wrapping at 80 columns when not on a terminal).
+    announced = re.search(r"^tournament \S+: \d+ matches over .*; fair play .*$", output, re.M)
+    assert announced is not None and "operator's seed" in announced.group(0), output[:3000]
     for game in game_names():
         assert game in output
     replay_dir = re.search(r"replays in (\S+)", output)
