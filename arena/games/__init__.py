@@ -11,7 +11,7 @@ from arena.games.api import (
     State,
     UnknownGameError,
 )
-from arena.games.registry import all_games, game_names, get_game
+from arena.games.registry import all_games, game_name, game_names, get_game
 
 __all__ = [
     "Event",
@@ -24,6 +24,7 @@ __all__ = [
     "State",
     "UnknownGameError",
     "all_games",
+    "game_name",
     "game_names",
     "get_game",
 ]
