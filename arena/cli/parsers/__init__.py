@@ -1,0 +1,126 @@
+"""The ``arena`` command line: each group's arguments in a module here, light enough that
+``arena --help`` loads none of what the commands run (grpc, protobuf, the engines,
+Celery, Redis, numpy). A command names its run function as ``"MODULE:FUNCTION"`` in
+``arena.cli``, imported only when that command runs.
+
+The few names the help shows that live in heavy modules (environment variables, game
+and runtime names) are copied here; ``tests/cli/test_cli_imports.py`` checks each copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import NoReturn, TypeAlias
+
+from arena.cli.common import DEFAULT_API
+
+API_TOKEN_ENV = "ARENA_API_TOKEN"
+"""``arena.access.API.env``."""
+REFEREE_TOKEN_ENV = "ARENA_REFEREE_TOKEN"
+"""``arena.access.REFEREE.env``."""
+BOT_ALLOW_ENV = "ARENA_BOT_ALLOW"
+"""``arena.bot_networks.ALLOW_ENV``."""
+BOT_DENY_ENV = "ARENA_BOT_DENY"
+"""``arena.bot_networks.DENY_ENV``."""
+TLS_CA_ENV = "ARENA_TLS_CA"
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+Groups: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers`` returns: the place where commands are added."""
+
+
+def group(parent: Groups, name: str, text: str) -> Groups:
+    """A command group such as ``arena bot``, whose commands are added to the result."""
+    commands: Groups = parent.add_parser(name, help=text).add_subparsers(
+        dest="command", required=True
+    )
+    return commands
+
+
+def add_tls_server_flags(
+    parser: argparse.ArgumentParser, calls_bots: bool = False, verifies_clients: bool = False
+) -> None:
+    """``--tls-cert``/``--tls-key`` for a server; ``--bot-tls-ca`` if it calls bots;
+    ``--tls-client-ca`` if it can require client certificates."""
+    parser.add_argument("--tls-cert", help="serve TLS with this certificate chain (PEM)")
+    parser.add_argument("--tls-key", help="the certificate's private key (PEM)")
+    if verifies_clients:
+        parser.add_argument(
+            "--tls-client-ca",
+            help="require mutual TLS: every client presents a certificate that a CA in this "
+            "PEM file signed, and needs no token",
+        )
+    if calls_bots:
+        parser.add_argument(
+            "--bot-tls-ca", help="call bots over TLS, trusting the CAs in this PEM file"
+        )
+
+
+def add_tls_client_flag(parser: argparse.ArgumentParser, client_cert: bool = False) -> None:
+    """``--tls-ca``; with ``client_cert``, the certificate to present for mutual TLS."""
+    parser.add_argument(
+        "--tls-ca",
+        default=os.environ.get(TLS_CA_ENV),
+        help=f"connect over TLS, trusting the CAs in this PEM file (default ${TLS_CA_ENV})",
+    )
+    if client_cert:
+        parser.add_argument(
+            "--tls-cert", help="present this client certificate (PEM), for mutual TLS"
+        )
+        parser.add_argument("--tls-key", help="the client certificate's private key (PEM)")
+
+
+def add_bot_network_flags(parser: argparse.ArgumentParser) -> None:
+    """The operator's bot network policy (``arena.bot_networks``), for a server that
+    dials the bot addresses its callers give."""
+    parser.add_argument(
+        "--bot-networks-allow",
+        default=os.environ.get(BOT_ALLOW_ENV, ""),
+        metavar="CIDRS",
+        help=f"dial bots only in these comma-separated networks (default ${BOT_ALLOW_ENV}; "
+        "unset: any network)",
+    )
+    parser.add_argument(
+        "--bot-networks-deny",
+        default=os.environ.get(BOT_DENY_ENV, ""),
+        metavar="CIDRS",
+        help=f"never dial bots in these networks (default ${BOT_DENY_ENV}); link-local, cloud "
+        "metadata, multicast and unspecified addresses are refused unless allowed by name",
+    )
+
+
+def add_referee_flags(parser: argparse.ArgumentParser, text: str, plays: bool = False) -> None:
+    """``--referee`` and how to reach it: TLS, a client certificate and, for a command
+    that plays matches on it, the referee's token."""
+    parser.add_argument("--referee", help=text)
+    add_tls_client_flag(parser, client_cert=True)
+    if plays:
+        parser.add_argument(
+            "--referee-token",
+            default=os.environ.get(REFEREE_TOKEN_ENV),
+            help=f"token for a referee that has one (default ${REFEREE_TOKEN_ENV})",
+        )
+
+
+def add_api_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--api",
+        default=os.environ.get("ARENA_API", DEFAULT_API),
+        help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
+    )
+    token = parser.add_mutually_exclusive_group()
+    token.add_argument(
+        "--token",
+        default=os.environ.get(API_TOKEN_ENV),
+        help=f"token for calls that change the arena (default ${API_TOKEN_ENV})",
+    )
+    token.add_argument(
+        "--token-file", help="file holding that token: unlike --token, not shown by ps"
+    )
+    add_tls_client_flag(parser)
