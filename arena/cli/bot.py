@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 from arena.cli.common import CliError
-from arena.cli.connect import arena_api, tls_from_flags
-from arena.hosting.package import MAX_PACKAGE_BYTES, InvalidPackage, pack
+from arena.cli.connect import arena_api
 from arena.v1 import arena_pb2
 
 SUBMIT_TIMEOUT_S = 120
@@ -22,6 +19,7 @@ def serve(args: argparse.Namespace) -> None:
     from arena.bots import serve
     from arena.bots.examples import EXAMPLES, ChaosBot, PacedBot, RandomBot
     from arena.bots.examples.chaos import serve as serve_chaos
+    from arena.cli.services import tls_from_flags
 
     factory = EXAMPLES.get(args.name)
     if factory is None:
@@ -75,6 +73,8 @@ def list_bots(args: argparse.Namespace) -> None:
 
 
 def submit(args: argparse.Namespace) -> None:
+    from arena.hosting.package import MAX_PACKAGE_BYTES, InvalidPackage, pack
+
     directory = Path(args.directory)
     if not directory.is_dir():
         raise CliError(f"{directory} is not a directory: give the one holding the bot's files")
@@ -139,6 +139,9 @@ def remove(args: argparse.Namespace) -> None:
 
 
 def check(args: argparse.Namespace) -> None:
+    import asyncio
+    import json
+
     from arena.bots.check import CheckError, check_bot, render
     from arena.referee.requests import InvalidRequest, check_address
 

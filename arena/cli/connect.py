@@ -1,20 +1,24 @@
-"""From the command line to gRPC: channels to the referee and the API that fail fast with
-one clear error, and the TLS, tokens and bot networks of the servers the CLI starts."""
+"""Channels from the command line to the referee and the API: one clear error for a
+server that cannot be reached, and nothing else to wait for.
+
+A read such as ``arena bot list`` loads grpc and the API's messages and little else:
+TLS and tokens are imported only by a command that uses them (the referee's stubs by
+``arena.cli.match``)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from arena.access import API, Guard, TokenFileError, bearer, read_token
-from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
 from arena.cli.common import CliError
-from arena.tls import ServerTls, channel_credentials, server_tls
-from arena.v1 import arena_pb2_grpc, referee_pb2_grpc
+from arena.v1 import arena_pb2_grpc
+
+if TYPE_CHECKING:
+    from arena.access import Guard
 
 CONNECT_TIMEOUT_S = 5.0
 RECONNECT = (("grpc.initial_reconnect_backoff_ms", 100), ("grpc.max_reconnect_backoff_ms", 500))
@@ -24,34 +28,14 @@ HEALTH_CHECK = "/grpc.health.v1.Health/Check"
 """Every arena server answers it (``arena.grpc_server``); an empty request is b""."""
 
 
-def tls_from_flags(
-    args: argparse.Namespace,
-) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
-    """A server's TLS and, for one that calls bots, the credentials it calls them with."""
-    try:
-        tls = server_tls(args.tls_cert, args.tls_key, getattr(args, "tls_client_ca", None))
-        ca = getattr(args, "bot_tls_ca", None)
-        return tls, channel_credentials(ca) if ca else None
-    except (OSError, ValueError) as error:
-        raise CliError(str(error)) from None
-
-
 def token_from_flags(path: str | None, guard: Guard) -> str:
     """The token a server or worker reads from ``--token-file``-like ``path``, else from
     ``guard.env``; empty for neither."""
+    from arena.access import TokenFileError, read_token
+
     try:
         return read_token(path, guard.env)
     except TokenFileError as error:
-        raise CliError(str(error)) from None
-
-
-def bot_networks_from_flags(args: argparse.Namespace) -> BotNetworks:
-    try:
-        return BotNetworks(
-            parse_networks(args.bot_networks_allow, f"--bot-networks-allow (${ALLOW_ENV})"),
-            parse_networks(args.bot_networks_deny, f"--bot-networks-deny (${DENY_ENV})"),
-        )
-    except ValueError as error:
         raise CliError(str(error)) from None
 
 
@@ -66,6 +50,8 @@ def channel(
     """A channel to a server that answers within a few seconds, or one clear error; over
     TLS when given the CA file to trust (presenting ``certificate`` if given)."""
     if ca:
+        from arena.tls import channel_credentials
+
         try:
             credentials = channel_credentials(ca, certificate, key)
         except (OSError, ValueError) as error:
@@ -93,14 +79,6 @@ def _wait_until_reached(chan: grpc.Channel, what: str, address: str) -> None:
         # Any other answer (a server without health checks: UNIMPLEMENTED) came from it.
 
 
-@contextlib.contextmanager
-def referee(args: argparse.Namespace) -> Iterator[referee_pb2_grpc.RefereeStub]:
-    """A stub for the referee at ``args.referee`` that sends ``args.referee_token`` if
-    the command has one."""
-    with channel(args.referee, "a referee", args.tls_ca, args.tls_cert, args.tls_key) as chan:
-        yield referee_pb2_grpc.RefereeStub(_authorized(chan, getattr(args, "referee_token", None)))
-
-
 class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[type-arg]
     """Adds fixed metadata (the token) to every call."""
 
@@ -123,12 +101,18 @@ def arena_api(args: argparse.Namespace | str) -> Iterator[arena_pb2_grpc.ArenaSt
     address = args if isinstance(args, str) else args.api
     token = None if isinstance(args, str) else args.token
     if not isinstance(args, str) and args.token_file:
+        from arena.access import API
+
         token = token_from_flags(args.token_file, API)
     ca = None if isinstance(args, str) else args.tls_ca
     with channel(address, "the arena API", ca) as chan:
-        yield arena_pb2_grpc.ArenaStub(_authorized(chan, token))
+        yield arena_pb2_grpc.ArenaStub(authorized(chan, token))
 
 
-def _authorized(chan: grpc.Channel, token: str | None) -> grpc.Channel:
+def authorized(chan: grpc.Channel, token: str | None) -> grpc.Channel:
     """``chan``, sending ``token`` with every call if there is one."""
-    return grpc.intercept_channel(chan, _Metadata(bearer(token))) if token else chan
+    if not token:
+        return chan
+    from arena.access import bearer
+
+    return grpc.intercept_channel(chan, _Metadata(bearer(token)))

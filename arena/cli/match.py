@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from google.protobuf import json_format
@@ -13,9 +14,17 @@ from google.protobuf import json_format
 from arena import wire
 from arena.bots.launch import LaunchError, launched, per_seat
 from arena.cli.common import CliError, parse_options
-from arena.cli.connect import referee
+from arena.cli.connect import authorized, channel
 from arena.games import UnknownGameError, get_game
-from arena.v1 import referee_pb2
+from arena.v1 import referee_pb2, referee_pb2_grpc
+
+
+@contextlib.contextmanager
+def referee(args: argparse.Namespace) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    """A stub for the referee at ``args.referee`` that sends ``args.referee_token`` if
+    the command has one."""
+    with channel(args.referee, "a referee", args.tls_ca, args.tls_cert, args.tls_key) as chan:
+        yield referee_pb2_grpc.RefereeStub(authorized(chan, getattr(args, "referee_token", None)))
 
 
 def games(args: argparse.Namespace) -> None:

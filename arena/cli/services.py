@@ -11,12 +11,38 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.access import API, REFEREE
+from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
 from arena.cli.common import CliError
-from arena.cli.connect import bot_networks_from_flags, tls_from_flags, token_from_flags
+from arena.cli.connect import token_from_flags
+from arena.tls import ServerTls, channel_credentials, server_tls
 
 if TYPE_CHECKING:
+    import grpc
+
     from arena.api.hosted import Referees
     from arena.hosting.pool import Launcher
+
+
+def tls_from_flags(
+    args: argparse.Namespace,
+) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
+    """A server's TLS and, for one that calls bots, the credentials it calls them with."""
+    try:
+        tls = server_tls(args.tls_cert, args.tls_key, getattr(args, "tls_client_ca", None))
+        ca = getattr(args, "bot_tls_ca", None)
+        return tls, channel_credentials(ca) if ca else None
+    except (OSError, ValueError) as error:
+        raise CliError(str(error)) from None
+
+
+def bot_networks_from_flags(args: argparse.Namespace) -> BotNetworks:
+    try:
+        return BotNetworks(
+            parse_networks(args.bot_networks_allow, f"--bot-networks-allow (${ALLOW_ENV})"),
+            parse_networks(args.bot_networks_deny, f"--bot-networks-deny (${DENY_ENV})"),
+        )
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def referee_serve(args: argparse.Namespace) -> None:
@@ -162,7 +188,6 @@ def _referees(args: argparse.Namespace) -> Referees | None:
     the token, CA and client certificate the workers use (their flags or variables)."""
     from arena.api.hosted import Referees
     from arena.referee.requests import InvalidRequest, check_address
-    from arena.tls import channel_credentials
 
     listed = args.referee or os.environ.get("ARENA_REFEREES", "").split(",")
     addresses = tuple(a.strip() for a in listed if a.strip())

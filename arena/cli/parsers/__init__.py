@@ -1,7 +1,9 @@
-"""The ``arena`` command line: each group's arguments in a module here, light enough that
-``arena --help`` loads none of what the commands run (grpc, protobuf, the engines,
-Celery, Redis, numpy). A command names its run function as ``"MODULE:FUNCTION"`` in
-``arena.cli``, imported only when that command runs.
+"""The ``arena`` command line. ``COMMANDS`` lists the top-level commands; each one's
+arguments are added by the function of its name in a module here, loaded only for the
+command being run (``arena --help`` needs none: argparse builds a parser per command,
+each looking up its translations, so building all 40 costs as much as Python's start).
+These modules import nothing heavy either: a command names its run function as
+``"MODULE:FUNCTION"`` in ``arena.cli``, imported only when it runs.
 
 The few names the help shows that live in heavy modules (environment variables, game
 and runtime names) are copied here; ``tests/cli/test_cli_imports.py`` checks each copy.
@@ -25,6 +27,23 @@ BOT_DENY_ENV = "ARENA_BOT_DENY"
 """``arena.bot_networks.DENY_ENV``."""
 TLS_CA_ENV = "ARENA_TLS_CA"
 
+COMMANDS = {
+    "referee": ("services", "run a referee"),
+    "api": ("services", "run the arena API"),
+    "worker": ("services", "run a Celery worker that plays tournament matches"),
+    "bot": ("bot", "serve example bots and manage the bot registry"),
+    "author": ("author", "issue tokens to authors of hosted bots (operator)"),
+    "games": ("match", "list the games and their options"),
+    "match": ("match", "play matches"),
+    "replay": ("match", "read and check replays"),
+    "tournament": ("tournament", "run and follow tournaments"),
+    "leaderboard": ("tournament", "print ratings from stored results (serve: as a web page)"),
+    "test": ("sprt", "test a new version against an old one until an SPRT decides"),
+    "play": ("play", "play a match yourself in the terminal against a bot"),
+}
+"""Each top-level command: the module here whose function of the same name adds its
+arguments, and its line in ``arena --help``."""
+
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
@@ -35,11 +54,9 @@ Groups: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_subparsers`` returns: the place where commands are added."""
 
 
-def group(parent: Groups, name: str, text: str) -> Groups:
-    """A command group such as ``arena bot``, whose commands are added to the result."""
-    commands: Groups = parent.add_parser(name, help=text).add_subparsers(
-        dest="command", required=True
-    )
+def subcommands(parser: argparse.ArgumentParser) -> Groups:
+    """The commands of a group such as ``arena bot``, which are added to the result."""
+    commands: Groups = parser.add_subparsers(dest="command", required=True)
     return commands
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from arena.cli.parsers import Groups, add_api_flag, group
+import argparse
+
+from arena.cli.parsers import add_api_flag, subcommands
 
 
-def add_commands(groups: Groups) -> None:
-    authors = group(groups, "author", "issue tokens to authors of hosted bots (operator)")
-    add = authors.add_parser(
+def author(parser: argparse.ArgumentParser) -> None:
+    add = subcommands(parser).add_parser(
         "add",
         help="issue an author a token (printed alone on stdout); adding one again replaces "
         "the old token",

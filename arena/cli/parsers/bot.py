@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from arena.cli.parsers import Groups, add_api_flag, add_tls_server_flags, group
+import argparse
+
+from arena.cli.parsers import add_api_flag, add_tls_server_flags, subcommands
 
 RUNTIMES = ("python3.11", "node20", "binary")
 """``arena.hosting.runtimes.NAMES``, for the help of ``--runtime``."""
 
 
-def add_commands(groups: Groups) -> None:
-    bots = group(groups, "bot", "serve example bots and manage the bot registry")
+def bot(parser: argparse.ArgumentParser) -> None:
+    bots = subcommands(parser)
     serve = bots.add_parser("serve", help="serve one of the example bots")
     serve.add_argument("name", help="an example bot: house, random, paced, chaos or GAME-basic")
     serve.add_argument("--port", type=int, default=50061, help="port (default 50061; 0 picks one)")

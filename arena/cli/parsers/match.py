@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
+
 from arena.cli.common import DEFAULT_REPLAY_DIR
-from arena.cli.parsers import Groups, add_referee_flags, group
+from arena.cli.parsers import add_referee_flags, subcommands
 
 
-def add_commands(groups: Groups) -> None:
-    games = groups.add_parser("games", help="list the games and their options")
-    add_referee_flags(games, "ask this referee (host:port) instead of the local engines")
-    games.set_defaults(run="match:games")
+def games(parser: argparse.ArgumentParser) -> None:
+    add_referee_flags(parser, "ask this referee (host:port) instead of the local engines")
+    parser.set_defaults(run="match:games")
 
-    play = group(groups, "match", "play matches").add_parser(
+
+def match(parser: argparse.ArgumentParser) -> None:
+    play = subcommands(parser).add_parser(
         "play", help="play one match between bots through a referee"
     )
     play.add_argument("--game", required=True, help="game name, e.g. bid-euchre")
@@ -53,7 +56,9 @@ def add_commands(groups: Groups) -> None:
     play.add_argument("--json", action="store_true", help="print the result as JSON")
     play.set_defaults(run="match:play")
 
-    replays = group(groups, "replay", "read and check replays")
+
+def replay(parser: argparse.ArgumentParser) -> None:
+    replays = subcommands(parser)
     show = replays.add_parser("show", help="print a replay hand by hand")
     show.add_argument("replay", help="replay id or path to a replay JSON file")
     show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")

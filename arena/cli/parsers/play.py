@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_REPLAY_DIR
-from arena.cli.parsers import Groups
 
 GAMES = ("baloot", "bid-euchre", "bridgette", "persian-rummy", "seep")
 """``arena.games.game_names()``, without loading the engines to say them."""
@@ -36,48 +35,44 @@ bad option, unreachable --vs bot), 2 for a bad command line, 130 after Ctrl-C
 (the match is abandoned and not recorded)."""
 
 
-def add_commands(groups: Groups) -> None:
-    play = groups.add_parser(
-        "play",
-        help="play a match yourself in the terminal against a bot",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    play.add_argument("--game", required=True, help=f"game name: {', '.join(GAMES)}")
-    play.add_argument(
+def play(parser: argparse.ArgumentParser) -> None:
+    parser.description = DESCRIPTION
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--game", required=True, help=f"game name: {', '.join(GAMES)}")
+    parser.add_argument(
         "--vs",
         metavar="ADDRESS",
         help="play against the bot at host:port (default: the house bot, in this process)",
     )
-    side = play.add_mutually_exclusive_group()
+    side = parser.add_mutually_exclusive_group()
     side.add_argument(
         "--team", type=int, help="your team, 0 or 1 (default 0); you play all its seats"
     )
     side.add_argument("--seat", type=int, help="play the team of this seat (0-based)")
-    play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
-    play.add_argument(
+    parser.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
+    parser.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
         help="game option, as for arena match play (see arena games)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--deadline-s",
         type=float,
         default=60.0,
         help="seconds per move, at most 60 (default 60)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--time-bank-s",
         type=float,
         default=3600.0,
         help="seconds a move may run over its deadline, in all, for the match; "
         "at most 3600 (default 3600; 0 for none)",
     )
-    play.add_argument(
+    parser.add_argument(
         "--replay-dir",
         default=DEFAULT_REPLAY_DIR,
         help=f"where the replay is written (default {DEFAULT_REPLAY_DIR})",
     )
-    play.set_defaults(run="play:play")
+    parser.set_defaults(run="play:play")

@@ -11,20 +11,17 @@ from arena.cli.common import DEFAULT_REPLAY_DIR
 from arena.cli.parsers import (
     API_TOKEN_ENV,
     REFEREE_TOKEN_ENV,
-    Groups,
     add_bot_network_flags,
     add_tls_server_flags,
-    group,
+    subcommands,
 )
 
 DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
 """As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
 
 
-def add_commands(groups: Groups) -> None:
-    serve = group(groups, "referee", "run a referee").add_parser(
-        "serve", help="serve the Referee gRPC API"
-    )
+def referee(parser: argparse.ArgumentParser) -> None:
+    serve = subcommands(parser).add_parser("serve", help="serve the Referee gRPC API")
     serve.add_argument(
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
@@ -104,7 +101,9 @@ def add_commands(groups: Groups) -> None:
     )
     serve.set_defaults(run="services:referee_serve")
 
-    api = group(groups, "api", "run the arena API").add_parser(
+
+def api(parser: argparse.ArgumentParser) -> None:
+    api = subcommands(parser).add_parser(
         "serve", help="serve the Arena gRPC API (bots, tournaments, leaderboard)"
     )
     api.add_argument(
@@ -132,24 +131,25 @@ def add_commands(groups: Groups) -> None:
     _referee_client_flags(api)
     api.set_defaults(run="services:api_serve")
 
-    worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
-    _redis_flag(worker)
-    worker.add_argument(
+
+def worker(parser: argparse.ArgumentParser) -> None:
+    _redis_flag(parser)
+    parser.add_argument(
         "--referee",
         action="append",
         default=[],
         metavar="ADDR",
         help="referee host:port, repeatable (default $ARENA_REFEREES or 127.0.0.1:50051)",
     )
-    worker.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
-    worker.add_argument("--name", default="", help="worker node name (default: celery's)")
-    worker.add_argument("--loglevel", default="WARNING", help="Celery log level (default WARNING)")
-    worker.add_argument(
+    parser.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
+    parser.add_argument("--name", default="", help="worker node name (default: celery's)")
+    parser.add_argument("--loglevel", default="WARNING", help="Celery log level (default WARNING)")
+    parser.add_argument(
         "--metrics-port", type=int, help="serve Prometheus metrics of all its processes here"
     )
-    worker.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
-    _referee_client_flags(worker)
-    worker.set_defaults(run="services:worker")
+    parser.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
+    _referee_client_flags(parser)
+    parser.set_defaults(run="services:worker")
 
 
 def _referee_client_flags(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_API
-from arena.cli.parsers import Groups, add_api_flag, group
+from arena.cli.parsers import add_api_flag, subcommands
 
 FAIR_PLAY = ("open", "sealed", "trusted")
 """``--fair-play``: each one ``FAIR_PLAY_<NAME>`` in the API (``arena.cli.tournament``)."""
@@ -25,8 +25,8 @@ def master_seed(text: str) -> int:
     return value
 
 
-def add_commands(groups: Groups) -> None:
-    tournaments = group(groups, "tournament", "run and follow tournaments")
+def tournament(parser: argparse.ArgumentParser) -> None:
+    tournaments = subcommands(parser)
     run = tournaments.add_parser("run", help="submit a tournament (round robin by default)")
     run.add_argument(
         "--entry",
@@ -116,36 +116,35 @@ def add_commands(groups: Groups) -> None:
     add_api_flag(listing)
     listing.set_defaults(run="tournament:list_tournaments")
 
-    board = groups.add_parser(
-        "leaderboard", help="print ratings from stored results (serve: as a web page)"
-    )
-    board.add_argument("--tournament", default="", help="only this tournament (default: all)")
-    board.add_argument("--game", default="", help="only this game (default: all games together)")
-    board.add_argument(
+
+def leaderboard(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tournament", default="", help="only this tournament (default: all)")
+    parser.add_argument("--game", default="", help="only this game (default: all games together)")
+    parser.add_argument(
         "--compare",
         nargs=2,
         metavar=("A", "B"),
         help="A's Elo over B's with its 95%% interval and the chance A is the stronger (LOS)",
     )
-    board.add_argument(
+    parser.add_argument(
         "--los", action="store_true", help="also the likelihood-of-superiority matrix (top 20)"
     )
-    board.add_argument(
+    parser.add_argument(
         "--history",
         metavar="BOT",
         help="BOT's rating at each refit, a table per board (only --game's with --game)",
     )
-    board.add_argument(
+    parser.add_argument(
         "--openskill",
         action="store_true",
         help="also each bot's OpenSkill rating (mu, sigma, ordinal = mu - 3 sigma)",
     )
-    board.add_argument("--json", action="store_true", help="print JSON")
-    board.add_argument("--csv", action="store_true", help="print CSV")
-    add_api_flag(board)
-    board.set_defaults(run="tournament:leaderboard")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--csv", action="store_true", help="print CSV")
+    add_api_flag(parser)
+    parser.set_defaults(run="tournament:leaderboard")
     # ``arena leaderboard`` alone still prints; ``serve`` is optional so that stays so.
-    web = board.add_subparsers(dest="board_command", metavar="{serve}").add_parser(
+    web = parser.add_subparsers(dest="board_command", metavar="{serve}").add_parser(
         "serve", help="serve the leaderboard as a read-only web page and JSON"
     )
     web.add_argument(
