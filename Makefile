@@ -68,7 +68,8 @@ proto: install
 
 ## bench: referee overhead against a bare gRPC echo, engine speed, throughput, referee
 ## processes, load, leaderboard reads, rating refits, rating units, hosted against remote
-## matches, tournament size, SPRT error rates, rating models, the leaderboard's front page.
+## matches, tournament size, SPRT error rates, rating models, the leaderboard's front page,
+## the arena command's start.
 bench: install sandbox
 	$(PY) -m bench.referee_overhead
 	$(PY) -m bench.engine_speed
@@ -85,6 +86,7 @@ bench: install sandbox
 	$(PY) -m bench.rating_models
 	$(PY) -m bench.rating_bias
 	$(PY) -m bench.web_render
+	$(PY) -m bench.cli_startup
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache replays .demo \

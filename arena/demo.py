@@ -22,7 +22,7 @@ from pathlib import Path
 from rich.console import Console
 
 from arena.access import REFEREE
-from arena.cli.common import arena_api
+from arena.cli.connect import arena_api
 from arena.cli.tournament import follow
 from arena.games import game_names
 from arena.hosting.example_packages import (

@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from arena.cli.common import arena_api
+from arena.cli.connect import arena_api
 from arena.local_redis import start_redis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc

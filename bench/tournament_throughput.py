@@ -19,7 +19,7 @@ import grpc
 import redis
 
 from arena import wire
-from arena.cli.common import arena_api
+from arena.cli.connect import arena_api
 from arena.local_redis import start_redis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc

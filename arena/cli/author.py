@@ -5,23 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from arena.cli.common import Groups, add_api_flag, arena_api, group
+from arena.cli.connect import arena_api
 from arena.v1 import arena_pb2
 
 
-def add_commands(groups: Groups) -> None:
-    authors = group(groups, "author", "issue tokens to authors of hosted bots (operator)")
-    add = authors.add_parser(
-        "add",
-        help="issue an author a token (printed alone on stdout); adding one again replaces "
-        "the old token",
-    )
-    add.add_argument("name", help="author name (letters, digits, '-', '_', '.')")
-    add_api_flag(add)
-    add.set_defaults(run=_add)
-
-
-def _add(args: argparse.Namespace) -> None:
+def add(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         issued = api.AddAuthor(arena_pb2.AddAuthorRequest(name=args.name), timeout=10)
     print(issued.token)

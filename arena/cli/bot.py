@@ -3,128 +3,23 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import (
-    CliError,
-    Groups,
-    add_api_flag,
-    add_tls_server_flags,
-    arena_api,
-    group,
-    tls_from_flags,
-)
-from arena.hosting.package import MAX_PACKAGE_BYTES, InvalidPackage, pack
-from arena.hosting.runtimes import NAMES
+from arena.cli.common import CliError
+from arena.cli.connect import arena_api
 from arena.v1 import arena_pb2
 
 SUBMIT_TIMEOUT_S = 120
 """The arena starts the bot and asks it Hello before it answers."""
 
 
-def add_commands(groups: Groups) -> None:
-    bots = group(groups, "bot", "serve example bots and manage the bot registry")
-    serve = bots.add_parser("serve", help="serve one of the example bots")
-    serve.add_argument("name", help="an example bot: house, random, paced, chaos or GAME-basic")
-    serve.add_argument("--port", type=int, default=50061, help="port (default 50061; 0 picks one)")
-    serve.add_argument("--host", default="127.0.0.1", help="interface to listen on")
-    serve.add_argument("--seed", type=int, default=0, help="random, paced and chaos bots: seed")
-    serve.add_argument("--no-stream", action="store_true", help="answer unary Act calls only")
-    serve.add_argument(
-        "--mode",
-        help="chaos bot, mid-match: hang, late, slow, crash, illegal, error, oversize, "
-        "wrong-match, garbage, double or stale; at Hello: die-before, mute or garbage-hello "
-        "(default hang; see arena/bots/examples/chaos.py)",
-    )
-    serve.add_argument(
-        "--after",
-        type=int,
-        default=0,
-        help="chaos bot: good decisions per match before misbehaving "
-        "(die-before: Hello calls answered before dying)",
-    )
-    serve.add_argument(
-        "--delay-ms",
-        type=int,
-        help="paced bot: time per decision (default 50); chaos bot: slow mode's delay, "
-        "late mode's time past the deadline (default 50)",
-    )
-    add_tls_server_flags(serve)
-    serve.set_defaults(run=_serve)
-
-    check = bots.add_parser(
-        "check", help="play a bot against the house bot in every game it claims; exit 1 on a fault"
-    )
-    check.add_argument("address", help="the bot, host:port")
-    check.add_argument(
-        "--game",
-        action="append",
-        default=[],
-        help="only this game (repeatable; default: all it plays)",
-    )
-    check.add_argument("--matches", type=int, default=4, help="matches per game (default 4)")
-    check.add_argument(
-        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
-    )
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    check.set_defaults(run=_check)
-
-    register = bots.add_parser("register", help="register a running bot with the arena")
-    register.add_argument("name", help="registry name (letters, digits, '-', '_', '.')")
-    register.add_argument("address", help="where referees reach the bot, host:port")
-    add_api_flag(register)
-    register.set_defaults(run=_register)
-
-    submit = bots.add_parser(
-        "submit",
-        help="submit a version of a hosted bot: its files, which the arena runs in a sandbox",
-    )
-    submit.add_argument("name", help="bot name (letters, digits, '-', '_', '.')")
-    submit.add_argument("directory", help="the bot's files, packed as they are (no symlinks)")
-    submit.add_argument("--runtime", required=True, help=f"what runs it: one of {', '.join(NAMES)}")
-    submit.add_argument(
-        "--command",
-        required=True,
-        help="what starts it in that directory, e.g. 'python3 bot.py' or './engine --fast'",
-    )
-    submit.add_argument(
-        "--version",
-        help="a new label for this version (default: the time now in UTC, e.g. 20261203T101500Z)",
-    )
-    add_api_flag(submit)
-    submit.set_defaults(run=_submit)
-
-    versions = bots.add_parser("versions", help="list a hosted bot's versions, newest first")
-    versions.add_argument("name")
-    add_api_flag(versions)
-    versions.set_defaults(run=_versions)
-
-    logs = bots.add_parser(
-        "logs", help="print what a hosted bot wrote in one match (its author or the operator)"
-    )
-    logs.add_argument("name")
-    logs.add_argument("match", help="match id, as `arena tournament results` shows it")
-    add_api_flag(logs)
-    logs.set_defaults(run=_logs)
-
-    listing = bots.add_parser("list", help="list registered bots")
-    add_api_flag(listing)
-    listing.set_defaults(run=_list)
-
-    remove = bots.add_parser("remove", help="remove a bot from the registry")
-    remove.add_argument("name")
-    add_api_flag(remove)
-    remove.set_defaults(run=_remove)
-
-
-def _serve(args: argparse.Namespace) -> None:
+def serve(args: argparse.Namespace) -> None:
     from arena.bots import serve
     from arena.bots.examples import EXAMPLES, ChaosBot, PacedBot, RandomBot
     from arena.bots.examples.chaos import serve as serve_chaos
+    from arena.cli.services import tls_from_flags
 
     factory = EXAMPLES.get(args.name)
     if factory is None:
@@ -155,7 +50,7 @@ def _serve(args: argparse.Namespace) -> None:
         raise CliError(str(error)) from None
 
 
-def _register(args: argparse.Namespace) -> None:
+def register(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         bot = api.RegisterBot(
             arena_pb2.RegisterBotRequest(name=args.name, address=args.address), timeout=30
@@ -164,7 +59,7 @@ def _register(args: argparse.Namespace) -> None:
     print(f"registered {bot.name} at {bot.address}: {bot.hello_name} {bot.version}, plays {plays}")
 
 
-def _list(args: argparse.Namespace) -> None:
+def list_bots(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         bots = api.ListBots(arena_pb2.ListBotsRequest(), timeout=10).bots
     if not bots:
@@ -177,7 +72,9 @@ def _list(args: argparse.Namespace) -> None:
         print(f"{bot.name:<20} {where:<22} {', '.join(bot.games)}")
 
 
-def _submit(args: argparse.Namespace) -> None:
+def submit(args: argparse.Namespace) -> None:
+    from arena.hosting.package import MAX_PACKAGE_BYTES, InvalidPackage, pack
+
     directory = Path(args.directory)
     if not directory.is_dir():
         raise CliError(f"{directory} is not a directory: give the one holding the bot's files")
@@ -205,7 +102,7 @@ def _submit(args: argparse.Namespace) -> None:
     )
 
 
-def _versions(args: argparse.Namespace) -> None:
+def versions(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         versions = api.ListBotVersions(
             arena_pb2.ListBotVersionsRequest(name=args.name), timeout=10
@@ -223,7 +120,7 @@ def _versions(args: argparse.Namespace) -> None:
     print("* the version tournaments play unless an entry names one (NAME@VERSION)")
 
 
-def _logs(args: argparse.Namespace) -> None:
+def logs(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         logs = api.GetBotLogs(
             arena_pb2.GetBotLogsRequest(bot=args.name, match_id=args.match), timeout=30
@@ -235,13 +132,16 @@ def _logs(args: argparse.Namespace) -> None:
             print("[arena: the output was longer; the middle was dropped]")
 
 
-def _remove(args: argparse.Namespace) -> None:
+def remove(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         api.RemoveBot(arena_pb2.RemoveBotRequest(name=args.name), timeout=10)
     print(f"removed {args.name}")
 
 
-def _check(args: argparse.Namespace) -> None:
+def check(args: argparse.Namespace) -> None:
+    import asyncio
+    import json
+
     from arena.bots.check import CheckError, check_bot, render
     from arena.referee.requests import InvalidRequest, check_address
 

@@ -4,96 +4,30 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from google.protobuf import json_format
 
 from arena import wire
 from arena.bots.launch import LaunchError, launched, per_seat
-from arena.cli.common import (
-    DEFAULT_REPLAY_DIR,
-    CliError,
-    Groups,
-    add_referee_flags,
-    group,
-    parse_options,
-    referee,
-)
+from arena.cli.common import CliError, parse_options
+from arena.cli.connect import authorized, channel
 from arena.games import UnknownGameError, get_game
-from arena.v1 import referee_pb2
+from arena.v1 import referee_pb2, referee_pb2_grpc
 
 
-def add_commands(groups: Groups) -> None:
-    games = groups.add_parser("games", help="list the games and their options")
-    add_referee_flags(games, "ask this referee (host:port) instead of the local engines")
-    games.set_defaults(run=_games)
-
-    play = group(groups, "match", "play matches").add_parser(
-        "play", help="play one match between bots through a referee"
-    )
-    play.add_argument("--game", required=True, help="game name, e.g. bid-euchre")
-    bots = play.add_mutually_exclusive_group(required=True)
-    bots.add_argument(
-        "--bot",
-        action="append",
-        metavar="ADDR",
-        help="bot address host:port, once per team or once per seat, in order",
-    )
-    bots.add_argument(
-        "--bot-command",
-        action="append",
-        metavar="CMD",
-        help="start the bot: one process per seat, '{port}' in CMD is its port "
-        "(once per team or once per seat)",
-    )
-    play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
-    play.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="game option"
-    )
-    play.add_argument(
-        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
-    )
-    play.add_argument(
-        "--time-bank-ms",
-        type=float,
-        default=0,
-        help="extra time per seat for the match beyond the deadlines (default 0: none)",
-    )
-    play.add_argument(
-        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
-    )
-    play.add_argument("--match-id", default="", help="id for the match (default: generated)")
-    add_referee_flags(play, "referee host:port (default: start one in this process)", plays=True)
-    play.add_argument(
-        "--replay-dir", default=DEFAULT_REPLAY_DIR, help="replays, for the in-process referee"
-    )
-    play.add_argument("--json", action="store_true", help="print the result as JSON")
-    play.set_defaults(run=_match_play)
-
-    replays = group(groups, "replay", "read and check replays")
-    show = replays.add_parser("show", help="print a replay hand by hand")
-    show.add_argument("replay", help="replay id or path to a replay JSON file")
-    show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
-    add_referee_flags(show, "fetch the replay from this referee instead")
-    show.add_argument("--json", action="store_true", help="print the raw JSON")
-    show.set_defaults(run=_replay_show)
-
-    verify = replays.add_parser(
-        "verify",
-        help="check a replay's deal commitment and re-play it on the engine",
-        description="Check that the replay's deal commitment is the sha256 of its match id "
-        "and seed, then re-deal from the seed and check every deal, decision and score.",
-    )
-    verify.add_argument("replay", help="replay id or path to a replay JSON file")
-    verify.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
-    add_referee_flags(verify, "fetch the replay from this referee instead")
-    verify.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    verify.set_defaults(run=_replay_verify)
+@contextlib.contextmanager
+def referee(args: argparse.Namespace) -> Iterator[referee_pb2_grpc.RefereeStub]:
+    """A stub for the referee at ``args.referee`` that sends ``args.referee_token`` if
+    the command has one."""
+    with channel(args.referee, "a referee", args.tls_ca, args.tls_cert, args.tls_key) as chan:
+        yield referee_pb2_grpc.RefereeStub(authorized(chan, getattr(args, "referee_token", None)))
 
 
-def _games(args: argparse.Namespace) -> None:
+def games(args: argparse.Namespace) -> None:
     if args.referee:
         with referee(args) as stub:
             games = list(stub.ListGames(referee_pb2.ListGamesRequest(), timeout=10).games)
@@ -107,7 +41,7 @@ def _games(args: argparse.Namespace) -> None:
             print(f"    {option.name}={option.default_value}  {option.description}")
 
 
-def _match_play(args: argparse.Namespace) -> None:
+def play(args: argparse.Namespace) -> None:
     if not args.bot_command:
         _play_and_print(args, args.bot)
         return
@@ -207,7 +141,7 @@ def _replay_text(args: argparse.Namespace) -> str:
         raise CliError(f"{args.replay} is not a Card Arena replay (not UTF-8 text)") from None
 
 
-def _replay_show(args: argparse.Namespace) -> None:
+def show_replay(args: argparse.Namespace) -> None:
     from arena.replay.render import render
 
     text = _replay_text(args)
@@ -218,7 +152,7 @@ def _replay_show(args: argparse.Namespace) -> None:
         raise CliError(f"{args.replay} is not a Card Arena replay ({error})") from None
 
 
-def _replay_verify(args: argparse.Namespace) -> None:
+def verify_replay(args: argparse.Namespace) -> None:
     from arena.replay.verify import ReplayMismatch, verify_text
 
     try:

@@ -6,193 +6,46 @@ import argparse
 import functools
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.access import API, REFEREE
-from arena.cli.common import (
-    DEFAULT_REPLAY_DIR,
-    CliError,
-    Groups,
-    add_bot_network_flags,
-    add_tls_server_flags,
-    bot_networks_from_flags,
-    group,
-    tls_from_flags,
-    token_from_flags,
-)
+from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
+from arena.cli.common import CliError
+from arena.cli.connect import token_from_flags
+from arena.tls import ServerTls, channel_credentials, server_tls
 
 if TYPE_CHECKING:
+    import grpc
+
     from arena.api.hosted import Referees
     from arena.hosting.pool import Launcher
 
-DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
-"""As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
+
+def tls_from_flags(
+    args: argparse.Namespace,
+) -> tuple[ServerTls | None, grpc.ChannelCredentials | None]:
+    """A server's TLS and, for one that calls bots, the credentials it calls them with."""
+    try:
+        tls = server_tls(args.tls_cert, args.tls_key, getattr(args, "tls_client_ca", None))
+        ca = getattr(args, "bot_tls_ca", None)
+        return tls, channel_credentials(ca) if ca else None
+    except (OSError, ValueError) as error:
+        raise CliError(str(error)) from None
 
 
-def add_commands(groups: Groups) -> None:
-    serve = group(groups, "referee", "run a referee").add_parser(
-        "serve", help="serve the Referee gRPC API"
-    )
-    serve.add_argument(
-        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
-    )
-    serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks one)")
-    serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
-    serve.add_argument(
-        "--max-concurrent",
-        type=int,
-        default=256,
-        help="matches played at once (by each process, with --processes)",
-    )
-    serve.add_argument(
-        "--processes",
-        type=int,
-        default=1,
-        metavar="N",
-        help="serve from N referee processes sharing the port (SO_REUSEPORT), to use N "
-        "cores: one process plays its matches on one core (default 1). A match's "
-        "WatchMatch is answered only by the process playing it",
-    )
-    serve.add_argument(
-        "--metrics-port",
-        type=int,
-        help="serve Prometheus metrics on this port; with --processes, the sum of all "
-        "of them (prometheus-client's multiprocess mode: files in $PROMETHEUS_MULTIPROC_DIR, "
-        "emptied at start, or in a temporary directory)",
-    )
-    serve.add_argument(
-        "--token-file",
-        help=f"file holding the token that PlayMatch calls must carry (default: ${REFEREE.env}; "
-        "neither leaves PlayMatch open)",
-    )
-    add_tls_server_flags(serve, calls_bots=True, verifies_clients=True)
-    add_bot_network_flags(serve)
-    serve.add_argument(
-        "--hosting-dir",
-        default=str(DEFAULT_HOSTING_DIR),
-        help="where hosted bots' packages are kept, one directory per SHA-256, and their "
-        f"logs while they play (default {DEFAULT_HOSTING_DIR})",
-    )
-    serve.add_argument(
-        "--sandbox-pool",
-        type=int,
-        default=0,
-        metavar="N",
-        help="keep N started sandboxes ready per hosted bot (package, runtime and command), "
-        "each for one seat of one match, so that a match need not wait for its bots to "
-        "start; 0 (the default) starts them when the match begins (bubblewrap only; "
-        "each process keeps its own pool, with --processes)",
-    )
-    serve.add_argument(
-        "--launcher",
-        choices=("bubblewrap", "kubernetes"),
-        default="bubblewrap",
-        help="how hosted bots start: a bubblewrap sandbox on this host (the default), or "
-        "a pod per seat through the Kubernetes API of the cluster the referee runs in",
-    )
-    serve.add_argument(
-        "--hosted-image",
-        action="append",
-        default=[],
-        metavar="RUNTIME=IMAGE",
-        help="with --launcher kubernetes: the image of a runtime's pods (e.g. "
-        "python3.11=registry.example/card-arena:1.0), repeatable",
-    )
-    serve.add_argument(
-        "--pod-template",
-        metavar="FILE",
-        help="with --launcher kubernetes: the pod templates, by runtime (JSON as kubectl "
-        "-o json writes it; YAML if PyYAML is installed); default deploy/k8s/hosted-bot/pod.yaml",
-    )
-    serve.add_argument(
-        "--kubernetes-namespace",
-        metavar="NAME",
-        help="with --launcher kubernetes: the namespace of the bots' pods (default the "
-        "referee's own)",
-    )
-    serve.set_defaults(run=_referee_serve)
-
-    api = group(groups, "api", "run the arena API").add_parser(
-        "serve", help="serve the Arena gRPC API (bots, tournaments, leaderboard)"
-    )
-    api.add_argument(
-        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
-    )
-    api.add_argument("--port", type=int, default=50050, help="port (default 50050; 0 picks one)")
-    _redis_flag(api)
-    api.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
-    api.add_argument(
-        "--token-file",
-        help=f"file holding the token that write calls must carry (default: ${API.env}; "
-        "neither leaves writes open)",
-    )
-    add_tls_server_flags(api, calls_bots=True)
-    add_bot_network_flags(api)
-    api.add_argument(
-        "--referee",
-        action="append",
-        default=[],
-        metavar="ADDR",
-        help="referee host:port, repeatable (default $ARENA_REFEREES): SubmitBot starts "
-        "each submitted bot there (CheckBot), one referee after another while one is "
-        "unreachable; with none, the API starts it in a bubblewrap sandbox on this host",
-    )
-    _referee_client_flags(api)
-    api.set_defaults(run=_api_serve)
-
-    worker = groups.add_parser("worker", help="run a Celery worker that plays tournament matches")
-    _redis_flag(worker)
-    worker.add_argument(
-        "--referee",
-        action="append",
-        default=[],
-        metavar="ADDR",
-        help="referee host:port, repeatable (default $ARENA_REFEREES or 127.0.0.1:50051)",
-    )
-    worker.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
-    worker.add_argument("--name", default="", help="worker node name (default: celery's)")
-    worker.add_argument("--loglevel", default="WARNING", help="Celery log level (default WARNING)")
-    worker.add_argument(
-        "--metrics-port", type=int, help="serve Prometheus metrics of all its processes here"
-    )
-    worker.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
-    _referee_client_flags(worker)
-    worker.set_defaults(run=_worker)
+def bot_networks_from_flags(args: argparse.Namespace) -> BotNetworks:
+    try:
+        return BotNetworks(
+            parse_networks(args.bot_networks_allow, f"--bot-networks-allow (${ALLOW_ENV})"),
+            parse_networks(args.bot_networks_deny, f"--bot-networks-deny (${DENY_ENV})"),
+        )
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
-def _referee_client_flags(parser: argparse.ArgumentParser) -> None:
-    """How a process reaches the referees: TLS and their token (the workers; the API)."""
-    parser.add_argument(
-        "--referee-ca",
-        help="call referees over TLS, trusting the CAs in this PEM file "
-        "(default $ARENA_REFEREE_CA)",
-    )
-    parser.add_argument(
-        "--referee-cert",
-        help="client certificate (PEM) for referees that require mutual TLS, with "
-        "--referee-key and --referee-ca (default $ARENA_REFEREE_CERT)",
-    )
-    parser.add_argument(
-        "--referee-key", help="the client certificate's key (default $ARENA_REFEREE_KEY)"
-    )
-    parser.add_argument(
-        "--referee-token-file",
-        help=f"file holding the referees' token (default ${REFEREE.env})",
-    )
-
-
-def _redis_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--redis",
-        default=os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0"),
-        help="Redis URL (default $ARENA_REDIS_URL or redis://127.0.0.1:6379/0)",
-    )
-
-
-def _referee_serve(args: argparse.Namespace) -> None:
+def referee_serve(args: argparse.Namespace) -> None:
     if args.processes < 1:
         raise CliError(f"--processes must be 1 or more, not {args.processes}")
     if args.processes == 1:
@@ -307,7 +160,7 @@ def _launcher(args: argparse.Namespace) -> Launcher:
     return PodLauncher(api, images=images, templates=templates)
 
 
-def _api_serve(args: argparse.Namespace) -> None:
+def api_serve(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
     from arena.api.service import serve
 
@@ -335,7 +188,6 @@ def _referees(args: argparse.Namespace) -> Referees | None:
     the token, CA and client certificate the workers use (their flags or variables)."""
     from arena.api.hosted import Referees
     from arena.referee.requests import InvalidRequest, check_address
-    from arena.tls import channel_credentials
 
     listed = args.referee or os.environ.get("ARENA_REFEREES", "").split(",")
     addresses = tuple(a.strip() for a in listed if a.strip())
@@ -359,7 +211,7 @@ def _referees(args: argparse.Namespace) -> Referees | None:
     return Referees(addresses, token, credentials)
 
 
-def _worker(args: argparse.Namespace) -> None:
+def worker(args: argparse.Namespace) -> None:
     # Settings are read from the environment when the Celery app is imported.
     os.environ["ARENA_REDIS_URL"] = args.redis
     if args.referee:

@@ -9,48 +9,14 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arena import wire
-from arena.cli.common import CliError, Groups, add_api_flag, arena_api
+from arena.cli.common import CliError
+from arena.cli.connect import arena_api
 from arena.cli.tournament import FAIR_PLAY_CHOICES, summary
 from arena.tournament.progress import VERDICTS, sprt_text
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 
-def add_commands(groups: Groups) -> None:
-    test = groups.add_parser(
-        "test",
-        help="test a new version against an old one until an SPRT decides",
-        description="Plays NEW against OLD in one game until a generalized SPRT accepts H0 "
-        "(NEW is not better by elo1) or H1 (NEW is better by elo0 or more), printing the "
-        "log-likelihood ratio, its bounds and the Elo estimate as it goes.",
-    )
-    test.add_argument("new", metavar="NEW", help="the entry under test (a bot, or bot@version)")
-    test.add_argument("--vs", required=True, metavar="OLD", help="the entry it is tested against")
-    test.add_argument("--game", required=True, help="the game to test in")
-    test.add_argument("--elo0", type=float, default=0.0, help="Elo of H0 (default 0)")
-    test.add_argument("--elo1", type=float, default=5.0, help="Elo of H1 (default 5)")
-    test.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")
-    test.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
-    test.add_argument(
-        "--max-units",
-        type=int,
-        default=0,
-        help="stop undecided after this many units (default and most: 100000)",
-    )
-    test.add_argument(
-        "--fair-play",
-        choices=FAIR_PLAY_CHOICES,
-        default="open",
-        help="open (default): units are single matches; sealed (hosted bots) or trusted: "
-        "units are duplicate pairs, which decide sooner",
-    )
-    test.add_argument(
-        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
-    )
-    add_api_flag(test)
-    test.set_defaults(run=_test)
-
-
-def _test(args: argparse.Namespace) -> None:
+def version_test(args: argparse.Namespace) -> None:
     spec = arena_pb2.TournamentSpec(
         entries=[args.new, args.vs],
         games=[args.game],

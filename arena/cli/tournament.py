@@ -14,7 +14,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena import wire
-from arena.cli.common import DEFAULT_API, CliError, Groups, add_api_flag, arena_api, group
+from arena.cli.common import CliError
+from arena.cli.connect import arena_api
+from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS
 from arena.ratings.texts import (
     elo_text,
     interval_text,
@@ -23,7 +25,6 @@ from arena.ratings.texts import (
     rating_text,
     status_text,
 )
-from arena.tournament.fair_play import MAX_SEED
 from arena.tournament.progress import (
     STATE_NAMES,
     bracket_lines,
@@ -36,164 +37,12 @@ from arena.tournament.progress import (
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 FAIR_PLAY_CHOICES = {
-    "open": arena_pb2.FAIR_PLAY_OPEN,
-    "sealed": arena_pb2.FAIR_PLAY_SEALED,
-    "trusted": arena_pb2.FAIR_PLAY_TRUSTED,
+    name: arena_pb2.FairPlay.Value(f"FAIR_PLAY_{name.upper()}") for name in FAIR_PLAY
 }
 FORMAT_CHOICES = {
-    "round-robin": arena_pb2.FORMAT_ROUND_ROBIN,
-    "gauntlet": arena_pb2.FORMAT_GAUNTLET,
-    "swiss": arena_pb2.FORMAT_SWISS,
-    "knockout": arena_pb2.FORMAT_KNOCKOUT,
-    "sprt": arena_pb2.FORMAT_SPRT,
-    "ladder": arena_pb2.FORMAT_LADDER,
+    name: arena_pb2.TournamentFormat.Value(f"FORMAT_{name.replace('-', '_').upper()}")
+    for name in FORMATS
 }
-FORMAT_NAMES = {value: name for name, value in FORMAT_CHOICES.items()}
-
-
-def master_seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a master seed is 0..2^64-1 ({MAX_SEED}), got {value}")
-    return value
-
-
-def add_commands(groups: Groups) -> None:
-    tournaments = group(groups, "tournament", "run and follow tournaments")
-    run = tournaments.add_parser("run", help="submit a tournament (round robin by default)")
-    run.add_argument(
-        "--entry",
-        action="append",
-        default=[],
-        metavar="BOT",
-        help="registered bot, repeat for each entry (none for a ladder)",
-    )
-    run.add_argument(
-        "--format",
-        choices=FORMAT_CHOICES,
-        default="round-robin",
-        help="round-robin (default): everyone plays everyone; gauntlet: the --challenger "
-        "entries play the rest; swiss: --rounds rounds of pairings by score; knockout: "
-        "single elimination seeded by rating; sprt: a version test of the first entry "
-        "against the second (arena test does it with its options); ladder: always on "
-        "over every registered bot that plays one of the --game games, until cancelled",
-    )
-    run.add_argument("--rounds", type=int, help="rounds of a swiss tournament")
-    run.add_argument(
-        "--challenger",
-        action="append",
-        default=[],
-        metavar="BOT",
-        help="an entry that plays the rest of a gauntlet's field, repeatable",
-    )
-    run.add_argument(
-        "--game", action="append", default=[], help="game to play, repeatable (default: all)"
-    )
-    run.add_argument(
-        "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
-    )
-    run.add_argument(
-        "--seed",
-        type=master_seed,
-        default=None,
-        help="master seed 0..2^64-1, for a reproducible run (default: a secret one drawn by "
-        "the arena; an operator's seed is marked as such in every read)",
-    )
-    run.add_argument(
-        "--fair-play",
-        choices=FAIR_PLAY_CHOICES,
-        default="open",
-        help="open (default): every match its own secret deal, for remote bots that may "
-        "remember; sealed: duplicate pairs, hosted entries only; trusted: duplicate pairs "
-        "between entries you vouch for",
-    )
-    run.add_argument(
-        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
-    )
-    run.add_argument(
-        "--time-bank-ms",
-        type=float,
-        default=0,
-        help="extra time per seat and match beyond the deadlines (default 0: none)",
-    )
-    run.add_argument(
-        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
-    )
-    run.add_argument("--name", default="", help="a label for listings")
-    run.add_argument("--wait", action="store_true", help="show progress, then the leaderboard")
-    add_api_flag(run)
-    run.set_defaults(run=_run)
-
-    for name, helptext, handler in (
-        ("status", "show a tournament's progress", _status),
-        ("resume", "re-queue a running tournament's unfinished matches", _resume),
-        ("cancel", "cancel a tournament for good (its seeds are then revealed)", _cancel),
-        ("verify", "check an ended tournament's seeds against its commitments", _verify),
-    ):
-        command = tournaments.add_parser(name, help=helptext)
-        command.add_argument("id", help="tournament id")
-        if name == "resume":
-            command.add_argument(
-                "--wait", action="store_true", help="show progress, then the leaderboard"
-            )
-        add_api_flag(command)
-        command.set_defaults(run=handler)
-
-    results = tournaments.add_parser("results", help="export a tournament's match results")
-    results.add_argument("id", help="tournament id")
-    results.add_argument("--csv", action="store_true", help="CSV instead of JSON")
-    add_api_flag(results)
-    results.set_defaults(run=_results)
-
-    listing = tournaments.add_parser("list", help="list tournaments, newest first")
-    add_api_flag(listing)
-    listing.set_defaults(run=_list)
-
-    board = groups.add_parser(
-        "leaderboard", help="print ratings from stored results (serve: as a web page)"
-    )
-    board.add_argument("--tournament", default="", help="only this tournament (default: all)")
-    board.add_argument("--game", default="", help="only this game (default: all games together)")
-    board.add_argument(
-        "--compare",
-        nargs=2,
-        metavar=("A", "B"),
-        help="A's Elo over B's with its 95%% interval and the chance A is the stronger (LOS)",
-    )
-    board.add_argument(
-        "--los", action="store_true", help="also the likelihood-of-superiority matrix (top 20)"
-    )
-    board.add_argument(
-        "--history",
-        metavar="BOT",
-        help="BOT's rating at each refit, a table per board (only --game's with --game)",
-    )
-    board.add_argument(
-        "--openskill",
-        action="store_true",
-        help="also each bot's OpenSkill rating (mu, sigma, ordinal = mu - 3 sigma)",
-    )
-    board.add_argument("--json", action="store_true", help="print JSON")
-    board.add_argument("--csv", action="store_true", help="print CSV")
-    add_api_flag(board)
-    board.set_defaults(run=_leaderboard)
-    # ``arena leaderboard`` alone still prints; ``serve`` is optional so that stays so.
-    web = board.add_subparsers(dest="board_command", metavar="{serve}").add_parser(
-        "serve", help="serve the leaderboard as a read-only web page and JSON"
-    )
-    web.add_argument(
-        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
-    )
-    web.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks one)")
-    web.add_argument(
-        "--api",
-        default=argparse.SUPPRESS,  # unset here: keep what ``arena leaderboard --api`` parsed
-        help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
-    )
-    web.set_defaults(run=_serve)
 
 
 def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
@@ -234,7 +83,7 @@ def summary(t: arena_pb2.Tournament) -> str:
     )
 
 
-def _verify(args: argparse.Namespace) -> None:
+def verify(args: argparse.Namespace) -> None:
     from arena.tournament.verify import TournamentMismatch, verify_tournament
 
     with arena_api(args) as api:
@@ -248,7 +97,7 @@ def _verify(args: argparse.Namespace) -> None:
         raise CliError(f"tournament {args.id} does not verify: {mismatch}") from None
 
 
-def _run(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace) -> None:
     spec = _spec(args)  # the command line's own mistakes first, before any connection
     with arena_api(args) as api:
         tournament = api.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=spec), timeout=60)
@@ -289,7 +138,7 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
     print_leaderboard(board)
 
 
-def _status(args: argparse.Namespace) -> None:
+def status(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         tournament = api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)
     print(summary(tournament))
@@ -316,7 +165,7 @@ def print_standings(t: arena_pb2.Tournament) -> None:
         print(f"sprt: {sprt_text(t.standings.sprt)}")
 
 
-def _resume(args: argparse.Namespace) -> None:
+def resume(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         print(
             summary(api.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=args.id), timeout=60))
@@ -325,14 +174,14 @@ def _resume(args: argparse.Namespace) -> None:
             follow(api, args.id)
 
 
-def _cancel(args: argparse.Namespace) -> None:
+def cancel(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         print(
             summary(api.CancelTournament(arena_pb2.CancelTournamentRequest(id=args.id), timeout=10))
         )
 
 
-def _list(args: argparse.Namespace) -> None:
+def list_tournaments(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         tournaments = api.ListTournaments(
             arena_pb2.ListTournamentsRequest(), timeout=10
@@ -365,7 +214,7 @@ RESULT_COLUMNS = (
 )
 
 
-def _results(args: argparse.Namespace) -> None:
+def results(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         records = api.ListResults(
             arena_pb2.ListResultsRequest(tournament_id=args.id), timeout=60
@@ -450,7 +299,7 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         console.print(f"Note: {caveat}.", markup=False)
 
 
-def _leaderboard(args: argparse.Namespace) -> None:
+def leaderboard(args: argparse.Namespace) -> None:
     if args.json and args.csv:
         raise CliError("choose one of --json and --csv")
     if args.compare:
@@ -604,7 +453,7 @@ def print_los(board: arena_pb2.Leaderboard) -> None:
     Console(width=max(120, 14 + 11 * len(bots))).print(table)
 
 
-def _serve(args: argparse.Namespace) -> None:
+def serve(args: argparse.Namespace) -> None:
     if args.json or args.csv or args.game or args.tournament or args.history:
         raise CliError(
             "--game, --tournament, --history, --json and --csv do not apply to leaderboard serve"

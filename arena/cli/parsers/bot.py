@@ -1,0 +1,107 @@
+"""Arguments of ``arena bot serve|check|register|submit|versions|logs|list|remove``."""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.cli.parsers import add_api_flag, add_tls_server_flags, subcommands
+
+RUNTIMES = ("python3.11", "node20", "binary")
+"""``arena.hosting.runtimes.NAMES``, for the help of ``--runtime``."""
+
+
+def bot(parser: argparse.ArgumentParser) -> None:
+    bots = subcommands(parser)
+    serve = bots.add_parser("serve", help="serve one of the example bots")
+    serve.add_argument("name", help="an example bot: house, random, paced, chaos or GAME-basic")
+    serve.add_argument("--port", type=int, default=50061, help="port (default 50061; 0 picks one)")
+    serve.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    serve.add_argument("--seed", type=int, default=0, help="random, paced and chaos bots: seed")
+    serve.add_argument("--no-stream", action="store_true", help="answer unary Act calls only")
+    serve.add_argument(
+        "--mode",
+        help="chaos bot, mid-match: hang, late, slow, crash, illegal, error, oversize, "
+        "wrong-match, garbage, double or stale; at Hello: die-before, mute or garbage-hello "
+        "(default hang; see arena/bots/examples/chaos.py)",
+    )
+    serve.add_argument(
+        "--after",
+        type=int,
+        default=0,
+        help="chaos bot: good decisions per match before misbehaving "
+        "(die-before: Hello calls answered before dying)",
+    )
+    serve.add_argument(
+        "--delay-ms",
+        type=int,
+        help="paced bot: time per decision (default 50); chaos bot: slow mode's delay, "
+        "late mode's time past the deadline (default 50)",
+    )
+    add_tls_server_flags(serve)
+    serve.set_defaults(run="bot:serve")
+
+    check = bots.add_parser(
+        "check", help="play a bot against the house bot in every game it claims; exit 1 on a fault"
+    )
+    check.add_argument("address", help="the bot, host:port")
+    check.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        help="only this game (repeatable; default: all it plays)",
+    )
+    check.add_argument("--matches", type=int, default=4, help="matches per game (default 4)")
+    check.add_argument(
+        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.set_defaults(run="bot:check")
+
+    register = bots.add_parser("register", help="register a running bot with the arena")
+    register.add_argument("name", help="registry name (letters, digits, '-', '_', '.')")
+    register.add_argument("address", help="where referees reach the bot, host:port")
+    add_api_flag(register)
+    register.set_defaults(run="bot:register")
+
+    submit = bots.add_parser(
+        "submit",
+        help="submit a version of a hosted bot: its files, which the arena runs in a sandbox",
+    )
+    submit.add_argument("name", help="bot name (letters, digits, '-', '_', '.')")
+    submit.add_argument("directory", help="the bot's files, packed as they are (no symlinks)")
+    submit.add_argument(
+        "--runtime", required=True, help=f"what runs it: one of {', '.join(RUNTIMES)}"
+    )
+    submit.add_argument(
+        "--command",
+        required=True,
+        help="what starts it in that directory, e.g. 'python3 bot.py' or './engine --fast'",
+    )
+    submit.add_argument(
+        "--version",
+        help="a new label for this version (default: the time now in UTC, e.g. 20261203T101500Z)",
+    )
+    add_api_flag(submit)
+    submit.set_defaults(run="bot:submit")
+
+    versions = bots.add_parser("versions", help="list a hosted bot's versions, newest first")
+    versions.add_argument("name")
+    add_api_flag(versions)
+    versions.set_defaults(run="bot:versions")
+
+    logs = bots.add_parser(
+        "logs", help="print what a hosted bot wrote in one match (its author or the operator)"
+    )
+    logs.add_argument("name")
+    logs.add_argument("match", help="match id, as `arena tournament results` shows it")
+    add_api_flag(logs)
+    logs.set_defaults(run="bot:logs")
+
+    listing = bots.add_parser("list", help="list registered bots")
+    add_api_flag(listing)
+    listing.set_defaults(run="bot:list_bots")
+
+    remove = bots.add_parser("remove", help="remove a bot from the registry")
+    remove.add_argument("name")
+    add_api_flag(remove)
+    remove.set_defaults(run="bot:remove")

@@ -1,0 +1,78 @@
+"""Arguments of ``arena play``."""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.cli.common import DEFAULT_REPLAY_DIR
+
+GAMES = ("baloot", "bid-euchre", "bridgette", "persian-rummy", "seep")
+"""``arena.games.game_names()``, without loading the engines to say them."""
+
+DESCRIPTION = """\
+Play a match yourself, in this terminal, against a bot: the house bot (each
+game's rule-based bot) played in this process, or the bot at --vs. The match
+runs through a referee started in this process, as any match does, and is
+recorded as a replay.
+
+Before each of your moves you see the scores, what happened since your last
+move, the table as your seat sees it (every field of your seat's observation),
+your hand, and the legal actions, numbered. Answer with a number or with an
+action's text (e.g. "play QH", any case); ? shows the help, t the table again,
+q leaves (asks first). In 4-seat games you play both seats of your team; each
+prompt names the seat.
+
+Time: each move may take --deadline-s seconds (at most 60, the referee's
+limit), and may run over by what is left of a --time-bank-s bank for the whole
+match (at most 3600). A move not made in time is a fault: the referee plays
+one for you.
+
+Leaving (q, then y, or end of input) stops serving your seats: the referee
+plays their next moves as faults and, at 3 faults, your team forfeits; the
+result and the replay are recorded and printed. Exit code 0 when the match
+ended (played out or forfeited after leaving), 1 for an error (unknown game,
+bad option, unreachable --vs bot), 2 for a bad command line, 130 after Ctrl-C
+(the match is abandoned and not recorded)."""
+
+
+def play(parser: argparse.ArgumentParser) -> None:
+    parser.description = DESCRIPTION
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--game", required=True, help=f"game name: {', '.join(GAMES)}")
+    parser.add_argument(
+        "--vs",
+        metavar="ADDRESS",
+        help="play against the bot at host:port (default: the house bot, in this process)",
+    )
+    side = parser.add_mutually_exclusive_group()
+    side.add_argument(
+        "--team", type=int, help="your team, 0 or 1 (default 0); you play all its seats"
+    )
+    side.add_argument("--seat", type=int, help="play the team of this seat (0-based)")
+    parser.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="game option, as for arena match play (see arena games)",
+    )
+    parser.add_argument(
+        "--deadline-s",
+        type=float,
+        default=60.0,
+        help="seconds per move, at most 60 (default 60)",
+    )
+    parser.add_argument(
+        "--time-bank-s",
+        type=float,
+        default=3600.0,
+        help="seconds a move may run over its deadline, in all, for the match; "
+        "at most 3600 (default 3600; 0 for none)",
+    )
+    parser.add_argument(
+        "--replay-dir",
+        default=DEFAULT_REPLAY_DIR,
+        help=f"where the replay is written (default {DEFAULT_REPLAY_DIR})",
+    )
+    parser.set_defaults(run="play:play")

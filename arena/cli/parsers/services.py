@@ -1,0 +1,181 @@
+"""Arguments of ``arena referee serve``, ``arena api serve`` and ``arena worker``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from arena.cli.common import DEFAULT_REPLAY_DIR
+from arena.cli.parsers import (
+    API_TOKEN_ENV,
+    REFEREE_TOKEN_ENV,
+    add_bot_network_flags,
+    add_tls_server_flags,
+    subcommands,
+)
+
+DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
+"""As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
+
+
+def referee(parser: argparse.ArgumentParser) -> None:
+    serve = subcommands(parser).add_parser("serve", help="serve the Referee gRPC API")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks one)")
+    serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
+    serve.add_argument(
+        "--max-concurrent",
+        type=int,
+        default=256,
+        help="matches played at once (by each process, with --processes)",
+    )
+    serve.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve from N referee processes sharing the port (SO_REUSEPORT), to use N "
+        "cores: one process plays its matches on one core (default 1). A match's "
+        "WatchMatch is answered only by the process playing it",
+    )
+    serve.add_argument(
+        "--metrics-port",
+        type=int,
+        help="serve Prometheus metrics on this port; with --processes, the sum of all "
+        "of them (prometheus-client's multiprocess mode: files in $PROMETHEUS_MULTIPROC_DIR, "
+        "emptied at start, or in a temporary directory)",
+    )
+    serve.add_argument(
+        "--token-file",
+        help="file holding the token that PlayMatch calls must carry "
+        f"(default: ${REFEREE_TOKEN_ENV}; neither leaves PlayMatch open)",
+    )
+    add_tls_server_flags(serve, calls_bots=True, verifies_clients=True)
+    add_bot_network_flags(serve)
+    serve.add_argument(
+        "--hosting-dir",
+        default=str(DEFAULT_HOSTING_DIR),
+        help="where hosted bots' packages are kept, one directory per SHA-256, and their "
+        f"logs while they play (default {DEFAULT_HOSTING_DIR})",
+    )
+    serve.add_argument(
+        "--sandbox-pool",
+        type=int,
+        default=0,
+        metavar="N",
+        help="keep N started sandboxes ready per hosted bot (package, runtime and command), "
+        "each for one seat of one match, so that a match need not wait for its bots to "
+        "start; 0 (the default) starts them when the match begins (bubblewrap only; "
+        "each process keeps its own pool, with --processes)",
+    )
+    serve.add_argument(
+        "--launcher",
+        choices=("bubblewrap", "kubernetes"),
+        default="bubblewrap",
+        help="how hosted bots start: a bubblewrap sandbox on this host (the default), or "
+        "a pod per seat through the Kubernetes API of the cluster the referee runs in",
+    )
+    serve.add_argument(
+        "--hosted-image",
+        action="append",
+        default=[],
+        metavar="RUNTIME=IMAGE",
+        help="with --launcher kubernetes: the image of a runtime's pods (e.g. "
+        "python3.11=registry.example/card-arena:1.0), repeatable",
+    )
+    serve.add_argument(
+        "--pod-template",
+        metavar="FILE",
+        help="with --launcher kubernetes: the pod templates, by runtime (JSON as kubectl "
+        "-o json writes it; YAML if PyYAML is installed); default deploy/k8s/hosted-bot/pod.yaml",
+    )
+    serve.add_argument(
+        "--kubernetes-namespace",
+        metavar="NAME",
+        help="with --launcher kubernetes: the namespace of the bots' pods (default the "
+        "referee's own)",
+    )
+    serve.set_defaults(run="services:referee_serve")
+
+
+def api(parser: argparse.ArgumentParser) -> None:
+    api = subcommands(parser).add_parser(
+        "serve", help="serve the Arena gRPC API (bots, tournaments, leaderboard)"
+    )
+    api.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    api.add_argument("--port", type=int, default=50050, help="port (default 50050; 0 picks one)")
+    _redis_flag(api)
+    api.add_argument("--metrics-port", type=int, help="serve Prometheus metrics on this port")
+    api.add_argument(
+        "--token-file",
+        help=f"file holding the token that write calls must carry (default: ${API_TOKEN_ENV}; "
+        "neither leaves writes open)",
+    )
+    add_tls_server_flags(api, calls_bots=True)
+    add_bot_network_flags(api)
+    api.add_argument(
+        "--referee",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="referee host:port, repeatable (default $ARENA_REFEREES): SubmitBot starts "
+        "each submitted bot there (CheckBot), one referee after another while one is "
+        "unreachable; with none, the API starts it in a bubblewrap sandbox on this host",
+    )
+    _referee_client_flags(api)
+    api.set_defaults(run="services:api_serve")
+
+
+def worker(parser: argparse.ArgumentParser) -> None:
+    _redis_flag(parser)
+    parser.add_argument(
+        "--referee",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="referee host:port, repeatable (default $ARENA_REFEREES or 127.0.0.1:50051)",
+    )
+    parser.add_argument("--concurrency", type=int, default=2, help="matches at once (default 2)")
+    parser.add_argument("--name", default="", help="worker node name (default: celery's)")
+    parser.add_argument("--loglevel", default="WARNING", help="Celery log level (default WARNING)")
+    parser.add_argument(
+        "--metrics-port", type=int, help="serve Prometheus metrics of all its processes here"
+    )
+    parser.add_argument("--metrics-host", default="127.0.0.1", help="interface for --metrics-port")
+    _referee_client_flags(parser)
+    parser.set_defaults(run="services:worker")
+
+
+def _referee_client_flags(parser: argparse.ArgumentParser) -> None:
+    """How a process reaches the referees: TLS and their token (the workers; the API)."""
+    parser.add_argument(
+        "--referee-ca",
+        help="call referees over TLS, trusting the CAs in this PEM file "
+        "(default $ARENA_REFEREE_CA)",
+    )
+    parser.add_argument(
+        "--referee-cert",
+        help="client certificate (PEM) for referees that require mutual TLS, with "
+        "--referee-key and --referee-ca (default $ARENA_REFEREE_CERT)",
+    )
+    parser.add_argument(
+        "--referee-key", help="the client certificate's key (default $ARENA_REFEREE_KEY)"
+    )
+    parser.add_argument(
+        "--referee-token-file",
+        help=f"file holding the referees' token (default ${REFEREE_TOKEN_ENV})",
+    )
+
+
+def _redis_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("ARENA_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="Redis URL (default $ARENA_REDIS_URL or redis://127.0.0.1:6379/0)",
+    )

@@ -1,0 +1,159 @@
+"""Arguments of ``arena tournament ...`` and ``arena leaderboard [serve]``."""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.cli.common import DEFAULT_API
+from arena.cli.parsers import add_api_flag, subcommands
+
+FAIR_PLAY = ("open", "sealed", "trusted")
+"""``--fair-play``: each one ``FAIR_PLAY_<NAME>`` in the API (``arena.cli.tournament``)."""
+FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "sprt", "ladder")
+"""``--format``: each one ``FORMAT_<NAME>`` in the API, ``-`` as ``_``."""
+MAX_SEED = 2**64 - 1
+"""``arena.tournament.fair_play.MAX_SEED``."""
+
+
+def master_seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a master seed is 0..2^64-1 ({MAX_SEED}), got {value}")
+    return value
+
+
+def tournament(parser: argparse.ArgumentParser) -> None:
+    tournaments = subcommands(parser)
+    run = tournaments.add_parser("run", help="submit a tournament (round robin by default)")
+    run.add_argument(
+        "--entry",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="registered bot, repeat for each entry (none for a ladder)",
+    )
+    run.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="round-robin",
+        help="round-robin (default): everyone plays everyone; gauntlet: the --challenger "
+        "entries play the rest; swiss: --rounds rounds of pairings by score; knockout: "
+        "single elimination seeded by rating; sprt: a version test of the first entry "
+        "against the second (arena test does it with its options); ladder: always on "
+        "over every registered bot that plays one of the --game games, until cancelled",
+    )
+    run.add_argument("--rounds", type=int, help="rounds of a swiss tournament")
+    run.add_argument(
+        "--challenger",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="an entry that plays the rest of a gauntlet's field, repeatable",
+    )
+    run.add_argument(
+        "--game", action="append", default=[], help="game to play, repeatable (default: all)"
+    )
+    run.add_argument(
+        "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
+    )
+    run.add_argument(
+        "--seed",
+        type=master_seed,
+        default=None,
+        help="master seed 0..2^64-1, for a reproducible run (default: a secret one drawn by "
+        "the arena; an operator's seed is marked as such in every read)",
+    )
+    run.add_argument(
+        "--fair-play",
+        choices=FAIR_PLAY,
+        default="open",
+        help="open (default): every match its own secret deal, for remote bots that may "
+        "remember; sealed: duplicate pairs, hosted entries only; trusted: duplicate pairs "
+        "between entries you vouch for",
+    )
+    run.add_argument(
+        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
+    )
+    run.add_argument(
+        "--time-bank-ms",
+        type=float,
+        default=0,
+        help="extra time per seat and match beyond the deadlines (default 0: none)",
+    )
+    run.add_argument(
+        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
+    )
+    run.add_argument("--name", default="", help="a label for listings")
+    run.add_argument("--wait", action="store_true", help="show progress, then the leaderboard")
+    add_api_flag(run)
+    run.set_defaults(run="tournament:run")
+
+    for name, helptext in (
+        ("status", "show a tournament's progress"),
+        ("resume", "re-queue a running tournament's unfinished matches"),
+        ("cancel", "cancel a tournament for good (its seeds are then revealed)"),
+        ("verify", "check an ended tournament's seeds against its commitments"),
+    ):
+        command = tournaments.add_parser(name, help=helptext)
+        command.add_argument("id", help="tournament id")
+        if name == "resume":
+            command.add_argument(
+                "--wait", action="store_true", help="show progress, then the leaderboard"
+            )
+        add_api_flag(command)
+        command.set_defaults(run=f"tournament:{name}")
+
+    results = tournaments.add_parser("results", help="export a tournament's match results")
+    results.add_argument("id", help="tournament id")
+    results.add_argument("--csv", action="store_true", help="CSV instead of JSON")
+    add_api_flag(results)
+    results.set_defaults(run="tournament:results")
+
+    listing = tournaments.add_parser("list", help="list tournaments, newest first")
+    add_api_flag(listing)
+    listing.set_defaults(run="tournament:list_tournaments")
+
+
+def leaderboard(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tournament", default="", help="only this tournament (default: all)")
+    parser.add_argument("--game", default="", help="only this game (default: all games together)")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="A's Elo over B's with its 95%% interval and the chance A is the stronger (LOS)",
+    )
+    parser.add_argument(
+        "--los", action="store_true", help="also the likelihood-of-superiority matrix (top 20)"
+    )
+    parser.add_argument(
+        "--history",
+        metavar="BOT",
+        help="BOT's rating at each refit, a table per board (only --game's with --game)",
+    )
+    parser.add_argument(
+        "--openskill",
+        action="store_true",
+        help="also each bot's OpenSkill rating (mu, sigma, ordinal = mu - 3 sigma)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--csv", action="store_true", help="print CSV")
+    add_api_flag(parser)
+    parser.set_defaults(run="tournament:leaderboard")
+    # ``arena leaderboard`` alone still prints; ``serve`` is optional so that stays so.
+    web = parser.add_subparsers(dest="board_command", metavar="{serve}").add_parser(
+        "serve", help="serve the leaderboard as a read-only web page and JSON"
+    )
+    web.add_argument(
+        "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
+    )
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks one)")
+    web.add_argument(
+        "--api",
+        default=argparse.SUPPRESS,  # unset here: keep what ``arena leaderboard --api`` parsed
+        help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
+    )
+    web.set_defaults(run="tournament:serve")
