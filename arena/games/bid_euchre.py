@@ -107,7 +107,6 @@ PASS, THREE, FOUR, FIVE, ASK, MOON = range(6)
 CALLS = ("pass", "three", "four", "five", "ask", "moon")
 CALL_TEXTS = ("pass", "call 3", "call 4", "call 5", "call ASK", "call MOON")
 CALL_SHOWN = ("pass", "3", "4", "5", "ASK", "MOON")
-ALONE_CALLS = (ASK, MOON)
 TRICKS_NEEDED = (0, 3, 4, 5, 6, 6)
 SET_COST = (0, 3, 4, 5, 6, 6)
 """What a failed call costs: the bid, and 6 (not 12 or 24) for either lone call."""

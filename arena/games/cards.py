@@ -9,8 +9,7 @@ proto ``Card`` message; nothing else needs to know both forms.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 SUITS = "CDHS"
 """Clubs, diamonds, hearts, spades: the canonical suit order of every game here."""
@@ -32,17 +31,6 @@ def rank_of(card: Card) -> str:
 
 def suit_of(card: Card) -> str:
     return card[1]
-
-
-def deck(ranks: str, suits: str = SUITS) -> list[Card]:
-    """Cards of the given ranks in every suit, suit-major, in the given rank order."""
-    return [r + s for s in suits for r in ranks]
-
-
-def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
-    out = list(cards)
-    rng.shuffle(out)
-    return out
 
 
 def pretty(card: Card) -> str:
