@@ -47,6 +47,7 @@ from arena.play.screen import (
     turn_screen,
     wrap,
 )
+from arena.play.why import explain
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:
@@ -266,8 +267,8 @@ class HumanBot(Bot):
                     if answer is None or answer.strip().lower() in ("y", "yes"):
                         return await self._leave()
                     self.out("You stay.")
-                else:
-                    self.out(str(choice.error))
+                else:  # a card that may not be played gets the rule that forbids it
+                    self.out(explain(request, line) or str(choice.error))
         except asyncio.CancelledError:
             if not (self.left.is_set() or self.closing):
                 self.out("\nTime is up: the referee plays a move for this seat and counts a fault.")

@@ -124,6 +124,26 @@ def test_bad_input_asks_again_in_one_line(tmp_path: Path) -> None:
     assert (first_decision["seat"], first_decision["text"]) == (2, "call 3")
 
 
+def test_an_illegal_card_is_refused_with_its_rule(tmp_path: Path) -> None:
+    """Typing a card held but not playable names the rule, then the prompt comes back."""
+    refusals = []
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        while (turn := term.turn()) is not None:
+            hand = re.search(r"^Your hand: (.+)$", turn.screen, re.MULTILINE)
+            assert hand is not None
+            illegal = [c for c in hand.group(1).split() if f"play {c}" not in turn.actions]
+            if turn.actions[0].startswith("play ") and illegal:
+                before = term.position
+                term.send(f"play {illegal[0]}")
+                prompt = term.expect(PROMPT)
+                refusals.append(term.output[before : prompt.start()].strip().splitlines()[-1])
+            term.send("1")
+        assert term.wait() == 0
+    assert refusals, "no illegal card in this deal"
+    for line in refusals:
+        assert re.match(r"you must follow (clubs|diamonds|hearts|spades): you hold ", line)
+
+
 def test_leaving_forfeits_and_is_recorded(tmp_path: Path) -> None:
     with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
         assert term.turn() is not None
