@@ -100,8 +100,11 @@ def _no_rule(observation: Observation, card: Card, verb: str) -> str | None:
 # --- trick games ----------------------------------------------------------------------
 
 
-def _follow(led: str, holding: Sequence[Card], card: Card, note: str = "") -> str:
-    return f"you must follow {SUIT_WORDS[led]}: you hold {shown(holding)}{note}"
+def _follow(
+    led: str, holding: Sequence[Card], card: Card, note: str = "", trump: str | None = None
+) -> str:
+    suit = f"trumps ({SUIT_WORDS[led]})" if led == trump else SUIT_WORDS[led]
+    return f"you must follow {suit}: you hold {shown(holding)}{note}"
 
 
 def bid_euchre(observation: Observation, card: Card, verb: str) -> str | None:
@@ -138,7 +141,7 @@ def bid_euchre(observation: Observation, card: Card, verb: str) -> str | None:
         notes.append(f"the {show(left)} is a trump in a {SUIT_WORDS[trump]} hand")
     elif left in holding:
         notes.append(f"your {show(left)} counts as a trump")
-    return _follow(led, holding, card, "".join(f"; {n}" for n in notes))
+    return _follow(led, holding, card, "".join(f"; {n}" for n in notes), trump)
 
 
 def baloot(observation: Observation, card: Card, verb: str) -> str | None:
@@ -148,7 +151,8 @@ def baloot(observation: Observation, card: Card, verb: str) -> str | None:
     if trick:
         led = trick[0][1]
         holding = [c for c in hand if c[1] == led]
-        return _follow(led, holding, card) if holding and card[1] != led else None
+        trump = SUIT_LETTERS.get(observation.trump)
+        return _follow(led, holding, card, trump=trump) if holding and card[1] != led else None
     trump = SUIT_LETTERS.get(observation.trump)
     if observation.locked and trump and card[1] == trump:
         return (
