@@ -25,14 +25,15 @@ def play(args: argparse.Namespace) -> None:
         info.resolve_options(options)
     except OptionError as error:
         raise CliError(str(error)) from None
-    if args.seat is not None:
-        if not 0 <= args.seat < info.num_seats:
-            raise CliError(f"--seat must be 0 to {info.num_seats - 1} in {info.name}")
-        team = info.seat_teams[args.seat]
-    else:
-        team = 0 if args.team is None else args.team
-        if not 0 <= team < info.num_teams:
+    if args.team is not None:  # asked for: the person plays every seat of the team
+        if not 0 <= args.team < info.num_teams:
             raise CliError(f"--team must be 0 to {info.num_teams - 1} in {info.name}")
+        seats = info.seats_of_team(args.team)
+    else:  # one seat; a partner's seat is the house bot's
+        seat = 0 if args.seat is None else args.seat
+        if not 0 <= seat < info.num_seats:
+            raise CliError(f"--seat must be 0 to {info.num_seats - 1} in {info.name}")
+        seats = (seat,)
     try:  # the referee's own limits, said in this command's words
         limits.move_deadline_s(wire.duration(args.deadline_s), "--deadline-s")
         limits.time_bank_s(wire.duration(args.time_bank_s), "--time-bank-s")
@@ -48,7 +49,7 @@ def play(args: argparse.Namespace) -> None:
         show += f" --replay-dir {shlex.quote(args.replay_dir)}"
     config = PlayConfig(
         game=info.name,
-        team=team,
+        seats=seats,
         seed=args.seed,
         options=options,
         vs=args.vs,

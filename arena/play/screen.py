@@ -88,7 +88,26 @@ def _scalar(field: Field, value: Any) -> str:
     return str(value)
 
 
-def compact(message: Message) -> str:
+SEAT_FIELDS = frozenset(
+    ("dealer", "declarer", "buyer", "bidder", "sitting_out", "melded_by", "leader", "winner")
+)
+"""Number fields that hold a seat: shown as ``you``, ``partner (seat 2)``, ..."""
+TEAM_FIELDS = frozenset(("last_capture_team", "project_team", "bazzi_winner"))
+"""Number fields that hold a team: shown as ``you and partner`` or ``opponents``."""
+
+
+def _named(field: Field, value: Any, labels: Labels | None) -> str | None:
+    """A seat or team number in words, when ``labels`` knows whose it is."""
+    if labels is None or field.is_repeated or isinstance(value, Message):
+        return None
+    if field.name in SEAT_FIELDS:
+        return labels.seat(int(value))
+    if field.name in TEAM_FIELDS:
+        return labels.seating.team_label(int(value))
+    return None
+
+
+def compact(message: Message, labels: Labels | None = None) -> str:
     """One message on one line: ``QH``, ``s2 QH``, ``seat 2: pass`` or ``name value, ...``."""
     if _is_card(message):
         return str(getattr(message, "code", "")) or "?"
@@ -103,9 +122,10 @@ def compact(message: Message) -> str:
         if not _present(message, field):
             continue
         if field.name == "seat" and not field.is_repeated:
-            seat = f"seat {message.seat}: "  # type: ignore[attr-defined]
+            number = message.seat  # type: ignore[attr-defined]
+            seat = f"{labels.seat(number) if labels else f'seat {number}'}: "
             continue
-        parts.append((field.name.replace("_", " "), value_text(message, field)))
+        parts.append((field.name.replace("_", " "), value_text(message, field, labels=labels)))
     if len(parts) == 1 and (seat or len(message.DESCRIPTOR.fields) == 1):
         return seat + parts[0][1]
     return seat + (", ".join(f"{name} {value}" for name, value in parts) or "-")
@@ -117,17 +137,29 @@ def _only_seat(message: Message) -> bool:
     return [f.name for f in fields] == ["seat"]
 
 
-def value_text(message: Message, field: Field, separator: str = "  ") -> str:
+def value_text(
+    message: Message, field: Field, separator: str = "  ", labels: Labels | None = None
+) -> str:
     """A field's value on one line; list items are joined by ``separator``."""
     value = getattr(message, field.name)
     if not field.is_repeated:
-        return _scalar(field, value)
-    if field.type == FieldDescriptor.TYPE_MESSAGE and all(_is_card(v) for v in value):
+        named = _named(field, value, labels)
+        if named is not None:
+            return named
+        return compact(value, labels) if _is_message(field) else _scalar(field, value)
+    if _is_message(field) and all(_is_card(v) for v in value):
         return " ".join(compact(v) for v in value)
-    if field.type == FieldDescriptor.TYPE_MESSAGE and not all(_is_seat_card(v) for v in value):
-        return separator.join(f"({compact(v)})" for v in value)
+    if _is_message(field) and not all(_is_seat_card(v) for v in value):
+        return separator.join(f"({compact(v, labels)})" for v in value)
     return separator.join(_scalar(field, v) for v in value)
 
+
+def _is_message(field: Field) -> bool:
+    return bool(field.type == FieldDescriptor.TYPE_MESSAGE)
+
+
+UNNUMBERED_LISTS = ("calls", "bids", "doublings")
+"""Lists of records no action refers to by index: shown in order without ``[i]``."""
 
 NUMBERED_PILES = ("discard_pile",)
 """Lists of cards shown one numbered line each although they are cards: actions name an
@@ -154,8 +186,14 @@ def wrap(text: str, indent: int, width: int = WIDTH) -> list[str]:
     ) or [text]
 
 
-def field_lines(message: Message, field: Field, indent: str = "  ") -> list[str]:
-    """``name: value`` for one field, wrapped; a list of records gets one line per record."""
+def field_lines(
+    message: Message,
+    field: Field,
+    indent: str = "  ",
+    labels: Labels | None = None,
+) -> list[str]:
+    """``name: value`` for one field, wrapped; a list of records gets one line per record;
+    a list of numbers that is one per team or one per seat names whose each number is."""
     label = f"{indent}{field.name.replace('_', ' ')}:"
     if _is_record_list(message, field):
         items = list(getattr(message, field.name))
@@ -168,12 +206,20 @@ def field_lines(message: Message, field: Field, indent: str = "  ") -> list[str]
         for index in range(start, len(items)):
             if _only_seat(items[index]):
                 continue
-            lines += wrap(f"{indent}  [{index}] {compact(items[index])}", len(indent) + 6)
+            number = "" if field.name in UNNUMBERED_LISTS else f"[{index}] "
+            text = compact(items[index], labels)
+            lines += wrap(f"{indent}  {number}{text}", len(indent) + 4 + len(number))
         return lines
-    return wrap(f"{label} {value_text(message, field)}", len(label) + 1)
+    if labels is not None and field.is_repeated and not _is_message(field):
+        named = labels.numbers(list(getattr(message, field.name)))
+        if named is not None:
+            return wrap(f"{label} {named}", len(label) + 1)
+    return wrap(f"{label} {value_text(message, field, labels=labels)}", len(label) + 1)
 
 
-def observation_lines(observation: Message, skip: Sequence[str] = ()) -> list[str]:
+def observation_lines(
+    observation: Message, skip: Sequence[str] = (), labels: Labels | None = None
+) -> list[str]:
     """Every present field of the observation, in proto order, the hand last."""
     lines: list[str] = []
     hand: Field | None = None
@@ -183,7 +229,7 @@ def observation_lines(observation: Message, skip: Sequence[str] = ()) -> list[st
         if field.name == HAND_FIELD:
             hand = field
             continue
-        lines += field_lines(observation, field)
+        lines += field_lines(observation, field, labels=labels)
     if hand is not None:
         lines += wrap(f"Your hand: {value_text(observation, hand)}", 11)
     return lines
@@ -199,21 +245,110 @@ def observation_of(request: bot_pb2.ActRequest) -> Message | None:
 
 @dataclass(frozen=True)
 class Seating:
-    """Who plays where: the human's team and seats, the opponent's name."""
+    """Who plays where: the human's team and seats, the opponent's name, every seat's team."""
 
     title: str
     team: int
     seats: tuple[int, ...]
     opponent: str
+    seat_teams: tuple[int, ...] = ()
 
     def team_name(self, team: int) -> str:
         return "you" if team == self.team else self.opponent
 
+    @property
+    def partners(self) -> tuple[int, ...]:
+        """The seats of the human's team that a bot plays."""
+        return tuple(
+            s for s, t in enumerate(self.seat_teams) if t == self.team and s not in self.seats
+        )
+
+    def team_label(self, team: int) -> str:
+        """``you``, ``you and partner``, ``opponent`` or ``opponents``."""
+        several = self.seat_teams.count(team) > 1
+        if team == self.team:
+            return "you and partner" if several else "you"
+        return "opponents" if several else "opponent"
+
+    def seat_label(self, seat: int, me: int) -> str:
+        """A seat as ``me`` calls it: ``you``, ``partner (seat 2)``, ``seat 1 (opponent)``."""
+        if seat == me:
+            return "you"
+        if seat in self.seats:
+            return f"seat {seat} (yours too)"
+        if 0 <= seat < len(self.seat_teams) and self.seat_teams[seat] == self.team:
+            return f"partner (seat {seat})"
+        return f"seat {seat} (opponent)"
+
     def describe(self) -> str:
-        if len(self.seats) == 1:
-            return f"you are seat {self.seats[0]} (team {self.team})"
-        seats = " and ".join(map(str, self.seats))
-        return f"you play team {self.team}: seats {seats}"
+        if len(self.seats) > 1:
+            seats = " and ".join(map(str, self.seats))
+            return f"you play team {self.team}: seats {seats}"
+        text = f"you are seat {self.seats[0]} (team {self.team})"
+        if self.partners:
+            text += f", partnered by the house bot at seat {' and '.join(map(str, self.partners))}"
+        return text
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Names for the seats and teams behind bare numbers, as one seat sees the table."""
+
+    seating: Seating
+    me: int
+
+    def seat(self, seat: int) -> str:
+        return self.seating.seat_label(seat, self.me)
+
+    def numbers(self, values: Sequence[int]) -> str | None:
+        """``you and partner 0, opponents 2`` for a number per team, ``you 6, seat 1
+        (opponent) 6, ...`` for one per seat; None for any other list."""
+        teams = max(self.seating.seat_teams, default=-1) + 1
+        if teams and len(values) == teams:
+            named = [(self.seating.team_label(t), v) for t, v in enumerate(values)]
+            mine = named.pop(self.seating.team)
+            named.insert(0, mine)
+        elif len(values) == len(self.seating.seat_teams) > 0:
+            named = sorted(
+                ((self._short_seat(s), v) for s, v in enumerate(values)),
+                key=lambda item: SHORT_ORDER.get(item[0], len(SHORT_ORDER)),
+            )
+        else:
+            return None
+        return ", ".join(f"{name} {value}" for name, value in named)
+
+    def _short_seat(self, seat: int) -> str:
+        """A seat in a list of numbers: ``you``, ``partner``, ``seat 1 (opp)``."""
+        label = self.seat(seat)
+        return (
+            label.split(" (")[0]
+            if label.startswith("partner")
+            else label.replace("(opponent)", "(opp)")
+        )
+
+
+SHORT_ORDER = {"you": 0, "partner": 1}
+"""Per-seat numbers start with the person's own, then their partner's."""
+
+
+FORCED_CARD = re.compile(r"\b([2-9TJQKA])([CDHS])\b")
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def pretty_text(text: str) -> str:
+    """Card codes in an action's text as people write them: ``play 9H`` -> ``play 9♥``."""
+
+    def card(match: re.Match[str]) -> str:
+        rank = "10" if match.group(1) == "T" else match.group(1)
+        return rank + SUIT_SYMBOLS[match.group(2)]
+
+    return FORCED_CARD.sub(card, text)
+
+
+def forced_note(request: bot_pb2.ActRequest) -> str:
+    """The line shown instead of a prompt when a seat has a single legal action."""
+    action = pretty_text(request.legal_actions[0].text)
+    return f"Seat {request.seat}: only one legal move: {action} \u2014 played for you."
 
 
 def rule(text: str = "", width: int = WIDTH) -> str:
@@ -243,11 +378,9 @@ def turn_screen(
     scores = None
     if observation is not None and SCORES_FIELD in observation.DESCRIPTOR.fields_by_name:
         scores = list(getattr(observation, SCORES_FIELD))
+    labels = Labels(seating, request.seat)
     if scores:
-        lines.append(
-            "Scores: "
-            + "   ".join(f"team {t} ({seating.team_name(t)}) {s}" for t, s in enumerate(scores))
-        )
+        lines.append("Scores: " + (labels.numbers(scores) or "  ".join(map(str, scores))))
     if events or skipped:
         lines.append("Since your last move:")
         if skipped:
@@ -256,7 +389,7 @@ def turn_screen(
             lines += wrap(f"  {text}", 4)
     lines.append(f"Table, as seat {request.seat} sees it:")
     if observation is not None:
-        lines += observation_lines(observation, skip=(SCORES_FIELD, "seat"))
+        lines += observation_lines(observation, skip=(SCORES_FIELD, "seat"), labels=labels)
     clock = f"{_seconds(request.deadline):g} s"
     if request.HasField("time_bank"):
         clock += f" (+ {_seconds(request.time_bank):.0f} s bank)"

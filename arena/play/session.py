@@ -1,11 +1,14 @@
 """A person plays a match in the terminal, through a real referee, like any bot.
 
-``play`` starts a referee in this process, serves the human's seats as an in-process
-bot whose ``async def act`` prompts on the terminal, and plays against a bot at
-``--vs`` or the house bot served in-process too. Input is read without blocking the
-event loop (``LineReader``), so the referee, the opponent and the watch stream keep
-running while the person thinks. The public events of the match come from the referee's
-``WatchMatch`` stream: each turn screen shows what happened since the person's last move.
+``play`` starts a referee in this process, serves the human's seats as an in-process bot
+whose ``async def act`` prompts on the terminal, and plays against a bot at ``--vs`` or
+the house bot served in-process too. The person plays one seat and the house bot
+partners them (so they see only their own seat's observation, as any bot does), unless
+they ask for a whole team. A decision with one legal action is played for them. Input is
+read without blocking the event loop (``LineReader``), so the referee, the opponent and
+the watch stream keep running while the person thinks. The public events of the match
+come from the referee's ``WatchMatch`` stream: each turn screen shows what happened
+since the person's last move.
 
 Leaving (``q``, confirmed, or end of input) makes the human's seats answer every request
 at once with ``LEFT``, an id no game has: the referee counts each as a fault (an illegal
@@ -37,12 +40,14 @@ from arena.play.screen import (
     HELP,
     MAX_EVENT_LINES,
     Seating,
+    forced_note,
     parse_choice,
     prompt,
     result_screen,
     turn_screen,
     wrap,
 )
+from arena.play.why import explain
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:
@@ -216,7 +221,7 @@ LEFT = 2**64 - 1
 
 
 class HumanBot(Bot):
-    """Every seat of the human's team: each request is a screen and a prompt."""
+    """The human's seats: each request is a screen and a prompt, a forced move a note."""
 
     name = "human"
     version = __version__
@@ -235,6 +240,9 @@ class HumanBot(Bot):
     async def act(self, request: bot_pb2.ActRequest) -> int:  # type: ignore[override]
         if self.left.is_set():
             return LEFT
+        if len(request.legal_actions) == 1:  # no choice: say so rather than ask
+            self.out(forced_note(request))
+            return request.legal_actions[0].id
         await self.events.settle()
         lines, cut = self.events.unseen()
         screen = turn_screen(request, self.seating, lines, cut)
@@ -259,8 +267,8 @@ class HumanBot(Bot):
                     if answer is None or answer.strip().lower() in ("y", "yes"):
                         return await self._leave()
                     self.out("You stay.")
-                else:
-                    self.out(str(choice.error))
+                else:  # a card that may not be played gets the rule that forbids it
+                    self.out(explain(request, line) or str(choice.error))
         except asyncio.CancelledError:
             if not (self.left.is_set() or self.closing):
                 self.out("\nTime is up: the referee plays a move for this seat and counts a fault.")
@@ -279,7 +287,8 @@ class HumanBot(Bot):
 @dataclass(frozen=True)
 class PlayConfig:
     game: str
-    team: int
+    seats: tuple[int, ...]
+    """The seats the person plays: one (the partner is the house bot) or a whole team."""
     seed: int = 1
     options: Mapping[str, str] = field(default_factory=dict)
     vs: str | None = None
@@ -318,11 +327,13 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
 
     info = get_game(config.game).info
     opponent = await hello(config.vs, config.game) if config.vs else "house"
+    team = info.seat_teams[config.seats[0]]
     seating = Seating(
         title=info.title,
-        team=config.team,
-        seats=info.seats_of_team(config.team),
+        team=team,
+        seats=config.seats,
         opponent=opponent,
+        seat_teams=info.seat_teams,
     )
     match_id = config.match_id or f"play-{uuid.uuid4().hex[:12]}"
     reader = LineReader()
@@ -334,14 +345,14 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
         try:
             human_server, human_port = await start(human)
             servers.append(human_server)
-            opponent_address = config.vs
-            if opponent_address is None:
-                house_server, house_port = await start(HouseBot())
-                servers.append(house_server)
-                opponent_address = f"127.0.0.1:{house_port}"
+            house_server, house_port = await start(HouseBot())  # opponents or partner
+            servers.append(house_server)
+            house_address = f"127.0.0.1:{house_port}"
             seat_bots = [
-                f"127.0.0.1:{human_port}" if team == config.team else opponent_address
-                for team in info.seat_teams
+                f"127.0.0.1:{human_port}"
+                if seat in config.seats
+                else (house_address if seat_team == team else config.vs or house_address)
+                for seat, seat_team in enumerate(info.seat_teams)
             ]
             request = referee_pb2.PlayMatchRequest(
                 game=config.game,

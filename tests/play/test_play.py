@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from arena.games import game_names
+from arena.play.screen import pretty_text
 from arena.processes import arena_command, free_port
 from arena.replay import ReplayStore
 from tests.conftest import BotFactory
@@ -41,36 +42,58 @@ def replay_of(tmp_path: Path, term: Terminal) -> dict[str, Any]:
     return ReplayStore(tmp_path / "replays").load(match.group(1))
 
 
+FORCED = re.compile(r"^Seat (\d+): only one legal move: (.+) \u2014 played for you\.$", re.M)
+
+
 def test_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
     with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
         turns = play_out(term)
         code = term.wait()
     assert code == 0, term.output[-2000:]
     assert "Traceback" not in term.output
-    assert len(turns) >= 10
+    intro = " ".join(term.output.split())
+    assert "You are seat 0 (team 0), partnered by the house bot at seat 2." in intro
+    assert len(turns) >= 4
     for turn in turns:
-        assert turn.seat in (0, 2)
+        assert turn.seat == 0  # the partner's seat is the house bot's, never asked
         assert turn.screen.startswith("\n== Bid Euchre, decision ")
-        assert "\nScores: team 0 (you) " in turn.screen
+        assert re.search(r"^Scores: you and partner -?\d+, opponents -?\d+$", turn.screen, re.M)
         assert re.search(r"^Your hand: (\w\w ?)+$", turn.screen, re.MULTILINE), turn.screen
-        assert f"Seat {turn.seat} to play: you (team 0: seats 0 and 2)" in turn.screen
+        assert "Seat 0 to play: you. Time: " in turn.screen
         assert "  1) " in turn.screen
     assert re.search(r"^Team [01] wins: you (win!|lose\.)$", term.output, re.MULTILINE)
-    # The referee played exactly what was typed, for the human's seats, without faults.
+    # Seat 0's last card has no alternative: it is played with a note, not a prompt.
+    forced = [(int(m.group(1)), m.group(2)) for m in FORCED.finditer(term.output)]
+    assert forced and all(seat == 0 for seat, _ in forced)
+    # The referee played exactly what was typed, or forced, for seat 0, without faults.
     replay = replay_of(tmp_path, term)
-    played = [
-        entry["decision"]["text"]
+    decisions = [
+        entry["decision"]
         for hand in replay["hands"]
         for entry in hand["log"]
-        if "decision" in entry and entry["decision"]["seat"] in (0, 2)
+        if "decision" in entry
     ]
-    assert played == [turn.actions[0] for turn in turns]
+    played = [d["text"] for d in decisions if d["seat"] == 0]
+    shown = [pretty_text(turn.actions[0]) for turn in turns] + [text for _, text in forced]
+    assert sorted(pretty_text(text) for text in played) == sorted(shown)
+    assert any(d["seat"] == 2 for d in decisions)
     assert replay["faults"] == []
     assert replay["result"]["end"] == "completed"
 
 
+def test_a_team_plays_both_seats(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT, "--team", "0"), tmp_path) as term:
+        turns = play_out(term)
+        assert term.wait() == 0, term.output[-2000:]
+    assert {turn.seat for turn in turns} == {0, 2}
+    for turn in turns:
+        assert f"Seat {turn.seat} to play: you (team 0: seats 0 and 2)" in turn.screen
+        assert "Scores: you and partner " in turn.screen
+    assert "partnered by" not in term.output
+
+
 def test_bad_input_asks_again_in_one_line(tmp_path: Path) -> None:
-    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+    with terminal(arena_play(tmp_path, *SHORT, "--team", "0"), tmp_path) as term:
         first = term.turn()
         assert first is not None
         for typed, message in [
@@ -101,6 +124,28 @@ def test_bad_input_asks_again_in_one_line(tmp_path: Path) -> None:
     assert (first_decision["seat"], first_decision["text"]) == (2, "call 3")
 
 
+def test_an_illegal_card_is_refused_with_its_rule(tmp_path: Path) -> None:
+    """Typing a card held but not playable names the rule, then the prompt comes back."""
+    refusals = []
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        while (turn := term.turn()) is not None:
+            hand = re.search(r"^Your hand: (.+)$", turn.screen, re.MULTILINE)
+            assert hand is not None
+            illegal = [c for c in hand.group(1).split() if f"play {c}" not in turn.actions]
+            if turn.actions[0].startswith("play ") and illegal:
+                before = term.position
+                term.send(f"play {illegal[0]}")
+                prompt = term.expect(PROMPT)
+                refusals.append(term.output[before : prompt.start()].strip().splitlines()[-1])
+            term.send("1")
+        assert term.wait() == 0
+    assert refusals, "no illegal card in this deal"
+    for line in refusals:
+        assert re.match(
+            r"you must follow (trumps \()?(clubs|diamonds|hearts|spades)\)?: you hold ", line
+        )
+
+
 def test_leaving_forfeits_and_is_recorded(tmp_path: Path) -> None:
     with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
         assert term.turn() is not None
@@ -123,7 +168,7 @@ def test_leaving_forfeits_and_is_recorded(tmp_path: Path) -> None:
 
 
 def test_running_out_of_time_is_a_fault_and_play_goes_on(tmp_path: Path) -> None:
-    args = arena_play(tmp_path, *SHORT, "--deadline-s", "0.5", "--time-bank-s", "0")
+    args = arena_play(tmp_path, *SHORT, "--team", "0", "--deadline-s", "0.5", "--time-bank-s", "0")
     with terminal(args, tmp_path) as term:
         first = term.turn()
         assert first is not None and first.seat == 2

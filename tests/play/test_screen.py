@@ -18,7 +18,7 @@ def first_request(game: str, seed: int = 1) -> bot_pb2.ActRequest:
 def seating(game: str) -> Seating:
     info = get_game(game).info
     team = info.seat_teams[first_request(game).seat]
-    return Seating(info.title, team, info.seats_of_team(team), "house")
+    return Seating(info.title, team, (first_request(game).seat,), "house", info.seat_teams)
 
 
 def test_every_game_screen_fits_80_columns_and_numbers_the_actions() -> None:
@@ -38,8 +38,9 @@ def test_observation_fields_are_shown_by_name_with_cards_as_codes() -> None:
     hand = " ".join(card.code for card in request.bid_euchre.hand)
     assert f"Your hand: {hand}" in screen
     assert "  phase: bidding\n" in screen  # BID_EUCHRE_PHASE_BIDDING, prefix dropped
-    assert f"  dealer: {request.bid_euchre.dealer}\n" in screen
-    assert "  hand sizes: 6  6  6  6\n" in screen
+    assert f"  dealer: seat {request.bid_euchre.dealer} (opponent)\n" in screen
+    assert "  tricks won: you and partner 0, opponents 0\n" in screen
+    assert "  hand sizes: you 6, partner 6, seat 1 (opp) 6, seat 3 (opp) 6\n" in screen
     assert "trump:" not in screen  # unset fields are left out
 
 

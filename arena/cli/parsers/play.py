@@ -19,8 +19,13 @@ Before each of your moves you see the scores, what happened since your last
 move, the table as your seat sees it (every field of your seat's observation),
 your hand, and the legal actions, numbered. Answer with a number or with an
 action's text (e.g. "play QH", any case); ? shows the help, t the table again,
-q leaves (asks first). In 4-seat games you play both seats of your team; each
-prompt names the seat.
+q leaves (asks first). A move with no alternative is played for you, with a
+note. Typing a card or call that is not legal says which rule forbids it.
+
+In 4-seat games you play one seat (--seat, default 0) and the house bot plays
+your partner, so you see only your own hand; --team T plays both seats of team
+T yourself (each prompt names the seat). The opponents are the house bot or
+the bot at --vs.
 
 Time: each move may take --deadline-s seconds (at most 60, the referee's
 limit), and may run over by what is left of a --time-bank-s bank for the whole
@@ -46,9 +51,13 @@ def play(parser: argparse.ArgumentParser) -> None:
     )
     side = parser.add_mutually_exclusive_group()
     side.add_argument(
-        "--team", type=int, help="your team, 0 or 1 (default 0); you play all its seats"
+        "--team", type=int, help="play every seat of this team yourself, partner included"
     )
-    side.add_argument("--seat", type=int, help="play the team of this seat (0-based)")
+    side.add_argument(
+        "--seat",
+        type=int,
+        help="your seat, 0-based (default 0); the house bot plays your partner",
+    )
     parser.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
     parser.add_argument(
         "--option",

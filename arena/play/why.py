@@ -1,0 +1,249 @@
+"""Why a card the person typed may not be played: the rule that forbids it, in words.
+
+The referee only ever offers legal actions, so a person who types ``play JD`` where it is
+not legal deserves more than "not an action". ``explain`` finds the card in what was
+typed and asks the game's function for the rule it breaks: must follow suit (with Bid
+Euchre's left bower, a trump and not a card of its printed suit), a locked Hokum's ban
+on trump leads, Bridgette's colons and barred suit, Seep's compulsory captures and house
+rules, Bid Euchre's ASK return. Each function reads only the seat's own observation, so
+an explanation can never give away a hidden card; when no rule is recognised the answer
+lists what is legal instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from arena.play.screen import observation_of, pretty_text
+from arena.v1 import bid_euchre_pb2, bot_pb2
+
+Card = str
+Observation = Any
+"""A game's observation message (``BidEuchreObservation`` and so on)."""
+Explainer = Callable[[Observation, Card, str], "str | None"]
+
+SUIT_LETTERS = {1: "C", 2: "D", 3: "H", 4: "S"}
+"""The proto ``Suit`` enum to card-code letters."""
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SYMBOL_LETTERS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+CARD_WORD = re.compile(
+    r"^(?:(10|[2-9TJQKA])([CDHS\u2663\u2666\u2665\u2660])|(GC|RC|LC|X[1-4]))$", re.IGNORECASE
+)
+COLON_NAMES = {"GC": "Grand Colon", "RC": "Royal Colon", "LC": "Little Colon"}
+SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+
+def card_in(text: str) -> Card | None:
+    """The card code a typed line names (``play jd``, ``J♦``, ``10h``), if any."""
+    for word in text.split():
+        match = CARD_WORD.match(word)
+        if match is None:
+            continue
+        if match.group(3):
+            return match.group(3).upper()
+        rank = "T" if match.group(1) == "10" else match.group(1).upper()
+        suit = match.group(2)
+        return rank + SYMBOL_LETTERS.get(suit, suit.upper())
+    return None
+
+
+def show(card: Card) -> str:
+    return COLON_NAMES.get(card, pretty_text(card))
+
+
+def shown(cards: Sequence[Card]) -> str:
+    return " ".join(show(c) for c in cards)
+
+
+def codes(cards: Sequence[Any]) -> list[Card]:
+    return [str(c.code) for c in cards]
+
+
+def legal_texts(request: bot_pb2.ActRequest) -> list[str]:
+    return [action.text for action in request.legal_actions]
+
+
+def explain(request: bot_pb2.ActRequest, text: str) -> str | None:
+    """Why the card in ``text`` cannot be played now; None when ``text`` names no card
+    or names a legal action. Uses the request's observation and legal actions only."""
+    card = card_in(text)
+    observation = observation_of(request)
+    if card is None or observation is None:
+        return None
+    legal = legal_texts(request)
+    with_card = [t for t in legal if card in t.split()]
+    if " ".join(text.split()).casefold() in (t.casefold() for t in legal):
+        return None
+    hand = codes(getattr(observation, "hand", ()))
+    if card not in hand:
+        if with_card:
+            return f"{show(card)} can be played as: {', '.join(with_card)}"
+        return f"you do not hold {show(card)}; your hand: {shown(hand)}"
+    words = text.split()
+    verb = words[0].casefold() if len(words) > 1 else ""
+    reason = EXPLAINERS.get(request.game, _no_rule)(observation, card, verb)
+    if reason is not None:
+        return reason
+    if with_card:  # the card is playable, but not as typed
+        return f"{show(card)} can be played as: {', '.join(with_card)}"
+    listed = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
+    return f"{show(card)} is not legal now; legal: {listed}"
+
+
+def _no_rule(observation: Observation, card: Card, verb: str) -> str | None:
+    return None
+
+
+# --- trick games ----------------------------------------------------------------------
+
+
+def _follow(
+    led: str, holding: Sequence[Card], card: Card, note: str = "", trump: str | None = None
+) -> str:
+    suit = f"trumps ({SUIT_WORDS[led]})" if led == trump else SUIT_WORDS[led]
+    return f"you must follow {suit}: you hold {shown(holding)}{note}"
+
+
+def bid_euchre(observation: Observation, card: Card, verb: str) -> str | None:
+    """Follow the led suit, the left bower counting as a trump; the ASK return."""
+    trump = SUIT_LETTERS.get(observation.trump)
+    phase = observation.phase
+    hand = codes(observation.hand)
+    if trump is None:
+        return None
+    left = "J" + SAME_COLOUR[trump]
+
+    def suit(c: Card) -> str:
+        return trump if c == left else c[1]
+
+    if phase == bid_euchre_pb2.BID_EUCHRE_PHASE_ASK_RETURN:
+        trumps = [c for c in hand if suit(c) == trump]
+        return (
+            f"in an ASK you must return your highest trump (bowers included): "
+            f"of {shown(trumps)}, that is not {show(card)}"
+            if trumps
+            else None
+        )
+    trick = [str(p.card.code) for p in observation.trick]
+    if not trick:
+        return None
+    led = suit(trick[0])
+    holding = [c for c in hand if suit(c) == led]
+    if not holding or suit(card) == led:
+        return None
+    notes = []
+    if trick[0] == left:
+        notes.append(f"the {show(left)} led is a trump, so trumps were led")
+    if card == left:
+        notes.append(f"the {show(left)} is a trump in a {SUIT_WORDS[trump]} hand")
+    elif left in holding:
+        notes.append(f"your {show(left)} counts as a trump")
+    return _follow(led, holding, card, "".join(f"; {n}" for n in notes), trump)
+
+
+def baloot(observation: Observation, card: Card, verb: str) -> str | None:
+    """Follow the led suit; no trump lead while holding another suit in a locked Hokum."""
+    hand = codes(observation.hand)
+    trick = [str(p.card.code) for p in observation.trick]
+    if trick:
+        led = trick[0][1]
+        holding = [c for c in hand if c[1] == led]
+        trump = SUIT_LETTERS.get(observation.trump)
+        return _follow(led, holding, card, trump=trump) if holding and card[1] != led else None
+    trump = SUIT_LETTERS.get(observation.trump)
+    if observation.locked and trump and card[1] == trump:
+        return (
+            f"this Hokum is doubled (locked): you may not lead a trump ({SUIT_WORDS[trump]}) "
+            f"while you hold another suit"
+        )
+    return None
+
+
+BRIDGETTE_GROUPS = {"GC": "A", "RC": "KQJ", "LC": "23456789T"}
+
+
+def _colon_of(card: Card) -> Card:
+    return next(colon for colon, ranks in BRIDGETTE_GROUPS.items() if card[0] in ranks)
+
+
+def bridgette(observation: Observation, card: Card, verb: str) -> str | None:
+    """Follow suit or play the led card's own colon; a barred suit may not be led."""
+    hand = codes(observation.hand)
+    trick = [str(p.card.code) for p in observation.trick]
+    if not trick:
+        barred = SUIT_LETTERS.get(observation.barred_suit)
+        if barred and card not in COLON_NAMES and card[1] == barred:
+            return (
+                f"{SUIT_WORDS[barred]} are barred: a colon was played on your "
+                f"{SUIT_WORDS[barred]} lead, so you may not lead {SUIT_WORDS[barred]} again "
+                f"while you hold another card"
+            )
+        return None
+    led = trick[0]
+    if led in COLON_NAMES:
+        return None
+    holding = [c for c in hand if c not in COLON_NAMES and c[1] == led[1]]
+    matching = _colon_of(led)
+    if card in COLON_NAMES:
+        return (
+            f"a colon may follow only a card of its group: {show(led)} takes the "
+            f"{show(matching)}, and another colon only when nothing else can be played"
+        )
+    if holding:
+        return _follow(led[1], holding, card, f" (or the {show(matching)})")
+    return None
+
+
+# --- Seep -----------------------------------------------------------------------------
+
+SEEP_VALUES = {rank: value for value, rank in enumerate("A23456789TJQK", start=1)}
+
+
+def _sums_to(cards: Sequence[Card], value: int) -> list[Card] | None:
+    """Some loose cards adding up to ``value`` (a capture), smallest first."""
+    for size in range(1, len(cards) + 1):
+        for group in itertools.combinations(cards, size):
+            if sum(SEEP_VALUES[c[0]] for c in group) == value:
+                return list(group)
+    return None
+
+
+def seep(observation: Observation, card: Card, verb: str) -> str | None:
+    """Seep's house rules for a throw: the opening bid, compulsory capture, houses,
+    and keeping a card of your own house's value."""
+    if verb not in ("", "throw"):
+        return None
+    hand = codes(observation.hand)
+    value = SEEP_VALUES[card[0]]
+    loose = codes(observation.loose)
+    houses = {house.value: house for house in observation.houses}
+    if not observation.plays and observation.HasField("bid") and value != observation.bid:
+        return (
+            f"the opening play must use your bid of {observation.bid}: throw or capture a "
+            f"card of value {observation.bid}, or build with any card"
+        )
+    if value in houses:
+        return f"a house of {value} is on the floor: a card of value {value} must capture it"
+    group = _sums_to(loose, value)
+    if group is not None:
+        return f"capturing is compulsory: {show(card)} can take {shown(group)}"
+    for house_value, house in houses.items():
+        owned = observation.seat in house.owners
+        others = [c for c in hand if c != card and SEEP_VALUES[c[0]] == house_value]
+        if owned and value == house_value and not others:
+            return (
+                f"you own the house of {house_value}: you must keep a card of that value "
+                f"until the house is taken or broken"
+            )
+    return None
+
+
+EXPLAINERS: dict[str, Explainer] = {
+    "bid-euchre": bid_euchre,
+    "baloot": baloot,
+    "bridgette": bridgette,
+    "seep": seep,
+}

@@ -1,0 +1,116 @@
+"""Explanations of illegal card plays, against the engines' own legal actions."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from google.protobuf.message import Message
+
+from arena import wire
+from arena.games import get_game
+from arena.play.screen import observation_of
+from arena.play.why import card_in, explain
+from arena.v1 import bot_pb2
+
+RULE = re.compile(r"must|may not|compulsory|barred|only")
+VERBS = {"bid-euchre": "play", "baloot": "play", "bridgette": "play", "seep": "throw"}
+
+
+def positions(game: str, seeds: range, every: int = 3) -> list[bot_pb2.ActRequest]:
+    """Requests for seats to act, taken along random playouts."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = get_game(game).new_state(seed)
+        for step in range(400):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            if step % every == 0:
+                found.append(
+                    wire.act_request(
+                        state, match_id="m", decision_index=step, deadline_s=60.0, legal=legal
+                    )
+                )
+            state.apply(rng.choice(legal))
+    return found
+
+
+def visible_cards(message: Message) -> set[str]:
+    """Every card code anywhere in an observation: all that a seat may name."""
+    cards: set[str] = set()
+    for field, value in message.ListFields():
+        if field.type != field.TYPE_MESSAGE:
+            continue
+        for item in value if field.is_repeated else [value]:
+            if item.DESCRIPTOR.full_name == "arena.v1.Card":
+                cards.add(item.code)
+            else:
+                cards |= visible_cards(item)
+    return cards
+
+
+SHOWN_CARD = re.compile(r"(?:10|[2-9JQKA])[\u2663\u2666\u2665\u2660]|\b[2-9TJQKA][CDHS]\b")
+
+
+def named_cards(text: str) -> set[str]:
+    """The cards an explanation names, as codes (it shows them as ``J♦``)."""
+    return {card for match in SHOWN_CARD.findall(text) if (card := card_in(match))}
+
+
+@pytest.mark.parametrize("game", sorted(VERBS))
+def test_every_illegal_card_play_names_a_rule_and_only_what_the_seat_sees(game: str) -> None:
+    verb = VERBS[game]
+    explained = 0
+    for request in positions(game, range(1, 9)):
+        observation = observation_of(request)
+        assert observation is not None
+        legal = {action.text for action in request.legal_actions}
+        if not any(text.startswith(verb + " ") for text in legal):
+            continue  # not a card play
+        visible = visible_cards(observation)
+        for card in (c.code for c in observation.hand):
+            typed = f"{verb} {card}"
+            if typed in legal or any(card in text.split() for text in legal):
+                assert explain(request, typed) is None or typed not in legal
+                continue
+            why = explain(request, typed)
+            assert why is not None and RULE.search(why), (typed, why, sorted(legal))
+            assert named_cards(why) <= visible, (why, visible)
+            explained += 1
+    assert explained >= 5  # the playouts did reach illegal plays
+
+
+def test_the_left_bower_is_a_trump_not_a_card_of_its_printed_suit() -> None:
+    """Hearts trump, diamonds led: the J♦ is a trump, so a diamond held must be played."""
+    seen = 0
+    for request in positions("bid-euchre", range(1, 80), every=1):
+        observation = request.bid_euchre
+        hand = [c.code for c in observation.hand]
+        trick = [p.card.code for p in observation.trick]
+        if observation.trump != 3 or not trick or trick[0][1] != "D" or trick[0] == "JD":
+            continue
+        if "JD" in hand and any(c[1] == "D" and c != "JD" for c in hand):
+            why = explain(request, "play J\u2666")
+            assert why is not None
+            assert why.startswith("you must follow diamonds: you hold ")
+            assert why.endswith("; the J\u2666 is a trump in a hearts hand")
+            assert "J\u2666" not in why.split(";")[0]  # not among the diamonds held
+            seen += 1
+    assert seen
+
+
+def test_words_that_name_no_illegal_card() -> None:
+    request = positions("bid-euchre", range(1, 2))[0]
+    assert explain(request, "xyzzy") is None
+    assert explain(request, request.legal_actions[0].text) is None
+    missing = next(
+        code
+        for code in ("9C", "TC", "JC", "QC", "KC", "AC")
+        if code not in {c.code for c in request.bid_euchre.hand}
+    )
+    why = explain(request, f"play {missing.lower()}")
+    assert why is not None and why.startswith("you do not hold ")
+    assert card_in("J\u2666") == "JD" and card_in("play 10h") == "TH"
