@@ -10,6 +10,7 @@ proto ``Card`` message; nothing else needs to know both forms.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
 
 SUITS = "CDHS"
@@ -55,3 +56,13 @@ def pretty(card: Card) -> str:
 
 def pretty_cards(cards: Iterable[Card]) -> str:
     return " ".join(pretty(c) for c in cards)
+
+
+_CODE = re.compile(rf"\b[{RANKS}][{SUITS}]\b")
+
+
+def pretty_text(text: str) -> str:
+    """``text`` with each two-character card code in human form: an action's text
+    (``play TH``, what the wire and a person typing use) as a table shows cards
+    (``play 10\u2665``)."""
+    return _CODE.sub(lambda code: pretty(code.group()), text)
