@@ -3,6 +3,7 @@ the defaults. Nothing here imports grpc, protobuf or an engine (``arena.cli.pars
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 DEFAULT_REPLAY_DIR = "replays"
@@ -22,3 +23,11 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
             raise CliError(f"--option takes NAME=VALUE, got {pair!r}")
         options[name] = value
     return options
+
+
+def replay_command(replay_id: str, replay_dir: str = DEFAULT_REPLAY_DIR, referee: str = "") -> str:
+    """The ``arena replay show`` line that finds this replay where it was written."""
+    where = f" --referee {shlex.quote(referee)}" if referee else ""
+    if not referee and replay_dir != DEFAULT_REPLAY_DIR:
+        where = f" --replay-dir {shlex.quote(replay_dir)}"
+    return f"arena replay show {replay_id}{where}"

@@ -13,10 +13,11 @@ from google.protobuf import json_format
 
 from arena import wire
 from arena.bots.launch import LaunchError, launched, per_seat
-from arena.cli.common import CliError, parse_options
+from arena.cli.common import CliError, parse_options, replay_command
 from arena.cli.connect import authorized, channel
 from arena.games import UnknownGameError, get_game
 from arena.v1 import referee_pb2, referee_pb2_grpc
+from arena.wording import count, plural
 
 
 @contextlib.contextmanager
@@ -72,10 +73,39 @@ def _play_and_print(args: argparse.Namespace, bots: Sequence[str]) -> None:
             result: referee_pb2.MatchResult = stub.PlayMatch(request)
     else:
         result = asyncio.run(_play_local(request, args.replay_dir))
-    if args.json:
-        print(json_format.MessageToJson(result, always_print_fields_with_no_presence=True))
-        return
-    print(describe_result(result))
+    unreached = not_reached(result)
+    if args.json:  # the record whatever happened; the exit code says whether it played
+        print(
+            json_format.MessageToJson(
+                result,
+                always_print_fields_with_no_presence=True,
+                preserving_proto_field_name=True,
+            )
+        )
+    elif not unreached:
+        show = replay_command(result.replay_id, args.replay_dir, args.referee or "")
+        print(describe_result(result, show))
+    if unreached:
+        raise CliError(unreached)
+
+
+def not_reached(result: referee_pb2.MatchResult) -> str:
+    """Which seats' bots could not be reached at all, at which address and why, as one
+    line; "" when every bot played. Such a match was never played: its "result" is a
+    failure to say so (exit 1), not a forfeit to report as one (a match lost on faults
+    after it began is a result, exit 0)."""
+    if result.decisions:
+        return ""
+    address = {s: b for team in result.teams for s, b in zip(team.seats, team.bots, strict=False)}
+    seats: dict[tuple[str, str], list[int]] = {}
+    for fault in result.faults:
+        if fault.kind == referee_pb2.FAULT_KIND_UNREACHABLE:
+            seats.setdefault((address.get(fault.seat, "?"), fault.detail), []).append(fault.seat)
+    return "; ".join(
+        f"could not reach the bot of {plural('seat', len(found))} {', '.join(map(str, found))} "
+        f"at {where}: {detail}"
+        for (where, detail), found in seats.items()
+    )
 
 
 async def _play_local(
@@ -88,14 +118,27 @@ async def _play_local(
         return result
 
 
-def describe_result(result: referee_pb2.MatchResult) -> str:
+def score_unit(game: str) -> str:
+    """What the game's scores count ("bazzi" in Seep); "point" for a game this side
+    does not know, such as a newer referee's."""
+    try:
+        return get_game(game).info.score_unit
+    except UnknownGameError:
+        return "point"
+
+
+def describe_result(result: referee_pb2.MatchResult, show: str = "") -> str:
+    """The result as people read it; ``show`` is the command that prints its replay."""
+    unit = score_unit(result.game)
     lines = [
-        f"match {result.match_id}: {result.game}, seed {result.seed}, {result.decisions} decisions"
+        f"match {result.match_id}: {result.game}, seed {result.seed}, "
+        f"{count(result.decisions, 'decision')}"
     ]
     for team in result.teams:
         lines.append(
-            f"  team {team.team} (seats {', '.join(map(str, team.seats))}; "
-            f"{', '.join(dict.fromkeys(team.bots))}): {team.score} points, {team.faults} faults"
+            f"  team {team.team} ({plural('seat', len(team.seats))} "
+            f"{', '.join(map(str, team.seats))}; {', '.join(dict.fromkeys(team.bots))}): "
+            f"{count(team.score, unit)}, {count(team.faults, 'fault')}"
         )
     if result.end == referee_pb2.MATCH_END_NO_CONTEST:
         lines.append("no contest: no team could play, or the decision cap was reached")
@@ -110,7 +153,8 @@ def describe_result(result: referee_pb2.MatchResult) -> str:
         lines.append(
             f"  fault: seat {fault.seat}, decision {fault.decision_index}, {kind}: {fault.detail}"
         )
-    lines.append(f"replay: {result.replay_id}  (arena replay show {result.replay_id})")
+    show = show or replay_command(result.replay_id)
+    lines.append(f"replay: {result.replay_id}  ({show})")
     return "\n".join(lines)
 
 

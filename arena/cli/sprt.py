@@ -41,6 +41,8 @@ def version_test(args: argparse.Namespace) -> None:
         raise CliError(f"test {last.id} stopped before a verdict: {summary(last)}")
     print(f"{args.new} vs {args.vs}: {sprt_text(status)}")
     print(_verdict(args.new, args.vs, status))
+    if status.verdict != arena_pb2.SPRT_VERDICT_H1:  # a failed check: exit 1, as bot check
+        raise CliError(f"{args.new} did not pass the test against {args.vs}")
 
 
 def _verdict(new: str, old: str, s: arena_pb2.SprtStatus) -> str:

@@ -35,6 +35,7 @@ from arena.tournament.progress import (
     waiting_text,
 )
 from arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.wording import count
 
 FAIR_PLAY_CHOICES = {
     name: arena_pb2.FairPlay.Value(f"FAIR_PLAY_{name.upper()}") for name in FAIR_PLAY
@@ -77,7 +78,7 @@ def summary(t: arena_pb2.Tournament) -> str:
     total = t.matches_total or "?"
     return (
         f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}, {format_text(t)}): "
-        f"{t.matches_done}/{total} matches, {t.forfeits} forfeits; "
+        f"{t.matches_done}/{total} matches, {count(t.forfeits, 'forfeit')}; "
         f"entries {', '.join(t.spec.entries)}; "
         f"games {', '.join(t.games)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
     )
@@ -288,15 +289,16 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
     console.print(table)
     for row in board.rows:
         if row.note:
-            console.print(f"{row.bot}: {row.note}.", markup=False)
+            console.print(f"{row.bot}: {row.note}.", markup=False, soft_wrap=True)
     if any(row.status == arena_pb2.RATING_STATUS_PROVISIONAL for row in board.rows):
         console.print(
             f"A rating is shown from {board.min_pairs} pairs (in every game, overall): "
             "with fewer the fit overstates differences.",
             markup=False,
+            soft_wrap=True,  # a note is one line in a pipe or a log; tables keep the width
         )
     for caveat in board.caveats:
-        console.print(f"Note: {caveat}.", markup=False)
+        console.print(f"Note: {caveat}.", markup=False, soft_wrap=True)
 
 
 def leaderboard(args: argparse.Namespace) -> None:
@@ -321,7 +323,11 @@ def leaderboard(args: argparse.Namespace) -> None:
     if args.json:
         print(
             json.dumps(
-                json_format.MessageToDict(board, always_print_fields_with_no_presence=True),
+                json_format.MessageToDict(
+                    board,
+                    always_print_fields_with_no_presence=True,
+                    preserving_proto_field_name=True,
+                ),
                 indent=1,
             )
         )

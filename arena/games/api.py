@@ -104,6 +104,8 @@ class GameInfo:
     seat_teams: tuple[int, ...]
     options: tuple[OptionSpec, ...] = ()
     description: str = ""
+    score_unit: str = "point"
+    """What ``State.scores()`` counts, singular, for text ("1 bazzi", "54 points")."""
 
     @property
     def num_teams(self) -> int:

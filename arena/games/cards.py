@@ -9,6 +9,7 @@ proto ``Card`` message; nothing else needs to know both forms.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 SUITS = "CDHS"
@@ -43,3 +44,13 @@ def pretty(card: Card) -> str:
 
 def pretty_cards(cards: Iterable[Card]) -> str:
     return " ".join(pretty(c) for c in cards)
+
+
+_CODE = re.compile(rf"\b[{RANKS}][{SUITS}]\b")
+
+
+def pretty_text(text: str) -> str:
+    """``text`` with each two-character card code in human form: an action's text
+    (``play TH``, what the wire and a person typing use) as a table shows cards
+    (``play 10\u2665``)."""
+    return _CODE.sub(lambda code: pretty(code.group()), text)

@@ -93,6 +93,7 @@ from arena.games.registry import register
 GAME_INFO = GameInfo(
     name="seep",
     title="Seep",
+    score_unit="bazzi",
     num_seats=4,
     seat_teams=(0, 1, 0, 1),
     options=(

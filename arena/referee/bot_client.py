@@ -163,9 +163,10 @@ class BotConnection:
         except grpc.aio.AioRpcError as error:
             fault = fault_from_rpc_error(error)
             if fault.kind == referee_pb2.FAULT_KIND_TIMEOUT:
+                why = await self._why_not_connected()
                 fault = BotFault(
                     referee_pb2.FAULT_KIND_UNREACHABLE,
-                    f"no answer to Hello within {timeout_s:g} s",
+                    f"no answer to Hello within {timeout_s:g} s{why}",
                 )
             raise fault from None
         if hello is None:  # bytes, but not a HelloResponse: no bot the arena can talk to
@@ -174,6 +175,22 @@ class BotConnection:
                 "the answer to Hello is not an arena.v1.HelloResponse: its bytes do not parse",
             )
         return hello
+
+    async def _why_not_connected(self) -> str:
+        """Why a channel that never connected did not, as gRPC last said (" (Connection
+        refused)"), so a typo in an address reads as one; "" for one that connected.
+        Asked once without waiting for a connection, which answers at once."""
+        if self.channel.get_state() != grpc.ChannelConnectivity.TRANSIENT_FAILURE:
+            return ""
+        try:
+            await self.hello(bot_pb2.HelloRequest(arena_version=__version__), timeout=1)
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.UNAVAILABLE and error.details():
+                details = error.details() or ""
+                # "failed to connect to all addresses; last error: UNKNOWN: ipv4:...:
+                # Failed to connect to remote host: Connection refused"
+                return f" ({details.rsplit(': ', 1)[-1] if 'last error' in details else details})"
+        return ""
 
     def connected(self) -> bool:
         """Whether the channel has a connection to the bot right now."""

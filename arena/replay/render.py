@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.cards import pretty_cards
+from arena.games import UnknownGameError, get_game
+from arena.games.cards import pretty_cards, pretty_text
+from arena.wording import count, plural
 
 
 def render(doc: dict[str, Any]) -> str:
     seats = doc["seats"]
+    try:
+        unit = get_game(doc["game"]).info.score_unit
+    except UnknownGameError:
+        unit = "point"
     lines = [
         f"{doc['game']} match {doc['match_id']}  seed {doc['seed']}",
         "options: " + (", ".join(f"{k}={v}" for k, v in sorted(doc["options"].items())) or "none"),
@@ -30,7 +36,8 @@ def render(doc: dict[str, Any]) -> str:
             if "decision" in entry:
                 d = entry["decision"]
                 mark = "  (played by the referee)" if d["substituted"] else ""
-                lines.append(f"  seat {d['seat']}: {d['text']:<16} {d['think_ms']:8.1f} ms{mark}")
+                text = pretty_text(d["text"])
+                lines.append(f"  seat {d['seat']}: {text:<16} {d['think_ms']:8.1f} ms{mark}")
                 if "table" in d:
                     lines.append(f"      {d['table']}")
                 echo_of = d["seat"]
@@ -42,7 +49,7 @@ def render(doc: dict[str, Any]) -> str:
                 lines.append(f"  - {entry['event']['text']}")
             echo_of = None
         if "scores" in hand:
-            lines.append(f"  scores after hand: {' : '.join(map(str, hand['scores']))}")
+            lines.append(f"  scores after hand: {scores(hand['scores'], unit)}")
     result = doc.get("result") or {}
     lines.append("")
     if doc["faults"] and not any("fault" in e for h in doc["hands"] for e in h["log"]):
@@ -55,7 +62,13 @@ def render(doc: dict[str, Any]) -> str:
     elif result.get("end") == "no_contest":
         verdict = "no contest"
     lines.append(
-        f"Result: {verdict}, scores {' : '.join(map(str, result.get('scores', [])))}, "
-        f"{result.get('decisions', 0)} decisions, {len(doc['faults'])} faults"
+        f"Result: {verdict}, scores {scores(result.get('scores', []), unit)}, "
+        f"{count(result.get('decisions', 0), 'decision')}, {count(len(doc['faults']), 'fault')}"
     )
     return "\n".join(lines)
+
+
+def scores(values: list[int], unit: str) -> str:
+    """``"54 : 40 points"``, ``"1 : 0 bazzis"``: the unit once, plural unless all are 1."""
+    shown = " : ".join(map(str, values))
+    return f"{shown} {plural(unit, 1 if values and all(v == 1 for v in values) else 0)}"

@@ -34,6 +34,7 @@ from arena.referee.faults import (
 )
 from arena.replay.record import FORMAT, HAND_END_KINDS, HAND_START, VERSION, event_json
 from arena.v1 import referee_pb2
+from arena.wording import count
 
 ENDS = ("completed", "forfeit", "no_contest")
 
@@ -57,7 +58,7 @@ class Verified:
     def summary(self) -> str:
         return (
             f"verified: {self.match_id} ({self.game}, seed {self.seed}, "
-            f"{self.decisions} decisions, commitment OK)"
+            f"{count(self.decisions, 'decision')}, commitment OK)"
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -53,8 +53,8 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         (("bot", "serve", "chaos", "--mode", "sulk"), 1, "unknown chaos mode 'sulk'"),
         (
             ("match", "play", "--game", "go", "--bot", "127.0.0.1:1", "--bot", "127.0.0.1:2"),
-            1,
-            "INVALID_ARGUMENT: unknown game 'go'",
+            2,
+            "argument --game: unknown game 'go'; available games: baloot, bid-euchre,",
         ),
         (
             (
@@ -156,18 +156,20 @@ def test_match_play_then_replay_show(
     assert result["end"] == "MATCH_END_COMPLETED"
     assert len(result["teams"]) == 2
 
-    shown = arena("replay", "show", result["replayId"], "--replay-dir", str(tmp_path))
+    shown = arena("replay", "show", result["replay_id"], "--replay-dir", str(tmp_path))
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    assert lines[0] == f"bid-euchre match {result['matchId']}  seed 12"
+    assert lines[0] == f"bid-euchre match {result['match_id']}  seed 12"
     assert "Hand 1, dealer seat" in shown.stdout
     assert sum(line.startswith("  seat 0 holds ") for line in lines) == len(
         [line for line in lines if line.startswith("Hand ")]
     )
     scores = " : ".join(str(t["score"]) for t in result["teams"])
-    assert lines[-1].startswith(f"Result: team {result['winnerTeam']} wins, scores {scores}, ")
+    assert lines[-1].startswith(
+        f"Result: team {result['winner_team']} wins, scores {scores} points, "
+    )
 
-    by_path = arena("replay", "show", str(tmp_path / f"{result['replayId']}.json"))
+    by_path = arena("replay", "show", str(tmp_path / f"{result['replay_id']}.json"))
     assert by_path.stdout == shown.stdout
 
 

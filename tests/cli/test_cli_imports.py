@@ -20,9 +20,9 @@ from arena.cli.parsers import (
     BOT_ALLOW_ENV,
     BOT_DENY_ENV,
     COMMANDS,
+    GAMES,
     REFEREE_TOKEN_ENV,
     bot,
-    play,
     tournament,
 )
 from arena.games import game_names
@@ -138,7 +138,7 @@ def test_every_top_level_command_is_listed_with_its_arguments() -> None:
 
 
 def test_the_copies_in_the_parsers_match_what_they_copy() -> None:
-    assert tuple(game_names()) == play.GAMES
+    assert tuple(game_names()) == GAMES
     assert bot.RUNTIMES == NAMES
     assert tournament.MAX_SEED == MAX_SEED
     assert (access.API.env, access.REFEREE.env) == (API_TOKEN_ENV, REFEREE_TOKEN_ENV)

@@ -85,7 +85,7 @@ def test_a_match_over_tls_end_to_end(tls_referee: Service, pki: Pki, start_bot: 
     assert played.returncode == 0, played.stderr
     result = json.loads(played.stdout)
     assert result["end"] == "MATCH_END_COMPLETED"
-    assert result["seatFaults"] == [0, 0, 0, 0]
+    assert result["seat_faults"] == [0, 0, 0, 0]
 
 
 def test_plaintext_peers_are_refused(tls_referee: Service, pki: Pki, start_bot: object) -> None:
@@ -103,9 +103,13 @@ def test_plaintext_peers_are_refused(tls_referee: Service, pki: Pki, start_bot: 
         "match", "play", "--game", "seep", "--referee", tls_referee.address,
         "--tls-ca", str(pki.ca), "--bot", plain.address, "--bot", secure.address, "--json",
     )  # fmt: skip
-    assert played.returncode == 0, played.stderr
+    # The record still prints as JSON; a seat never reached is a failure, exit 1.
+    assert played.returncode == 1
+    assert played.stderr.startswith(
+        f"arena: error: could not reach the bot of seats 0, 2 at {plain.address}: "
+    )
     result = json.loads(played.stdout)
-    assert result["end"] == "MATCH_END_FORFEIT" and result["forfeitTeam"] == 0
+    assert result["end"] == "MATCH_END_FORFEIT" and result["forfeit_team"] == 0
     assert {f["kind"] for f in result["faults"]} == {"FAULT_KIND_UNREACHABLE"}
 
 

@@ -118,6 +118,20 @@ def test_arena_test_runs_an_sprt_until_it_decides(arena: Arena) -> None:
     assert f"LLR {sprt.llr:+.2f}" in done.stdout
 
 
+def test_arena_test_that_fails_exits_1(arena: Arena) -> None:
+    arena.start_worker("w1", concurrency=2)
+    arena.start_bot("house", "house")
+    arena.start_bot("rand", "random", "--seed", "3")
+    command = arena_command(
+        "test", "rand", "--vs", "house", "--game", "bid-euchre", "--elo0", "0",
+        "--elo1", "300", "--api", arena.api.address,
+    )  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert "failed: H0 accepted, rand is not better than house" in done.stdout
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == "arena: error: rand did not pass the test against house"
+
+
 def test_cancel_hands_out_nothing_more_and_keeps_what_finished(arena: Arena) -> None:
     arena.start_worker("w1", env={"ARENA_SCHEDULE_WINDOW": "2"})
     arena.start_bot("a", "random", "--seed", "1")

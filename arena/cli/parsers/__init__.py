@@ -27,6 +27,10 @@ BOT_ALLOW_ENV = "ARENA_BOT_ALLOW"
 BOT_DENY_ENV = "ARENA_BOT_DENY"
 """``arena.bot_networks.DENY_ENV``."""
 TLS_CA_ENV = "ARENA_TLS_CA"
+GAMES = ("baloot", "bid-euchre", "bridgette", "persian-rummy", "seep")
+"""``arena.games.game_names()``, without loading the engines to say them."""
+GAME_HELP = f"game: {', '.join(GAMES)} (any case; spaces or _ for -)"
+"""What a ``--game`` flag's help says, the same in every command."""
 
 COMMANDS = {
     "referee": ("services", "run a referee"),
@@ -44,6 +48,20 @@ COMMANDS = {
 }
 """Each top-level command: the module here whose function of the same name adds its
 arguments, and its line in ``arena --help``."""
+
+
+def game(typed: str) -> str:
+    """A ``--game`` flag's type: the canonical name of the game typed, so that an
+    unknown one is a usage error, the same line in every command, before any server is
+    called. The engines load only for a name that is not already canonical."""
+    if typed in GAMES or not typed:  # "" is a flag's "all games" default
+        return typed
+    from arena.games import UnknownGameError, game_name
+
+    try:
+        return game_name(typed)
+    except UnknownGameError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 class Parser(argparse.ArgumentParser):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.cli.parsers import add_api_flag, add_tls_server_flags, subcommands
+from arena.cli.parsers import GAME_HELP, add_api_flag, add_tls_server_flags, game, subcommands
 
 RUNTIMES = ("python3.11", "node20", "binary")
 """``arena.hosting.runtimes.NAMES``, for the help of ``--runtime``."""
@@ -48,7 +48,8 @@ def bot(parser: argparse.ArgumentParser) -> None:
         "--game",
         action="append",
         default=[],
-        help="only this game (repeatable; default: all it plays)",
+        type=game,
+        help=f"only this {GAME_HELP}; repeatable (default: all it plays)",
     )
     check.add_argument("--matches", type=int, default=4, help="matches per game (default 4)")
     check.add_argument(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_REPLAY_DIR
-from arena.cli.parsers import add_referee_flags, subcommands
+from arena.cli.parsers import GAME_HELP, add_referee_flags, game, subcommands
 
 
 def games(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +17,7 @@ def match(parser: argparse.ArgumentParser) -> None:
     play = subcommands(parser).add_parser(
         "play", help="play one match between bots through a referee"
     )
-    play.add_argument("--game", required=True, help="game name, e.g. bid-euchre")
+    play.add_argument("--game", required=True, type=game, help=GAME_HELP)
     bots = play.add_mutually_exclusive_group(required=True)
     bots.add_argument(
         "--bot",

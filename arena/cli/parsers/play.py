@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_REPLAY_DIR
-
-GAMES = ("baloot", "bid-euchre", "bridgette", "persian-rummy", "seep")
-"""``arena.games.game_names()``, without loading the engines to say them."""
+from arena.cli.parsers import GAME_HELP, game
 
 DESCRIPTION = """\
 Play a match yourself, in this terminal, against a bot: the house bot (each
@@ -35,15 +33,15 @@ one for you.
 Leaving (q, then y, or end of input) stops serving your seats: the referee
 plays their next moves as faults and, at 3 faults, your team forfeits; the
 result and the replay are recorded and printed. Exit code 0 when the match
-ended (played out or forfeited after leaving), 1 for an error (unknown game,
-bad option, unreachable --vs bot), 2 for a bad command line, 130 after Ctrl-C
+ended (played out or forfeited after leaving), 1 for an error (bad option,
+unreachable --vs bot), 2 for a bad command line (such as an unknown game), 130 after Ctrl-C
 (the match is abandoned and not recorded)."""
 
 
 def play(parser: argparse.ArgumentParser) -> None:
     parser.description = DESCRIPTION
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("--game", required=True, help=f"game name: {', '.join(GAMES)}")
+    parser.add_argument("--game", required=True, type=game, help=GAME_HELP)
     parser.add_argument(
         "--vs",
         metavar="ADDRESS",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from arena.cli.parsers import add_api_flag
+from arena.cli.parsers import GAME_HELP, add_api_flag, game
 from arena.cli.parsers.tournament import FAIR_PLAY
 
 
@@ -16,7 +16,7 @@ def test(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("new", metavar="NEW", help="the entry under test (a bot, or bot@version)")
     parser.add_argument("--vs", required=True, metavar="OLD", help="the entry it is tested against")
-    parser.add_argument("--game", required=True, help="the game to test in")
+    parser.add_argument("--game", required=True, type=game, help=f"the {GAME_HELP}")
     parser.add_argument("--elo0", type=float, default=0.0, help="Elo of H0 (default 0)")
     parser.add_argument("--elo1", type=float, default=5.0, help="Elo of H1 (default 5)")
     parser.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")

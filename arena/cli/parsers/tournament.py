@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_API
-from arena.cli.parsers import add_api_flag, subcommands
+from arena.cli.parsers import GAME_HELP, add_api_flag, game, subcommands
 
 FAIR_PLAY = ("open", "sealed", "trusted")
 """``--fair-play``: each one ``FAIR_PLAY_<NAME>`` in the API (``arena.cli.tournament``)."""
@@ -54,7 +54,11 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         help="an entry that plays the rest of a gauntlet's field, repeatable",
     )
     run.add_argument(
-        "--game", action="append", default=[], help="game to play, repeatable (default: all)"
+        "--game",
+        action="append",
+        default=[],
+        type=game,
+        help=f"{GAME_HELP}; repeatable (default: all)",
     )
     run.add_argument(
         "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
@@ -119,7 +123,9 @@ def tournament(parser: argparse.ArgumentParser) -> None:
 
 def leaderboard(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tournament", default="", help="only this tournament (default: all)")
-    parser.add_argument("--game", default="", help="only this game (default: all games together)")
+    parser.add_argument(
+        "--game", default="", type=game, help=f"only this {GAME_HELP} (default: all together)"
+    )
     parser.add_argument(
         "--compare",
         nargs=2,
