@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from arena import __version__
-from arena.cli.common import CliError
+from arena.cli.common import CliError, UsageError
 from arena.cli.parsers import COMMANDS, Parser
 
 
@@ -59,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         gc.enable()
     try:
         run(args)
+    except UsageError as error:
+        print(f"arena: error: {error}", file=sys.stderr)
+        return 2
     except CliError as error:
         print(f"arena: error: {error}", file=sys.stderr)
         return 1

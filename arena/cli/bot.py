@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import CliError
+from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api
 from arena.v1 import arena_pb2
 
@@ -23,9 +23,9 @@ def serve(args: argparse.Namespace) -> None:
 
     factory = EXAMPLES.get(args.name)
     if factory is None:
-        raise CliError(f"unknown bot {args.name!r}; example bots: {', '.join(sorted(EXAMPLES))}")
+        raise UsageError(f"unknown bot {args.name!r}; example bots: {', '.join(sorted(EXAMPLES))}")
     if args.mode and factory is not ChaosBot:
-        raise CliError("--mode is for the chaos bot only")
+        raise UsageError("--mode is for the chaos bot only")
     kwargs: dict[str, Any] = {}
     if factory in (RandomBot, ChaosBot, PacedBot):
         kwargs["seed"] = args.seed
@@ -36,13 +36,13 @@ def serve(args: argparse.Namespace) -> None:
     try:
         bot = factory(**kwargs)
     except ValueError as error:
-        raise CliError(str(error)) from None
+        raise UsageError(str(error)) from None
     bot.supports_stream = not args.no_stream
     tls, _ = tls_from_flags(args)
     try:
         if isinstance(bot, ChaosBot):
             if tls is not None:
-                raise CliError("the chaos bot serves plaintext only")
+                raise UsageError("the chaos bot serves plaintext only")
             serve_chaos(bot, port=args.port, host=args.host)
         else:
             serve(bot, port=args.port, host=args.host, tls=tls)
@@ -146,9 +146,9 @@ def check(args: argparse.Namespace) -> None:
     from arena.referee.requests import InvalidRequest, check_address
 
     if not 1 <= args.matches <= 1000:
-        raise CliError(f"--matches must be 1..1000, got {args.matches}")
+        raise UsageError(f"--matches must be 1..1000, got {args.matches}")
     if not 0 < args.deadline_ms <= 60_000:
-        raise CliError(
+        raise UsageError(
             f"--deadline-ms must be positive and at most 60000, got {args.deadline_ms:g}"
         )
     try:

@@ -11,7 +11,12 @@ DEFAULT_API = "127.0.0.1:50050"
 
 
 class CliError(Exception):
-    """A failure to report as one line."""
+    """A failure to report as one line: exit code 1."""
+
+
+class UsageError(CliError):
+    """Something wrong with the command line itself, found once it parsed (a flag out of
+    range, flags that do not go together): exit code 2, as argparse's own errors."""
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -20,7 +25,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise CliError(f"--option takes NAME=VALUE, got {pair!r}")
+            raise UsageError(f"--option takes NAME=VALUE, got {pair!r}")
         options[name] = value
     return options
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from arena.cli.common import CliError
+from arena.cli.common import CliError, UsageError
 from arena.v1 import arena_pb2_grpc
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def channel(
             raise CliError(str(error)) from None
         opened = grpc.secure_channel(address, credentials, options=RECONNECT)
     elif certificate:
-        raise CliError("a client certificate (--tls-cert) needs --tls-ca: it is for TLS")
+        raise UsageError("a client certificate (--tls-cert) needs --tls-ca: it is for TLS")
     else:
         opened = grpc.insecure_channel(address, options=RECONNECT)
     with opened as chan:

@@ -7,7 +7,7 @@ import asyncio
 import shlex
 import sys
 
-from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, parse_options
+from arena.cli.common import DEFAULT_REPLAY_DIR, CliError, UsageError, parse_options
 from arena.games import OptionError, UnknownGameError, get_game
 
 
@@ -24,26 +24,26 @@ def play(args: argparse.Namespace) -> None:
     try:
         info.resolve_options(options)
     except OptionError as error:
-        raise CliError(str(error)) from None
+        raise UsageError(str(error)) from None
     if args.team is not None:  # asked for: the person plays every seat of the team
         if not 0 <= args.team < info.num_teams:
-            raise CliError(f"--team must be 0 to {info.num_teams - 1} in {info.name}")
+            raise UsageError(f"--team must be 0 to {info.num_teams - 1} in {info.name}")
         seats = info.seats_of_team(args.team)
     else:  # one seat; a partner's seat is the house bot's
         seat = 0 if args.seat is None else args.seat
         if not 0 <= seat < info.num_seats:
-            raise CliError(f"--seat must be 0 to {info.num_seats - 1} in {info.name}")
+            raise UsageError(f"--seat must be 0 to {info.num_seats - 1} in {info.name}")
         seats = (seat,)
     try:  # the referee's own limits, said in this command's words
         limits.move_deadline_s(wire.duration(args.deadline_s), "--deadline-s")
         limits.time_bank_s(wire.duration(args.time_bank_s), "--time-bank-s")
     except limits.LimitError as error:
-        raise CliError(str(error)) from None
+        raise UsageError(str(error)) from None
     if args.vs:
         try:
             check_address(args.vs)
         except InvalidRequest as error:
-            raise CliError(f"--vs: {error}") from None
+            raise UsageError(f"--vs: {error}") from None
     show = "arena replay show {id}"
     if args.replay_dir != DEFAULT_REPLAY_DIR:
         show += f" --replay-dir {shlex.quote(args.replay_dir)}"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from arena.access import API, REFEREE
 from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
-from arena.cli.common import CliError
+from arena.cli.common import CliError, UsageError
 from arena.cli.connect import token_from_flags
 from arena.tls import ServerTls, channel_credentials, server_tls
 
@@ -47,7 +47,7 @@ def bot_networks_from_flags(args: argparse.Namespace) -> BotNetworks:
 
 def referee_serve(args: argparse.Namespace) -> None:
     if args.processes < 1:
-        raise CliError(f"--processes must be 1 or more, not {args.processes}")
+        raise UsageError(f"--processes must be 1 or more, not {args.processes}")
     if args.processes == 1:
         _serve_referee(args)
         return
@@ -88,7 +88,7 @@ def _referee_child(args: argparse.Namespace, port: int, ready: Callable[[int], N
 
 def _check_pool(args: argparse.Namespace) -> None:
     if args.sandbox_pool < 0:
-        raise CliError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
+        raise UsageError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
 
 
 def _serve_referee(args: argparse.Namespace, on_ready: Callable[[int], None] | None = None) -> None:
@@ -125,7 +125,7 @@ def _launcher(args: argparse.Namespace) -> Launcher:
     pod_flags = args.hosted_image or args.pod_template or args.kubernetes_namespace
     if args.launcher != "kubernetes":
         if pod_flags:
-            raise CliError(
+            raise UsageError(
                 "--hosted-image, --pod-template and --kubernetes-namespace need "
                 "--launcher kubernetes"
             )
@@ -140,12 +140,12 @@ def _launcher(args: argparse.Namespace) -> Launcher:
     from arena.hosting.sandbox import SandboxError
 
     if args.sandbox_pool:
-        raise CliError("--sandbox-pool needs --launcher bubblewrap: pods start per match")
+        raise UsageError("--sandbox-pool needs --launcher bubblewrap: pods start per match")
     images = {}
     for item in args.hosted_image:
         name, equals, image = item.partition("=")
         if not equals or not image or name not in POD_RUNTIMES:
-            raise CliError(
+            raise UsageError(
                 f"--hosted-image {item!r}: give RUNTIME=IMAGE, RUNTIME one of "
                 f"{', '.join(POD_RUNTIMES)}"
             )
@@ -197,12 +197,12 @@ def _referees(args: argparse.Namespace) -> Referees | None:
         try:
             check_address(address)
         except InvalidRequest as error:
-            raise CliError(f"--referee / ARENA_REFEREES: {error}") from None
+            raise UsageError(f"--referee / ARENA_REFEREES: {error}") from None
     ca = args.referee_ca or os.environ.get("ARENA_REFEREE_CA", "")
     cert = args.referee_cert or os.environ.get("ARENA_REFEREE_CERT", "")
     key = args.referee_key or os.environ.get("ARENA_REFEREE_KEY", "")
     if (cert or key) and not ca:
-        raise CliError("--referee-cert and --referee-key need --referee-ca (TLS)")
+        raise UsageError("--referee-cert and --referee-key need --referee-ca (TLS)")
     try:
         credentials = channel_credentials(ca, cert or None, key or None) if ca else None
     except (OSError, ValueError) as error:

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena import wire
-from arena.cli.common import CliError
+from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api
 from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS
 from arena.ratings.texts import (
@@ -48,13 +48,13 @@ FORMAT_CHOICES = {
 
 def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
     if args.rounds is not None and args.format != "swiss":
-        raise CliError("--rounds is for --format swiss")
+        raise UsageError("--rounds is for --format swiss")
     if args.challenger and args.format != "gauntlet":
-        raise CliError("--challenger is for --format gauntlet")
+        raise UsageError("--challenger is for --format gauntlet")
     if args.format == "swiss" and args.rounds is None:
-        raise CliError("--format swiss needs --rounds N (1 to the number of entries less one)")
+        raise UsageError("--format swiss needs --rounds N (1 to the number of entries less one)")
     if args.format == "gauntlet" and not args.challenger:
-        raise CliError("--format gauntlet needs --challenger BOT, one or more")
+        raise UsageError("--format gauntlet needs --challenger BOT, one or more")
     return arena_pb2.TournamentSpec(
         entries=args.entry,
         games=args.game,
@@ -303,7 +303,7 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
 
 def leaderboard(args: argparse.Namespace) -> None:
     if args.json and args.csv:
-        raise CliError("choose one of --json and --csv")
+        raise UsageError("choose one of --json and --csv")
     if args.compare:
         _compare(args)
         return
@@ -394,7 +394,7 @@ def _compare(args: argparse.Namespace) -> None:
 
 def _history(args: argparse.Namespace) -> None:
     if args.tournament or args.csv or args.los:
-        raise CliError(
+        raise UsageError(
             "--history reads the arena-wide ratings: --tournament, --csv and --los do not apply"
         )
     with arena_api(args) as api:
@@ -461,7 +461,7 @@ def print_los(board: arena_pb2.Leaderboard) -> None:
 
 def serve(args: argparse.Namespace) -> None:
     if args.json or args.csv or args.game or args.tournament or args.history:
-        raise CliError(
+        raise UsageError(
             "--game, --tournament, --history, --json and --csv do not apply to leaderboard serve"
         )
     from arena.web import serve

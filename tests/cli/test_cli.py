@@ -47,10 +47,10 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         ),
         (
             ("bot", "serve", "alphazero"),
-            1,
+            2,
             "unknown bot 'alphazero'; example bots: baloot-basic, bid-euchre-basic, bridgette-basic, chaos, house, paced, persian-rummy-basic, random, seep-basic",
         ),
-        (("bot", "serve", "chaos", "--mode", "sulk"), 1, "unknown chaos mode 'sulk'"),
+        (("bot", "serve", "chaos", "--mode", "sulk"), 2, "unknown chaos mode 'sulk'"),
         (
             ("match", "play", "--game", "go", "--bot", "127.0.0.1:1", "--bot", "127.0.0.1:2"),
             2,
@@ -69,7 +69,7 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
                 "--option",
                 "x",
             ),
-            1,
+            2,
             "--option takes NAME=VALUE, got 'x'",
         ),
         (
@@ -80,17 +80,17 @@ def test_every_command_has_help(command: tuple[str, ...]) -> None:
         (("replay", "show", "/nonexistent/replay.json"), 1, "cannot read /nonexistent/replay.json"),
         (
             ("tournament", "run", "--entry", "a", "--entry", "b", "--rounds", "3"),
-            1,
+            2,
             "--rounds is for --format swiss",
         ),
         (
             ("tournament", "run", "--format", "swiss", "--entry", "a", "--entry", "b"),
-            1,
+            2,
             "--format swiss needs --rounds N",
         ),
         (
             ("tournament", "run", "--format", "gauntlet", "--entry", "a", "--entry", "b"),
-            1,
+            2,
             "--format gauntlet needs --challenger BOT",
         ),
         (("tournament", "run", "--format", "elimination"), 2, "invalid choice: 'elimination'"),

@@ -212,18 +212,24 @@ def test_every_game_shows_the_hand_and_numbered_actions(tmp_path: Path, game: st
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (("--game", "go"), "unknown game 'go'; available games: baloot, bid-euchre"),
-        (("--game", "seep", "--option", "bazzis=0"), "option 'bazzis' must be in 1..99, not 0"),
-        (("--game", "seep", "--option", "bazzis"), "--option takes NAME=VALUE, got 'bazzis'"),
-        (("--game", "bridgette", "--seat", "2"), "--seat must be 0 to 1 in bridgette"),
-        (("--game", "seep", "--deadline-s", "600"), "--deadline-s must be 1 ms to 60 s, got 600 s"),
-        (("--game", "seep", "--vs", "nowhere"), "--vs: malformed bot address 'nowhere'"),
-        (("--game", "seep", "--vs", "127.0.0.1:PORT"), "cannot reach a bot at 127.0.0.1:"),
+    ("args", "code", "message"),
+    [  # 2: the command line is wrong (argparse says so as "arena play: error: ..."); 1: not
+        (("--game", "go"), 2, "argument --game: unknown game 'go'; available games: baloot"),
+        (("--game", "seep", "--option", "bazzis=0"), 2, "option 'bazzis' must be in 1..99, not 0"),
+        (("--game", "seep", "--option", "bazzis"), 2, "--option takes NAME=VALUE, got 'bazzis'"),
+        (("--game", "bridgette", "--seat", "2"), 2, "--seat must be 0 to 1 in bridgette"),
+        (
+            ("--game", "seep", "--deadline-s", "600"),
+            2,
+            "--deadline-s must be 1 ms to 60 s, got 600 s",
+        ),
+        (("--game", "seep", "--vs", "nowhere"), 2, "--vs: malformed bot address 'nowhere'"),
+        (("--game", "seep", "--vs", "127.0.0.1:PORT"), 1, "cannot reach a bot at 127.0.0.1:"),
     ],
 )
-def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+def test_errors_are_one_line(
+    tmp_path: Path, args: tuple[str, ...], code: int, message: str
+) -> None:
     args = tuple(a.replace("PORT", str(free_port())) for a in args)
     done = subprocess.run(
         arena_command("play", *args),
@@ -233,7 +239,10 @@ def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str
         cwd=tmp_path,
         stdin=subprocess.DEVNULL,
     )
-    assert done.returncode == 1
+    assert done.returncode == code
     assert done.stdout == ""
-    assert done.stderr.startswith(f"arena: error: {message}")
+    assert done.stderr.startswith(
+        "arena play: error: " if "argument" in message else "arena: error: "
+    )
+    assert message in done.stderr
     assert done.stderr.count("\n") == 1
