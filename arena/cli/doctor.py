@@ -64,14 +64,14 @@ def diagnose(args: argparse.Namespace, referees: Sequence[str]) -> list[Finding]
     """Redis, the referees and the API at once; then the workers (through Redis) and the
     bots the API lists, at once."""
     timeout = args.timeout
+    # What a service started from this shell would use; read before a check sets it.
+    args.inherited_redis = os.environ.get("ARENA_REDIS_URL", DEFAULT_REDIS)
     with ThreadPoolExecutor(max_workers=8) as pool:
         redis_seen = pool.submit(check_redis, args.redis, timeout)
         referees_seen = [pool.submit(check_referee, r, args.tls_ca, timeout) for r in referees]
         api_seen = pool.submit(check_api, args, timeout)
         redis_found = redis_seen.result()
-        workers_seen = pool.submit(
-            check_workers, args.redis, referees, timeout, redis_found.state == UP
-        )
+        workers_seen = pool.submit(check_workers, args, referees, redis_found.state == UP)
         api_found, bots = api_seen.result()
         bots_seen = [pool.submit(check_bot, bot, timeout) for bot in bots]
         return [
@@ -139,8 +139,7 @@ def check_api(
     """The API's health and, when it answers, the bots it has registered."""
     host, port = _host_port(args.api, 50050)
     flags = ([] if host in ("127.0.0.1", "localhost") else ["--host", host]) + ["--port", port]
-    if args.redis != DEFAULT_REDIS:
-        flags += ["--redis", args.redis]
+    flags += _redis_flag(args)
     start = _command("arena", "api", "serve", *flags) + " &"
     state, detail = _health(args.api, args.tls_ca, timeout)
     if state != UP:
@@ -162,9 +161,10 @@ def check_api(
     return Finding("api", "api", UP, args.api, f"serving, {count}"), list(bots)
 
 
-def check_workers(url: str, referees: Sequence[str], timeout: float, redis_up: bool) -> Finding:
+def check_workers(args: argparse.Namespace, referees: Sequence[str], redis_up: bool) -> Finding:
     """Celery's ping, broadcast through the Redis broker; every worker answers."""
-    flags = [] if url == DEFAULT_REDIS else ["--redis", url]
+    url, timeout = args.redis, args.timeout
+    flags = _redis_flag(args)
     for referee in referees:
         flags += ["--referee", referee]
     start = _command("arena", "worker", *flags) + " &"
@@ -221,6 +221,11 @@ def _bot_start(bot: arena_pb2.RegisteredBot) -> str:
         flags = ([] if host in ("127.0.0.1", "localhost") else ["--host", host]) + ["--port", port]
         return _command("arena", "bot", "serve", name, *flags) + " &"
     return f"your bot {name} listening on {address}, then `arena bot check {address}`"
+
+
+def _redis_flag(args: argparse.Namespace) -> list[str]:
+    """``--redis URL`` unless a service started from this shell would find it anyway."""
+    return [] if args.redis == args.inherited_redis else ["--redis", args.redis]
 
 
 def _health(address: str, ca: str | None, timeout: float) -> tuple[str, str]:

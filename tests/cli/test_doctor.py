@@ -118,7 +118,8 @@ def test_nothing_running_prints_every_start_command() -> None:
     redis_port, api_port, referee_port = free_port(), free_port(), free_port()
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
     referee = f"127.0.0.1:{referee_port}"
-    # From the variables every other command reads, as a newcomer who exported them.
+    # From the variables every other command reads, as a newcomer who exported them; the
+    # services started from the same shell read them too, so no --redis.
     env = {
         "ARENA_REDIS_URL": redis_url,
         "ARENA_API": f"127.0.0.1:{api_port}",
@@ -130,8 +131,8 @@ def test_nothing_running_prints_every_start_command() -> None:
     expected = {
         "redis": (f"127.0.0.1:{redis_port}/0", f"redis-server --bind 127.0.0.1 --port {redis_port} &"),
         "referee": (referee, f"arena referee serve --port {referee_port} &"),
-        "api": (f"127.0.0.1:{api_port}", f"arena api serve --port {api_port} --redis {redis_url} &"),
-        "workers": (f"127.0.0.1:{redis_port}/0", f"arena worker --redis {redis_url} --referee {referee} &"),
+        "api": (f"127.0.0.1:{api_port}", f"arena api serve --port {api_port} &"),
+        "workers": (f"127.0.0.1:{redis_port}/0", f"arena worker --referee {referee} &"),
     }  # fmt: skip
     found = lines(done.stdout)
     assert list(found) == list(expected)
