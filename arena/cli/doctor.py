@@ -34,7 +34,7 @@ SERVING = b"\x08\x01"
 @dataclass(frozen=True)
 class Finding:
     component: str
-    """redis, referee, api, workers or bot."""
+    """redis, referee, api, workers, bot (one registered bot) or bots (none to check)."""
     name: str
     """The bot's registry name; for the others, the component again."""
     state: str
@@ -80,7 +80,7 @@ def diagnose(args: argparse.Namespace, referees: Sequence[str]) -> list[Finding]
             api_found,
             workers_seen.result(),
             *(f.result() for f in bots_seen),
-            *([] if bots or api_found.state != UP else [no_bots()]),
+            *([] if bots else [no_bots(api_found.state == UP)]),
         ]
 
 
@@ -202,9 +202,12 @@ def check_bot(bot: arena_pb2.RegisteredBot, timeout: float) -> Finding:
     return Finding("bot", bot.name, UP, bot.address, f"{hello.name} {hello.version}, plays {plays}")
 
 
-def no_bots() -> Finding:
+def no_bots(api_up: bool) -> Finding:
+    """The line for bots when there are none to check: none registered, or no API to ask."""
+    if not api_up:
+        return Finding("bots", "bots", UNKNOWN, "-", "not checked: the API lists them")
     start = "arena bot register NAME HOST:PORT"
-    return Finding("bot", "-", NONE, "-", f"no bot registered; register one: {start}")
+    return Finding("bots", "bots", NONE, "-", f"no bot registered; register one: {start}")
 
 
 # -- helpers ---------------------------------------------------------------------------

@@ -135,14 +135,16 @@ def test_nothing_running_prints_every_start_command() -> None:
         "workers": (f"127.0.0.1:{redis_port}/0", f"arena worker --referee {referee} &"),
     }  # fmt: skip
     found = lines(done.stdout)
-    assert list(found) == list(expected)
+    assert list(found) == [*expected, "bots"]
+    assert found["bots"][0] == "unknown"
+    assert found["bots"][1].split(None, 1) == ["-", "not checked: the API lists them"]
     for label, (address, start) in expected.items():
         state, rest = found[label]
         assert state == "down"
         assert rest.split(None, 1) == [address, f"start: {start}"], label
     report = json.loads(doctor("--json", env=env).stdout)
     assert report["ok"] is False
-    assert {c["state"] for c in report["components"]} == {"down"}
+    assert [c["state"] for c in report["components"]] == ["down"] * 4 + ["unknown"]
     assert set(report["components"][0]) == {
         "component",
         "name",
@@ -157,3 +159,22 @@ def test_a_bad_timeout_is_bad_usage() -> None:
     done = doctor("--timeout", "0")
     assert done.returncode == 2
     assert "--timeout" in done.stderr
+
+
+def test_an_arena_without_bots_is_up_and_says_how_to_register_one(
+    local_redis: LocalRedis, tmp_path: Path
+) -> None:
+    arena = start_arena(local_redis, tmp_path)
+    try:
+        arena.start_worker("lonely")
+        done = doctor(
+            "--redis", arena.redis_url, "--api", arena.api.address,
+            "--referee", arena.referee.address,
+        )  # fmt: skip
+    finally:
+        arena.stop()
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = lines(done.stdout)
+    assert [state for state, _ in found.values()] == ["up"] * 4 + ["none"]
+    assert found["api"][1].endswith("serving, 0 bots registered")
+    assert found["bots"][1].endswith("register one: arena bot register NAME HOST:PORT")
