@@ -45,6 +45,7 @@ COMMANDS = {
     "leaderboard": ("tournament", "print ratings from stored results (serve: as a web page)"),
     "test": ("sprt", "test a new version against an old one until an SPRT decides"),
     "play": ("play", "play a match yourself in the terminal against a bot"),
+    "doctor": ("doctor", "check that Redis, referees, the API, workers and bots answer"),
 }
 """Each top-level command: the module here whose function of the same name adds its
 arguments, and its line in ``arena --help``."""

@@ -1,0 +1,250 @@
+"""docs/getting-started.md, run as written against a real local arena.
+
+Every fenced block of the page is taken in order:
+
+- ```sh blocks run command by command through bash, with ``arena`` and ``python`` first
+  on the PATH (wrappers for this interpreter and checkout: what activating ``.venv``
+  does). A command ending in ``&`` is started and waited for as a service; ``kill
+  $(jobs -p)`` stops them all. ``make demo`` is not run here (``tests/test_demo.py``
+  runs its program); the Makefile must still have it.
+- a ```python block after ``<!-- file: NAME -->`` is written to NAME in the directory
+  the commands run in.
+- a ```text block is the output of the last command before it, line by line: ``<word>``
+  stands for any one word, a line ``...`` for any number of lines, and runs of spaces
+  for any whitespace.
+
+The page's ports are its defaults (6379, 50050, 50051...); each is replaced by a free
+port everywhere, commands and outputs alike, and ``ARENA_REDIS_URL``, ``ARENA_API`` and
+``ARENA_REFEREES`` point where the defaults would, so commands without flags find this
+arena and no other on the machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis
+
+from arena.local_redis import LocalRedis, redis_server_binary
+from arena.processes import Service, free_port, start_service
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "getting-started.md"
+DEFAULT_PORTS = ("6379", "50050", "50051", "50061", "50070", "8000")
+STEPS = {
+    "doctor",
+    "bot check",
+    "bot register",
+    "tournament run",
+    "leaderboard",
+    "leaderboard serve",
+}
+"""What the page must show a newcomer (``arena`` subcommands it runs)."""
+
+_BLOCK = re.compile(
+    r"(?:<!-- file: (?P<file>\S+) -->\s*\n)?^```(?P<lang>\w*)\n(?P<body>.*?)^```", re.S | re.M
+)
+_PLACEHOLDER = re.compile(r"(<[\w-]+>)")
+
+
+@dataclass(frozen=True)
+class Block:
+    lang: str
+    body: str
+    file: str | None
+
+
+def blocks(text: str) -> list[Block]:
+    return [Block(m["lang"], m["body"], m["file"]) for m in _BLOCK.finditer(text)]
+
+
+def commands(body: str) -> list[str]:
+    """The commands of a ```sh block, continuation lines joined, comments dropped."""
+    joined = body.replace("\\\n", " ")
+    return [
+        line.strip() for line in joined.splitlines() if line.strip() and not line.startswith("#")
+    ]
+
+
+def line_pattern(expected: str) -> re.Pattern[str]:
+    parts = []
+    for part in _PLACEHOLDER.split(expected.strip()):
+        if _PLACEHOLDER.fullmatch(part):
+            parts.append(r"\S+")
+        else:
+            parts += [
+                r"\s+" if p.isspace() else re.escape(p) for p in re.split(r"(\s+)", part) if p
+            ]
+    return re.compile("".join(parts))
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """Whether ``actual`` is ``expected`` line by line, ``...`` standing for any lines."""
+
+    @functools.cache
+    def at(e: int, a: int) -> bool:
+        if e == len(expected):
+            return a == len(actual)
+        if expected[e] == "...":
+            return any(at(e + 1, later) for later in range(a, len(actual) + 1))
+        return (
+            a < len(actual)
+            and line_pattern(expected[e]).fullmatch(actual[a].strip()) is not None
+            and at(e + 1, a + 1)
+        )
+
+    return at(0, 0)
+
+
+def with_ports(text: str, ports: dict[str, str]) -> str:
+    return re.sub(r"(?<!\d)(" + "|".join(ports) + r")(?!\d)", lambda m: ports[m[1]], text)
+
+
+class Shell:
+    """Runs the page's commands as one shell would, in ``directory``."""
+
+    def __init__(self, directory: Path, ports: dict[str, str]) -> None:
+        self.directory = directory
+        self.background: list[Service | LocalRedis] = []
+        bin_dir = directory / "bin"
+        bin_dir.mkdir()
+        for name, run in (("arena", f"{sys.executable} -m arena.cli"), ("python", sys.executable)):
+            wrapper = bin_dir / name
+            wrapper.write_text(f'#!/bin/sh\nexec {run} "$@"\n')
+            wrapper.chmod(0o755)
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+        self.env = {
+            **environment,
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))),
+            "ARENA_REDIS_URL": f"redis://127.0.0.1:{ports['6379']}/0",
+            "ARENA_API": f"127.0.0.1:{ports['50050']}",
+            "ARENA_REFEREES": f"127.0.0.1:{ports['50051']}",
+        }
+
+    def run(self, command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-c", command],
+            cwd=self.directory,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+
+    def start(self, command: str) -> Service | LocalRedis:
+        words = shlex.split(command)
+        if words[0] == "redis-server":
+            started: Service | LocalRedis = self._redis(words[1:])
+        else:
+            where = shlex.quote(str(self.directory))
+            env = {k: v for k, v in self.env.items() if k != "PYTHONUNBUFFERED"}  # it sets that
+            started = start_service(["bash", "-c", f"cd {where} && exec {command}"], env=env)
+        self.background.append(started)
+        return started
+
+    def _redis(self, flags: list[str]) -> LocalRedis:
+        process = subprocess.Popen(
+            [redis_server_binary(), *flags],
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        port = int(flags[flags.index("--port") + 1])
+        client = redis.Redis(port=port)
+        for _ in range(200):  # the same wait as arena.local_redis.start_redis
+            try:
+                client.ping()
+                return LocalRedis(process, port)
+            except redis.ConnectionError:
+                assert process.poll() is None, f"redis-server {' '.join(flags)} exited"
+                time.sleep(0.05)
+        process.kill()
+        raise AssertionError(f"redis-server {' '.join(flags)} did not answer")
+
+    def stop_all(self) -> None:
+        while self.background:
+            self.background.pop().stop()
+
+
+@pytest.fixture
+def shell(tmp_path: Path) -> Iterator[tuple[Shell, dict[str, str]]]:
+    ports = {port: str(free_port()) for port in DEFAULT_PORTS}
+    running = Shell(tmp_path, ports)
+    yield running, ports
+    running.stop_all()
+
+
+def test_every_block_is_one_the_test_runs() -> None:
+    found = blocks(DOC.read_text(encoding="utf-8"))
+    assert found, "docs/getting-started.md has no code blocks"
+    for block in found:
+        assert block.lang in ("sh", "text", "python"), f"a block the test cannot check: {block}"
+        assert (block.lang == "python") == (block.file is not None), block
+    ran = {
+        " ".join(shlex.split(c)[1:3]).removesuffix(" &")
+        for b in found
+        if b.lang == "sh"
+        for c in commands(b.body)
+        if c.startswith("arena ")
+    }
+    for step in STEPS:
+        assert any(r == step or r.startswith(step + " ") for r in ran), (
+            f"the page lost `arena {step}`"
+        )
+
+
+def test_the_page_runs_as_written(shell: tuple[Shell, dict[str, str]]) -> None:
+    running, ports = shell
+    last: tuple[str, subprocess.CompletedProcess[str]] | None = None
+    stopped = False
+    web: list[str] = []
+    for block in blocks(with_ports(DOC.read_text(encoding="utf-8"), ports)):
+        if block.lang == "python":
+            assert block.file is not None
+            (running.directory / block.file).write_text(block.body)
+        elif block.lang == "text":
+            assert last is not None, "an output block before any command"
+            command, done = last
+            if not matches(block.body.rstrip("\n").splitlines(), done.stdout.splitlines()):
+                pytest.fail(
+                    f"`{command}` printed\n{done.stdout}\nnot what the page shows:\n{block.body}"
+                )
+            last = None
+        else:
+            for command in commands(block.body):
+                if command == "make demo":
+                    makefile = (ROOT / "Makefile").read_text()
+                    assert re.search(r"^demo:.*\n\t.*-m arena\.demo$", makefile, re.M)
+                elif command == ". .venv/bin/activate":
+                    pass  # the wrappers on the PATH stand in for it
+                elif command == "kill $(jobs -p)":
+                    running.stop_all()
+                    stopped = True
+                elif command.endswith("&"):
+                    started = running.start(command.removesuffix("&").strip())
+                    if "leaderboard serve" in command:
+                        assert isinstance(started, Service)
+                        web.append(started.address)
+                else:
+                    done = running.run(command)
+                    # Only the doctor's check after everything stopped is meant to fail.
+                    expected = 1 if stopped and command == "arena doctor" else 0
+                    assert done.returncode == expected, f"`{command}`: {done.stdout}{done.stderr}"
+                    last = (command, done)
+            if web:  # the page's leaderboard on the web shows the new bot
+                with urllib.request.urlopen(web.pop() + "/", timeout=30) as page:
+                    html = page.read().decode()
+                assert "my-bot" in html and "house" in html
+    assert stopped and not running.background
