@@ -3,8 +3,9 @@
 Everything here is pure (text in, text out), so the layout is tested without a
 terminal. Observations are shown generically, field by field in proto order, from the
 message descriptor: a new observation field appears on screen without a change here.
-The few special cases are for readability only: a card is its code (``QH``), a card with
-its seat is ``s2 QH``, an enum value loses its type prefix (``BID_EUCHRE_PHASE_PLAY`` is
+The few special cases are for readability only: a card is shown as people write it
+(``Q\u2665``, the README's convention; actions keep the codes one types), a card with its
+seat is ``s2 Q\u2665``, an enum value loses its type prefix (``BID_EUCHRE_PHASE_PLAY`` is
 ``play``), unset and empty fields are left out, and the seat's own hand comes last, just
 above the numbered actions.
 """
@@ -20,7 +21,9 @@ from typing import Any, TypeAlias
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from arena.games.cards import pretty, pretty_text
 from arena.v1 import bot_pb2, referee_pb2
+from arena.wording import count, plural
 
 WIDTH = 80
 MAX_LIST_LINES = 12
@@ -110,7 +113,8 @@ def _named(field: Field, value: Any, labels: Labels | None) -> str | None:
 def compact(message: Message, labels: Labels | None = None) -> str:
     """One message on one line: ``QH``, ``s2 QH``, ``seat 2: pass`` or ``name value, ...``."""
     if _is_card(message):
-        return str(getattr(message, "code", "")) or "?"
+        code = str(getattr(message, "code", ""))
+        return pretty(code) if code else "?"
     if _is_seat_card(message):
         card = compact(message.card)  # type: ignore[attr-defined]
         if not _present(message, message.DESCRIPTOR.fields_by_name["seat"]):
@@ -252,6 +256,8 @@ class Seating:
     seats: tuple[int, ...]
     opponent: str
     seat_teams: tuple[int, ...] = ()
+    unit: str = "point"
+    """What the game's scores count (``bazzi`` in Seep)."""
 
     def team_name(self, team: int) -> str:
         return "you" if team == self.team else self.opponent
@@ -329,20 +335,6 @@ class Labels:
 
 SHORT_ORDER = {"you": 0, "partner": 1}
 """Per-seat numbers start with the person's own, then their partner's."""
-
-
-FORCED_CARD = re.compile(r"\b([2-9TJQKA])([CDHS])\b")
-SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-
-
-def pretty_text(text: str) -> str:
-    """Card codes in an action's text as people write them: ``play 9H`` -> ``play 9♥``."""
-
-    def card(match: re.Match[str]) -> str:
-        rank = "10" if match.group(1) == "T" else match.group(1)
-        return rank + SUIT_SYMBOLS[match.group(2)]
-
-    return FORCED_CARD.sub(card, text)
 
 
 def forced_note(request: bot_pb2.ActRequest) -> str:
@@ -432,13 +424,15 @@ COMMANDS = {
 
 
 def parse_choice(line: str, legal: Sequence[bot_pb2.LegalAction]) -> Choice:
-    """A number 1..N, an action's text (any case, spaces squeezed), or a command."""
+    """A number 1..N, an action's text (any case, spaces squeezed, its cards as codes or
+    as shown: ``play QH`` or ``play Q\u2665``), or a command."""
     text = " ".join(line.split())
     if not text:
         return Choice(error=f"type a number from 1 to {len(legal)}, ? for help or q to quit")
     folded = text.casefold()
     for action in legal:
-        if " ".join(action.text.split()).casefold() == folded:
+        written = " ".join(action.text.split())
+        if folded in (written.casefold(), pretty_text(written).casefold()):
             return Choice(action_id=action.id)
     if text.isdigit():
         number = int(text)
@@ -466,9 +460,9 @@ def result_screen(
     ]
     for team in result.teams:
         lines.append(
-            f"  team {team.team} ({seating.team_name(team.team)}, "
-            f"seat{'s' if len(team.seats) > 1 else ''} {', '.join(map(str, team.seats))}): "
-            f"{team.score} points, {team.faults} faults"
+            f"  team {team.team} ({seating.team_label(team.team)}, "
+            f"{plural('seat', len(team.seats))} {', '.join(map(str, team.seats))}): "
+            f"{count(team.score, seating.unit)}, {count(team.faults, 'fault')}"
         )
     if result.end == referee_pb2.MATCH_END_NO_CONTEST:
         lines.append("No contest: the decision cap was reached or nobody could play.")

@@ -334,6 +334,7 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
         seats=config.seats,
         opponent=opponent,
         seat_teams=info.seat_teams,
+        unit=info.score_unit,
     )
     match_id = config.match_id or f"play-{uuid.uuid4().hex[:12]}"
     reader = LineReader()

@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.play.screen import observation_of, pretty_text
+from arena.games.cards import pretty_text
+from arena.play.screen import observation_of
 from arena.v1 import bid_euchre_pb2, bot_pb2
 
 Card = str

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from arena.games import game_names
-from arena.play.screen import pretty_text
+from arena.games.cards import pretty_text
 from arena.processes import arena_command, free_port
 from arena.replay import ReplayStore
 from tests.conftest import BotFactory
@@ -58,7 +58,7 @@ def test_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
         assert turn.seat == 0  # the partner's seat is the house bot's, never asked
         assert turn.screen.startswith("\n== Bid Euchre, decision ")
         assert re.search(r"^Scores: you and partner -?\d+, opponents -?\d+$", turn.screen, re.M)
-        assert re.search(r"^Your hand: (\w\w ?)+$", turn.screen, re.MULTILINE), turn.screen
+        assert re.search(r"^Your hand: ((10|[2-9JQKA])[♣♦♥♠] ?)+$", turn.screen, re.M), turn.screen
         assert "Seat 0 to play: you. Time: " in turn.screen
         assert "  1) " in turn.screen
     assert re.search(r"^Team [01] wins: you (win!|lose\.)$", term.output, re.MULTILINE)
@@ -131,7 +131,8 @@ def test_an_illegal_card_is_refused_with_its_rule(tmp_path: Path) -> None:
         while (turn := term.turn()) is not None:
             hand = re.search(r"^Your hand: (.+)$", turn.screen, re.MULTILINE)
             assert hand is not None
-            illegal = [c for c in hand.group(1).split() if f"play {c}" not in turn.actions]
+            shown = [pretty_text(action) for action in turn.actions]
+            illegal = [c for c in hand.group(1).split() if f"play {c}" not in shown]
             if turn.actions[0].startswith("play ") and illegal:
                 before = term.position
                 term.send(f"play {illegal[0]}")
@@ -193,7 +194,7 @@ def test_against_a_bot_process(tmp_path: Path, start_bot: BotFactory) -> None:
     assert code == 0, term.output[-2000:]
     assert "against random" in term.output
     assert turns and all(t.seat == 0 for t in turns)
-    assert re.search(r"^  team 1 \(random, seat 1\): ", term.output, re.MULTILINE)
+    assert re.search(r"^  team 1 \(opponent, seat 1\): -?\d+ points?, ", term.output, re.M)
 
 
 @pytest.mark.parametrize("game", game_names())

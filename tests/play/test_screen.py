@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arena import wire
 from arena.games import game_names, get_game
+from arena.games.cards import pretty
 from arena.play.screen import WIDTH, Seating, parse_choice, turn_screen
 from arena.v1 import bot_pb2
 
@@ -32,10 +33,10 @@ def test_every_game_screen_fits_80_columns_and_numbers_the_actions() -> None:
         assert "Since your last move:\n  Seat 1 plays Q♥" in screen
 
 
-def test_observation_fields_are_shown_by_name_with_cards_as_codes() -> None:
+def test_observation_fields_are_shown_by_name_with_cards_as_people_write_them() -> None:
     request = first_request("bid-euchre")
     screen = turn_screen(request, seating("bid-euchre"), [])
-    hand = " ".join(card.code for card in request.bid_euchre.hand)
+    hand = " ".join(pretty(card.code) for card in request.bid_euchre.hand)
     assert f"Your hand: {hand}" in screen
     assert "  phase: bidding\n" in screen  # BID_EUCHRE_PHASE_BIDDING, prefix dropped
     assert f"  dealer: seat {request.bid_euchre.dealer} (opponent)\n" in screen
@@ -55,3 +56,14 @@ def test_answers() -> None:
     assert parse_choice("7", legal).error == "there is no action 7: choose 1 to 6"
     error = parse_choice("x" * 100, legal).error
     assert error is not None and "\n" not in error and len(error) < WIDTH
+
+
+def test_a_card_is_typed_as_a_code_or_as_shown() -> None:
+    legal = [
+        bot_pb2.LegalAction(id=7, text="play TH"),
+        bot_pb2.LegalAction(id=0, text="play QS"),
+    ]
+    assert parse_choice("play th", legal).action_id == 7
+    assert parse_choice("play 10♥", legal).action_id == 7
+    assert parse_choice("PLAY Q♠", legal).action_id == 0
+    assert parse_choice("play Q♥", legal).error is not None
