@@ -18,6 +18,7 @@ from tests.conftest import BotFactory
 from tests.metrics.test_referee_metrics import samples, scrape
 
 LIMIT = 2
+WAIT_S = 120.0  # a bound only: how long a match may take on a loaded machine
 Stream = grpc.Future  # a WatchMatch call: an iterator of events that can be cancelled
 
 
@@ -106,3 +107,36 @@ def test_a_limit_below_one_is_refused(tmp_path: Path) -> None:
     )
     assert finished.returncode != 0
     assert "--max-watchers must be 1 or more, not 0" in finished.stderr
+
+
+def test_a_watcher_that_reads_nothing_holds_up_neither_the_match_nor_other_watchers(
+    referee_stub: referee_pb2_grpc.RefereeStub, start_bot: BotFactory
+) -> None:
+    """Watchers share the match's one list of events, each at its own place in it: one
+    that stops reading costs the referee its place, not a queue of what it missed."""
+    paced = start_bot("paced", "--delay-ms", "1").address
+    play = referee_stub.PlayMatch.future(
+        referee_pb2.PlayMatchRequest(
+            game="bid-euchre",
+            bots=[paced, paced],
+            seed=5,
+            move_deadline=wire.duration(5.0),
+            match_id="unread-1",
+        )
+    )
+    request = referee_pb2.WatchMatchRequest(match_id="unread-1")
+    for _ in range(200):
+        stalled = referee_stub.WatchMatch(request)
+        try:
+            first = next(stalled)
+            break
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.NOT_FOUND  # not started yet
+            threading.Event().wait(0.05)
+    else:
+        raise AssertionError("the match never reached the referee")
+    result = play.result(timeout=WAIT_S)  # played to the end while ``stalled`` reads nothing
+    assert result.end == referee_pb2.MATCH_END_COMPLETED
+    everything = list(referee_stub.WatchMatch(request))
+    assert everything[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
+    assert [first, *stalled] == everything  # and it missed nothing
