@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from arena.api.hosted import Referees
     from arena.hosting.pool import Launcher
+    from arena.referee.processes import Siblings
 
 
 def tls_from_flags(
@@ -55,7 +56,7 @@ def referee_serve(args: argparse.Namespace) -> None:
     from arena.referee.banner import announce
 
     # Every child reads the flags again; check them once here, where a mistake is one line.
-    _check_pool(args)
+    _check_limits(args)
     _launcher(args)
     tls, _ = tls_from_flags(args)
     token = token_from_flags(args.token_file, REFEREE)
@@ -74,27 +75,35 @@ def referee_serve(args: argparse.Namespace) -> None:
         raise CliError(str(error)) from None
 
 
-def _referee_child(args: argparse.Namespace, port: int, ready: Callable[[int], None]) -> None:
+def _referee_child(
+    args: argparse.Namespace, port: int, siblings: Siblings, ready: Callable[[int], None]
+) -> None:
     """One of ``--processes`` referees, on the port its parent reserved; the parent
     serves the metrics and says where it listens."""
     args.port = port
     args.metrics_port = None
     try:
-        _serve_referee(args, on_ready=ready)
+        _serve_referee(args, siblings, on_ready=ready)
     except CliError as error:
         print(f"arena: error: {error}", file=sys.stderr)
         sys.exit(1)
 
 
-def _check_pool(args: argparse.Namespace) -> None:
+def _check_limits(args: argparse.Namespace) -> None:
+    if args.max_watchers < 1:
+        raise UsageError(f"--max-watchers must be 1 or more, not {args.max_watchers}")
     if args.sandbox_pool < 0:
         raise UsageError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
 
 
-def _serve_referee(args: argparse.Namespace, on_ready: Callable[[int], None] | None = None) -> None:
+def _serve_referee(
+    args: argparse.Namespace,
+    siblings: Siblings | None = None,
+    on_ready: Callable[[int], None] | None = None,
+) -> None:
     from arena.referee.service import serve
 
-    _check_pool(args)
+    _check_limits(args)
     launcher = _launcher(args)
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, REFEREE)
@@ -112,6 +121,8 @@ def _serve_referee(args: argparse.Namespace, on_ready: Callable[[int], None] | N
             hosting_dir=args.hosting_dir,
             sandbox_pool=args.sandbox_pool,
             launcher=launcher,
+            max_watchers=args.max_watchers,
+            siblings=siblings,
             on_ready=on_ready,
         )
     except OSError as error:

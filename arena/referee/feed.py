@@ -20,7 +20,11 @@ class _GameEvent(NamedTuple):
 
 
 class MatchFeed:
-    """Append-only list of one match's public events; posting never waits on watchers."""
+    """Append-only list of one match's public events; posting never waits on watchers.
+
+    A watcher is only a position in this one list, so a slow one costs nothing here: it
+    holds back its own gRPC stream, whose flow control suspends ``follow`` while the
+    client reads nothing, and the referee buffers at most a flow-control window for it."""
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id

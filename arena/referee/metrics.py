@@ -36,6 +36,11 @@ MATCHES_RUNNING = Gauge(
     "Matches being played right now.",
     multiprocess_mode="livesum",  # --processes N: the sum of the live processes
 )
+WATCHERS = Gauge(
+    "arena_referee_watchers",
+    "WatchMatch streams open right now (a relayed one counts at the process its client reached).",
+    multiprocess_mode="livesum",
+)
 MATCH_SECONDS = Histogram(
     "arena_referee_match_duration_seconds",
     "Wall-clock duration of finished matches, by game and how they ended.",

@@ -11,11 +11,20 @@ checking flags), says "listening" once all of them serve, serves their summed me
 turns SIGTERM or SIGINT into one SIGTERM to each child (which ends its matches and
 sandboxes as a single referee does), and exits non-zero if a child exits unasked.
 
-What every child has of its own: its matches and their ``WatchMatch`` feeds (a watcher
-whose connection lands on another process is told the match is not there), its
-``--max-concurrent`` limit and its ``--sandbox-pool``. The replay and hosting
-directories are shared: both are written atomically, and sandbox user ids are locked
-per host.
+What every child has of its own: its matches and their ``WatchMatch`` feeds, its
+``--max-concurrent`` and ``--max-watchers`` limits and its ``--sandbox-pool``. The
+replay and hosting directories are shared: both are written atomically, and sandbox
+user ids are locked per host.
+
+``WatchMatch`` still reaches the right child on the first call, whichever child the
+kernel hands the connection to. Each child also serves its own feeds, and nothing else,
+on a private unix socket, ``<index>.sock`` in a directory this parent creates (mode 0700:
+only this user may connect; a unix socket is never reachable from another host) and
+removes at the end; every child is told all the sockets (``Siblings``). A child asked
+for a match it does not play asks its siblings' sockets at once, and relays the stream
+of the one that has it (``arena.referee.siblings``). Match ids are the caller's, known
+before a match starts, so no id could name its child; asking the N-1 siblings costs a
+round trip on loopback and keeps no shared state that a dead child could leave stale.
 """
 
 from __future__ import annotations
@@ -29,12 +38,31 @@ import signal
 import socket
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from types import FrameType
 
-ChildMain = Callable[[int, Callable[[int], None]], None]
-"""A child's work: serve on the port given, calling ``ready(bound_port)`` once serving.
-It is pickled into the child, so a module-level function or a ``functools.partial``."""
+
+@dataclass(frozen=True)
+class Siblings:
+    """The children's private addresses (unix sockets), and which one is this child's."""
+
+    index: int
+    addresses: tuple[str, ...]
+
+    @property
+    def own(self) -> str:
+        return self.addresses[self.index]
+
+    @property
+    def others(self) -> tuple[str, ...]:
+        return self.addresses[: self.index] + self.addresses[self.index + 1 :]
+
+
+ChildMain = Callable[[int, Siblings, Callable[[int], None]], None]
+"""A child's work: serve on the port given and privately on ``Siblings.own``, calling
+``ready(bound_port)`` once serving. It is pickled into the child, so a module-level
+function or a ``functools.partial``."""
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 _PR_SET_PDEATHSIG = 1
@@ -90,7 +118,7 @@ def _serve_metrics(host: str, port: int, directory: str) -> None:
     start_http_server(port, addr=host, registry=registry)
 
 
-def _child(main: ChildMain, port: int, parent: int, ready: Connection) -> None:
+def _child(main: ChildMain, port: int, siblings: Siblings, parent: int, ready: Connection) -> None:
     """A child's start: leave Ctrl-C to the parent, which sends one SIGTERM (a second
     signal would cut the child's cleanup short), and die with the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -103,7 +131,7 @@ def _child(main: ChildMain, port: int, parent: int, ready: Connection) -> None:
         ready.send(bound)
         ready.close()
 
-    main(port, serving)
+    main(port, siblings, serving)
 
 
 def _exit_words(code: int | None) -> str:
@@ -153,6 +181,8 @@ def run(
     port = held.getsockname()[1]
     directory, temporary = _metrics_directory() if metrics_port is not None else ("", False)
     context = multiprocessing.get_context("spawn")
+    private = tempfile.mkdtemp(prefix="arena-referee-")  # mode 0700
+    addresses = tuple(f"unix:{private}/{index}.sock" for index in range(count))
     children = _Children()
     previous = {s: signal.signal(s, children.stop) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
@@ -166,7 +196,7 @@ def run(
                 reader, writer = context.Pipe(duplex=False)
                 child = context.Process(
                     target=_child,
-                    args=(main, port, os.getpid(), writer),
+                    args=(main, port, Siblings(index, addresses), os.getpid(), writer),
                     name=f"{index + 1} of {count}",
                 )
                 child.start()
@@ -182,6 +212,7 @@ def run(
             signal.signal(signum, handler)
         if temporary:
             shutil.rmtree(directory, ignore_errors=True)
+        shutil.rmtree(private, ignore_errors=True)
 
 
 def _supervise(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -32,12 +32,16 @@ from arena.referee.hosted import (
     Unavailable,
 )
 from arena.referee.match import MatchRunner
+from arena.referee.processes import Siblings
 from arena.referee.requests import InvalidRequest, checked_bot, match_spec
+from arena.referee.siblings import Relay, relay, start_private
 from arena.replay import ReplayNotFound, ReplayStore
 from arena.tls import ServerTls
 from arena.v1 import referee_pb2, referee_pb2_grpc
 
 DEFAULT_MAX_CONCURRENT_MATCHES = 256
+DEFAULT_MAX_WATCHERS = 256
+"""WatchMatch streams open at once: the call is open to anyone who can reach the port."""
 MAX_REQUEST_BYTES = MAX_PACKAGE_BYTES + (1 << 20)
 """What the referee server accepts: a hosted bot's package (16 MiB) and the rest."""
 MAX_REQUEST_BYTES_BESIDES_PACKAGES = MAX_MESSAGE_BYTES
@@ -56,6 +60,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         bot_credentials: grpc.ChannelCredentials | None = None,
         bot_networks: BotNetworks = DEFAULT,
         hosting: Hosting | None = None,
+        max_watchers: int = DEFAULT_MAX_WATCHERS,
+        siblings: Sequence[str] = (),
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
@@ -66,6 +72,10 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         """The PlayMatch calls in play, for ``wind_down``."""
         self.max_concurrent = max_concurrent
         self.running = 0
+        self.max_watchers = max_watchers
+        self.watchers = 0
+        """WatchMatch streams of clients of this process, relayed ones included."""
+        self.relay = Relay(siblings)
 
     async def ListGames(
         self, request: referee_pb2.ListGamesRequest, context: Context
@@ -159,20 +169,38 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         while pending := [task for task in self.matches if not task.done()]:
             await asyncio.wait(pending)
         await self.hosting.close()
+        await self.relay.close()
 
     async def WatchMatch(
         self, request: referee_pb2.WatchMatchRequest, context: Context
     ) -> AsyncIterator[referee_pb2.MatchEvent]:
-        feed = self.feeds.get(request.match_id)
-        if feed is None:
+        if self.watchers >= self.max_watchers:
             await abort(
                 context,
-                grpc.StatusCode.NOT_FOUND,
-                f"no running or recent match {request.match_id!r} on this referee; "
-                "finished matches are in GetReplay",
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this referee already streams {self.max_watchers} WatchMatch calls, its "
+                "limit; retry later",
             )
-        async for event in feed.follow():
-            yield event
+        self.watchers += 1
+        metrics.WATCHERS.inc()
+        try:
+            feed = self.feeds.get(request.match_id)
+            if feed is not None:
+                events = feed.follow()
+            elif call := await self.relay.find(request.match_id, context.time_remaining()):
+                events = relay(call, context)
+            else:
+                await abort(
+                    context,
+                    grpc.StatusCode.NOT_FOUND,
+                    f"no running or recent match {request.match_id!r} on this referee; "
+                    "finished matches are in GetReplay",
+                )
+            async for event in events:
+                yield event
+        finally:
+            self.watchers -= 1
+            metrics.WATCHERS.dec()
 
     async def GetReplay(
         self, request: referee_pb2.GetReplayRequest, context: Context
@@ -199,12 +227,14 @@ async def _check_size(size: int, context: Context) -> None:
 
 
 class RefereeServer(grpc.aio.Server):
-    """The referee's gRPC server, which ends its hosted bots' sandboxes when it stops."""
+    """The referee's gRPC server, which ends its hosted bots' sandboxes when it stops,
+    and its private one for sibling processes if it has one."""
 
     def __init__(self, server: grpc.aio.Server, service: RefereeService) -> None:
         self.server = server
         self.service = service
         self.hosting = service.hosting
+        self.private: grpc.aio.Server | None = None
 
     def add_generic_rpc_handlers(
         self, generic_rpc_handlers: Iterable[grpc.GenericRpcHandler[Any, Any]]
@@ -226,11 +256,16 @@ class RefereeServer(grpc.aio.Server):
         await self.server.start()
 
     async def stop(self, grace: float | None = None) -> None:
-        """Stop serving, then end the matches in play and every sandbox."""
+        """Stop serving, then end the matches in play and every sandbox: each step even
+        if the one before failed or was cancelled."""
         try:
             await self.server.stop(grace)
         finally:
-            await self.service.wind_down()
+            try:
+                if self.private is not None:
+                    await self.private.stop(grace)
+            finally:
+                await self.service.wind_down()
 
     async def wait_for_termination(self, timeout: float | None = None) -> bool:
         return await self.server.wait_for_termination(timeout)
@@ -268,7 +303,8 @@ async def start_server(
     sandbox_pool: int = 0,
     sandbox_limits: Limits | None = None,
     launcher: Launcher = BUBBLEWRAP,
-    reuse_port: bool = False,
+    max_watchers: int = DEFAULT_MAX_WATCHERS,
+    siblings: Siblings | None = None,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
@@ -276,24 +312,33 @@ async def start_server(
     Hosted bots' packages and logs go in ``hosting_dir``, with ``sandbox_pool`` started
     sandboxes kept ready per hosted bot (``arena.hosting.pool``); ``launcher`` starts
     them (a local sandbox, or a pod with ``arena.hosting.kubernetes.PodLauncher``, which
-    keeps no pool). ``reuse_port`` binds with SO_REUSEPORT, to share the port with
-    sibling processes (``arena.referee.processes``). Returns the server (stopping it
-    ends every sandbox) and its bound port."""
+    keeps no pool). With ``siblings`` it is one of several processes sharing the port
+    (``arena.referee.processes``): it binds with SO_REUSEPORT, serves its feeds on its
+    private socket and relays its siblings'. Returns the server (stopping it ends every
+    sandbox) and its bound port."""
     if metrics_port is not None:
         serve_metrics(host, metrics_port)
     mutual = tls is not None and tls.mutual
     interceptors = [TokenCheck(REFEREE, token)] if token and not mutual else []
     options = [*KEEPALIVE_POLICY, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)]
-    if reuse_port:  # gRPC's default on Linux too, but siblings depend on it
+    if siblings is not None:  # gRPC's default on Linux too, but siblings depend on it
         options.append(("grpc.so_reuseport", 1))
     hosting = Hosting(
         Path(hosting_dir), pool_size=sandbox_pool, limits=sandbox_limits, launcher=launcher
     )
     service = RefereeService(
-        ReplayStore(replay_dir), max_concurrent, bot_credentials, bot_networks, hosting
+        ReplayStore(replay_dir),
+        max_concurrent,
+        bot_credentials,
+        bot_networks,
+        hosting,
+        max_watchers,
+        siblings.others if siblings else (),
     )
     server = RefereeServer(grpc.aio.server(interceptors=interceptors, options=options), service)
     referee_pb2_grpc.add_RefereeServicer_to_server(service, server)
+    if siblings is not None:  # before the shared port: siblings may ask as soon as it serves
+        server.private = await start_private(service.feeds, siblings.own)
     name = referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name
     return server, await start_serving(server, name, host, port, tls)
 
@@ -325,11 +370,13 @@ def serve(
     hosting_dir: str | Path = DEFAULT_DIRECTORY,
     sandbox_pool: int = 0,
     launcher: Launcher = BUBBLEWRAP,
+    max_watchers: int = DEFAULT_MAX_WATCHERS,
+    siblings: Siblings | None = None,
     on_ready: Callable[[int], None] | None = None,
 ) -> None:
     """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes.
-    Once serving it says so (``announce``), or, as one of several processes, tells
-    ``on_ready`` its port and binds it with SO_REUSEPORT (``arena.referee.processes``)."""
+    Once serving it says so (``announce``), or, as one of several processes (given
+    ``siblings``), tells ``on_ready`` its port (``arena.referee.processes``)."""
 
     async def main() -> None:
         server, bound = await start_server(
@@ -345,7 +392,8 @@ def serve(
             hosting_dir=hosting_dir,
             sandbox_pool=sandbox_pool,
             launcher=launcher,
-            reuse_port=on_ready is not None,
+            max_watchers=max_watchers,
+            siblings=siblings,
         )
         if on_ready is None:
             announce(host, bound, tls=tls, token=token, metrics_port=metrics_port)

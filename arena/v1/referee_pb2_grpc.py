@@ -82,7 +82,10 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def WatchMatch(self, request, context):
-        """Streams the public events of a running or finished match, from its start.
+        """Streams the public events of a running or finished match, from its start. Any
+        process of a referee serving one address from several answers for all of them. A
+        match the referee neither plays nor recently finished fails with NOT_FOUND; past the
+        referee's limit of open streams (--max-watchers), RESOURCE_EXHAUSTED: retry later.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -42,7 +42,11 @@ class RefereeStub:
     INVALID_ARGUMENT and a message that says what is allowed.
     """
     WatchMatch: _grpc.UnaryStreamMultiCallable[_referee_pb2.WatchMatchRequest, _referee_pb2.MatchEvent]
-    """Streams the public events of a running or finished match, from its start."""
+    """Streams the public events of a running or finished match, from its start. Any
+    process of a referee serving one address from several answers for all of them. A
+    match the referee neither plays nor recently finished fails with NOT_FOUND; past the
+    referee's limit of open streams (--max-watchers), RESOURCE_EXHAUSTED: retry later.
+    """
     GetReplay: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetReplayRequest, _referee_pb2.Replay]
     """The full replay of a finished match."""
     CheckBot: _grpc.UnaryUnaryMultiCallable[_referee_pb2.CheckBotRequest, _referee_pb2.CheckBotResponse]
@@ -65,7 +69,11 @@ class RefereeAsyncStub(RefereeStub):
     INVALID_ARGUMENT and a message that says what is allowed.
     """
     WatchMatch: _aio.UnaryStreamMultiCallable[_referee_pb2.WatchMatchRequest, _referee_pb2.MatchEvent]  # type: ignore[assignment]
-    """Streams the public events of a running or finished match, from its start."""
+    """Streams the public events of a running or finished match, from its start. Any
+    process of a referee serving one address from several answers for all of them. A
+    match the referee neither plays nor recently finished fails with NOT_FOUND; past the
+    referee's limit of open streams (--max-watchers), RESOURCE_EXHAUSTED: retry later.
+    """
     GetReplay: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetReplayRequest, _referee_pb2.Replay]  # type: ignore[assignment]
     """The full replay of a finished match."""
     CheckBot: _aio.UnaryUnaryMultiCallable[_referee_pb2.CheckBotRequest, _referee_pb2.CheckBotResponse]  # type: ignore[assignment]
@@ -103,7 +111,11 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         request: _referee_pb2.WatchMatchRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_referee_pb2.MatchEvent], _abc.AsyncIterator[_referee_pb2.MatchEvent]]:
-        """Streams the public events of a running or finished match, from its start."""
+        """Streams the public events of a running or finished match, from its start. Any
+        process of a referee serving one address from several answers for all of them. A
+        match the referee neither plays nor recently finished fails with NOT_FOUND; past the
+        referee's limit of open streams (--max-watchers), RESOURCE_EXHAUSTED: retry later.
+        """
 
     @_abc_1.abstractmethod
     def GetReplay(

@@ -9,8 +9,10 @@ client, so a slow API or referee holds up only the requests waiting for it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -29,12 +31,10 @@ RESULTS_PAGE_MAX = 1000
 API_TIMEOUT_S = 10.0
 REFEREE_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 2.0
-WATCH_TRIES = 16
-"""Connections tried for a match's events: a referee run with ``--processes N`` answers
-WatchMatch only from the process playing the match, and each new connection lands on
-one of the N at random (SO_REUSEPORT), so 16 miss a match on 4 processes 1% of the time."""
-# A fresh connection per try (gRPC would otherwise reuse the one that missed).
-WATCH_OPTIONS = [("grpc.use_local_subchannel_pool", 1)]
+WATCH_START_S = 2.0
+"""How long a match the referee does not know yet may take to reach it: a worker lists
+its match as live just before its PlayMatch call, so a watcher can ask first."""
+WATCH_PAUSE_S = 0.05
 API_SERVICE = "arena.v1.Arena"
 # gRPC's reconnect backoff grows to two minutes by default: an API that comes back
 # would look unreachable for that long. Five seconds at most keeps /readyz honest.
@@ -353,27 +353,30 @@ async def fetch_replay(referee: str, replay_id: str) -> str:
 
 
 async def watch_match(referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
-    """``WatchMatch`` on ``referee``, trying new connections while it says NOT_FOUND
-    (another of its processes answered: ``WATCH_TRIES``). No deadline: a match may last
-    hours; the caller ends the stream by closing this generator."""
+    """``WatchMatch`` on ``referee`` (any of a ``--processes N`` referee's processes
+    relays the one playing the match), asked again while it says NOT_FOUND for up to
+    ``WATCH_START_S``, for a match not started yet. No deadline: a match may last hours;
+    the caller ends the stream by closing this generator."""
     gone = (
         f"the referee at {referee} has no events of {watch_id}: it keeps those of running "
         "matches and of the last 512 it finished"
     )
     request = referee_pb2.WatchMatchRequest(match_id=watch_id)
-    for attempt in range(WATCH_TRIES):
-        async with grpc.aio.insecure_channel(referee, options=WATCH_OPTIONS) as channel:
-            call = referee_pb2_grpc.RefereeStub(channel).WatchMatch(request)
+    give_up = time.monotonic() + WATCH_START_S
+    async with grpc.aio.insecure_channel(referee) as channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)
+        while True:
+            call = stub.WatchMatch(request)
             sent = False
             try:
                 with _upstream("the referee playing this match", referee, not_found=gone):
                     async for event in call:
                         sent = True
                         yield event
+                return
             except HttpError as error:
-                if error.status == 404 and not sent and attempt + 1 < WATCH_TRIES:
-                    continue
-                raise
+                if error.status != 404 or sent or time.monotonic() > give_up:
+                    raise
             finally:
                 call.cancel()
-            return
+            await asyncio.sleep(WATCH_PAUSE_S)

@@ -29,11 +29,11 @@ MATCHES = 16
 COUNT = "arena_referee_match_duration_seconds_count"
 
 
-def pids(referee: Service) -> list[int]:
+def pids(referee: Service, count: int = 2) -> list[int]:
     line = next(line for line in referee.output if "listening on" in line)
-    found = re.search(r"\(2 processes, pids (\d+),(\d+)\)", line)
+    found = re.search(rf"\({count} processes, pids ([\d,]+)\)", line)
     assert found, line
-    return [int(found[1]), int(found[2])]
+    return [int(pid) for pid in found[1].split(",")]
 
 
 def alive(pid: int) -> bool:

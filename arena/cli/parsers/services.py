@@ -39,8 +39,17 @@ def referee(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="serve from N referee processes sharing the port (SO_REUSEPORT), to use N "
-        "cores: one process plays its matches on one core (default 1). A match's "
-        "WatchMatch is answered only by the process playing it",
+        "cores: one process plays its matches on one core (default 1). WatchMatch "
+        "reaches the process playing the match through private unix sockets",
+    )
+    serve.add_argument(
+        "--max-watchers",
+        type=int,
+        default=256,
+        metavar="N",
+        help="WatchMatch streams open at once (by each process, with --processes; "
+        "default 256): more get RESOURCE_EXHAUSTED. Watching is open to anyone who "
+        "reaches the port",
     )
     serve.add_argument(
         "--metrics-port",
