@@ -31,9 +31,11 @@ RESULTS_PAGE_MAX = 1000
 API_TIMEOUT_S = 10.0
 REFEREE_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 2.0
-WATCH_START_S = 2.0
-"""How long a match the referee does not know yet may take to reach it: a worker lists
-its match as live just before its PlayMatch call, so a watcher can ask first."""
+WATCH_START_S = 15.0
+"""How long a match listed as live may take to reach its referee: a worker lists its
+match just before its PlayMatch call, so a watcher can ask first, and on a loaded
+machine the call may take seconds. Only for a listed match: a finished one the referee
+does not know any more is a 404 at once."""
 WATCH_PAUSE_S = 0.05
 API_SERVICE = "arena.v1.Arena"
 # gRPC's reconnect backoff grows to two minutes by default: an API that comes back
@@ -123,9 +125,12 @@ class Source(Protocol):
         """The match's stored result, None while it has none."""
         ...
 
-    def watch(self, referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+    def watch(
+        self, referee: str, watch_id: str, starting: bool = False
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
         """The match's public events from its start, from the referee playing it; an
-        HttpError (404, 502) before the first event when they cannot be had."""
+        HttpError (404, 502) before the first event when they cannot be had. ``starting``:
+        the match is listed as live, so it may not have reached its referee yet."""
         ...
 
 
@@ -309,8 +314,10 @@ class ArenaData:
         results = await self._results(tournament_id)
         return next((r for r in results if r.match_id == match_id), None)
 
-    def watch(self, referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
-        return watch_match(referee, watch_id)
+    def watch(
+        self, referee: str, watch_id: str, starting: bool = False
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        return watch_match(referee, watch_id, WATCH_START_S if starting else 0.0)
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         results = await self._results(tournament_id)
@@ -352,17 +359,19 @@ async def fetch_replay(referee: str, replay_id: str) -> str:
     return reply.json
 
 
-async def watch_match(referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+async def watch_match(
+    referee: str, watch_id: str, start_s: float = 0.0
+) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
     """``WatchMatch`` on ``referee`` (any of a ``--processes N`` referee's processes
     relays the one playing the match), asked again while it says NOT_FOUND for up to
-    ``WATCH_START_S``, for a match not started yet. No deadline: a match may last hours;
-    the caller ends the stream by closing this generator."""
+    ``start_s``, for a match not started yet. No deadline: a match may last hours; the
+    caller ends the stream by closing this generator."""
     gone = (
         f"the referee at {referee} has no events of {watch_id}: it keeps those of running "
         "matches and of the last 512 it finished"
     )
     request = referee_pb2.WatchMatchRequest(match_id=watch_id)
-    give_up = time.monotonic() + WATCH_START_S
+    give_up = time.monotonic() + start_s
     async with grpc.aio.insecure_channel(referee) as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
         while True:

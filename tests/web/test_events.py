@@ -29,7 +29,7 @@ class Finished(FakeSource):
         self.plays = plays
         self.pause_s = pause_s
         self.pair_key = pair_key
-        self.watched: list[tuple[str, str]] = []
+        self.watched: list[tuple[str, str, bool]] = []
         self.closed = 0
 
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
@@ -44,9 +44,9 @@ class Finished(FakeSource):
         )  # fmt: skip
 
     async def watch(
-        self, referee: str, watch_id: str
+        self, referee: str, watch_id: str, starting: bool = False
     ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
-        self.watched.append((referee, watch_id))
+        self.watched.append((referee, watch_id, starting))
         try:
             yield event(0, referee_pb2.MATCH_EVENT_KIND_STARTED)
             for n in range(1, self.plays + 1):
@@ -81,7 +81,8 @@ def test_a_first_connection_gets_every_event_in_order_then_the_stream_ends() -> 
     assert body.startswith("retry: ")
     assert ids(body) == [0, 1, 2, 3, 4, 5]
     assert '"text":"e5"' in body
-    assert source.watched == [("127.0.0.1:9", "m1-watch")]
+    # Finished: a referee that no longer has it is not asked again and again.
+    assert source.watched == [("127.0.0.1:9", "m1-watch", False)]
     assert source.closed == 1  # the referee stream is closed once the match ended
 
 

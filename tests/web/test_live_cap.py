@@ -30,6 +30,8 @@ class Playing(FakeSource):
         super().__init__()
         self.open = 0
         """Referee streams open now: the site must close each one it opened."""
+        self.starting: list[bool] = []
+        """Per stream: whether the site said the match may not have reached its referee."""
 
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
         match = arena_pb2.LiveMatch(
@@ -42,9 +44,10 @@ class Playing(FakeSource):
         return None
 
     async def watch(
-        self, referee: str, watch_id: str
+        self, referee: str, watch_id: str, starting: bool = False
     ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
         self.open += 1
+        self.starting.append(starting)
         try:
             yield referee_pb2.MatchEvent(
                 match_id=watch_id, sequence=0, kind=referee_pb2.MATCH_EVENT_KIND_STARTED
@@ -96,6 +99,7 @@ def test_streams_past_the_most_are_refused_and_a_closed_one_frees_its_place() ->
             assert response.status == 200
             lines = [response.readline() for _ in range(3)]
             assert lines[2] == b"id: 0\n"  # retry, blank line, the first event
+        assert source.starting == [True, True]  # listed as live: it may be just starting
         connection, refused = follow(host, port)
         assert refused.status == 503
         assert json.loads(refused.read()) == {
