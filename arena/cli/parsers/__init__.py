@@ -145,6 +145,23 @@ def add_referee_flags(parser: argparse.ArgumentParser, text: str, plays: bool = 
         )
 
 
+def add_match_limit_flags(parser: argparse.ArgumentParser, bank: str) -> None:
+    """A match's clock and fault limit, as ``match play`` and ``tournament run`` take them;
+    ``bank`` says what the time bank is per ("seat for the match", "seat and match")."""
+    parser.add_argument(
+        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
+    )
+    parser.add_argument(
+        "--time-bank-ms",
+        type=float,
+        default=0,
+        help=f"extra time per {bank} beyond the deadlines (default 0: none)",
+    )
+    parser.add_argument(
+        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
+    )
+
+
 def add_api_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--api",

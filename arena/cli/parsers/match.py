@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_REPLAY_DIR
-from arena.cli.parsers import GAME_HELP, add_referee_flags, game, subcommands
+from arena.cli.parsers import GAME_HELP, add_match_limit_flags, add_referee_flags, game, subcommands
 
 
 def games(parser: argparse.ArgumentParser) -> None:
@@ -36,18 +36,7 @@ def match(parser: argparse.ArgumentParser) -> None:
     play.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="game option"
     )
-    play.add_argument(
-        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
-    )
-    play.add_argument(
-        "--time-bank-ms",
-        type=float,
-        default=0,
-        help="extra time per seat for the match beyond the deadlines (default 0: none)",
-    )
-    play.add_argument(
-        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
-    )
+    add_match_limit_flags(play, "seat for the match")
     play.add_argument("--match-id", default="", help="id for the match (default: generated)")
     add_referee_flags(play, "referee host:port (default: start one in this process)", plays=True)
     play.add_argument(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.common import DEFAULT_API
-from arena.cli.parsers import GAME_HELP, add_api_flag, game, subcommands
+from arena.cli.parsers import GAME_HELP, add_api_flag, add_match_limit_flags, game, subcommands
 
 FAIR_PLAY = ("open", "sealed", "trusted")
 """``--fair-play``: each one ``FAIR_PLAY_<NAME>`` in the API (``arena.cli.tournament``)."""
@@ -78,18 +78,7 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         "remember; sealed: duplicate pairs, hosted entries only; trusted: duplicate pairs "
         "between entries you vouch for",
     )
-    run.add_argument(
-        "--deadline-ms", type=float, default=1000, help="time per decision (default 1000)"
-    )
-    run.add_argument(
-        "--time-bank-ms",
-        type=float,
-        default=0,
-        help="extra time per seat and match beyond the deadlines (default 0: none)",
-    )
-    run.add_argument(
-        "--max-faults", type=int, default=0, help="faults before a forfeit (default 3)"
-    )
+    add_match_limit_flags(run, "seat and match")
     run.add_argument("--name", default="", help="a label for listings")
     run.add_argument("--wait", action="store_true", help="show progress, then the leaderboard")
     add_api_flag(run)
