@@ -5,9 +5,10 @@ not legal deserves more than "not an action". ``explain`` finds the card in what
 typed and asks the game's function for the rule it breaks: must follow suit (with Bid
 Euchre's left bower, a trump and not a card of its printed suit), a locked Hokum's ban
 on trump leads, Bridgette's colons and barred suit, Seep's compulsory captures and house
-rules, Bid Euchre's ASK return. Each function reads only the seat's own observation, so
-an explanation can never give away a hidden card; when no rule is recognised the answer
-lists what is legal instead.
+rules, Bid Euchre's ASK return; and, for a call, Bid Euchre's rule that a call beats the
+highest so far and that a stuck dealer must call. Each function reads only the seat's
+own observation, so an explanation can never give away a hidden card; when no rule is
+recognised the answer lists what is legal instead.
 """
 
 from __future__ import annotations
@@ -72,9 +73,14 @@ def explain(request: bot_pb2.ActRequest, text: str) -> str | None:
     or names a legal action. Uses the request's observation and legal actions only."""
     card = card_in(text)
     observation = observation_of(request)
-    if card is None or observation is None:
+    if observation is None:
         return None
     legal = legal_texts(request)
+    if card is None:
+        calls = CALL_EXPLAINERS.get(request.game)
+        if calls is None or " ".join(text.split()).casefold() in (t.casefold() for t in legal):
+            return None
+        return calls(observation, text)
     with_card = [t for t in legal if card in t.split()]
     if " ".join(text.split()).casefold() in (t.casefold() for t in legal):
         return None
@@ -241,6 +247,52 @@ def seep(observation: Observation, card: Card, verb: str) -> str | None:
             )
     return None
 
+
+# --- calls ----------------------------------------------------------------------------
+
+BID_EUCHRE_CALLS = {
+    "pass": bid_euchre_pb2.BID_EUCHRE_CALL_PASS,
+    "3": bid_euchre_pb2.BID_EUCHRE_CALL_THREE,
+    "three": bid_euchre_pb2.BID_EUCHRE_CALL_THREE,
+    "4": bid_euchre_pb2.BID_EUCHRE_CALL_FOUR,
+    "four": bid_euchre_pb2.BID_EUCHRE_CALL_FOUR,
+    "5": bid_euchre_pb2.BID_EUCHRE_CALL_FIVE,
+    "five": bid_euchre_pb2.BID_EUCHRE_CALL_FIVE,
+    "ask": bid_euchre_pb2.BID_EUCHRE_CALL_ASK,
+    "moon": bid_euchre_pb2.BID_EUCHRE_CALL_MOON,
+}
+"""A typed call (``call 4``, ``four``, ``pass``) to the proto's call; the enum runs from
+the weakest call to the strongest."""
+
+
+def bid_euchre_call(observation: Observation, text: str) -> str | None:
+    """A call must beat the highest so far; the dealer stuck after three passes must call."""
+    if observation.phase != bid_euchre_pb2.BID_EUCHRE_PHASE_BIDDING:
+        return None
+    words = text.casefold().split()
+    if words[:1] == ["call"]:
+        words = words[1:]
+    call = BID_EUCHRE_CALLS.get(words[0]) if len(words) == 1 else None
+    if call is None:
+        return None
+    made = [c for c in observation.calls if c.call != bid_euchre_pb2.BID_EUCHRE_CALL_PASS]
+    if call == bid_euchre_pb2.BID_EUCHRE_CALL_PASS:
+        if not made and observation.seat == observation.dealer:
+            return "the dealer may not pass after three passes (stick the dealer): you must call"
+        return None
+    highest = max(made, key=lambda c: c.call, default=None)
+    if highest is not None and call <= highest.call:
+        name = bid_euchre_pb2.BidEuchreCall.Name(highest.call).removeprefix("BID_EUCHRE_CALL_")
+        return (
+            f"a call must be higher than the highest so far: seat {highest.seat} called "
+            f"{name.lower()}"
+        )
+    return None
+
+
+CALL_EXPLAINERS: dict[str, Callable[[Observation, str], str | None]] = {
+    "bid-euchre": bid_euchre_call,
+}
 
 EXPLAINERS: dict[str, Explainer] = {
     "bid-euchre": bid_euchre,

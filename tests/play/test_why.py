@@ -12,7 +12,7 @@ from arena import wire
 from arena.games import get_game
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
-from arena.v1 import bot_pb2
+from arena.v1 import bid_euchre_pb2, bot_pb2
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
 VERBS = {"bid-euchre": "play", "baloot": "play", "bridgette": "play", "seep": "throw"}
@@ -114,3 +114,34 @@ def test_words_that_name_no_illegal_card() -> None:
     why = explain(request, f"play {missing.lower()}")
     assert why is not None and why.startswith("you do not hold ")
     assert card_in("J\u2666") == "JD" and card_in("play 10h") == "TH"
+
+
+def test_every_illegal_bid_euchre_call_names_its_rule() -> None:
+    calls = ("pass", "call 3", "call 4", "call 5", "call ASK", "call MOON")
+    explained = 0
+    for request in positions("bid-euchre", range(40), every=1):
+        if request.bid_euchre.phase != bid_euchre_pb2.BID_EUCHRE_PHASE_BIDDING:
+            continue
+        legal = {a.text for a in request.legal_actions}
+        for call in calls:
+            reason = explain(request, call)
+            if call in legal:
+                assert reason is None
+                continue
+            assert reason is not None and RULE.search(reason), (call, reason)
+            explained += 1
+    assert explained > 40
+
+
+def test_a_call_below_the_highest_says_who_called_what() -> None:
+    for request in positions("bid-euchre", range(40), every=1):
+        made = [
+            c for c in request.bid_euchre.calls if c.call == bid_euchre_pb2.BID_EUCHRE_CALL_FOUR
+        ]
+        if made and request.bid_euchre.phase == bid_euchre_pb2.BID_EUCHRE_PHASE_BIDDING:
+            assert explain(request, "call 3") == (
+                f"a call must be higher than the highest so far: seat {made[0].seat} called four"
+            )
+            assert explain(request, "three") == explain(request, "call 3")
+            return
+    pytest.fail("no call of four in these deals")
