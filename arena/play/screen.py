@@ -21,6 +21,7 @@ from typing import Any, TypeAlias
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from arena.games import bid_euchre
 from arena.games.cards import pretty, pretty_text
 from arena.v1 import bot_pb2, referee_pb2
 from arena.wording import count, plural
@@ -50,7 +51,17 @@ def _type_prefix(enum: EnumDescriptor) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
 
 
+ENUM_WORDS: dict[str, tuple[str, ...]] = {
+    # As the game's events and actions say them ("Seat 3 calls 3", "call ASK").
+    "arena.v1.BidEuchreCall": ("", *bid_euchre.CALL_SHOWN),
+}
+"""Enums whose values a game writes otherwise than by their names, by value number."""
+
+
 def enum_text(enum: EnumDescriptor, number: int) -> str:
+    words = ENUM_WORDS.get(enum.full_name, ())
+    if 0 < number < len(words):
+        return words[number]
     value = enum.values_by_number.get(number)
     if value is None:
         return str(number)

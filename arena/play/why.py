@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.games.cards import pretty_text
-from arena.play.screen import observation_of
+from arena.play.screen import enum_text, observation_of
 from arena.v1 import bid_euchre_pb2, bot_pb2
 
 Card = str
@@ -282,11 +282,8 @@ def bid_euchre_call(observation: Observation, text: str) -> str | None:
         return None
     highest = max(made, key=lambda c: c.call, default=None)
     if highest is not None and call <= highest.call:
-        name = bid_euchre_pb2.BidEuchreCall.Name(highest.call).removeprefix("BID_EUCHRE_CALL_")
-        return (
-            f"a call must be higher than the highest so far: seat {highest.seat} called "
-            f"{name.lower()}"
-        )
+        name = enum_text(bid_euchre_pb2.BidEuchreCall.DESCRIPTOR, highest.call)
+        return f"a call must be higher than the highest so far: seat {highest.seat} called {name}"
     return None
 
 

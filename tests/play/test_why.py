@@ -140,7 +140,7 @@ def test_a_call_below_the_highest_says_who_called_what() -> None:
         ]
         if made and request.bid_euchre.phase == bid_euchre_pb2.BID_EUCHRE_PHASE_BIDDING:
             assert explain(request, "call 3") == (
-                f"a call must be higher than the highest so far: seat {made[0].seat} called four"
+                f"a call must be higher than the highest so far: seat {made[0].seat} called 4"
             )
             assert explain(request, "three") == explain(request, "call 3")
             return
