@@ -83,8 +83,8 @@ def test_the_api_and_the_cli_show_openskill_beside_the_elo_when_asked(arena: Are
     as_json = json.loads(
         arena_cli(api, "leaderboard", "--tournament", TOURNAMENT, "--openskill", "--json").stdout
     )
-    assert {r["bot"]: r["openskillMu"] for r in as_json["rows"]} == pytest.approx(fresh)
-    assert all(r["openskillSigma"] > 0 for r in as_json["rows"])
+    assert {r["bot"]: r["openskill_mu"] for r in as_json["rows"]} == pytest.approx(fresh)
+    assert all(r["openskill_sigma"] > 0 for r in as_json["rows"])
     exported = arena_cli(api, "leaderboard", "--tournament", TOURNAMENT, "--openskill", "--csv")
     as_csv = list(csv.DictReader(io.StringIO(exported.stdout)))
     assert {r["bot"]: float(r["openskill_mu"]) for r in as_csv} == pytest.approx(fresh, abs=1e-3)

@@ -150,6 +150,6 @@ def test_ladder_steps_and_a_finished_tournament_are_in_the_history(arena: Arena)
     )
     refused = cli(arena, "leaderboard", "--history", "house", "--tournament", tournament.id)
     assert (
-        refused.returncode == 1 and "--tournament, --csv and --los do not apply" in refused.stderr
+        refused.returncode == 2 and "--tournament, --csv and --los do not apply" in refused.stderr
     )
     assert cli(arena, "leaderboard").returncode == 0  # the board alone, as before
