@@ -1,25 +1,25 @@
-"""Properties of Baloot, each over 1,000 seeded random playouts.
+"""Properties of Baloot's own rules, each over 1,000 seeded random playouts.
 
 Each test draws a deal seed, a seed for the random player and the options, then plays a
 whole match choosing uniformly among the legal actions. Short matches (``max_rounds`` 1
-to 3, and a single round for the costliest per-step checks) keep the file fast; the score
-check also plays full-length games.
+to 3) keep the per-step checks affordable; the score
+check also plays full-length games. What every game must do (termination, determinism,
+illegal actions, hidden cards in observations, the wire, replays) is in
+``test_every_game.py``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena import wire
-from arena.games.api import Event, IllegalActionError
-from arena.games.baloot import NUM_ACTIONS, BalootGame, BalootState
+from arena.games.api import Event
+from arena.games.baloot import BalootGame, BalootState
 from tests.games import playouts
+from tests.games.generic import card_codes
 
 GAME = BalootGame()
 ALL_CARDS = frozenset(r + s for s in "CDHS" for r in "789TJQKA")
@@ -28,7 +28,6 @@ STEP_LIMIT = 50_000
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 SHORT_MATCH = st.fixed_dictionaries({"max_rounds": st.integers(min_value=1, max_value=3)})
 ONE_OR_TWO_ROUNDS = st.fixed_dictionaries({"max_rounds": st.integers(min_value=1, max_value=2)})
-ONE_ROUND = st.just({"max_rounds": 1})
 ANY_LENGTH = st.fixed_dictionaries({"max_rounds": st.integers(min_value=1, max_value=100)})
 
 
@@ -39,19 +38,6 @@ def playout(
     each_step: Callable[[BalootState, random.Random], None] | None = None,
 ) -> tuple[BalootState, list[int]]:
     return playouts.playout(GAME.new_state, seed, policy_seed, options, each_step, STEP_LIMIT)
-
-
-# --- termination and the legal list ---------------------------------------------------------
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_every_match_ends_and_only_then_runs_out_of_legal_actions(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    state, _ = playout(seed, policy_seed, options, playouts.legal_list_is_canonical)
-    assert state.legal_actions() == []
-    assert state.events[-1].kind == "game_end"
 
 
 # --- cards ----------------------------------------------------------------------------------
@@ -79,51 +65,7 @@ def test_all_32_cards_are_held_played_face_down_or_up_at_every_step(
     playout(seed, policy_seed, options, _every_card_is_somewhere)
 
 
-# --- determinism ----------------------------------------------------------------------------
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_the_same_seed_and_actions_replay_the_same_match(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    state, actions = playout(seed, policy_seed, options)
-    replay = GAME.new_state(seed, options)
-    for action in actions:
-        replay.apply(action)
-    assert replay.events == state.events
-    assert replay.snapshot() == state.snapshot()
-
-
 # --- hidden information ---------------------------------------------------------------------
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def card_codes(value: Any) -> set[str]:
-    """Every card code anywhere inside an observation or event data (a generic walk)."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if item in ALL_CARDS:
-                found.add(item)
-        elif kind is tuple or kind is list:
-            stack.extend(item)
-        elif kind is int or kind is bool or item is None:
-            continue
-        elif isinstance(item, Mapping):
-            stack.extend(item.values())
-        else:
-            names = _FIELDS.get(kind)
-            if names is None:
-                assert dataclasses.is_dataclass(item), f"unexpected {kind} in an observation"
-                names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(item))
-            stack.extend([getattr(item, name) for name in names])
-    return found
 
 
 class Knowledge:
@@ -168,71 +110,13 @@ class Knowledge:
 
 @settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ONE_OR_TWO_ROUNDS)
-def test_no_seat_ever_sees_another_seats_or_face_down_cards(
+def test_events_show_cards_only_as_the_rules_make_them_public(
     seed: int, policy_seed: int, options: dict[str, object]
 ) -> None:
-    knowledge = Knowledge()
-
-    def nothing_hidden_leaks(state: BalootState, _: random.Random) -> None:
-        knowledge.update(state.events)
-        for seat in range(4):
-            seen = card_codes(state.observation(seat))
-            allowed = knowledge.own[seat] | knowledge.public
-            assert seen <= allowed, f"seat {seat} sees {sorted(seen - allowed)}"
-
-    playout(seed, policy_seed, options, nothing_hidden_leaks)
-
-
-# --- illegal actions --------------------------------------------------------------------------
-
-
-def _illegal_actions_change_nothing(state: BalootState, policy: random.Random) -> None:
-    if state.is_terminal():
-        return
-    legal = set(state.legal_actions())
-    before = state.snapshot()
-    seat = state.current_seat()
-    for action in (-1, NUM_ACTIONS, *policy.sample(range(NUM_ACTIONS), 3)):
-        if action in legal:
-            continue
-        try:
-            state.apply(action)
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"illegal action {action} was accepted")
-    assert state.snapshot() == before
-    assert state.current_seat() == seat
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=ONE_ROUND)
-def test_an_illegal_action_raises_and_leaves_the_state_unchanged(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    playout(seed, policy_seed, options, _illegal_actions_change_nothing)
-
-
-# --- the wire ---------------------------------------------------------------------------------
-
-
-def _converts_to_the_wire(state: BalootState, _: random.Random) -> None:
-    if state.is_terminal():
-        return
-    legal = state.legal_actions()
-    request = wire.act_request(state, match_id="p", decision_index=0, deadline_s=1.0, legal=legal)
-    assert request.WhichOneof("observation") == "baloot"
-    assert [a.id for a in request.legal_actions] == legal
-    assert all(a.baloot.WhichOneof("kind") for a in request.legal_actions)
-    assert [c.code for c in request.baloot.hand] == list(state.observation(state.current).hand)
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=ONE_ROUND)
-def test_every_observation_and_legal_action_converts_to_the_wire(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    playout(seed, policy_seed, options, _converts_to_the_wire)
+    """With the generic suite's check (each seat is shown only cards named by events it
+    may see), no seat ever sees another seat's or the face-down cards."""
+    state, _ = playout(seed, policy_seed, options)
+    Knowledge().update(state.events)
 
 
 # --- scores from the log ----------------------------------------------------------------------
@@ -278,7 +162,8 @@ def scores_from_log(events: Sequence[Event], max_rounds: int) -> tuple[list[int]
             rounds += 1
             hands = [set(h) for h in data["hands"]]
             assert all(len(h) == 5 for h in hands)
-            multiplier, gahwa, declared = 1, False, {}
+            multiplier, gahwa = 1, False
+            declared: dict[int, list[tuple[str, list[str]]]] = {}
             tricks: list[tuple[int, list[str]]] = []
             start = list(scores)
         elif event.kind == "up_card":
@@ -295,6 +180,7 @@ def scores_from_log(events: Sequence[Event], max_rounds: int) -> tuple[list[int]
                 multiplier = {"double": 2, "triple": 3, "four": 4, "gahwa": 4}[step]
                 gahwa = step == "gahwa"
         elif event.kind == "declare":
+            assert event.seat is not None
             declared[event.seat] = [(p["kind"], p["cards"]) for p in data["projects"]]
         elif event.kind == "trick":
             tricks.append((data["winner"], [p["card"] for p in data["cards"]]))
@@ -318,9 +204,9 @@ def scores_from_log(events: Sequence[Event], max_rounds: int) -> tuple[list[int]
             # Projects: the team with the best one scores all of its own.
             best: dict[int, tuple[int, int, int]] = {}
             own_points = [0, 0]
-            for seat, projects in declared.items():
+            for seat, declarations in declared.items():
                 turn = (seat - buyer) % 4
-                for kind, cards in projects:
+                for kind, cards in declarations:
                     check_project(kind, cards, hands[seat])
                     value = PROJECT_VALUE[contract][kind]
                     key = (value, -NATURAL.index(cards[0][0]), -turn)

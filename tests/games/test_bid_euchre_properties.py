@@ -1,23 +1,24 @@
-"""Properties of Bid Euchre, each over 1,000 seeded random playouts.
+"""Properties of Bid Euchre's own rules, each over 1,000 seeded random playouts.
 
 Each test draws a deal seed, a seed for the random player and the options, then plays a
 whole match choosing uniformly among the legal actions. Short matches (``max_hands`` 1 to
 3) keep the per-step checks affordable; a few full-length matches cover the end at 32.
+What every game must do (termination, determinism, illegal actions, hidden cards in
+observations, the wire, replays) is in ``test_every_game.py``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.games.api import Event, IllegalActionError
-from arena.games.bid_euchre import NUM_ACTIONS, BidEuchreGame, BidEuchreState
+from arena.games.api import Event
+from arena.games.bid_euchre import BidEuchreGame, BidEuchreState
 from tests.games import playouts
+from tests.games.generic import card_codes
 
 GAME = BidEuchreGame()
 ALL_CARDS = frozenset(r + s for s in "CDHS" for r in "9TJQKA")
@@ -49,17 +50,7 @@ def playout(
     return playouts.playout(GAME.new_state, seed, policy_seed, options, each_step, STEP_LIMIT)
 
 
-# --- termination and the legal list ---------------------------------------------------------
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_every_match_ends_and_only_then_runs_out_of_legal_actions(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    state, _ = playout(seed, policy_seed, options, playouts.legal_list_is_canonical)
-    assert state.legal_actions() == []
-    assert state.events[-1].kind == "game_end"
+# --- the end of a match ------------------------------------------------------------------
 
 
 @settings(max_examples=40, deadline=None)
@@ -95,97 +86,36 @@ def test_all_24_cards_are_held_or_played_at_every_step(
     playout(seed, policy_seed, options, _every_card_is_somewhere)
 
 
-# --- determinism ----------------------------------------------------------------------------
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_the_same_seed_and_actions_replay_the_same_match(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    state, actions = playout(seed, policy_seed, options)
-    replay = GAME.new_state(seed, options)
-    for action in actions:
-        replay.apply(action)
-    assert replay.events == state.events
-    assert replay.snapshot() == state.snapshot()
-
-
 # --- hidden information ---------------------------------------------------------------------
 
 
-def card_codes(value: Any) -> set[str]:
-    """Every card code anywhere inside an observation or event data."""
-    if isinstance(value, str):
-        return {value} if value in ALL_CARDS else set()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return set().union(*(card_codes(getattr(value, f.name)) for f in dataclasses.fields(value)))
-    if isinstance(value, Mapping):
-        return set().union(*(card_codes(v) for v in value.values()))
-    if isinstance(value, Sequence):
-        return set().union(*(card_codes(v) for v in value))
-    return set()
-
-
-def knowable(events: Sequence[Event], seat: int) -> tuple[set[str], set[str]]:
-    """From the log of the current hand: what ``seat`` may know, and what is public."""
-    start = max(i for i, e in enumerate(events) if e.kind == "deal")
-    deal = events[start]
+def public_events_show_only_played_cards(events: Sequence[Event]) -> None:
+    """Walk the log once: a public event may name only cards played in its hand by the
+    time it is logged; the deal is for nobody, a card given or returned in an ASK for the
+    two partners only."""
     public: set[str] = set()
-    own = set(deal.data["hands"][seat])
-    for event in events[start + 1 :]:
-        if event.kind == "play":
+    for event in events:
+        if event.kind == "deal":
+            assert event.visible_to == ()
+            public = set()
+        elif event.kind == "play":
             public.add(event.data["card"])
-        elif event.kind in ("give", "return") and event.visible_to and seat in event.visible_to:
-            own.add(event.data["card"])
-    return own | public, public
-
-
-def _nothing_hidden_leaks(state: BidEuchreState, _: random.Random) -> None:
-    for seat in range(4):
-        allowed = knowable(state.events, seat)[0]
-        seen = card_codes(state.observation(seat))
-        assert seen <= allowed, f"seat {seat} sees {sorted(seen - allowed)}"
-    start = max(i for i, e in enumerate(state.events) if e.kind == "deal")
-    public = knowable(state.events, 0)[1]
-    for event in state.events[start + 1 :]:
+        elif event.kind in ("give", "return"):
+            assert event.seat is not None and event.visible_to is not None
+            assert set(event.visible_to) == {event.seat, (event.seat + 2) % 4}, event
         if event.public:
             assert card_codes(event.data) <= public, event
 
 
 @settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_no_seat_ever_sees_another_seats_unplayed_cards(
+def test_public_events_name_only_played_cards(
     seed: int, policy_seed: int, options: dict[str, object]
 ) -> None:
-    playout(seed, policy_seed, options, _nothing_hidden_leaks)
-
-
-# --- illegal actions --------------------------------------------------------------------------
-
-
-def _illegal_actions_change_nothing(state: BidEuchreState, policy: random.Random) -> None:
-    legal = set(state.legal_actions())
-    illegal = [a for a in range(-1, NUM_ACTIONS + 1) if a not in legal]
-    before = state.snapshot()
-    seat = state.current_seat()
-    for action in policy.sample(illegal, 3):
-        try:
-            state.apply(action)
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"illegal action {action} was accepted")
-    assert state.snapshot() == before
-    assert state.current_seat() == seat
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_an_illegal_action_raises_and_leaves_the_state_unchanged(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    playout(seed, policy_seed, options, _illegal_actions_change_nothing)
+    """With the generic suite's check (each seat is shown only cards named by events it
+    may see), no seat ever sees another seat's unplayed cards."""
+    state, _ = playout(seed, policy_seed, options)
+    public_events_show_only_played_cards(state.events)
 
 
 # --- scores from the log ----------------------------------------------------------------------

@@ -1,25 +1,25 @@
-"""Properties of Bridgette, each over 1,000 seeded random playouts.
+"""Properties of Bridgette's own rules, each over 1,000 seeded random playouts.
 
 Each test draws a deal seed, a seed for the random player and the number of deals, then
 plays a whole match choosing uniformly among the legal actions. Short matches (one or
 two deals, plus a tie deal when the totals are equal; a single deal for the costliest
 per-step checks) keep the file fast; the score test also plays full six-deal games.
+What every game must do (determinism, illegal actions, hidden cards in observations, the
+wire, replays) is in ``test_every_game.py``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena import wire
-from arena.games.api import Event, IllegalActionError
-from arena.games.bridgette import NUM_ACTIONS, BridgetteGame, BridgetteState
+from arena.games.api import Event
+from arena.games.bridgette import BridgetteGame, BridgetteState
 from tests.games import playouts
+from tests.games.generic import card_codes
 
 GAME = BridgetteGame()
 ALL_CARDS = frozenset([r + s for s in "CDHS" for r in "23456789TJQKA"] + ["GC", "RC", "LC"])
@@ -41,15 +41,15 @@ def playout(
     return playouts.playout(GAME.new_state, seed, policy_seed, options, each_step, STEP_LIMIT)
 
 
-# --- termination and the legal list ---------------------------------------------------------
+# --- the length of a match --------------------------------------------------------------
 
 
 @settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_every_match_ends_and_only_then_runs_out_of_legal_actions(
+def test_a_match_lasts_its_deals_and_at_most_one_tie_deal(
     seed: int, policy_seed: int, options: dict[str, object]
 ) -> None:
-    state, actions = playout(seed, policy_seed, options, playouts.legal_list_is_canonical)
+    state, actions = playout(seed, policy_seed, options)
     assert state.legal_actions() == []
     assert state.events[-1].kind == "game_end"
     deals = state.deal_number
@@ -87,77 +87,7 @@ def test_all_55_cards_are_held_discarded_played_or_in_the_stock_at_every_step(
     playout(seed, policy_seed, options, _every_card_is_somewhere)
 
 
-# --- determinism ----------------------------------------------------------------------------
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
-def test_the_same_seed_and_actions_replay_the_same_match(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    state, actions = playout(seed, policy_seed, options)
-    replay = GAME.new_state(seed, options)
-    for action in actions:
-        replay.apply(action)
-    assert replay.events == state.events
-    assert replay.snapshot() == state.snapshot()
-
-
 # --- hidden information ---------------------------------------------------------------------
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def card_codes(value: Any) -> set[str]:
-    """Every card code anywhere inside an observation or event data."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if item in ALL_CARDS:
-                found.add(item)
-        elif kind is tuple or kind is list:
-            stack.extend(item)
-        elif kind is dict:
-            stack.extend(item.values())
-        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
-            names = _FIELD_NAMES.get(kind)
-            if names is None:
-                names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(item))
-            stack.extend(getattr(item, name) for name in names)
-        elif isinstance(item, Mapping):
-            stack.extend(item.values())
-        elif isinstance(item, Sequence):
-            stack.extend(item)
-    return found
-
-
-def knowable(events: Sequence[Event], seat: int) -> tuple[set[str], set[str]]:
-    """From the log of the current deal: what ``seat`` may know, and what is public.
-
-    A seat knows the cards dealt to it and drawn by it; everybody knows the up-card and
-    the cards played. Nobody knows the stock or the other seat's discards.
-    """
-    start = max(i for i, e in enumerate(events) if e.kind == "deal")
-    own = set(events[start].data["hands"][seat])
-    public: set[str] = set()
-    for event in events[start + 1 :]:
-        if event.kind in ("play", "up_card"):
-            public.add(event.data["card"])
-        elif event.kind == "drawn" and event.visible_to == (seat,):
-            own |= set(event.data["cards"])
-    return own | public, public
-
-
-def _nothing_hidden_leaks(state: BridgetteState, _: random.Random) -> None:
-    for seat in range(2):
-        allowed = knowable(state.events, seat)[0]
-        seen = card_codes(state.observation(seat))
-        assert seen <= allowed, f"seat {seat} sees {sorted(seen - allowed)}"
-        assert not set(state.discards[1 - seat]) & set(state.observation(seat).discards)
 
 
 def public_events_show_only_public_cards(events: Sequence[Event]) -> None:
@@ -180,65 +110,13 @@ def public_events_show_only_public_cards(events: Sequence[Event]) -> None:
 
 @settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ONE_DEAL)
-def test_no_seat_ever_sees_the_stock_or_the_other_seats_hand_or_discards(
+def test_public_events_show_only_the_up_card_and_cards_played(
     seed: int, policy_seed: int, options: dict[str, object]
 ) -> None:
-    state, _ = playout(seed, policy_seed, options, _nothing_hidden_leaks)
+    """With the generic suite's check (each seat is shown only cards named by events it
+    may see), no seat ever sees the stock or the other seat's hand or discards."""
+    state, _ = playout(seed, policy_seed, options)
     public_events_show_only_public_cards(state.events)
-
-
-# --- illegal actions --------------------------------------------------------------------------
-
-
-def _illegal_actions_change_nothing(state: BridgetteState, policy: random.Random) -> None:
-    if policy.random() < 0.5:
-        return  # every other step on average: two snapshots per check are the cost here
-    legal = set(state.legal_actions())
-    illegal = [a for a in range(-1, NUM_ACTIONS + 1) if a not in legal]
-    before = state.snapshot()
-    seat = state.current_seat()
-    for action in policy.sample(illegal, 3):
-        try:
-            state.apply(action)
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"illegal action {action} was accepted")
-    assert state.snapshot() == before
-    assert state.current_seat() == seat
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=ONE_DEAL)
-def test_an_illegal_action_raises_and_leaves_the_state_unchanged(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    playout(seed, policy_seed, options, _illegal_actions_change_nothing)
-
-
-# --- wire conversion --------------------------------------------------------------------------
-
-
-def _converts_to_the_wire(state: BridgetteState, _: random.Random) -> None:
-    if state.is_terminal():
-        for seat in range(2):
-            wire.observation("bridgette", state.observation(seat))
-        return
-    request = wire.act_request(
-        state, match_id="p", decision_index=0, deadline_s=1.0, legal=state.legal_actions()
-    )
-    assert request.WhichOneof("observation") == "bridgette"
-    assert [a.id for a in request.legal_actions] == state.legal_actions()
-    assert all(a.WhichOneof("payload") == "bridgette" for a in request.legal_actions)
-    wire.observation("bridgette", state.observation(1 - state.current_seat()))
-
-
-@settings(max_examples=1000, deadline=None)
-@given(seed=SEEDS, policy_seed=SEEDS, options=ONE_DEAL)
-def test_every_observation_and_legal_action_converts_to_an_act_request(
-    seed: int, policy_seed: int, options: dict[str, object]
-) -> None:
-    playout(seed, policy_seed, options, _converts_to_the_wire)
 
 
 # --- scores from the log ----------------------------------------------------------------------

@@ -1,0 +1,196 @@
+"""A sixth game for the generic engine suite to run on: two seats, high card wins.
+
+Each hand deals three cards to each seat from twelve (the 9 to the king of spades and
+hearts); the seats take turns playing a card, the higher rank of each pair scores a point
+for its seat (equal ranks score nothing), and after ``hands`` hands the higher score wins.
+It has the whole ``State`` API and logs its deal the way the replay format reads it, but
+no proto messages: it is registered only inside the tests that use it. The broken
+variants below each break one thing the generic suite checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from arena.games.api import Event, Game, GameInfo, OptionSpec, State
+
+RANKS = "9TJQK"
+CARDS = tuple(r + s for s in "HS" for r in RANKS)
+HAND_SIZE = 3
+
+INFO = GameInfo(
+    name="toy-high-card",
+    title="Toy High Card",
+    num_seats=2,
+    seat_teams=(0, 1),
+    options=(
+        OptionSpec("hands", 2, "Hands in a match.", minimum=1, maximum=20),
+        OptionSpec("ties_score", False, "Equal ranks score a point for each seat."),
+    ),
+    description="A test game: the higher card of each pair scores.",
+)
+
+
+@dataclass(frozen=True)
+class ToyObservation:
+    seat: int
+    hand: tuple[str, ...]
+    table: tuple[str | None, ...]
+    """The card each seat has played to the pair in progress, if any."""
+    hand_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+class ToyState(State):
+    game_info = INFO
+
+    def __init__(self, seed: int, options: Mapping[str, object]) -> None:
+        self.options = INFO.resolve_options(options)
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.hands: list[list[str]] = [[], []]
+        self.table: list[str | None] = [None, None]
+        self.points = [0, 0]
+        self.hands_played = 0
+        self.dealer = 0
+        self.to_act = 1
+        self.over = False
+        self._deal()
+
+    def _shuffled(self) -> list[str]:
+        pack = list(CARDS)
+        self.rng.shuffle(pack)
+        return pack
+
+    def _deal(self) -> None:
+        pack = self._shuffled()
+        self.hands = [sorted(pack[:HAND_SIZE]), sorted(pack[HAND_SIZE : 2 * HAND_SIZE])]
+        self.to_act = 1 - self.dealer
+        self.events.append(
+            Event(
+                "deal",
+                f"hand {self.hands_played + 1} dealt",
+                data={"dealer": self.dealer, "hands": [list(h) for h in self.hands]},
+                visible_to=(),
+            )
+        )
+
+    def current_seat(self) -> int:
+        return -1 if self.over else self.to_act
+
+    def legal_actions(self) -> list[int]:
+        if self.over:
+            return []
+        return sorted(CARDS.index(card) for card in self.hands[self.to_act])
+
+    def action_text(self, action: int) -> str:
+        return f"play {CARDS[action]}"
+
+    def action_payload(self, action: int) -> tuple[str, object]:
+        return ("play", CARDS[action])
+
+    def _apply(self, action: int) -> None:
+        seat, card = self.to_act, CARDS[action]
+        self.hands[seat].remove(card)
+        self.table[seat] = card
+        self.events.append(Event("play", f"seat {seat} plays {card}", seat, {"card": card}))
+        if None in self.table:
+            self.to_act = 1 - seat
+            return
+        first, second = (RANKS.index(str(c)[0]) for c in self.table)
+        winners = [0] if first > second else [1] if second > first else []
+        if not winners and self.options["ties_score"]:
+            winners = [0, 1]
+        for winner in winners:
+            self.points[winner] += 1
+        self.events.append(
+            Event("pair", "pair scored", data={"cards": list(self.table), "winners": winners})
+        )
+        self.table = [None, None]
+        self.to_act = winners[0] if len(winners) == 1 else 1 - seat
+        if self.hands[0] or self.hands[1]:
+            return
+        self.hands_played += 1
+        self.events.append(Event("hand_end", "hand over", data={"scores": list(self.points)}))
+        if self.hands_played >= int(self.options["hands"]):
+            self.over = True
+            self.events.append(Event("game_end", "match over", data={"winner": self.winner()}))
+            return
+        self.dealer = 1 - self.dealer
+        self._deal()
+
+    def observation(self, seat: int) -> ToyObservation:
+        return ToyObservation(
+            seat=seat,
+            hand=tuple(self.hands[seat]),
+            table=tuple(self.table),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            scores=tuple(self.points),
+        )
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def winner(self) -> int | None:
+        if not self.over or self.points[0] == self.points[1]:
+            return None
+        return 0 if self.points[0] > self.points[1] else 1
+
+
+class ToyGame(Game):
+    info = INFO
+    state_class: type[ToyState] = ToyState
+
+    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> ToyState:
+        return self.state_class(seed, options or {})
+
+
+# --- broken variants, one fault each ------------------------------------------------------
+
+
+class LeakyState(ToyState):
+    """Shows each seat the other seat's lowest card."""
+
+    def observation(self, seat: int) -> ToyObservation:
+        view = super().observation(seat)
+        other = self.hands[1 - seat]
+        return ToyObservation(
+            view.seat, view.hand + tuple(other[:1]), view.table, view.hand_sizes, view.scores
+        )
+
+
+class NondeterministicState(ToyState):
+    """Shuffles with the process-wide random generator, not its own seeded one."""
+
+    def _shuffled(self) -> list[str]:
+        pack = list(CARDS)
+        random.shuffle(pack)
+        return pack
+
+
+class CarelessState(ToyState):
+    """Takes an illegal action's card away before refusing it."""
+
+    def apply(self, action: int) -> None:
+        if 0 <= action < len(CARDS) and action not in self.legal_actions() and self.hands[0]:
+            self.hands[0].pop()
+        super().apply(action)
+
+
+class UnsortedState(ToyState):
+    """Lists the legal actions highest first."""
+
+    def legal_actions(self) -> list[int]:
+        return super().legal_actions()[::-1]
+
+
+def toy_game(state_class: type[ToyState] = ToyState) -> ToyGame:
+    """The toy game, or one of its broken variants."""
+    game = ToyGame()
+    game.state_class = state_class
+    return game
