@@ -60,7 +60,7 @@ test: install redis sandbox promtool chromium node lint
 
 lint: install
 	$(VENV)/bin/ruff check arena workers tests bench proto
-	$(VENV)/bin/mypy arena workers
+	$(VENV)/bin/mypy arena workers tests bench
 
 ## proto: regenerate arena/v1 from proto/arena/v1/*.proto.
 proto: install

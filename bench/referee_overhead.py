@@ -24,6 +24,7 @@ import sys
 import time
 import uuid
 from datetime import timedelta
+from typing import TypeAlias
 
 import grpc
 
@@ -52,7 +53,7 @@ def match_requests(seed: int) -> list[tuple[int, bytes]]:
     bots with this seed, serialized as the referee serializes them."""
     state = get_game(GAME).new_state(seed)
     match_id = uuid.uuid4().hex  # as long as the referee's ids
-    requests = []
+    requests: list[tuple[int, bytes]] = []
     while not state.is_terminal():
         legal = state.legal_actions()
         request = wire_bytes.act_request(
@@ -67,7 +68,12 @@ def match_requests(seed: int) -> list[tuple[int, bytes]]:
     return requests
 
 
-def echo_us(calls: list[grpc.UnaryUnaryMultiCallable], requests: list[tuple[int, bytes]]) -> float:
+# Bot.Act taking the serialized request (no serializer), as the referee sends it; a
+# string, as grpc's classes are generic in grpc-stubs only.
+ActCall: TypeAlias = "grpc.UnaryUnaryMultiCallable[bytes, bot_pb2.ActResponse]"
+
+
+def echo_us(calls: list[ActCall], requests: list[tuple[int, bytes]]) -> float:
     """Per call: each request to the bot of its seat (bots alternate by team)."""
     started = time.perf_counter()
     for seat, request in requests:
@@ -82,7 +88,7 @@ def referee_us(stub: referee_pb2_grpc.RefereeStub, bots: list[str], seed: int) -
     )
 
 
-def act_call(channel: grpc.Channel) -> grpc.UnaryUnaryMultiCallable:
+def act_call(channel: grpc.Channel) -> ActCall:
     """``Bot.Act`` taking serialized requests, as the referee sends them."""
     return channel.unary_unary(
         "/arena.v1.Bot/Act",
@@ -107,16 +113,16 @@ def main() -> None:
         grpc.insecure_channel(referee.address) as referee_channel,
     ):
         both = [act_call(channel_a), act_call(channel_b)]
-        referee = referee_pb2_grpc.RefereeStub(referee_channel)
+        stub = referee_pb2_grpc.RefereeStub(referee_channel)
         bots = [echo_a.address, echo_b.address]
         echo_us(both, match_requests(0))  # warm up every path
         echo_us(both[:1], one_request)
-        referee_us(referee, bots, 0)
+        referee_us(stub, bots, 0)
         decisions = 0
         for seed in range(1, args.rounds + 1):
             same = echo_us(both, match_requests(seed))
             one = echo_us(both[:1], one_request)
-            measured, n = referee_us(referee, bots, seed)
+            measured, n = referee_us(stub, bots, seed)
             decisions += n
             rows.append((measured / same, measured / one, same))
             print(

@@ -105,10 +105,10 @@ def main() -> None:
                     .values()
                 ]
         with grpc.insecure_channel(referee.address) as channel:
-            stub = referee_pb2_grpc.RefereeStub(channel)
+            referee_stub = referee_pb2_grpc.RefereeStub(channel)
             started = time.perf_counter()
             for match in schedule:
-                stub.PlayMatch(
+                referee_stub.PlayMatch(
                     referee_pb2.PlayMatchRequest(
                         game=match["game"],
                         bots=[bots[e] for e in match["entries"]],

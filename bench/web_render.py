@@ -225,7 +225,9 @@ class SyntheticSource:
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
         return arena_pb2.ListLiveMatchesResponse()  # a snapshot: nothing is being played
 
-    def watch(self, referee: str, watch_id: str) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+    def watch(
+        self, referee: str, watch_id: str, starting: bool = False
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
         raise HttpError(404, f"no match {watch_id!r} is being played")
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:

@@ -7,6 +7,7 @@ import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Protocol
 
 import grpc
 import pytest
@@ -17,11 +18,20 @@ from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from tests.conftest import BotFactory, next_database
 from tests.tournament.conftest import Arena
 
+
+class ApiStarter(Protocol):
+    """The start_api fixture: an API serving with these flags and environment."""
+
+    def __call__(
+        self, *flags: str, env: dict[str, str] | None = None
+    ) -> arena_pb2_grpc.ArenaStub: ...
+
+
 POLICY = "not allowed by the operator's bot network policy"
 
 
 @pytest.fixture
-def start_api(local_redis: LocalRedis) -> Iterator[object]:
+def start_api(local_redis: LocalRedis) -> Iterator[ApiStarter]:
     started: list[Service] = []
 
     def start(*flags: str, env: dict[str, str] | None = None) -> arena_pb2_grpc.ArenaStub:
@@ -44,9 +54,9 @@ def register(api: arena_pb2_grpc.ArenaStub, address: str) -> grpc.RpcError:
 
 
 def test_register_bot_refuses_metadata_link_local_and_unspecified_addresses(
-    start_api: object, start_bot: BotFactory
+    start_api: ApiStarter, start_bot: BotFactory
 ) -> None:
-    api = start_api()  # type: ignore[operator]
+    api = start_api()
     bot = start_bot("random")
     port = bot.address.rpartition(":")[2]
     # A bot listens on 0.0.0.0:PORT as far as Linux is concerned (it means this host),
@@ -60,17 +70,17 @@ def test_register_bot_refuses_metadata_link_local_and_unspecified_addresses(
 
 
 def test_the_api_takes_its_policy_from_flags_or_the_environment(
-    start_api: object, start_bot: BotFactory
+    start_api: ApiStarter, start_bot: BotFactory
 ) -> None:
     bot = start_bot("random")
     port = bot.address.rpartition(":")[2]
-    by_flag = start_api("--bot-networks-deny", "127.0.0.0/8")  # type: ignore[operator]
+    by_flag = start_api("--bot-networks-deny", "127.0.0.0/8")
     for address in (bot.address, f"localhost:{port}"):  # a name is checked where it leads
         refused = register(by_flag, address)
         assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert POLICY in (refused.details() or "")
         assert "except those in 127.0.0.0/8" in (refused.details() or "")
-    by_env = start_api(env={"ARENA_BOT_ALLOW": "10.0.0.0/8"})  # type: ignore[operator]
+    by_env = start_api(env={"ARENA_BOT_ALLOW": "10.0.0.0/8"})
     refused = register(by_env, bot.address)
     assert "127.0.0.1 is outside the networks the operator allows" in (refused.details() or "")
     assert "allowed: addresses in 10.0.0.0/8" in (refused.details() or "")

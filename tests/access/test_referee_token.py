@@ -65,7 +65,7 @@ def test_play_match_needs_the_token_and_reads_do_not(
             "command: --referee-token or $ARENA_REFEREE_TOKEN)"
         )
         with pytest.raises(grpc.RpcError) as wrong:
-            stub.PlayMatch(request, metadata=[bearer("guess")])
+            stub.PlayMatch(request, metadata=(bearer("guess"),))
         assert wrong.value.code() == grpc.StatusCode.PERMISSION_DENIED
         assert "ARENA_REFEREE_TOKEN" in (wrong.value.details() or "")
         # Nothing was played: the id is still free, and no replay exists.
@@ -73,7 +73,7 @@ def test_play_match_needs_the_token_and_reads_do_not(
             stub.GetReplay(referee_pb2.GetReplayRequest(replay_id="m1"))
         assert absent.value.code() == grpc.StatusCode.NOT_FOUND
 
-        played = stub.PlayMatch(request, metadata=[bearer(TOKEN)])
+        played = stub.PlayMatch(request, metadata=(bearer(TOKEN),))
         assert played.end == referee_pb2.MATCH_END_COMPLETED
         # Reads need nothing.
         assert stub.ListGames(referee_pb2.ListGamesRequest()).games

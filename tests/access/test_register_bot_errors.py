@@ -60,7 +60,7 @@ def api(local_redis: LocalRedis, *flags: str) -> Service:
 
 
 def failure(address: str, stub: arena_pb2_grpc.ArenaStub, token: str = "") -> str:
-    metadata = [bearer(token)] if token else []
+    metadata = (bearer(token),) if token else ()
     with pytest.raises(grpc.RpcError) as refused:
         stub.RegisterBot(arena_pb2.RegisterBotRequest(name="x", address=address), metadata=metadata)
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION

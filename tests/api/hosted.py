@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import tarfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,10 +114,12 @@ def request(
     )
 
 
-def refusal(call: object, *args: object, **kwargs: object) -> tuple[grpc.StatusCode, str]:
+def refusal(
+    call: Callable[..., object], *args: object, **kwargs: object
+) -> tuple[grpc.StatusCode, str]:
     """The status code and message a call was refused with."""
     with pytest.raises(grpc.RpcError) as refused:
-        call(*args, **kwargs)  # type: ignore[operator]
+        call(*args, **kwargs)
     return refused.value.code(), refused.value.details() or ""
 
 

@@ -12,7 +12,7 @@ def test_concurrent_readers_share_one_fit_and_a_new_version_refits() -> None:
     fits: list[str] = []
 
     async def main() -> list[Leaderboard]:
-        cache = BoardCache()
+        cache = BoardCache[Leaderboard]()
         release = asyncio.Event()
 
         async def fit(version: str) -> Leaderboard:
@@ -37,7 +37,7 @@ def test_concurrent_readers_share_one_fit_and_a_new_version_refits() -> None:
 
 def test_the_cache_keeps_only_the_most_recently_read_boards() -> None:
     async def main() -> int:
-        cache = BoardCache(size=2)
+        cache = BoardCache[Leaderboard](size=2)
         fits = 0
 
         async def fit() -> Leaderboard:

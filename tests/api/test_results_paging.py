@@ -36,12 +36,26 @@ def tournament_of(api: HostedApi, tid: str, count: int) -> list[str]:
     return ids
 
 
-def pages(api: HostedApi, **asked: object) -> list[list[str]]:
+def pages(
+    api: HostedApi,
+    *,
+    tournament_id: str,
+    page_size: int = 0,
+    order_by: str = "",
+    after_match_id: str = "",
+) -> list[list[str]]:
     """Every page's match ids, following next_page_token to the end."""
     found: list[list[str]] = []
     token = ""
     while True:
-        reply = api.stub.ListResults(arena_pb2.ListResultsRequest(page_token=token, **asked))
+        asked = arena_pb2.ListResultsRequest(
+            tournament_id=tournament_id,
+            page_size=page_size,
+            page_token=token,
+            order_by=order_by,
+            after_match_id=after_match_id,
+        )
+        reply = api.stub.ListResults(asked)
         found.append([r.match_id for r in reply.results])
         token = reply.next_page_token
         if not token:

@@ -46,7 +46,7 @@ def test_calls_while_redis_is_down_are_unavailable_and_say_why() -> None:
                 with pytest.raises(grpc.RpcError) as raised:
                     call()
                 assert raised.value.code() == grpc.StatusCode.UNAVAILABLE
-                details = raised.value.details()
+                details = raised.value.details() or ""
                 assert f"cannot reach the arena's Redis at 127.0.0.1:{store.port}/0" in details
                 assert "try again" in details
     finally:

@@ -110,7 +110,7 @@ def test_check_bot_needs_the_referees_token(referee: Service, tmp_path: Path) ->
             stub.CheckBot, referee_pb2.CheckBotRequest(bot=bot), metadata=[bearer("guess")]
         )
         assert code == grpc.StatusCode.PERMISSION_DENIED
-        token = [bearer(REFEREE_TOKEN)]
+        token = (bearer(REFEREE_TOKEN),)
         bare = referee_pb2.HostedBot()
         bare.CopyFrom(bot)
         bare.package = b""

@@ -101,7 +101,7 @@ def message_class(full_name: str) -> type[Message]:
 def observation_field(type_name: str) -> str | None:
     """The ``ActRequest.observation`` field holding messages of ``type_name``, if any."""
     for field in _OBSERVATIONS.fields:
-        if field.message_type.full_name == type_name:
+        if field.message_type is not None and field.message_type.full_name == type_name:
             return str(field.name)
     return None
 

@@ -27,7 +27,7 @@ WINS = {  # of 24 units, first bot over second
 
 
 def results() -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for game, wins in WINS.items():
         for (a, b), won in wins.items():
             for i in range(24):

@@ -206,7 +206,7 @@ def test_bidding_runs_counter_clockwise_from_the_dealers_right() -> None:
 
 def test_play_moves_to_the_right_and_the_deal_passes_right() -> None:
     state = sun_by_seat_0(SUN_SWEEP, "AD")
-    seats = []
+    seats: list[int] = []
     while len(seats) < 4:
         if state.phase == "playing":
             seats.append(state.current_seat())

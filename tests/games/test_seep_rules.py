@@ -400,7 +400,7 @@ def test_after_play_1_the_rest_is_dealt_in_packets_from_the_bidder() -> None:
     state.apply(state.legal_actions()[0])
     state.apply(state.legal_actions()[0])
     b = 0
-    expected = {s: [] for s in range(4)} | {b: list(deck[:4])}
+    expected: dict[int, list[int]] = {s: [] for s in range(4)} | {b: list(deck[:4])}
     order = (b, b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b + 1, b + 2, b + 3)
     for packet, seat in enumerate(order):
         expected[seat % 4] += deck[8 + 4 * packet : 12 + 4 * packet]
@@ -842,7 +842,9 @@ def test_ascending_ids_are_the_canonical_order_of_section_9() -> None:
         kind = rng.choice(KINDS[1:])
         card = rng.choice(CARDS)
         others = [c for c in CARDS if c != card]
-        loose = sorted(rng.sample(others, rng.choice((0, 1, 1, 2, 3, 5))), key=CARD_INDEX.get)
+        loose = sorted(
+            rng.sample(others, rng.choice((0, 1, 1, 2, 3, 5))), key=CARD_INDEX.__getitem__
+        )
         if kind == "throw":
             texts.append(f"throw {card}")
         elif kind == "capture":

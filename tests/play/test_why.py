@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
 
 import pytest
 from google.protobuf.message import Message
@@ -12,10 +14,18 @@ from arena import wire
 from arena.games import get_game
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
-from arena.v1 import bid_euchre_pb2, bot_pb2
+from arena.v1 import bid_euchre_pb2, bot_pb2, cards_pb2
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
 VERBS = {"bid-euchre": "play", "baloot": "play", "bridgette": "play", "seep": "throw"}
+
+
+@runtime_checkable
+class Holding(Protocol):
+    """An observation with the seat's hand, as every card game's has."""
+
+    @property
+    def hand(self) -> Iterable[cards_pb2.Card]: ...
 
 
 def positions(game: str, seeds: range, every: int = 3) -> list[bot_pb2.ActRequest]:
@@ -66,7 +76,7 @@ def test_every_illegal_card_play_names_a_rule_and_only_what_the_seat_sees(game: 
     explained = 0
     for request in positions(game, range(1, 9)):
         observation = observation_of(request)
-        assert observation is not None
+        assert isinstance(observation, Holding), observation
         legal = {action.text for action in request.legal_actions}
         if not any(text.startswith(verb + " ") for text in legal):
             continue  # not a card play

@@ -5,14 +5,18 @@ the timer heap once per deadline period rather than per decision."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVarTuple
 
 import pytest
 
 from arena.referee.bot_client import BotFault, SeatConversation
 from arena.referee.deadline import SeatDeadline
 from arena.v1 import referee_pb2
+
+Ts = TypeVarTuple("Ts")
 
 
 async def wait_out(deadline: SeatDeadline, timeout_s: float) -> tuple[float, float, bool]:
@@ -67,9 +71,14 @@ def test_an_earlier_deadline_rearms_the_timer() -> None:
         armed: list[float] = []
         call_at = loop.call_at
 
-        def recording_call_at(when: float, callback: Any) -> asyncio.TimerHandle:
+        def recording_call_at(
+            when: float,
+            callback: Callable[[*Ts], object],
+            *args: *Ts,
+            context: contextvars.Context | None = None,
+        ) -> asyncio.TimerHandle:
             armed.append(when)
-            return call_at(when, callback)
+            return call_at(when, callback, *args, context=context)
 
         loop.call_at = recording_call_at  # type: ignore[method-assign]
         deadline = SeatDeadline()
@@ -124,10 +133,15 @@ def test_quick_decisions_share_one_timer() -> None:
         scheduled = 0
         call_at = loop.call_at
 
-        def counting_call_at(when: float, callback: Any) -> asyncio.TimerHandle:
+        def counting_call_at(
+            when: float,
+            callback: Callable[[*Ts], object],
+            *args: *Ts,
+            context: contextvars.Context | None = None,
+        ) -> asyncio.TimerHandle:
             nonlocal scheduled
             scheduled += 1
-            return call_at(when, callback)
+            return call_at(when, callback, *args, context=context)
 
         loop.call_at = counting_call_at  # type: ignore[method-assign]
         deadline = SeatDeadline()

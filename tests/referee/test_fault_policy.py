@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,8 +43,8 @@ def play(
     return result
 
 
-def replay(stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult) -> dict:
-    doc: dict = json.loads(
+def replay(stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(
         stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
     )
     return doc
@@ -159,7 +160,7 @@ def test_substituted_moves_are_legal_and_fixed_by_the_seed(
         assert result.teams[0].faults == 0
         assert result.teams[1].faults == len(result.faults) > 10
 
-    def moves(doc: dict) -> list[tuple[int, str, bool]]:
+    def moves(doc: dict[str, Any]) -> list[tuple[int, str, bool]]:
         return [
             (d["seat"], d["text"], d["substituted"])
             for h in doc["hands"]

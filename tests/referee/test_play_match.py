@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 import grpc
 import jsonschema
@@ -23,18 +24,24 @@ SCHEMA = json.loads(
 
 
 def play(
-    stub: referee_pb2_grpc.RefereeStub, bots: list[str], seed: int = 1, **fields: object
+    stub: referee_pb2_grpc.RefereeStub, bots: list[str], seed: int = 1, match_id: str = ""
 ) -> referee_pb2.MatchResult:
     request = referee_pb2.PlayMatchRequest(
-        game="bid-euchre", bots=bots, seed=seed, move_deadline=wire.duration(2.0), **fields
+        game="bid-euchre",
+        bots=bots,
+        seed=seed,
+        move_deadline=wire.duration(2.0),
+        match_id=match_id,
     )
     result: referee_pb2.MatchResult = stub.PlayMatch(request, timeout=120)
     return result
 
 
-def replay_of(stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult) -> dict:
+def replay_of(
+    stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult
+) -> dict[str, Any]:
     text = stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
-    document: dict = json.loads(text)
+    document: dict[str, Any] = json.loads(text)
     return document
 
 
@@ -86,7 +93,7 @@ def test_same_seed_and_same_bots_give_the_same_match(
     first = replay_of(referee_stub, play(referee_stub, bots, seed=21))
     second = replay_of(referee_stub, play(referee_stub, bots, seed=21))
 
-    def moves(doc: dict) -> list[str]:
+    def moves(doc: dict[str, Any]) -> list[str]:
         return [e["decision"]["text"] for h in doc["hands"] for e in h["log"] if "decision" in e]
 
     assert moves(first) == moves(second)
@@ -141,7 +148,7 @@ def test_missing_replay_is_not_found(referee_stub: referee_pb2_grpc.RefereeStub)
     with pytest.raises(grpc.RpcError) as caught:
         referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id="nope"))
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
-    assert "nope" in caught.value.details()
+    assert "nope" in (caught.value.details() or "")
 
 
 def test_a_used_match_id_is_refused_and_the_first_replay_kept(
@@ -152,5 +159,5 @@ def test_a_used_match_id_is_refused_and_the_first_replay_kept(
     with pytest.raises(grpc.RpcError) as caught:
         play(referee_stub, [random_bot.address, basic_bot.address], match_id="once-only")
     assert caught.value.code() == grpc.StatusCode.ALREADY_EXISTS
-    assert "match id 'once-only' was already used" in caught.value.details()
+    assert "match id 'once-only' was already used" in (caught.value.details() or "")
     assert replay_of(referee_stub, first) == kept

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 from google.protobuf import duration_pb2
@@ -61,7 +63,7 @@ GOOD_BOTS = ["127.0.0.1:1", "127.0.0.1:2"]
     ],
 )
 def test_bad_request_is_invalid_argument_with_a_helpful_message(
-    referee_stub: referee_pb2_grpc.RefereeStub, fields: dict, expected: str
+    referee_stub: referee_pb2_grpc.RefereeStub, fields: dict[str, Any], expected: str
 ) -> None:
     request = referee_pb2.PlayMatchRequest(game="bid-euchre", bots=GOOD_BOTS, seed=1)
     for name, value in fields.items():
@@ -76,7 +78,7 @@ def test_bad_request_is_invalid_argument_with_a_helpful_message(
     with pytest.raises(grpc.RpcError) as caught:
         referee_stub.PlayMatch(request, timeout=10)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert expected in caught.value.details()
+    assert expected in (caught.value.details() or "")
 
 
 def test_list_games_describes_seats_teams_and_options(

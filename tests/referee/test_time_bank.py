@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -42,9 +43,9 @@ def play(
     return result
 
 
-def replay(stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult) -> dict:
+def replay(stub: referee_pb2_grpc.RefereeStub, result: referee_pb2.MatchResult) -> dict[str, Any]:
     text = stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
-    document: dict = json.loads(text)
+    document: dict[str, Any] = json.loads(text)
     return document
 
 

@@ -16,7 +16,7 @@ import trustme
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.tls import channel_credentials
-from tests.conftest import next_database
+from tests.conftest import BotFactory, next_database
 from tests.tournament.conftest import Arena
 
 
@@ -76,8 +76,8 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(arena_command(*args), capture_output=True, text=True, timeout=120)
 
 
-def test_a_match_over_tls_end_to_end(tls_referee: Service, pki: Pki, start_bot: object) -> None:
-    bots = [start_bot("random", "--seed", str(s), *pki.server_flags) for s in (1, 2)]  # type: ignore[operator]
+def test_a_match_over_tls_end_to_end(tls_referee: Service, pki: Pki, start_bot: BotFactory) -> None:
+    bots = [start_bot("random", "--seed", str(s), *pki.server_flags) for s in (1, 2)]
     played = arena(
         "match", "play", "--game", "bid-euchre", "--referee", tls_referee.address,
         "--tls-ca", str(pki.ca), "--bot", bots[0].address, "--bot", bots[1].address, "--json",
@@ -88,7 +88,7 @@ def test_a_match_over_tls_end_to_end(tls_referee: Service, pki: Pki, start_bot: 
     assert result["seat_faults"] == [0, 0, 0, 0]
 
 
-def test_plaintext_peers_are_refused(tls_referee: Service, pki: Pki, start_bot: object) -> None:
+def test_plaintext_peers_are_refused(tls_referee: Service, pki: Pki, start_bot: BotFactory) -> None:
     # A client that does not speak TLS cannot reach the referee: one line, exit 1.
     plain_client = arena("games", "--referee", tls_referee.address)
     assert plain_client.returncode == 1
@@ -97,8 +97,8 @@ def test_plaintext_peers_are_refused(tls_referee: Service, pki: Pki, start_bot: 
         == f"arena: error: cannot reach a referee at {tls_referee.address}"
     )
     # A plaintext bot cannot be reached by a referee that insists on TLS: a forfeit.
-    plain = start_bot("random")  # type: ignore[operator]
-    secure = start_bot("random", *pki.server_flags)  # type: ignore[operator]
+    plain = start_bot("random")
+    secure = start_bot("random", *pki.server_flags)
     played = arena(
         "match", "play", "--game", "seep", "--referee", tls_referee.address,
         "--tls-ca", str(pki.ca), "--bot", plain.address, "--bot", secure.address, "--json",
@@ -113,7 +113,7 @@ def test_plaintext_peers_are_refused(tls_referee: Service, pki: Pki, start_bot: 
     assert {f["kind"] for f in result["faults"]} == {"FAULT_KIND_UNREACHABLE"}
 
 
-def test_the_arena_api_over_tls(local_redis: LocalRedis, pki: Pki, start_bot: object) -> None:
+def test_the_arena_api_over_tls(local_redis: LocalRedis, pki: Pki, start_bot: BotFactory) -> None:
     api = start_service(
         arena_command(
             "api", "serve", "--port", "0", "--redis", local_redis.url(next_database()),
@@ -121,7 +121,7 @@ def test_the_arena_api_over_tls(local_redis: LocalRedis, pki: Pki, start_bot: ob
         )
     )  # fmt: skip
     try:
-        bot = start_bot("house", *pki.server_flags)  # type: ignore[operator]
+        bot = start_bot("house", *pki.server_flags)
         where = ("--api", api.address, "--tls-ca", str(pki.ca))
         registered = arena("bot", "register", "house", bot.address, *where)
         assert registered.returncode == 0, registered.stderr
@@ -204,7 +204,7 @@ def test_a_worker_client_certificate_needs_its_key_and_a_ca(pki: Pki) -> None:
 
 
 def test_mutual_tls_lets_certificate_holders_play_without_a_token(
-    pki: Pki, start_bot: object, tmp_path: Path
+    pki: Pki, start_bot: BotFactory, tmp_path: Path
 ) -> None:
     referee = start_service(
         arena_command(
@@ -214,7 +214,7 @@ def test_mutual_tls_lets_certificate_holders_play_without_a_token(
     )  # fmt: skip
     try:
         assert not any("no token set" in line for line in referee.output)
-        bot = start_bot("random")  # type: ignore[operator]
+        bot = start_bot("random")
         where = ("--referee", referee.address, "--tls-ca", str(pki.ca))
         played = arena(
             "match", "play", "--game", "seep", "--bot", bot.address, "--bot", bot.address,

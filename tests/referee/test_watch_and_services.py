@@ -122,7 +122,7 @@ def test_watching_an_unknown_match_is_not_found(referee_stub: referee_pb2_grpc.R
         list(referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="never-played")))
     except grpc.RpcError as error:
         assert error.code() == grpc.StatusCode.NOT_FOUND
-        assert "never-played" in error.details()
+        assert "never-played" in (error.details() or "")
     else:
         raise AssertionError("WatchMatch of an unknown match must fail")
 
@@ -160,13 +160,13 @@ def test_watchers_are_released_when_the_caller_abandons_a_match(
     watch = referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="abandoned-1"))
     for _ in range(100):
         try:
-            first = next(watch)
+            first = next(iter(watch))
             break
         except grpc.RpcError:  # not started yet
             threading.Event().wait(0.05)
             watch = referee_stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="abandoned-1"))
     assert first.kind == referee_pb2.MATCH_EVENT_KIND_STARTED
-    call.cancel()
+    call.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs: Call.cancel is unannotated
     rest = list(watch)
     assert rest[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
     assert "abandoned" in rest[-1].text

@@ -7,6 +7,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeAlias
 
 import grpc
 import pytest
@@ -19,7 +20,8 @@ from tests.metrics.test_referee_metrics import samples, scrape
 
 LIMIT = 2
 WAIT_S = 120.0  # a bound only: how long a match may take on a loaded machine
-Stream = grpc.Future  # a WatchMatch call: an iterator of events that can be cancelled
+# A WatchMatch call: an iterator of events that can be cancelled (grpc-stubs' name only).
+Stream: TypeAlias = "grpc.CallIterator[referee_pb2.MatchEvent]"
 
 
 @pytest.fixture
@@ -63,7 +65,7 @@ def test_watchers_past_the_limit_are_refused_until_one_leaves(
             for _ in range(200):
                 stream = stub.WatchMatch(request)
                 try:
-                    assert next(stream).kind == referee_pb2.MATCH_EVENT_KIND_STARTED
+                    assert next(iter(stream)).kind == referee_pb2.MATCH_EVENT_KIND_STARTED
                     return stream
                 except grpc.RpcError as error:
                     if error.code() not in (
@@ -78,16 +80,17 @@ def test_watchers_past_the_limit_are_refused_until_one_leaves(
             first, second = started(), started()
             assert watchers(metrics_port) == LIMIT
             with pytest.raises(grpc.RpcError) as refused:
-                next(stub.WatchMatch(request))
+                next(iter(stub.WatchMatch(request)))
             assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert f"already streams {LIMIT} WatchMatch calls" in refused.value.details()
-            assert "retry later" in refused.value.details()
+            assert f"already streams {LIMIT} WatchMatch calls" in (refused.value.details() or "")
+            assert "retry later" in (refused.value.details() or "")
 
-            first.cancel()  # the watcher goes away: its place is free again
+            # The watcher goes away: its place is free again.
+            first.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs: Call.cancel is unannotated
             third = started()
             assert watchers(metrics_port) == LIMIT
         finally:
-            play.cancel()
+            play.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs: Call.cancel is unannotated
         # The match ends (abandoned): its streams end, and their places are free.
         assert list(second)[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
         assert list(third)[-1].kind == referee_pb2.MATCH_EVENT_KIND_ENDED
@@ -128,7 +131,7 @@ def test_a_watcher_that_reads_nothing_holds_up_neither_the_match_nor_other_watch
     for _ in range(200):
         stalled = referee_stub.WatchMatch(request)
         try:
-            first = next(stalled)
+            first = next(iter(stalled))
             break
         except grpc.RpcError as error:
             assert error.code() == grpc.StatusCode.NOT_FOUND  # not started yet

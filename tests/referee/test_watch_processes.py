@@ -57,7 +57,7 @@ def watch(address: str, match_id: str, events: int | None = None) -> list[refere
             referee_pb2.WatchMatchRequest(match_id=match_id), timeout=60
         )
         got = list(itertools.islice(call, events))
-        call.cancel()
+        call.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs: Call.cancel is unannotated
         return got
 
 
@@ -98,10 +98,10 @@ def test_every_watch_reaches_the_playing_process_on_the_first_call(
             with pytest.raises(grpc.RpcError) as caught:
                 watch(referee.address, f"never-played-{unknown}")
             assert caught.value.code() == grpc.StatusCode.NOT_FOUND
-            assert f"'never-played-{unknown}'" in caught.value.details()
+            assert f"'never-played-{unknown}'" in (caught.value.details() or "")
     finally:
         for play in plays:
-            play.cancel()
+            play.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs: Call.cancel is unannotated
     # Relayed streams end as the match does, with every event once and in order.
     for match_id in ids:
         events = watch(referee.address, match_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import NotRequired, TypedDict
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,15 @@ from hypothesis import strategies as st
 from arena import wire, wire_bytes
 from arena.games import game_names, get_game
 from arena.v1 import bot_pb2
+
+
+class Asked(TypedDict):
+    """The keyword arguments both encoders take besides the state and the legal actions."""
+
+    match_id: str
+    decision_index: int
+    deadline_s: float
+    time_bank_s: NotRequired[float]
 
 
 @pytest.mark.parametrize("game_name", game_names())
@@ -29,7 +39,7 @@ def test_every_request_of_a_playout_serializes_identically(
     index = 0
     while not state.is_terminal():
         legal = state.legal_actions()
-        args = {
+        args: Asked = {
             "match_id": match_id,
             "decision_index": index,
             "deadline_s": deadline,
@@ -55,7 +65,7 @@ def test_matches_played_at_once_do_not_mix_their_memoized_pieces(game_name: str)
             if state.is_terminal():
                 continue
             legal = state.legal_actions()
-            args = {"match_id": f"m{n}", "decision_index": index, "deadline_s": 1.0}
+            args: Asked = {"match_id": f"m{n}", "decision_index": index, "deadline_s": 1.0}
             expected = wire.act_request(state, legal=legal, **args)
             actual = wire_bytes.act_request(state, legal=legal, **args)
             assert bot_pb2.ActRequest.FromString(actual) == expected

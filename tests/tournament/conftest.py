@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -83,9 +84,10 @@ class Arena:
         self.stub.RegisterBot(arena_pb2.RegisterBotRequest(name=name, address=bot.address))
         return bot
 
-    def submit(self, entries: list[str], deals: int = 1, **spec: object) -> arena_pb2.Tournament:
+    def submit(self, entries: list[str], deals: int = 1, **spec: Any) -> arena_pb2.Tournament:
+        """``spec``: any other TournamentSpec fields, as its constructor takes them."""
         request = arena_pb2.SubmitTournamentRequest(
-            spec=arena_pb2.TournamentSpec(entries=entries, deals=deals, **spec)  # type: ignore[arg-type]
+            spec=arena_pb2.TournamentSpec(entries=entries, deals=deals, **spec)
         )
         tournament: arena_pb2.Tournament = self.stub.SubmitTournament(request)
         return tournament

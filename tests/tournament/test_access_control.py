@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -47,7 +47,7 @@ def test_writes_need_the_token_and_reads_do_not(
     register = arena_pb2.RegisterBotRequest(name="rand", address=bot.address)
     with grpc.insecure_channel(guarded_api.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        calls = {
+        calls: dict[str, Callable[[tuple[tuple[str, str], ...]], object]] = {
             "RegisterBot": lambda md: stub.RegisterBot(register, metadata=md),
             "RemoveBot": lambda md: stub.RemoveBot(
                 arena_pb2.RemoveBotRequest(name="rand"), metadata=md
@@ -76,7 +76,7 @@ def test_writes_need_the_token_and_reads_do_not(
         with pytest.raises(grpc.RpcError) as validated:
             calls["SubmitTournament"]((bearer(TOKEN),))
         assert validated.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert calls["RegisterBot"]((bearer(TOKEN),)).name == "rand"
+        assert stub.RegisterBot(register, metadata=(bearer(TOKEN),)).name == "rand"
         # Reads need nothing, but only the operator learns where a bot listens.
         (anonymous,) = stub.ListBots(arena_pb2.ListBotsRequest()).bots
         assert (anonymous.name, anonymous.address) == ("rand", "")

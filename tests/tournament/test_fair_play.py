@@ -10,6 +10,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from typing import Any
 
 import grpc
 import pytest
@@ -188,7 +189,7 @@ def test_trusted_and_operator_seeded_tournaments_say_so_wherever_they_are_read(
     ],
 )
 def test_a_fair_play_mode_the_entries_cannot_have_is_refused_and_nothing_stored(
-    arena: Arena, spec: dict[str, object], message: str
+    arena: Arena, spec: dict[str, Any], message: str
 ) -> None:
     arena.start_bot("a", "random")
     arena.start_bot("b", "random")

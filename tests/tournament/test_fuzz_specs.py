@@ -3,6 +3,8 @@ refused with a clear status, and nothing already stored changes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import grpc
 import pytest
 from google.protobuf import duration_pb2
@@ -59,17 +61,17 @@ def test_spec_validation_plans_or_says_what_is_wrong(spec: arena_pb2.TournamentS
     assert planned.seed.operator == spec.HasField("master_seed")
 
 
-def snapshot(arena: Arena) -> dict[bytes, object]:
+def snapshot(arena: Arena) -> dict[bytes | str, object]:
     """Every arena key's contents (not its encoding, which Redis may change at will)."""
     r = arena.redis
-    read = {
+    read: dict[bytes | str, Callable[[bytes | str], object]] = {
         b"hash": r.hgetall,
         b"string": r.get,
         b"set": r.smembers,
         b"zset": lambda key: r.zrange(key, 0, -1, withscores=True),
         b"list": lambda key: r.lrange(key, 0, -1),
     }
-    return {key: read[r.type(key)](key) for key in r.keys("arena:*")}  # type: ignore[index,union-attr]
+    return {key: read[r.type(key)](key) for key in r.keys("arena:*")}
 
 
 @pytest.fixture
@@ -108,7 +110,7 @@ def test_hostile_calls_are_refused_and_change_nothing(stocked: Arena) -> None:
     submit()
     assert refused > 50
 
-    bad_calls = [
+    bad_calls: list[Callable[[], object]] = [
         lambda: stub.RegisterBot(arena_pb2.RegisterBotRequest(name="a\n", address="127.0.0.1:1")),
         lambda: stub.RegisterBot(arena_pb2.RegisterBotRequest(name="n" * 100_000, address="x")),
         lambda: stub.RegisterBot(arena_pb2.RegisterBotRequest(name="ok", address="no port")),

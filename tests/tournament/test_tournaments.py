@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from typing import Any
 
 import grpc
 import pytest
@@ -15,7 +16,7 @@ from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 
 
-def stored_results(arena: Arena, tournament_id: str) -> list[dict]:
+def stored_results(arena: Arena, tournament_id: str) -> list[dict[str, Any]]:
     raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
     return [json.loads(v) for v in raw.values()]
 
@@ -118,7 +119,7 @@ def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
     ],
 )
 def test_bad_tournament_specs_are_rejected_and_nothing_is_stored(
-    arena: Arena, spec: dict, message: str
+    arena: Arena, spec: dict[str, Any], message: str
 ) -> None:
     arena.start_bot("a", "random")
     arena.start_bot("b", "random")
@@ -126,7 +127,7 @@ def test_bad_tournament_specs_are_rejected_and_nothing_is_stored(
     with pytest.raises(grpc.RpcError) as caught:
         arena.stub.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=request))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert message in caught.value.details()
+    assert message in (caught.value.details() or "")
     assert arena.redis.zcard("arena:tournaments") == 0
 
 
@@ -140,7 +141,9 @@ def test_registration_calls_hello_and_refuses_bots_that_cannot_play(arena: Arena
         arena.stub.RegisterBot(arena_pb2.RegisterBotRequest(name="ghost", address="127.0.0.1:1"))
     assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     # This API has no token, so the caller hears no detail (tests/access).
-    assert caught.value.details().startswith("bot at 127.0.0.1:1 is unreachable or not a bot")
+    assert (caught.value.details() or "").startswith(
+        "bot at 127.0.0.1:1 is unreachable or not a bot"
+    )
 
     with pytest.raises(grpc.RpcError) as caught:
         arena.stub.RegisterBot(arena_pb2.RegisterBotRequest(name="bad name!", address=bot.address))

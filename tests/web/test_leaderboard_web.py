@@ -20,7 +20,7 @@ import grpc
 import pytest
 from google.protobuf import json_format
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 from starlette.routing import Route
 
@@ -303,9 +303,7 @@ def test_a_bot_page_charts_the_history_the_api_keeps(played: Played, tmp_path: P
 
 def answer_schema(document: dict[str, Any], path: str, status: int = 200) -> Draft202012Validator:
     """A validator for ``path``'s answer with ``status``, as the OpenAPI document says."""
-    registry = Registry().with_resource(
-        "urn:openapi", Resource(contents=document, specification=DRAFT202012)
-    )
+    registry = Registry().with_resource("urn:openapi", DRAFT202012.create_resource(document))
     escaped = path.replace("~", "~0").replace("/", "~1")
     pointer = f"/paths/{escaped}/get/responses/{status}/content/application~1json/schema"
     return Draft202012Validator({"$ref": f"urn:openapi#{pointer}"}, registry=registry)
@@ -377,9 +375,9 @@ def test_pages_load_only_the_sites_own_files(played: Played) -> None:
     ]
     linked: set[str] = set()
     for page in pages:
-        body = get(f"{played.url}{page}")[2].decode()
+        text = get(f"{played.url}{page}")[2].decode()
         for attr in ("src", "href"):
-            for value in re.findall(rf'\b{attr}="([^"]*)"', body):
+            for value in re.findall(rf'\b{attr}="([^"]*)"', text):
                 assert not re.match(r"^([a-z]+:)?//", value, re.I), (page, value)
                 linked.add(value)
     assert "/static/site.css" in linked

@@ -45,13 +45,19 @@ def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> I
         yield Live(real.arena, tournament, web)
 
 
+def connect(base: str) -> http.client.HTTPConnection:
+    """A connection to the site at ``base`` (http://host:port)."""
+    parts = urlsplit(base)
+    assert parts.hostname is not None, base
+    return http.client.HTTPConnection(parts.hostname, parts.port, timeout=WAIT_S)
+
+
 def events(
     base: str, path: str, last_id: int | None = None, stop_after: int | None = None
 ) -> tuple[int, list[dict[str, Any]]]:
     """The status and the events of ``path`` (each event's data, its id checked against
     its sequence); with ``stop_after``, the connection is dropped after that many."""
-    parts = urlsplit(base)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=WAIT_S)
+    connection = connect(base)
     headers = {"Accept": "text/event-stream"}
     if last_id is not None:
         headers["Last-Event-ID"] = str(last_id)
@@ -105,7 +111,7 @@ def running(
     query = f"?tournament={tournament}" if tournament else ""
     while time.monotonic() < deadline:
         listed = get_json(f"{live.web.address}/api/live{query}")["matches"]
-        fresh = [m for m in listed if m["match_id"] not in skip]
+        fresh: list[dict[str, Any]] = [m for m in listed if m["match_id"] not in skip]
         if fresh:
             return fresh[0]
         time.sleep(0.05)
@@ -167,8 +173,7 @@ def test_unknown_matches_and_bad_ids_say_what_was_not_found(live: Live) -> None:
     assert status == 404 and b"nosuch" in body
     status, _, body = get(f"{base}/api/live?tournament=tnosuch")
     assert status == 404
-    parts = urlsplit(base)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=WAIT_S)
+    connection = connect(base)
     connection.request("GET", f"/api/live/{t}/m/events", headers={"Last-Event-ID": "x"})
     response = connection.getresponse()
     assert response.status == 400 and b"Last-Event-ID" in response.read()
@@ -192,7 +197,7 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
             timeout=WAIT_S * 2,
         )
         shown = [
-            int(item.get_attribute("data-sequence"))
+            int(item.get_attribute("data-sequence") or "")
             for item in driver.find_elements(By.CSS_SELECTOR, "#live-events li[data-sequence]")
         ]
         status = driver.find_element(By.ID, "live-status").text

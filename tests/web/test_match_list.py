@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.v1 import arena_pb2
 from arena.web import matchlist
-from arena.web.data import BotFacts
+from arena.web.data import BotFacts, Match
 from arena.web.matchlist import FILTERED_PAGE, MAX_RESULT_CALLS, MAX_TOURNAMENTS_READ
 from tests.web.dom import Document
 from tests.web.test_pages import HOSTILE, FakeSource, Site
@@ -249,7 +249,7 @@ def test_fault_rates_count_the_bots_team_by_kind_per_match() -> None:
     matches[0].team_fault_kinds.add(by_kind={"timeout": 1, "illegal_action": 1})
     matches[0].team_fault_kinds.add(by_kind={"timeout": 1})
     # m1 was stored before kinds were kept: its faults count, as unrecorded.
-    found = [matchlist.Match("t1", "", r) for r in matches]
+    found = [Match("t1", "", r) for r in matches]
     rates = matchlist.fault_rates(found, "house")
     assert (rates.matches, rates.decisions, rates.forfeits) == (2, 60, 1)
     assert rates.faults == {"timeout": 1, "illegal_action": 1, "unrecorded": 3}

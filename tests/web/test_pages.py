@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 
 import pytest
 from starlette.testclient import TestClient
 
 from arena.processes import arena_command, start_service
-from arena.v1 import arena_pb2
+from arena.v1 import arena_pb2, referee_pb2
 from arena.web import pages
 from arena.web.app import create_app, to_dict
 from arena.web.data import (
@@ -151,6 +152,18 @@ class FakeSource:
 
     async def ready(self) -> str | None:
         return None
+
+    async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
+        return arena_pb2.ListLiveMatchesResponse()  # nothing is being played
+
+    async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
+        return None
+
+    async def watch(
+        self, referee: str, watch_id: str, starting: bool = False
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        raise HttpError(404, f"no match {watch_id!r} is being played")
+        yield  # unreachable: makes this an async generator, as Source.watch is
 
     async def rating_history(self, bot: str, game: str = "") -> arena_pb2.RatingHistory:
         """Two points overall and one in seep for the first bot; none for the second."""

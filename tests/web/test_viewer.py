@@ -134,10 +134,10 @@ def test_a_frame_without_a_request_says_which_frames_have_one(served: Served) ->
         assert (status, body["error"]) == (404, f"frame {index} has no request: {valid}")
     for bad in ("x", "1.5", "%20"):
         status, body = sent_of(served, "seep", bad)
-        index = bad.replace("%20", " ")
+        decoded = bad.replace("%20", " ")
         assert (status, body["error"]) == (
             400,
-            f"frame index {index!r} is not an integer; this match has frames 0 to {last}",
+            f"frame index {decoded!r} is not an integer; this match has frames 0 to {last}",
         )
     status, body = sent_of(served, "nosuch", 0)
     assert status == 404 and "no result for match 'nosuch'" in body["error"]
@@ -227,7 +227,7 @@ class Drawn(Document):
         self.faults: list[int] = []
         self.app: dict[str, str] = {}
         self.sent_legal: list[str] = []
-        self._row: str | None = None
+        self._cards: str | None = None
         self._depth = 0
         super().__init__(text)
 
@@ -237,10 +237,10 @@ class Drawn(Document):
         if values.get("id") == "viewer-app":
             self.app = values
         if values.get("class") == "cards" and values.get("id"):
-            self._row = values["id"]
-            self.rows[self._row] = []
-        elif "data-card" in values and self._row is not None:
-            self.rows[self._row].append(values["data-card"])
+            self._cards = values["id"]
+            self.rows[self._cards] = []
+        elif "data-card" in values and self._cards is not None:
+            self.rows[self._cards].append(values["data-card"])
             self.cards.append((values["data-card"], values.get("aria-label", "")))
             assert values.get("role") == "img"
         if "faulted" in values.get("class", "").split():
@@ -253,7 +253,7 @@ class Drawn(Document):
     def handle_endtag(self, tag: str) -> None:
         super().handle_endtag(tag)
         if tag == "div":
-            self._row = None
+            self._cards = None
 
 
 def drawn(tmp_path: Path, url: str) -> Drawn:

@@ -97,9 +97,10 @@ def test_is_registered_never_decides_and_needs_a_game() -> None:
         "master_seed": 1,
     }
     built = formats.build("t", spec)
+    total = built.total()  # asked of it as of any format, before it is known a Ladder
     assert isinstance(built, Ladder) and formats.FORMATS["ladder"] is Ladder
     state = built.start()
-    assert built.total() is None and not built.decided(state) and built.standings(state) == {}
+    assert total is None and not built.decided(state) and built.standings(state) == {}
     with pytest.raises(InvalidFormat, match="a ladder plays one or more games: name them"):
         ladder("ab", games=())
 
