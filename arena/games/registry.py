@@ -24,6 +24,11 @@ def register(game: Game) -> Game:
     return game
 
 
+def unregister(name: str) -> None:
+    """Take a game out again: for a test that registers one of its own."""
+    _GAMES.pop(name, None)
+
+
 def get_game(name: str) -> Game:
     """The game registered as exactly ``name``: the wire and stored records use canonical
     names only (``game_name`` accepts what a person types)."""

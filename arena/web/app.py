@@ -458,7 +458,11 @@ class Site:
                 "its most at once; try again in a while",
             )
         self.streams += 1
-        events = self.source.watch(w.referee, w.watch_id, starting=w.record is None)
+        try:
+            events = self.source.watch(w.referee, w.watch_id, starting=w.record is None)
+        except BaseException:
+            self.streams -= 1
+            raise
         try:
             first = await _first_after(events, after)
         except BaseException:

@@ -60,14 +60,13 @@ def games_to_test() -> list[str]:
 def registered(game: Game) -> Iterator[Game]:
     """``game`` in the registry for the duration of the block only."""
     name = game.info.name
-    games = registry._GAMES
-    registry.game_names()  # the built-in games first, so none is loaded inside the block
-    assert name not in games, f"{name} is registered already"
+    # The built-in games load first, so none of them is loaded inside the block.
+    assert name not in registry.game_names(), f"{name} is registered already"
     registry.register(game)
     try:
         yield game
     finally:
-        del games[name]
+        registry.unregister(name)
 
 
 def _short(spec: OptionSpec) -> st.SearchStrategy[object]:

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web import app as web_app
 from arena.web.app import create_app
+from arena.web.errors import HttpError
 from tests.web.test_pages import FakeSource
 
 EVENTS = "/api/live/t1/m1/events"
@@ -130,3 +131,22 @@ def test_silence_is_filled_with_keep_alive_comments(monkeypatch: pytest.MonkeyPa
     assert status == 200
     assert ": still playing" in body
     assert ids(body) == [0, 1, 2]
+
+
+class Down(Finished):
+    """A source whose referee cannot be asked at all: ``watch`` fails when called."""
+
+    def watch(  # a plain function, failing before any stream
+        self, referee: str, watch_id: str, starting: bool = False
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        raise HttpError(502, f"the referee at {referee} does not answer")
+
+
+def test_a_stream_that_cannot_start_gives_back_its_place() -> None:
+    app = create_app("api:1", Down(), max_streams=1)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        for _ in range(2):  # the second would be a 503 if the first kept its place
+            response = client.get(EVENTS)
+            assert response.status_code == 502
+            assert "does not answer" in response.text
+    assert app.state.site.streams == 0
