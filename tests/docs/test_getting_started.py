@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import time
@@ -178,9 +180,35 @@ class Shell:
             self.background.pop().stop()
 
 
+def lasting_port(taken: set[int]) -> int:
+    """A free loopback port below the kernel's ephemeral range. The page's ports are
+    chosen before its first command and some are served only minutes later: a port from
+    the ephemeral range (``free_port``) may be taken meanwhile by an outgoing connection,
+    which one below it never is."""
+    ephemeral = Path("/proc/sys/net/ipv4/ip_local_port_range")
+    low = int(ephemeral.read_text().split()[0]) if ephemeral.exists() else 32768
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(20000, low)
+        if port in taken:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    return free_port()
+
+
 @pytest.fixture
 def shell(tmp_path: Path) -> Iterator[tuple[Shell, dict[str, str]]]:
-    ports = {port: str(free_port()) for port in DEFAULT_PORTS}
+    taken: set[int] = set()
+    ports = {}
+    for default in DEFAULT_PORTS:
+        port = lasting_port(taken)
+        taken.add(port)
+        ports[default] = str(port)
     running = Shell(tmp_path, ports)
     yield running, ports
     running.stop_all()
