@@ -106,6 +106,9 @@ class GameInfo:
     description: str = ""
     score_unit: str = "point"
     """What ``State.scores()`` counts, singular, for text ("1 bazzi", "54 points")."""
+    refused_options: tuple[tuple[str, str], ...] = ()
+    """Variants the rules name but the engine does not offer, each with the reason: asking
+    for one is an ``OptionError`` that says why, not a bare "unknown option"."""
 
     @property
     def num_teams(self) -> int:
@@ -120,6 +123,9 @@ class GameInfo:
         resolved: Options = {o.name: o.default for o in self.options}
         for name, value in (raw or {}).items():
             spec = specs.get(name)
+            refused = dict(self.refused_options).get(name)
+            if spec is None and refused is not None:
+                raise OptionError(f"option {name!r} of {self.name} is not offered: {refused}")
             if spec is None:
                 allowed = ", ".join(sorted(specs)) or "none"
                 raise OptionError(

@@ -23,6 +23,27 @@ What surprises people who know other trick games:
 * A thrown-in hand (four passes, or the ``ace_no_face`` variant) scores nothing and does
   not count towards ``max_hands``; the deal still passes left.
 
+The ``joker`` variant (off by default) adds one joker, ``X1``: 25 cards, the dealer is
+dealt a seventh card (the last one, after the other seats' sixth) and discards one face
+down before anything else happens in the hand; that card is out of play until the next
+deal. The joker is the highest trump, above the right bower, and is a card of the trump
+suit for every purpose, exactly as the left bower is: leading it leads trump, it must be
+played to a trump lead when it is the only trump held, it wins any trick it is played
+to, and in an ``ASK`` it is the partner's highest trump when held. What the rules leave
+open is settled here:
+
+* Trump is always named before the first card is played, so the joker never needs a
+  suit of its own; in the auction and the ``ace_no_face`` test it is just a card (it is
+  neither an ace nor a K, Q or J, so it does not stop a throw-in).
+* The dealer may discard any of the seven cards, the joker included.
+* The discard comes first: the ``ace_no_face`` question and the calls wait for it.
+* The discarded card is seen by the dealer alone (observation ``discarded``, a private
+  ``discarded`` event); the other seats learn only that a card went face down (a public
+  ``discard`` event, and ``hand_sizes``). A thrown-in hand reshuffles it with the rest.
+* With the option off, nothing changes: the same seed deals the same cards and every id
+  keeps its meaning. The ``double_deck`` variant of the rules is refused by name (the
+  rules give it no ASK or MOON targets and do not say how identical cards compare).
+
 Action ids keep one meaning for the whole game, in the order a hand unfolds, so the
 ascending order of any legal list is also the natural one (cards in canonical order:
 suits C, D, H, S, ranks 9, T, J, Q, K, A; card index = 6 * suit + rank)::
@@ -34,6 +55,12 @@ suits C, D, H, S, ranks 9, T, J, Q, K, A; card index = 6 * suit + rank)::
     12..35    give <card>    (ASK: declarer's card to partner), 12 + card index
     36..59    return <card>  (ASK: partner's card back), 36 + card index
     60..83    play <card>    60 + card index
+    84..108   discard <card> (joker: the dealer's discard), 84 + card index, X1 = 24
+    109       give X1        (joker, ASK)
+    110       return X1      (joker, ASK)
+    111       play X1        (joker)
+
+The joker sorts after every other card (card index 24), so its ids come last too.
 """
 
 from __future__ import annotations
@@ -74,12 +101,25 @@ GAME_INFO = GameInfo(
             "Before the calls, a hand with an ace and no K, Q or J may be thrown in.",
         ),
         OptionSpec(
+            "joker",
+            False,
+            "25 cards: the dealer gets 7 and discards one face down (seen by the dealer "
+            "alone) before the calls; the joker is the highest trump, above the right bower.",
+        ),
+        OptionSpec(
             "max_hands",
             100,
             "Arena safeguard: after this many scored hands the higher score wins "
             "(equal scores are a draw).",
             minimum=1,
             maximum=10000,
+        ),
+    ),
+    refused_options=(
+        (
+            "double_deck",
+            "the rules name a 48-card double deck but give it no ASK or MOON targets or "
+            "scores and do not say which of two identical cards wins a trick",
         ),
     ),
     description="Partnership euchre with one round of calls from 3 tricks up to a lone "
@@ -97,7 +137,13 @@ RANKS = "9TJQKA"
 CARDS: tuple[Card, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 """The 24 cards in canonical order (the order of hands and of card action ids)."""
 
-CARD_ORDER: dict[Card, int] = {card: index for index, card in enumerate(CARDS)}
+JOKER: Card = "X1"
+"""The ``joker`` variant's one joker: the highest trump whatever the trump suit."""
+
+JOKER_CARDS: tuple[Card, ...] = (*CARDS, JOKER)
+"""The 25 cards of the ``joker`` variant; the joker sorts last (card index 24)."""
+
+CARD_ORDER: dict[Card, int] = {card: index for index, card in enumerate(JOKER_CARDS)}
 
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 """The suit whose jack becomes the left bower when the key suit is trump."""
@@ -115,21 +161,25 @@ ALONE_MADE_POINTS = {ASK: 12, MOON: 24}
 
 
 def _effective_suits(trump: str) -> dict[Card, str]:
-    """Each card's suit in a deal with this trump: the left bower counts as trump."""
+    """Each card's suit in a deal with this trump: the left bower and the joker count as
+    trump."""
     suits = {card: card[1] for card in CARDS}
     suits["J" + SAME_COLOUR[trump]] = trump
+    suits[JOKER] = trump
     return suits
 
 
 def _strengths(trump: str) -> dict[Card, int]:
     """Order within each effective suit. Plain suits rank A K Q J T 9 (0..5); trumps rank
-    above every plain card: right bower 13, left bower 12, then A 11 down to 9 at 6.
+    above every plain card: joker 14, right bower 13, left bower 12, then A 11 down to 9
+    at 6.
     """
     strengths = {card: RANKS.index(card[0]) for card in CARDS}
     for rank in "9TQKA":
         strengths[rank + trump] = 6 + RANKS.index(rank)
     strengths["J" + SAME_COLOUR[trump]] = 12
     strengths["J" + trump] = 13
+    strengths[JOKER] = 14
     return strengths
 
 
@@ -145,11 +195,16 @@ TRUMP_BASE = 8
 GIVE_BASE = 12
 RETURN_BASE = 36
 PLAY_BASE = 60
-NUM_ACTIONS = 84
+DISCARD_BASE = 84
+GIVE_JOKER = 109
+RETURN_JOKER = 110
+PLAY_JOKER = 111
+NUM_ACTIONS = 112
 
-GIVE_ACTION = {card: GIVE_BASE + i for i, card in enumerate(CARDS)}
-RETURN_ACTION = {card: RETURN_BASE + i for i, card in enumerate(CARDS)}
-PLAY_ACTION = {card: PLAY_BASE + i for i, card in enumerate(CARDS)}
+GIVE_ACTION = {**{card: GIVE_BASE + i for i, card in enumerate(CARDS)}, JOKER: GIVE_JOKER}
+RETURN_ACTION = {**{card: RETURN_BASE + i for i, card in enumerate(CARDS)}, JOKER: RETURN_JOKER}
+PLAY_ACTION = {**{card: PLAY_BASE + i for i, card in enumerate(CARDS)}, JOKER: PLAY_JOKER}
+DISCARD_ACTION = {card: DISCARD_BASE + i for i, card in enumerate(JOKER_CARDS)}
 
 ACTION_TEXTS: tuple[str, ...] = (
     "keep hand",
@@ -159,6 +214,10 @@ ACTION_TEXTS: tuple[str, ...] = (
     *(f"give {card}" for card in CARDS),
     *(f"return {card}" for card in CARDS),
     *(f"play {card}" for card in CARDS),
+    *(f"discard {card}" for card in JOKER_CARDS),
+    f"give {JOKER}",
+    f"return {JOKER}",
+    f"play {JOKER}",
 )
 ACTION_PAYLOADS: tuple[tuple[str, object], ...] = (
     ("ace_no_face", False),
@@ -168,8 +227,16 @@ ACTION_PAYLOADS: tuple[tuple[str, object], ...] = (
     *(("give", card) for card in CARDS),
     *(("return_card", card) for card in CARDS),
     *(("play", card) for card in CARDS),
+    *(("discard", card) for card in JOKER_CARDS),
+    ("give", JOKER),
+    ("return_card", JOKER),
+    ("play", JOKER),
 )
 assert len(ACTION_TEXTS) == len(ACTION_PAYLOADS) == NUM_ACTIONS
+ACTION_CARD: tuple[Card, ...] = tuple(
+    value if isinstance(value, str) and value in CARD_ORDER else "" for _, value in ACTION_PAYLOADS
+)
+"""The card an action gives, returns, plays or discards (by id); "" for the others."""
 
 
 def _checked(action: int) -> int:
@@ -188,6 +255,7 @@ TRUMP_ACTIONS = [TRUMP_BASE + i for i in range(len(SUITS))]
 ACE_NO_FACE_ACTIONS = [KEEP_HAND, THROW_IN]
 
 # Phases, named as the proto's BidEuchrePhase values (lower case, without the prefix).
+DISCARD = "discard"
 ACE_NO_FACE = "ace_no_face"
 BIDDING = "bidding"
 TRUMP = "trump"
@@ -235,6 +303,7 @@ class BidEuchreState(State):
         self._rng = random.Random(seed)
         self.stick_the_dealer = bool(options["stick_the_dealer"])
         self.ace_no_face = bool(options["ace_no_face"])
+        self.joker = bool(options["joker"])
         self.max_hands = int(options["max_hands"])
         self.events: list[Event] = []
         self.team_scores = [0, 0]
@@ -270,27 +339,31 @@ class BidEuchreState(State):
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == PLAY:
-            self._play(CARDS[action - PLAY_BASE])
+            self._play(ACTION_CARD[action])
         elif phase == BIDDING:
             self._call(action - CALL_BASE)
         elif phase == TRUMP:
             self._name_trump(SUITS[action - TRUMP_BASE])
         elif phase == ASK_GIVE:
-            self._give(CARDS[action - GIVE_BASE])
+            self._give(ACTION_CARD[action])
         elif phase == ASK_RETURN:
-            self._return(CARDS[action - RETURN_BASE])
+            self._return(ACTION_CARD[action])
+        elif phase == DISCARD:
+            self._discard(ACTION_CARD[action])
         else:
             self._answer_ace_no_face(action == THROW_IN)
 
     # -- deal -----------------------------------------------------------------------------
 
     def _deal(self) -> None:
-        """Shuffle and deal one card at a time clockwise from the dealer's left."""
-        deck = list(CARDS)
+        """Shuffle and deal one card at a time clockwise from the dealer's left; with the
+        joker, the 25th card goes to the dealer last."""
+        deck = list(JOKER_CARDS if self.joker else CARDS)
         self._rng.shuffle(deck)
         hands: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
         for k in range(NUM_SEATS):
-            hands[(self.dealer + 1 + k) % NUM_SEATS] = deck[k::NUM_SEATS]
+            hands[(self.dealer + 1 + k) % NUM_SEATS] = deck[k : len(CARDS) : NUM_SEATS]
+        hands[self.dealer] += deck[len(CARDS) :]
         self._begin_hand(hands)
 
     def _begin_hand(self, hands: list[list[Card]]) -> None:
@@ -306,6 +379,7 @@ class BidEuchreState(State):
         self.sitting_out: int | None = None
         self.card_given: Card | None = None
         self.card_returned: Card | None = None
+        self.discarded: Card | None = None
         self.trick: list[PlayedCard] = []
         self._trick_size = NUM_SEATS
         self.tricks: list[Trick] = []
@@ -319,6 +393,33 @@ class BidEuchreState(State):
                 visible_to=(),
             )
         )
+        if self.joker:
+            self.phase = DISCARD
+            self.current = self.dealer
+            self._legal = [DISCARD_ACTION[card] for card in self.hands[self.dealer]]
+        else:
+            self._ask_ace_no_face()
+
+    def _discard(self, card: Card) -> None:
+        """The joker variant: the dealer's seventh card goes face down, out of play. The
+        table learns that a card went; only the dealer learns which."""
+        dealer = self.current
+        self.hands[dealer].remove(card)
+        self.discarded = card
+        self.events.append(Event("discard", f"Seat {dealer} discards a card face down", dealer, {}))
+        self.events.append(
+            Event(
+                "discarded",
+                f"Seat {dealer} discards {pretty(card)}",
+                dealer,
+                {"card": card},
+                visible_to=(dealer,),
+            )
+        )
+        self._ask_ace_no_face()
+
+    def _ask_ace_no_face(self) -> None:
+        """Ask the ``ace_no_face`` question of those who may throw in, else open bidding."""
         self.ace_no_face_to_ask = (
             [seat for seat in self._bidding_order() if may_throw_in_ace_no_face(self.hands[seat])]
             if self.ace_no_face
@@ -618,6 +719,8 @@ class BidEuchreState(State):
             contract=None if self.contract is None else CALLS[self.contract],
             trump=self.trump,
             sitting_out=self.sitting_out,
+            joker=self.joker,
+            discarded=self.discarded if seat == self.dealer else None,
             card_given=self.card_given if in_exchange else None,
             card_returned=self.card_returned if in_exchange else None,
             trick=tuple(self.trick),
@@ -647,7 +750,8 @@ class BidEuchreObservation:
     only scored ones). ``contract`` and ``trump`` are ``None`` until set;
     ``card_given``/``card_returned`` are set only for the declarer and partner of an
     ``ASK``. ``hand_sizes`` counts the dead hand of a seat sitting out (it holds its
-    cards face down).
+    cards face down). ``joker`` says the variant is on; ``discarded`` is the dealer's
+    face-down card, set for the dealer only.
     """
 
     seat: int
@@ -660,6 +764,8 @@ class BidEuchreObservation:
     contract: str | None
     trump: str | None
     sitting_out: int | None
+    joker: bool
+    discarded: Card | None
     card_given: Card | None
     card_returned: Card | None
     trick: tuple[PlayedCard, ...]

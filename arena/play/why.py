@@ -3,7 +3,8 @@
 The referee only ever offers legal actions, so a person who types ``play JD`` where it is
 not legal deserves more than "not an action". ``explain`` finds the card in what was
 typed and asks the game's function for the rule it breaks: must follow suit (with Bid
-Euchre's left bower, a trump and not a card of its printed suit), a locked Hokum's ban
+Euchre's left bower, a trump and not a card of its printed suit, and its optional joker,
+a card of the trump suit), a locked Hokum's ban
 on trump leads, Bridgette's colons and barred suit, Seep's compulsory captures and house
 rules, Bid Euchre's ASK return; and, for a call, Bid Euchre's rule that a call beats the
 highest so far and that a stuck dealer must call. Each function reads only the seat's
@@ -36,6 +37,8 @@ CARD_WORD = re.compile(
 )
 COLON_NAMES = {"GC": "Grand Colon", "RC": "Royal Colon", "LC": "Little Colon"}
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
+BID_EUCHRE_JOKER = "X1"
+"""Bid Euchre's joker (option ``joker``): the highest trump, a card of the trump suit."""
 
 
 def card_in(text: str) -> Card | None:
@@ -115,7 +118,8 @@ def _follow(
 
 
 def bid_euchre(observation: Observation, card: Card, verb: str) -> str | None:
-    """Follow the led suit, the left bower counting as a trump; the ASK return."""
+    """Follow the led suit, the left bower and the joker counting as trumps; the ASK
+    return."""
     trump = SUIT_LETTERS.get(observation.trump)
     phase = observation.phase
     hand = codes(observation.hand)
@@ -124,12 +128,13 @@ def bid_euchre(observation: Observation, card: Card, verb: str) -> str | None:
     left = "J" + SAME_COLOUR[trump]
 
     def suit(c: Card) -> str:
-        return trump if c == left else c[1]
+        return trump if c in (left, BID_EUCHRE_JOKER) else c[1]
 
     if phase == bid_euchre_pb2.BID_EUCHRE_PHASE_ASK_RETURN:
         trumps = [c for c in hand if suit(c) == trump]
+        joker = " and the joker" if BID_EUCHRE_JOKER in trumps else ""
         return (
-            f"in an ASK you must return your highest trump (bowers included): "
+            f"in an ASK you must return your highest trump (bowers{joker} included): "
             f"of {shown(trumps)}, that is not {show(card)}"
             if trumps
             else None
@@ -142,12 +147,17 @@ def bid_euchre(observation: Observation, card: Card, verb: str) -> str | None:
     if not holding or suit(card) == led:
         return None
     notes = []
-    if trick[0] == left:
-        notes.append(f"the {show(left)} led is a trump, so trumps were led")
+    if trick[0] in (left, BID_EUCHRE_JOKER):
+        led_card = "joker" if trick[0] == BID_EUCHRE_JOKER else show(left)
+        notes.append(f"the {led_card} led is a trump, so trumps were led")
     if card == left:
         notes.append(f"the {show(left)} is a trump in a {SUIT_WORDS[trump]} hand")
+    elif card == BID_EUCHRE_JOKER:
+        notes.append(f"the joker is a trump ({SUIT_WORDS[trump]}), not a card of the led suit")
     elif left in holding:
         notes.append(f"your {show(left)} counts as a trump")
+    if BID_EUCHRE_JOKER in holding and card != BID_EUCHRE_JOKER:
+        notes.append("your joker counts as a trump")
     return _follow(led, holding, card, "".join(f"; {n}" for n in notes), trump)
 
 

@@ -40,7 +40,15 @@ Table = dict[str, Any]
 Pile = dict[str, Any]
 
 DECK_SIZES = {"seep": 52, "bid-euchre": 24, "bridgette": 55, "persian-rummy": 56, "baloot": 32}
-"""Cards in each game's pack: what the hands and piles of a table add up to."""
+"""Cards in each game's pack: what the hands and piles of a table add up to (with its
+default options: Bid Euchre's ``joker`` option adds one, see ``deck_size``)."""
+
+
+def deck_size(game: str, options: dict[str, Any] | None = None) -> int:
+    """Cards in the pack of a match of ``game`` played with these options."""
+    extra = 1 if game == "bid-euchre" and (options or {}).get("joker") else 0
+    return DECK_SIZES[game] + extra
+
 
 PLAY_DIRECTION = {
     "bid-euchre": "clockwise",  # arena.games.tricks: seats numbered clockwise
@@ -160,11 +168,15 @@ def _bid_euchre(state: BidEuchreState) -> Table:
         facts.append(["Sitting out", f"seat {state.sitting_out} (the hand is dead)"])
     if state.card_given is not None:
         facts.append(["Exchange", f"{state.card_given} given, {state.card_returned or '-'} back"])
+    piles = _trick_piles(state.trick, state.tricks, lambda seat: seat % 2, "Team")
+    if state.discarded is not None:  # the joker variant: seen by the dealer alone
+        label = f"Seat {state.dealer} discarded (out of play)"
+        piles.append(_pile("discard", label, [state.discarded], face_down=True))
     return {
         "scores_are": "points per team, game to 32",
         "phase": state.phase,
         "hands": [list(hand) for hand in state.hands],
-        "piles": _trick_piles(state.trick, state.tricks, lambda seat: seat % 2, "Team"),
+        "piles": piles,
         "facts": facts,
     }
 

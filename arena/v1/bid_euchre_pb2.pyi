@@ -82,6 +82,8 @@ class _BidEuchrePhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BidEuc
     """Trick play."""
     BID_EUCHRE_PHASE_GAME_OVER: _BidEuchrePhase.ValueType  # 7
     """The game is over."""
+    BID_EUCHRE_PHASE_DISCARD: _BidEuchrePhase.ValueType  # 8
+    """Option joker: the dealer, dealt 7 cards, discards one face down before the calls."""
 
 class BidEuchrePhase(_BidEuchrePhase, metaclass=_BidEuchrePhaseEnumTypeWrapper):
     """Where the hand stands."""
@@ -102,6 +104,8 @@ BID_EUCHRE_PHASE_PLAY: BidEuchrePhase.ValueType  # 6
 """Trick play."""
 BID_EUCHRE_PHASE_GAME_OVER: BidEuchrePhase.ValueType  # 7
 """The game is over."""
+BID_EUCHRE_PHASE_DISCARD: BidEuchrePhase.ValueType  # 8
+"""Option joker: the dealer, dealt 7 cards, discards one face down before the calls."""
 Global___BidEuchrePhase: _TypeAlias = BidEuchrePhase  # noqa: Y015
 
 @_typing.final
@@ -155,6 +159,8 @@ class BidEuchreObservation(_message.Message):
     TRICKS_WON_FIELD_NUMBER: _builtins.int
     SCORES_FIELD_NUMBER: _builtins.int
     HAND_SIZES_FIELD_NUMBER: _builtins.int
+    JOKER_FIELD_NUMBER: _builtins.int
+    DISCARDED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The seat this observation is for."""
     dealer: _builtins.int
@@ -171,9 +177,15 @@ class BidEuchreObservation(_message.Message):
     """Trump suit, once named."""
     sitting_out: _builtins.int
     """The partner who sits out an ASK or MOON hand; that seat never acts in play."""
+    joker: _builtins.bool
+    """Option joker is on: 25 cards, and the dealer put one card face down, out of play for
+    this hand. The joker X1 is the highest trump and a card of the trump suit.
+    """
     @_builtins.property
     def hand(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
-        """This seat's cards, in canonical order (suit C, D, H, S; then 9, T, J, Q, K, A)."""
+        """This seat's cards, in canonical order (suit C, D, H, S; then 9, T, J, Q, K, A; the
+        joker X1 last).
+        """
 
     @_builtins.property
     def calls(self) -> _containers.RepeatedCompositeFieldContainer[Global___BidEuchreCallMade]:
@@ -207,6 +219,12 @@ class BidEuchreObservation(_message.Message):
     def hand_sizes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Cards held by each seat (index = seat), so bots know who is void of cards."""
 
+    @_builtins.property
+    def discarded(self) -> _cards_pb2.Card:
+        """Option joker, for the dealer only: the card the dealer discarded face down this hand
+        (unset for every other seat, and until the discard is made).
+        """
+
     def __init__(
         self,
         *,
@@ -227,10 +245,12 @@ class BidEuchreObservation(_message.Message):
         tricks_won: _abc.Iterable[_builtins.int] | None = ...,
         scores: _abc.Iterable[_builtins.int] | None = ...,
         hand_sizes: _abc.Iterable[_builtins.int] | None = ...,
+        joker: _builtins.bool = ...,
+        discarded: _cards_pb2.Card | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_sitting_out", b"_sitting_out", "card_given", b"card_given", "card_returned", b"card_returned", "declarer", b"declarer", "sitting_out", b"sitting_out"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_sitting_out", b"_sitting_out", "card_given", b"card_given", "card_returned", b"card_returned", "declarer", b"declarer", "discarded", b"discarded", "sitting_out", b"sitting_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_sitting_out", b"_sitting_out", "calls", b"calls", "card_given", b"card_given", "card_returned", b"card_returned", "contract", b"contract", "dealer", b"dealer", "declarer", b"declarer", "hand", b"hand", "hand_number", b"hand_number", "hand_sizes", b"hand_sizes", "phase", b"phase", "scores", b"scores", "seat", b"seat", "sitting_out", b"sitting_out", "trick", b"trick", "tricks", b"tricks", "tricks_won", b"tricks_won", "trump", b"trump"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_sitting_out", b"_sitting_out", "calls", b"calls", "card_given", b"card_given", "card_returned", b"card_returned", "contract", b"contract", "dealer", b"dealer", "declarer", b"declarer", "discarded", b"discarded", "hand", b"hand", "hand_number", b"hand_number", "hand_sizes", b"hand_sizes", "joker", b"joker", "phase", b"phase", "scores", b"scores", "seat", b"seat", "sitting_out", b"sitting_out", "trick", b"trick", "tricks", b"tricks", "tricks_won", b"tricks_won", "trump", b"trump"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -255,6 +275,7 @@ class BidEuchreAction(_message.Message):
     GIVE_FIELD_NUMBER: _builtins.int
     RETURN_CARD_FIELD_NUMBER: _builtins.int
     PLAY_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
     ace_no_face: _builtins.bool
     """Throw in the hand (true) or keep it (false), option ace_no_face."""
     call: Global___BidEuchreCall.ValueType
@@ -273,6 +294,10 @@ class BidEuchreAction(_message.Message):
     def play(self) -> _cards_pb2.Card:
         """Play this card to the trick."""
 
+    @_builtins.property
+    def discard(self) -> _cards_pb2.Card:
+        """Option joker: the dealer discards this card face down, out of play for the hand."""
+
     def __init__(
         self,
         *,
@@ -282,12 +307,13 @@ class BidEuchreAction(_message.Message):
         give: _cards_pb2.Card | None = ...,
         return_card: _cards_pb2.Card | None = ...,
         play: _cards_pb2.Card | None = ...,
+        discard: _cards_pb2.Card | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["ace_no_face", b"ace_no_face", "call", b"call", "give", b"give", "kind", b"kind", "play", b"play", "return_card", b"return_card", "trump", b"trump"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["ace_no_face", b"ace_no_face", "call", b"call", "discard", b"discard", "give", b"give", "kind", b"kind", "play", b"play", "return_card", b"return_card", "trump", b"trump"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ace_no_face", b"ace_no_face", "call", b"call", "give", b"give", "kind", b"kind", "play", b"play", "return_card", b"return_card", "trump", b"trump"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ace_no_face", b"ace_no_face", "call", b"call", "discard", b"discard", "give", b"give", "kind", b"kind", "play", b"play", "return_card", b"return_card", "trump", b"trump"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["ace_no_face", "call", "trump", "give", "return_card", "play"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["ace_no_face", "call", "trump", "give", "return_card", "play", "discard"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

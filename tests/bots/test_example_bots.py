@@ -33,3 +33,17 @@ def test_random_bot_is_reproducible_from_what_it_is_shown_whatever_the_match_tok
     assert texts(8, 3, "m") == texts(8, 3, "another-token")
     assert texts(8, 3, "m") != texts(9, 3, "m")
     assert texts(8, 3, "m") != texts(8, 5, "m")
+
+
+def test_rule_based_bid_euchre_bot_plays_the_joker_variant_and_beats_random() -> None:
+    """Option joker: the bot discards, treats the joker as the top trump, and still wins."""
+    basic, rand = BidEuchreBasicBot(), RandomBot(seed=1)
+    options = {"joker": True}
+    pairs_won = 0
+    for seed in range(DEALS // 2):
+        as_dealt = play_in_process("bid-euchre", [basic, rand], seed, options, f"ja{seed}")
+        swapped = play_in_process("bid-euchre", [rand, basic], seed, options, f"jb{seed}")
+        assert any(e.kind == "discard" for e in as_dealt.events)
+        a, b = as_dealt.scores(), swapped.scores()
+        pairs_won += (a[0] - a[1]) + (b[1] - b[0]) > 0
+    assert pairs_won >= 0.8 * (DEALS // 2)

@@ -123,10 +123,11 @@ def test_games_lists_each_game_with_its_options() -> None:
     headers = [line.split()[0] for line in lines if not line.startswith(" ")]
     assert headers == game_names()
     start = lines.index("bid-euchre     Bid Euchre, 4 seats, 2 teams")
-    assert lines[start : start + 4] == [
+    assert lines[start : start + 5] == [
         "bid-euchre     Bid Euchre, 4 seats, 2 teams",
         "    stick_the_dealer=true  After three passes the dealer must call; off: four passes throw the hand in.",
         "    ace_no_face=false  Before the calls, a hand with an ace and no K, Q or J may be thrown in.",
+        "    joker=false  25 cards: the dealer gets 7 and discards one face down (seen by the dealer alone) before the calls; the joker is the highest trump, above the right bower.",
         "    max_hands=100  Arena safeguard: after this many scored hands the higher score wins (equal scores are a draw).",
     ]
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.api import Event
 from arena.games.bid_euchre import BidEuchreGame, BidEuchreState
-from tests.games import playouts
+from tests.games import generic, playouts
 from tests.games.generic import card_codes
 
 GAME = BidEuchreGame()
@@ -172,3 +173,32 @@ def test_scores_and_winner_follow_from_the_event_log_alone(
     assert state.scores() == scores
     assert state.winner() == winner
     assert state.events[-1].data["winner"] == winner
+
+
+# --- the joker variant through every generic check ------------------------------------------
+
+JOKER_CASES = [
+    generic.Case(
+        seed,
+        seed * 7 + 1,
+        {
+            "joker": True,
+            "ace_no_face": seed % 2 == 0,
+            "stick_the_dealer": seed % 3 != 0,
+            "max_hands": 1 + seed % 3,
+        },
+    )
+    for seed in range(8)
+]
+
+
+@pytest.mark.parametrize("check", sorted(generic.MATCH_CHECKS))
+def test_the_joker_variant_passes_every_generic_check(check: str) -> None:
+    """``test_every_game.py`` draws ``joker`` at random; these cases always play it."""
+    for case in JOKER_CASES:
+        generic.MATCH_CHECKS[check](GAME, case)
+
+
+def test_the_joker_variant_passes_every_per_step_check_at_every_step() -> None:
+    for case in JOKER_CASES[:3]:
+        generic.check_per_step(GAME, case, rate=1.0)

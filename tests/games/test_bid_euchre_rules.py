@@ -16,6 +16,7 @@ from arena.games.api import IllegalActionError, OptionError
 from arena.games.bid_euchre import (
     CARDS,
     EFFECTIVE_SUIT,
+    JOKER_CARDS,
     NUM_ACTIONS,
     STRENGTH,
     BidEuchreGame,
@@ -41,7 +42,8 @@ def arranged_deal(
     cards, so the engine needs no public hook for fixed deals.
     """
     cards = [hand.split() for hand in hands]
-    assert sorted(c for hand in cards for c in hand) == sorted(CARDS), "deal all 24 once"
+    deck = JOKER_CARDS if options.get("joker") else CARDS
+    assert sorted(c for hand in cards for c in hand) == sorted(deck), "deal the pack once"
     state = GAME.new_state(0, options)
     state.events.clear()
     state.hand_number = 0
@@ -705,7 +707,7 @@ def test_no_action_is_accepted_once_the_game_is_over() -> None:
         {"max_hands": 10_001},
         {"max_hands": "lots"},
         {"stick_the_dealer": "maybe"},
-        {"joker": True},
+        {"joker": "maybe"},
         {"double_deck": True},
     ],
 )
@@ -727,6 +729,7 @@ def test_the_game_is_registered_with_its_facts() -> None:
     assert {o.name: o.default for o in game.info.options} == {
         "stick_the_dealer": True,
         "ace_no_face": False,
+        "joker": False,
         "max_hands": 100,
     }
 
@@ -749,3 +752,222 @@ def test_action_ids_keep_their_meaning_across_states() -> None:
     first, second = GAME.new_state(1), GAME.new_state(2)
     for action in range(NUM_ACTIONS):
         assert first.action_text(action) == second.action_text(action)
+
+
+def test_double_deck_is_refused_with_the_reason() -> None:
+    for value in (True, False, "true"):
+        with pytest.raises(OptionError, match="'double_deck' of bid-euchre is not offered") as e:
+            GAME.new_state(0, {"double_deck": value})
+        assert "ASK or MOON" in str(e.value) and "identical cards" in str(e.value)
+    with pytest.raises(OptionError, match="not offered"):
+        get_game("bid-euchre").info.resolve_options({"double_deck": "false"})
+
+
+def test_the_ids_of_the_default_game_are_kept_and_the_joker_ids_come_after() -> None:
+    state = GAME.new_state(0)
+    assert [state.action_text(a) for a in (0, 2, 7, 8, 12, 36, 60, 75, 83)] == [
+        "keep hand",
+        "pass",
+        "call MOON",
+        "trump C",
+        "give 9C",
+        "return 9C",
+        "play 9C",
+        "play QH",
+        "play AS",
+    ]
+    assert [state.action_text(a) for a in (84, 107, 108, 109, 110, 111)] == [
+        "discard 9C",
+        "discard AS",
+        "discard X1",
+        "give X1",
+        "return X1",
+        "play X1",
+    ]
+    assert state.action_payload(108) == ("discard", "X1")
+    assert state.action_payload(110) == ("return_card", "X1")
+    assert NUM_ACTIONS == 112
+
+
+# --- the joker variant ---------------------------------------------------------------------
+# Dealer 3 is dealt seven cards and discards TD unless a test says otherwise. Seat 1 holds
+# the joker and five spades; seat 0 the right bower and three more hearts; seat 2 the left.
+JOKER_DEAL = (
+    "JH AH KH QH 9S 9C",
+    "X1 AS KS QS JS TS",
+    "JD TH 9H AD KD QD",
+    "AC KC QC JC TC 9D TD",
+)
+
+
+def joker_deal(discard: str = "TD") -> BidEuchreState:
+    """The ``JOKER_DEAL`` with the dealer's discard made."""
+    state = arranged_deal(JOKER_DEAL, dealer=3, joker=True)
+    act(state, f"discard {discard}")
+    return state
+
+
+def test_without_the_joker_option_there_is_no_discard_and_no_joker() -> None:
+    for seed in range(10):
+        state = GAME.new_state(seed)
+        assert state.phase == "bidding" and all(len(hand) == 6 for hand in state.hands)
+        assert not any(e.kind.startswith("discard") for e in state.events)
+        view = state.observation(state.dealer)
+        assert view.joker is False and view.discarded is None
+
+
+def test_joker_deal_has_25_cards_and_the_dealer_gets_the_last_one_as_a_seventh() -> None:
+    for seed in range(20):
+        state = GAME.new_state(seed, {"joker": True})
+        rng = random.Random(seed)
+        dealer = rng.randrange(4)
+        deck = list(JOKER_CARDS)
+        rng.shuffle(deck)
+        expected: list[list[str]] = [[], [], [], []]
+        for i, card in enumerate(deck[:24]):
+            expected[(dealer + 1 + i) % 4].append(card)
+        expected[dealer].append(deck[24])
+        deal = state.events[0]
+        assert [sorted(h) for h in deal.data["hands"]] == [sorted(h) for h in expected]
+        assert [len(h) for h in state.hands] == [7 if s == dealer else 6 for s in range(4)]
+        assert sorted(c for h in state.hands for c in h) == sorted(JOKER_CARDS)
+        # The discard comes first, by the dealer, and may be any of the seven cards.
+        assert state.phase == "discard" and state.current_seat() == dealer
+        assert legal_texts(state) == [f"discard {c}" for c in state.hands[dealer]]
+        assert state.observation(dealer).hand_sizes == tuple(len(h) for h in state.hands)
+
+
+def test_the_joker_sorts_last_in_a_hand() -> None:
+    state = arranged_deal(JOKER_DEAL, dealer=3, joker=True)
+    assert state.observation(1).hand == ("TS", "JS", "QS", "KS", "AS", "X1")
+    assert legal_texts(state)[-1] == "discard TD"
+
+
+def test_the_dealer_may_discard_the_joker_and_it_is_out_of_play() -> None:
+    hands = (*JOKER_DEAL[:1], "TD AS KS QS JS TS", *JOKER_DEAL[2:3], "AC KC QC JC TC 9D X1")
+    state = arranged_deal(hands, dealer=3, joker=True)
+    assert "discard X1" in legal_texts(state)
+    act(state, "discard X1")
+    assert all("X1" not in hand for hand in state.hands)
+    assert state.discarded == "X1" and state.phase == "bidding"
+
+
+def test_the_discard_is_seen_by_the_dealer_alone_and_is_out_of_play() -> None:
+    state = arranged_deal(JOKER_DEAL, dealer=3, joker=True)
+    for seat in (0, 1, 2):
+        assert state.observation(seat).phase == "discard"
+    act(state, "discard TD")
+    assert [len(h) for h in state.hands] == [6, 6, 6, 6]
+    assert state.observation(3).discarded == "TD"
+    assert "TD" not in state.observation(3).hand
+    for seat in (0, 1, 2):
+        view = state.observation(seat)
+        assert view.discarded is None and view.joker is True
+        assert view.hand_sizes == (6, 6, 6, 6)
+    public, private = state.events[-2:]
+    assert (public.kind, public.visible_to, dict(public.data)) == ("discard", None, {})
+    assert public.text == "Seat 3 discards a card face down"
+    assert (private.kind, private.visible_to, dict(private.data)) == (
+        "discarded",
+        (3,),
+        {"card": "TD"},
+    )
+    # The calls start left of the dealer; the discarded card is never playable again.
+    assert state.phase == "bidding" and state.current_seat() == 0
+    act(state, "call 3", "pass", "pass", "pass", "trump D")
+    while state.hand_number == 1:
+        assert "play TD" not in legal_texts(state)
+        state.apply(state.legal_actions()[0])
+    tricks = [e.data["cards"] for e in state.events if e.kind == "trick"]
+    played = [p["card"] for cards in tricks for p in cards]
+    assert len(played) == 24 and "TD" not in played
+
+
+def test_only_the_dealer_may_discard() -> None:
+    state = arranged_deal(JOKER_DEAL, dealer=3, joker=True)
+    before = state.snapshot()
+    for bad in ("discard 9C", "discard X1", "pass", "call 3"):
+        with pytest.raises(IllegalActionError):
+            act(state, bad)
+    assert state.snapshot() == before
+
+
+def test_ace_no_face_is_asked_after_the_discard() -> None:
+    state = arranged_deal(
+        ("AH TH 9H 9S 9C TD", "X1 AS KS QS JS TS", "JD JH KH AD KD QD", "AC KC QC JC TC 9D QH"),
+        dealer=3,
+        joker=True,
+        ace_no_face=True,
+    )
+    assert state.phase == "discard"
+    act(state, "discard QH")
+    assert state.phase == "ace_no_face" and state.current_seat() == 0
+
+
+def test_the_joker_beats_the_right_bower_and_is_the_only_trump_that_must_follow() -> None:
+    state = joker_deal()
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    play(state, "JH")
+    assert legal_texts(state) == ["play X1"]  # the joker is seat 1's only trump
+    play(state, "X1")
+    assert legal_texts(state) == ["play JD", "play 9H", "play TH"]
+    play(state, "9H")
+    assert len(legal_texts(state)) == 6  # seat 3 holds no trump: anything goes
+    play(state, "9D")
+    assert last_event(state, "trick")["winner"] == 1
+
+
+def test_a_led_joker_calls_for_trump() -> None:
+    state = joker_deal()
+    act(state, "pass", "call 3", "pass", "pass", "trump H")
+    assert state.current_seat() == 1
+    play(state, "X1")
+    assert legal_texts(state) == ["play JD", "play 9H", "play TH"]
+    play(state, "JD")
+    play(state, "9D")
+    assert legal_texts(state) == ["play JH", "play QH", "play KH", "play AH"]
+    play(state, "JH")
+    assert last_event(state, "trick")["winner"] == 1
+
+
+@pytest.mark.parametrize(
+    ("trump", "seat_1_may_play"),
+    [
+        ("H", ["play TS", "play JS", "play QS", "play KS", "play AS"]),
+        ("S", ["play TS", "play JS", "play QS", "play KS", "play AS", "play X1"]),
+    ],
+)
+def test_the_joker_is_a_card_of_the_trump_suit_only(trump: str, seat_1_may_play: list[str]) -> None:
+    state = joker_deal()
+    act(state, "call 3", "pass", "pass", "pass", f"trump {trump}")
+    play(state, "9S")
+    assert legal_texts(state) == seat_1_may_play
+
+
+def test_the_joker_may_be_played_by_a_seat_void_in_the_led_suit() -> None:
+    state = joker_deal()
+    act(state, "call 3", "pass", "pass", "pass", "trump D")
+    play(state, "9C")
+    assert "play X1" in legal_texts(state) and len(legal_texts(state)) == 6
+    play(state, "X1")  # a trump on a club lead: it takes the trick
+    play(state, "QD", "AC")
+    assert last_event(state, "trick")["winner"] == 1
+
+
+def test_ask_partner_holding_the_joker_must_return_it_over_the_right_bower() -> None:
+    state = joker_deal()
+    act(state, "pass", "pass", "pass", "call ASK", "trump S", "give 9D")
+    assert state.current_seat() == 1
+    assert legal_texts(state) == ["return X1"]
+    act(state, "return X1")
+    assert "X1" in state.hands[3]
+    assert state.observation(3).card_returned == "X1"
+
+
+def test_a_thrown_in_joker_hand_is_dealt_again_with_a_new_discard() -> None:
+    state = GAME.new_state(4, {"joker": True, "stick_the_dealer": False})
+    first_dealer = state.dealer
+    act(state, state.action_text(state.legal_actions()[0]), "pass", "pass", "pass", "pass")
+    assert state.dealer == (first_dealer + 1) % 4
+    assert state.phase == "discard" and state.discarded is None
+    assert sorted(c for h in state.hands for c in h) == sorted(JOKER_CARDS)

@@ -12,9 +12,11 @@ from google.protobuf.message import Message
 
 from arena import wire
 from arena.games import get_game
+from arena.games.bid_euchre import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
 from arena.v1 import bid_euchre_pb2, bot_pb2, cards_pb2
+from tests.games.test_bid_euchre_rules import act, joker_deal, play
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
 VERBS = {"bid-euchre": "play", "baloot": "play", "bridgette": "play", "seep": "throw"}
@@ -155,3 +157,38 @@ def test_a_call_below_the_highest_says_who_called_what() -> None:
             assert explain(request, "three") == explain(request, "call 3")
             return
     pytest.fail("no call of four in these deals")
+
+
+def test_the_joker_is_a_trump_and_not_a_card_of_the_led_suit() -> None:
+    """Option joker, hearts trump: the joker may not follow a spade lead, and it is the
+    trump a seat must play to a trump lead."""
+
+    def request(state: BidEuchreState) -> bot_pb2.ActRequest:
+        legal = state.legal_actions()
+        return wire.act_request(state, match_id="m", decision_index=0, deadline_s=6.0, legal=legal)
+
+    state = joker_deal()
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    play(state, "9S")
+    assert explain(request(state), "play X1") == (
+        "you must follow spades: you hold 10\u2660 J\u2660 Q\u2660 K\u2660 A\u2660; "
+        "the joker is a trump (hearts), not a card of the led suit"
+    )
+    state = joker_deal()
+    act(state, "call 3", "pass", "pass", "pass", "trump H")
+    play(state, "JH")
+    assert explain(request(state), "play AS") == (
+        "you must follow trumps (hearts): you hold X1; your joker counts as a trump"
+    )
+    state = joker_deal()
+    act(state, "pass", "call 3", "pass", "pass", "trump H", "play X1")
+    assert explain(request(state), "play AD") == (
+        "you must follow trumps (hearts): you hold J\u2666 9\u2665 10\u2665; "
+        "the joker led is a trump, so trumps were led; your J\u2666 counts as a trump"
+    )
+    state = joker_deal()
+    act(state, "pass", "pass", "pass", "call ASK", "trump S", "give 9D")
+    assert explain(request(state), "return AS") == (
+        "in an ASK you must return your highest trump (bowers and the joker included): "
+        "of 10\u2660 J\u2660 Q\u2660 K\u2660 A\u2660 X1, that is not A\u2660"
+    )

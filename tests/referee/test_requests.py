@@ -24,7 +24,12 @@ GOOD_BOTS = ["127.0.0.1:1", "127.0.0.1:2"]
         ({"bots": GOOD_BOTS * 3}, "got 6"),
         (
             {"options": {"jokers": "true"}},
-            "unknown option 'jokers' for bid-euchre; allowed options: ace_no_face, max_hands, stick_the_dealer",
+            "unknown option 'jokers' for bid-euchre; allowed options: ace_no_face, joker, max_hands, stick_the_dealer",
+        ),
+        (
+            {"options": {"double_deck": "true"}},
+            "option 'double_deck' of bid-euchre is not offered: the rules name a 48-card double "
+            "deck but give it no ASK or MOON targets or scores",
         ),
         (
             {"options": {"stick_the_dealer": "maybe"}},

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
+from arena.games import get_game
 from arena.replay.frames import Built, FramesRefused, NoRequest, build, build_frames
-from arena.replay.tables import DECK_SIZES
+from arena.replay.tables import deck_size
+from tests.games.generic import Case, recorded_replay
 from tests.replay.matches import FAULTY, SHORT, Played, play_all
 
 MATCHES = [*SHORT, FAULTY]
@@ -67,16 +69,38 @@ def test_a_frame_per_decision_and_one_at_the_end(
 def test_every_card_of_the_pack_is_on_the_table_at_every_frame(
     played: Played, frames: dict[str, dict[str, Any]], match: str
 ) -> None:
-    game = played.replays[match]["game"]
-    for frame in frames[match]["frames"]:
+    doc = played.replays[match]
+    _every_card_on_the_table(frames[match], deck_size(doc["game"], doc["options"]))
+
+
+def _every_card_on_the_table(shown: dict[str, Any], pack: int) -> None:
+    for frame in shown["frames"]:
         table = frame["table"]
         cards = [c for hand in table["hands"] for c in hand]
         cards += [c for pile in table["piles"] for c in pile["cards"]]
         twice = [c for c, n in collections.Counter(cards).items() if n > 1]
-        assert not twice and len(cards) == DECK_SIZES[game], (frame["index"], table)
+        assert not twice and len(cards) == pack, (frame["index"], table)
         for pile in table["piles"]:
             if "seats" in pile:
                 assert len(pile["seats"]) == len(pile["cards"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bid_euchre_with_the_joker_shows_25_cards_and_the_discard_face_down(seed: int) -> None:
+    options: dict[str, object] = {"joker": True, "max_hands": 1, "ace_no_face": seed % 2 == 1}
+    doc = recorded_replay(get_game("bid-euchre"), Case(seed, seed + 11, options))
+    shown = build(doc).frames
+    assert deck_size("bid-euchre", doc["options"]) == 25
+    _every_card_on_the_table(shown, 25)
+    discards = [
+        pile
+        for frame in shown["frames"]
+        for pile in frame["table"]["piles"]
+        if pile["kind"] == "discard"
+    ]
+    assert discards and all(p["face_down"] and len(p["cards"]) == 1 for p in discards)
+    first = shown["frames"][0]["table"]
+    assert first["phase"] == "discard" and sorted(map(len, first["hands"])) == [6, 6, 6, 7]
 
 
 @pytest.mark.parametrize("match", list(SHORT))

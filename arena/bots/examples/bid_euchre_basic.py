@@ -12,15 +12,16 @@ SUITS = "CDHS"
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 PLAIN_ORDER = "9TJQKA"
 TRUMP_ORDER = "9TQKA"  # below the two bowers
-RIGHT_BOWER, LEFT_BOWER = 200, 190
+JOKER, RIGHT_BOWER, LEFT_BOWER = 210, 200, 190
+JOKER_CARD = "X1"  # option joker: the highest trump
 CALL_TRICKS = {be.BID_EUCHRE_CALL_THREE: 3, be.BID_EUCHRE_CALL_FOUR: 4, be.BID_EUCHRE_CALL_FIVE: 5}
 ASK_WHEN, MOON_WHEN = 4.6, 5.5  # expected tricks of the hand alone
 PARTNER_TRICKS = 1.0
 
 
 def effective_suit(card: str, trump: str) -> str:
-    """The left bower belongs to trump; every other card to its printed suit."""
-    if card[0] == "J" and card[1] == SAME_COLOUR[trump]:
+    """The left bower and the joker belong to trump; every other card to its printed suit."""
+    if card == JOKER_CARD or (card[0] == "J" and card[1] == SAME_COLOUR[trump]):
         return trump
     return card[1]
 
@@ -29,6 +30,8 @@ def strength(card: str, trump: str, led: str) -> int:
     """Power of a card in a trick led in ``led``; 0 means it cannot win."""
     suit = effective_suit(card, trump)
     if suit == trump:
+        if card == JOKER_CARD:
+            return JOKER
         if card[0] == "J":
             return RIGHT_BOWER if card[1] == trump else LEFT_BOWER
         return 100 + TRUMP_ORDER.index(card[0])
@@ -39,6 +42,7 @@ def strength(card: str, trump: str, led: str) -> int:
 
 def expected_tricks(hand: list[str], trump: str) -> float:
     value = {
+        JOKER: 1.0,
         RIGHT_BOWER: 1.0,
         LEFT_BOWER: 0.9,
         100 + TRUMP_ORDER.index("A"): 0.8,
@@ -52,6 +56,11 @@ def expected_tricks(hand: list[str], trump: str) -> float:
         elif card[0] == "A":
             tricks += 0.7
     return tricks
+
+
+def _rank(card: str) -> int:
+    """Printed rank, 9 lowest; the joker above the ace."""
+    return len(PLAIN_ORDER) if card == JOKER_CARD else PLAIN_ORDER.index(card[0])
 
 
 def _suit_letter(suit: int) -> str:
@@ -76,19 +85,28 @@ class BidEuchreBasicBot(Bot):
         if "trump" in by_kind:
             best = max(SUITS, key=lambda s: expected_tricks(hand, s))
             return next(a.id for a in by_kind["trump"] if _suit_letter(a.bid_euchre.trump) == best)
+        if "discard" in by_kind:  # option joker: keep the suit that would make the best trump
+            best = max(SUITS, key=lambda s: expected_tricks(hand, s))
+            return min(
+                by_kind["discard"],
+                key=lambda a: (
+                    strength(a.bid_euchre.discard.code, best, best),
+                    _rank(a.bid_euchre.discard.code),
+                ),
+            ).id
         trump = _suit_letter(obs.trump)
         if "give" in by_kind:  # keep trumps and aces: give the weakest card
             return min(
                 by_kind["give"],
                 key=lambda a: (
                     strength(a.bid_euchre.give.code, trump, trump) >= 100,
-                    PLAIN_ORDER.index(a.bid_euchre.give.code[0]),
+                    _rank(a.bid_euchre.give.code),
                 ),
             ).id
         if "return_card" in by_kind:  # forced when partner holds trump
             return max(
                 by_kind["return_card"],
-                key=lambda a: PLAIN_ORDER.index(a.bid_euchre.return_card.code[0]),
+                key=lambda a: _rank(a.bid_euchre.return_card.code),
             ).id
         return self._play(obs, trump, {a.bid_euchre.play.code: a.id for a in by_kind["play"]})
 
@@ -123,7 +141,7 @@ class BidEuchreBasicBot(Bot):
         led = effective_suit(obs.trick[0].card.code, trump)
         winner = max(obs.trick, key=lambda p: strength(p.card.code, trump, led))
         best = strength(winner.card.code, trump, led)
-        cheapest = min(cards, key=lambda c: (strength(c, trump, led), PLAIN_ORDER.index(c[0])))
+        cheapest = min(cards, key=lambda c: (strength(c, trump, led), _rank(c)))
         if winner.seat % 2 == obs.seat % 2:
             return cards[cheapest]  # partner is winning the trick
         beaters = [c for c in cards if strength(c, trump, led) > best]
