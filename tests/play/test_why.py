@@ -15,7 +15,7 @@ from arena.games import get_game
 from arena.games.bid_euchre import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
-from arena.v1 import bid_euchre_pb2, bot_pb2, cards_pb2
+from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2
 from tests.games.test_bid_euchre_rules import act, joker_deal, play
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
@@ -192,3 +192,71 @@ def test_the_joker_is_a_trump_and_not_a_card_of_the_led_suit() -> None:
         "in an ASK you must return your highest trump (bowers and the joker included): "
         "of 10\u2660 J\u2660 Q\u2660 K\u2660 A\u2660 X1, that is not A\u2660"
     )
+
+
+BALOOT_CALLS = (
+    "pass",
+    "hokum",
+    "sun",
+    "ashkal",
+    "choose sun",
+    *(f"choose hokum {suit}" for suit in "CDHS"),
+    "decline",
+    "double",
+    "triple",
+    "four",
+    "gahwa",
+)
+
+
+def test_every_illegal_baloot_call_names_its_rule() -> None:
+    """Bids, the Hokum caller's choice and the doubling chain, in every phase."""
+    explained: dict[str, int] = {}
+    for request in positions("baloot", range(30), every=1):
+        legal = {a.text for a in request.legal_actions}
+        for call in BALOOT_CALLS:
+            reason = explain(request, call)
+            if call in legal:
+                assert reason is None
+                continue
+            assert reason is not None and RULE.search(reason), (call, reason, sorted(legal))
+            assert not named_cards(reason), reason
+            explained[call] = explained.get(call, 0) + 1
+    assert set(explained) == set(BALOOT_CALLS)  # even pass and sun: not in the play
+    assert sum(explained.values()) > 100
+
+
+def test_baloot_bidding_rules_in_words() -> None:
+    seen: set[str] = set()
+    for request in positions("baloot", range(30), every=1):
+        observation = request.baloot
+        legal = {a.text for a in request.legal_actions}
+        phase = observation.phase
+        if phase == baloot_pb2.BALOOT_PHASE_CLAIM_WINDOW:
+            why = explain(request, "hokum")
+            assert why is not None and "may only pass or take the contract as sun" in why
+            seen.add("claim")
+        elif phase == baloot_pb2.BALOOT_PHASE_BIDDING and "ashkal" not in legal:
+            why = explain(request, "ashkal")
+            assert why is not None
+            if observation.bidding_round == 2:
+                assert why.startswith("ashkal is a first-round call only")
+                seen.add("round 2")
+            else:
+                assert why.startswith("only the third and fourth bidders")
+                seen.add("bidder")
+        elif phase == baloot_pb2.BALOOT_PHASE_CONTRACT_CHOICE:
+            up = observation.up_card.code[1]
+            if observation.bidding_round == 2:
+                why = explain(request, f"choose hokum {up}")
+                assert why is not None and "may not be the up-card's suit" in why
+                seen.add("choice 2")
+        elif phase == baloot_pb2.BALOOT_PHASE_DOUBLING and "triple" in legal:
+            why = explain(request, "double")
+            assert why is not None and why.endswith("you may only call triple or decline")
+            assert explain(request, "gahwa") == (
+                "the doubling goes one step at a time (double, triple, four, gahwa): "
+                "you may only call triple or decline"
+            )
+            seen.add("doubling")
+    assert seen >= {"claim", "bidder", "round 2", "doubling"}, seen
