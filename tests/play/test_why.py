@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterable
@@ -15,7 +16,7 @@ from arena.games import get_game
 from arena.games.bid_euchre import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
-from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2
+from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2, persian_rummy_pb2
 from tests.games.test_bid_euchre_rules import act, joker_deal, play
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
@@ -260,3 +261,75 @@ def test_baloot_bidding_rules_in_words() -> None:
             )
             seen.add("doubling")
     assert seen >= {"claim", "bidder", "round 2", "doubling"}, seen
+
+
+def rummy_attempts(observation: persian_rummy_pb2.PersianRummyObservation) -> list[str]:
+    """Actions a person might type: every kind, with held cards only."""
+    hand = [c.code for c in observation.hand]
+    typed = ["draw", "pass"]
+    typed += [f"take {i}" for i in range(len(observation.discard_pile))]
+    typed += [f"discard {card}" for card in hand]
+    for size in (2, 3, 4):
+        typed += ["meld " + " ".join(group) for group in itertools.combinations(hand, size)]
+    for meld in observation.melds:
+        typed += [f"layoff {meld.id} {card}" for card in hand]
+        typed += [f"layoff {meld.id} {a} {b}" for a, b in itertools.combinations(hand, 2)]
+    return typed
+
+
+def test_every_illegal_persian_rummy_action_names_its_rule() -> None:
+    kinds: dict[tuple[int, str], int] = {}
+    for request in positions("persian-rummy", range(6), every=2):
+        observation = request.persian_rummy
+        legal = {a.text for a in request.legal_actions}
+        visible = visible_cards(observation)
+        for typed in rummy_attempts(observation):
+            reason = explain(request, typed)
+            if typed in legal:
+                assert reason is None
+                continue
+            assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
+            assert named_cards(reason) <= visible, (reason, visible)
+            key = (observation.phase, typed.split()[0])
+            kinds[key] = kinds.get(key, 0) + 1
+    draw, chosen, meld = (
+        persian_rummy_pb2.PERSIAN_RUMMY_PHASE_DRAW,
+        persian_rummy_pb2.PERSIAN_RUMMY_PHASE_USE_CHOSEN,
+        persian_rummy_pb2.PERSIAN_RUMMY_PHASE_MELD,
+    )
+    expected = {(draw, v) for v in ("take", "discard", "meld", "pass")}
+    expected |= {(chosen, v) for v in ("draw", "discard", "meld")}
+    expected |= {(meld, v) for v in ("draw", "take", "meld", "layoff")}
+    assert expected <= set(kinds), sorted(kinds)
+
+
+def test_persian_rummy_rules_in_words() -> None:
+    seen: set[str] = set()
+    for request in positions("persian-rummy", range(6), every=1):
+        observation = request.persian_rummy
+        hand = [c.code for c in observation.hand]
+        legal = {a.text for a in request.legal_actions}
+        if observation.phase == persian_rummy_pb2.PERSIAN_RUMMY_PHASE_DRAW and hand:
+            assert explain(request, f"discard {hand[0]}") == (
+                "you must draw first: draw from the stock or take from the discard pile"
+                if observation.stock_size
+                else "you must draw first: take from the discard pile, or pass"
+            )
+            seen.add("draw first")
+        if observation.phase == persian_rummy_pb2.PERSIAN_RUMMY_PHASE_USE_CHOSEN:
+            why = explain(request, f"discard {hand[0]}")
+            assert why is not None and why.startswith("you took ")
+            seen.add("chosen")
+        if observation.phase != persian_rummy_pb2.PERSIAN_RUMMY_PHASE_MELD:
+            continue
+        for meld in legal:
+            words = meld.split()
+            if words[0] == "meld" and len(words) == 4:
+                shuffled = " ".join(["meld", *reversed(words[1:])])
+                assert explain(request, shuffled) == f"the cards must be listed in order: {meld}"
+                seen.add("order")
+        if len(hand) >= 3 and not any(t.startswith("meld") for t in legal):
+            why = explain(request, "meld " + " ".join(hand[:3]))
+            assert why is not None and why.startswith(("a meld must", "a run must", "jokers"))
+            seen.add("no meld")
+    assert seen == {"draw first", "chosen", "order", "no meld"}, seen
