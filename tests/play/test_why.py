@@ -16,7 +16,7 @@ from arena.games import get_game
 from arena.games.bid_euchre import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
-from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2, persian_rummy_pb2
+from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2, persian_rummy_pb2, seep_pb2
 from tests.games.test_bid_euchre_rules import act, joker_deal, play
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
@@ -333,3 +333,49 @@ def test_persian_rummy_rules_in_words() -> None:
             assert why is not None and why.startswith(("a meld must", "a run must", "jokers"))
             seen.add("no meld")
     assert seen == {"draw first", "chosen", "order", "no meld"}, seen
+
+
+def seep_attempts(observation: seep_pb2.SeepObservation) -> list[str]:
+    """Captures, builds, adds and breaks a person might type, with held and loose cards."""
+    loose = [c.code for c in observation.loose]
+    groups = [" ".join(g) for size in (0, 1, 2) for g in itertools.combinations(loose, size)]
+    houses = [house.value for house in observation.houses]
+    typed = []
+    for card in (c.code for c in observation.hand):
+        typed += [f"capture {card} {g}".strip() for g in groups]
+        typed += [f"build {card} {v} {g}".strip() for v in (8, 9, 11, 13) for g in groups]
+        typed += [f"add {card} {v} {g}".strip() for v in houses for g in groups]
+        typed += [f"break {card} {v} {g}".strip() for v in houses for g in groups]
+    return typed
+
+
+SEEP_RULES = (
+    "the cards captured must make groups that each add up to",
+    "a capture must be maximal",
+    "and the loose cards must make groups that each add up to",
+    "only if you keep a card of value",
+    "a house must have a value from 9 to 13",
+    "is on the floor already: you may only add to it",
+)
+
+
+def test_every_illegal_seep_capture_and_build_names_its_rule() -> None:
+    kinds: dict[str, int] = {}
+    rules: set[str] = set()
+    for request in positions("seep", range(4), every=3):
+        observation = request.seep
+        legal = {a.text for a in request.legal_actions}
+        if not any(text.startswith("throw ") or text.startswith("capture ") for text in legal):
+            continue
+        visible = visible_cards(observation)
+        for typed in seep_attempts(observation):
+            reason = explain(request, typed)
+            if typed in legal:
+                assert reason is None
+                continue
+            assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
+            assert named_cards(reason) <= visible, (reason, visible)
+            kinds[typed.split()[0]] = kinds.get(typed.split()[0], 0) + 1
+            rules.update(rule for rule in SEEP_RULES if rule in reason)
+    assert set(kinds) == {"capture", "build", "add", "break"}, kinds
+    assert rules == set(SEEP_RULES), rules
