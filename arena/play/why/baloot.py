@@ -1,0 +1,161 @@
+"""Baloot: a locked Hokum's ban on trump leads, and the bidding and doubling."""
+
+from __future__ import annotations
+
+from arena.play.screen import enum_text
+from arena.play.why.words import (
+    SUIT_LETTERS,
+    SUIT_WORDS,
+    Card,
+    Observation,
+    _follow,
+    codes,
+)
+from arena.v1 import baloot_pb2
+
+
+def baloot(observation: Observation, card: Card, verb: str) -> str | None:
+    """Follow the led suit; no trump lead while holding another suit in a locked Hokum."""
+    hand = codes(observation.hand)
+    trick = [str(p.card.code) for p in observation.trick]
+    if trick:
+        led = trick[0][1]
+        holding = [c for c in hand if c[1] == led]
+        trump = SUIT_LETTERS.get(observation.trump)
+        return _follow(led, holding, card, trump=trump) if holding and card[1] != led else None
+    trump = SUIT_LETTERS.get(observation.trump)
+    if observation.locked and trump and card[1] == trump:
+        return (
+            f"this Hokum is doubled (locked): you may not lead a trump ({SUIT_WORDS[trump]}) "
+            f"while you hold another suit"
+        )
+    return None
+
+
+BALOOT_BIDS = ("pass", "hokum", "sun", "ashkal")
+BALOOT_DOUBLINGS = ("decline", "double", "triple", "four", "gahwa")
+BALOOT_BIDDING_PHASES = (
+    baloot_pb2.BALOOT_PHASE_BIDDING,
+    baloot_pb2.BALOOT_PHASE_CLAIM_WINDOW,
+    baloot_pb2.BALOOT_PHASE_SECOND_TURN,
+)
+BALOOT_DOUBLER = {
+    "double": "a defender (the first to act after the buyer, or the other if that one declines)",
+    "triple": "the buyer, after a double",
+    "four": "the doubler, after a triple",
+    "gahwa": "the buyer, after a four",
+}
+
+
+def _baloot_bid_name(bid: int) -> str:
+    return enum_text(baloot_pb2.BalootBid.DESCRIPTOR, bid)
+
+
+def _baloot_phase_rule(observation: Observation) -> str:
+    """What the seat must do in this phase, for a call that belongs to another phase."""
+    phase = observation.phase
+    if phase in BALOOT_BIDDING_PHASES:
+        return "the bidding is on: you may only pass or make a bid now"
+    if phase == baloot_pb2.BALOOT_PHASE_CONTRACT_CHOICE:
+        return (
+            "the bidding is over and you called hokum: you must choose now "
+            "(choose sun, or choose hokum with its trump)"
+        )
+    if phase == baloot_pb2.BALOOT_PHASE_DOUBLING:
+        return "the bidding is over: you may only decline or take the next doubling step"
+    if phase == baloot_pb2.BALOOT_PHASE_DECLARING:
+        return "bidding and doubling are over: you must declare your projects (or none) now"
+    return "bidding and doubling are over: you must play a card now"
+
+
+def baloot_call(observation: Observation, text: str) -> str | None:
+    """Baloot's bidding, the Hokum caller's choice and the doubling chain: who may make
+    which call, in which round, and in what order."""
+    words = text.casefold().split()
+    if not words:
+        return None
+    phase = observation.phase
+    seat = observation.seat
+    up_suit = str(observation.up_card.code)[1:] if observation.HasField("up_card") else ""
+    if words[0] == "choose":
+        if phase in BALOOT_BIDDING_PHASES:
+            return (
+                "only the hokum caller may choose, once the others have passed: "
+                + _baloot_phase_rule(observation)
+            )
+        if phase != baloot_pb2.BALOOT_PHASE_CONTRACT_CHOICE:
+            return "the contract is settled: " + _baloot_phase_rule(observation)
+        if words[1:2] != ["hokum"] or len(words) != 3:
+            return None
+        suit = words[2].upper()
+        if suit not in SUIT_WORDS or not up_suit:
+            return None
+        if observation.bidding_round == 1:
+            return (
+                f"a first-round hokum's trump must be the up-card's suit, "
+                f"{SUIT_WORDS[up_suit]}: choose hokum {up_suit} or choose sun"
+            )
+        return (
+            f"in the second round the trump may not be the up-card's suit "
+            f"({SUIT_WORDS[up_suit]}): name another suit, or choose sun"
+        )
+    if len(words) != 1:
+        return None
+    word = words[0]
+    if word in BALOOT_BIDS:
+        if phase not in BALOOT_BIDDING_PHASES:
+            return "you may not bid now: " + _baloot_phase_rule(observation)
+        this_round = [b for b in observation.bids if b.bidding_round == observation.bidding_round]
+        if phase == baloot_pb2.BALOOT_PHASE_CLAIM_WINDOW:
+            claim = next(
+                b
+                for b in reversed(this_round)
+                if b.bid in (baloot_pb2.BALOOT_BID_SUN, baloot_pb2.BALOOT_BID_ASHKAL)
+            )
+            return (
+                f"seat {claim.seat} called {_baloot_bid_name(claim.bid)}: an earlier bidder "
+                f"may only pass or take the contract as sun"
+            )
+        if word == "ashkal":
+            if observation.bidding_round != 1:
+                return "ashkal is a first-round call only: in the second round you may not call it"
+            b3, b4 = (observation.dealer + 3) % 4, observation.dealer
+            return (
+                f"only the third and fourth bidders (seats {b3} and {b4}, the dealer) may call "
+                f"ashkal; you are seat {seat}"
+            )
+        if word == "hokum":
+            caller = next((b for b in this_round if b.bid == baloot_pb2.BALOOT_BID_HOKUM), None)
+            if caller is not None:
+                return (
+                    f"seat {caller.seat} has called hokum: you may only pass or call sun "
+                    f"over it" + (" (or ashkal)" if observation.bidding_round == 1 else "")
+                )
+        return None
+    if word in BALOOT_DOUBLINGS:
+        if phase != baloot_pb2.BALOOT_PHASE_DOUBLING:
+            if phase in BALOOT_BIDDING_PHASES or phase == baloot_pb2.BALOOT_PHASE_CONTRACT_CHOICE:
+                return "doubling comes only after the bidding: " + _baloot_phase_rule(observation)
+            if not observation.doubling_allowed:
+                return (
+                    "this round may not be doubled: only a hokum, or a sun bought by a team "
+                    "over 100 against a team under 100, may be doubled"
+                )
+            return "doubling is only allowed before the first lead: " + _baloot_phase_rule(
+                observation
+            )
+        made = [d.doubling for d in observation.doublings]
+        steps = [d for d in made if d != baloot_pb2.BALOOT_DOUBLING_DECLINE]
+        next_step = BALOOT_DOUBLINGS[1 + len(steps)]
+        if word == "decline":
+            return None
+        if BALOOT_DOUBLINGS.index(word) > BALOOT_DOUBLINGS.index(next_step):
+            return (
+                f"the doubling goes one step at a time (double, triple, four, gahwa): "
+                f"you may only call {next_step} or decline"
+            )
+        return (
+            f"{word} has been called already, and only {BALOOT_DOUBLER[next_step]} may "
+            f"call {next_step}: you may only call {next_step} or decline"
+        )
+    return None
