@@ -106,6 +106,10 @@ class GameInfo:
     description: str = ""
     score_unit: str = "point"
     """What ``State.scores()`` counts, singular, for text ("1 bazzi", "54 points")."""
+    former_texts: tuple[tuple[str, str], ...] = ()
+    """Event texts as an earlier version of the engine wrote them, each a regular
+    expression over today's text and the replacement that gives the old one: stored
+    replays hold the old texts, and replay verification accepts them."""
     refused_options: tuple[tuple[str, str], ...] = ()
     """Variants the rules name but the engine does not offer, each with the reason: asking
     for one is an ``OptionError`` that says why, not a bare "unknown option"."""

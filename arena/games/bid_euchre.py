@@ -81,6 +81,7 @@ from arena.games.api import (
 from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty
 from arena.games.registry import register
 from arena.games.tricks import PlayedCard, Trick, cards_that_follow, seat_after, trick_winner
+from arena.wording import count
 
 # --- Facts of the game -------------------------------------------------------------------
 
@@ -124,6 +125,8 @@ GAME_INFO = GameInfo(
     ),
     description="Partnership euchre with one round of calls from 3 tricks up to a lone "
     "shoot-the-moon, bowers as top trumps, and a game to 32.",
+    # Until 2026-12-03 a hand's end said "with 1 tricks"; stored replays still do.
+    former_texts=((r"with 1 trick;", "with 1 tricks;"),),
 )
 
 NUM_SEATS = 4
@@ -645,7 +648,7 @@ class BidEuchreState(State):
             Event(
                 "hand_end",
                 f"Hand {self.hand_number}: {CALL_SHOWN[contract]} by seat {self.declarer} "
-                f"{outcome} with {taken} tricks; points {points[0]:+d}/{points[1]:+d}, "
+                f"{outcome} with {count(taken, 'trick')}; points {points[0]:+d}/{points[1]:+d}, "
                 f"scores {self.team_scores[0]}:{self.team_scores[1]}",
                 None,
                 {

@@ -94,6 +94,7 @@ from arena.games.api import (
 from arena.games.cards import RANKS, SUIT_NAMES, SUITS, Card, pretty, pretty_cards
 from arena.games.registry import register
 from arena.games.tricks import PlayedCard, Trick, cards_that_follow, seat_after, trick_winner
+from arena.wording import count
 
 # --- Facts of the game -------------------------------------------------------------------
 
@@ -114,6 +115,8 @@ GAME_INFO = GameInfo(
     ),
     description="Two-player bridge with 55 cards: an exchange with the stock, an auction "
     "with holding rules, and three colons that bar the next lead.",
+    # Until 2026-12-03 a hand's end said "with 1 tricks"; stored replays still do.
+    former_texts=((r"with 1 trick;", "with 1 tricks;"),),
 )
 
 NUM_SEATS = 2
@@ -678,7 +681,7 @@ class BridgetteState(State):
             Event(
                 "hand_end",
                 f"Deal {self.deal_number}: {BID_TEXTS[bid]}{suffix} by seat {declarer} "
-                f"{outcome} with {won} tricks; points {points[0]}/{points[1]}, "
+                f"{outcome} with {count(won, 'trick')}; points {points[0]}/{points[1]}, "
                 f"scores {self.seat_scores[0]}:{self.seat_scores[1]}",
                 None,
                 {

@@ -17,6 +17,7 @@ where (hand, decision) and what the engine expected against what the replay hold
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -259,8 +260,17 @@ class _Walk:
         expected: dict[str, Any] = _plain(event_json(events[self.seen]))
         return expected
 
+    def _former(self, expected: dict[str, Any], recorded: object) -> bool:
+        """Whether ``recorded`` is ``expected`` with its text as an earlier version of
+        the engine wrote it (``GameInfo.former_texts``): everything else must match."""
+        for pattern, was in self.state.game_info.former_texts:
+            older = {**expected, "text": re.sub(pattern, was, expected["text"])}
+            if older != expected and recorded == older:
+                return True
+        return False
+
     def _match_event(self, label: str, expected: dict[str, Any], recorded: object) -> None:
-        if recorded != expected:
+        if recorded != expected and not self._former(expected, recorded):
             raise ReplayMismatch(
                 f"{label}, {self.where}: event {expected['kind']!r} "
                 f"({expected['text']!r}) differs: {_difference(expected, recorded)}"
