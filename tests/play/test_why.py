@@ -13,6 +13,7 @@ from google.protobuf.message import Message
 
 from arena import wire
 from arena.games import get_game
+from arena.games.baloot import ACTION_TEXTS as BALOOT_TEXTS
 from arena.games.bid_euchre import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
@@ -379,3 +380,58 @@ def test_every_illegal_seep_capture_and_build_names_its_rule() -> None:
             rules.update(rule for rule in SEEP_RULES if rule in reason)
     assert set(kinds) == {"capture", "build", "add", "break"}, kinds
     assert rules == set(SEEP_RULES), rules
+
+
+BALOOT_DECLARATIONS = [t for t in BALOOT_TEXTS if t.startswith("declare ")]
+
+
+def test_every_illegal_baloot_declaration_names_its_rule() -> None:
+    """Engine declaration texts typed in every phase: the window, the cards not held, a
+    declaration already made; a reason names only cards the seat sees or typed."""
+    kinds: dict[str, int] = {}
+    for request in positions("baloot", range(40), every=1):
+        observation = request.baloot
+        legal = {a.text for a in request.legal_actions}
+        visible = visible_cards(observation)
+        tried = BALOOT_DECLARATIONS
+        if observation.phase != baloot_pb2.BALOOT_PHASE_DECLARING:
+            sample = random.Random(request.decision_index).sample(BALOOT_DECLARATIONS, 20)
+            tried = [BALOOT_DECLARATIONS[0], *sample]
+        for typed in tried:
+            reason = explain(request, typed)
+            if typed in legal:
+                assert reason is None
+                continue
+            assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
+            assert named_cards(reason) <= visible | set(typed.split()), (reason, visible)
+            key = reason.split(":")[0].split(" (")[0]
+            kinds[key] = kinds.get(key, 0) + 1
+    assert set(kinds) == {
+        "projects may only be declared in trick 1, at your turn before your first card",
+        "you may only declare projects from your own hand",
+        "you have declared already",
+        "your hand holds no project, so you have nothing to declare",
+    }, kinds
+
+
+def test_baloot_declarations_in_words() -> None:
+    seen = 0
+    for request in positions("baloot", range(40), every=1):
+        hand = {c.code for c in request.baloot.hand}
+        if request.baloot.phase != baloot_pb2.BALOOT_PHASE_DECLARING or hand & {"AS", "QS"}:
+            continue
+        assert explain(request, "declare sira AS KS QS") == (
+            "you may only declare projects from your own hand: you do not hold "
+            + ("A\u2660 Q\u2660" if "KS" in hand else "A\u2660 K\u2660 Q\u2660")
+        )
+        seen += 1
+    assert seen
+    request = next(
+        r
+        for r in positions("baloot", range(40), every=1)
+        if r.baloot.phase == baloot_pb2.BALOOT_PHASE_DECLARING
+    )
+    first = [c.code for c in request.baloot.hand][:4]
+    reason = explain(request, f"declare 100 {' '.join(first)}")  # no project, or a 50
+    assert reason is not None and RULE.search(reason), reason
+    assert explain(request, "declare sira 9H 8H") is not None  # too short: no project

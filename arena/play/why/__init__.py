@@ -11,10 +11,12 @@ must call; Baloot's bidding (who may call Hokum or Ashkal, and when; the claim w
 the Hokum caller's trump; the doubling chain's order). Games whose actions carry several
 cards get the whole typed text first (``ACTION_EXPLAINERS``): Persian Rummy's turn (draw
 or take first, a taken card used at once, a pass only on an empty stock), its melds and
-lay-offs; Seep's captures, builds, adds and breaks typed with cards that do not fit
-(sums, maximal captures, house values, the card kept for a house). Each function reads
-only the seat's own observation, so an explanation can never give away a hidden card;
-when no rule is recognised the answer lists what is legal instead.
+lay-offs; Baloot's declarations of projects (only in trick 1 before the seat's first
+card, once, from its own hand, and what makes a project); Seep's captures, builds, adds
+and breaks typed with cards that do not fit (sums, maximal captures, house values, the
+card kept for a house). Each function reads only the seat's own observation, so an
+explanation can never give away a hidden card; when no rule is recognised the answer
+lists what is legal instead.
 
 One module per game holds its explanations (``bid_euchre``, ``baloot``, ``bridgette``,
 ``seep``, ``persian_rummy``); ``words`` what they share; this one dispatches.
@@ -86,6 +88,7 @@ CALL_EXPLAINERS: dict[str, Callable[[Observation, str], str | None]] = {
 ACTION_EXPLAINERS: dict[str, Callable[[Observation, str, Sequence[str]], str | None]] = {
     "persian-rummy": persian_rummy.persian_rummy,
     "seep": seep.seep_play,
+    "baloot": baloot.baloot_declare,
 }
 """Games whose whole typed action matters (several cards, a pile index): asked first,
 with the text and the legal actions' texts."""

@@ -1,6 +1,9 @@
-"""Baloot: a locked Hokum's ban on trump leads, and the bidding and doubling."""
+"""Baloot: a locked Hokum's ban on trump leads, the bidding and doubling, and the
+declaration of projects in trick 1."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from arena.play.screen import enum_text
 from arena.play.why.words import (
@@ -9,7 +12,9 @@ from arena.play.why.words import (
     Card,
     Observation,
     _follow,
+    card_in,
     codes,
+    shown,
 )
 from arena.v1 import baloot_pb2
 
@@ -157,5 +162,104 @@ def baloot_call(observation: Observation, text: str) -> str | None:
         return (
             f"{word} has been called already, and only {BALOOT_DOUBLER[next_step]} may "
             f"call {next_step}: you may only call {next_step} or decline"
+        )
+    return None
+
+
+SEQUENCE_ORDER = "AKQJT987"
+"""The natural order of sequences, high to low, in every contract."""
+KIND_LABELS = {
+    baloot_pb2.BALOOT_PROJECT_KIND_SIRA: "sira",
+    baloot_pb2.BALOOT_PROJECT_KIND_FIFTY: "50",
+    baloot_pb2.BALOOT_PROJECT_KIND_HUNDRED: "100",
+    baloot_pb2.BALOOT_PROJECT_KIND_FOUR_ACES: "aces",
+}
+DECLARE_WINDOW = "projects may only be declared in trick 1, at your turn before your first card"
+NOT_A_PROJECT = (
+    "a project must be 3 or more consecutive cards of one suit (A K Q J 10 9 8 7), or four "
+    "10s, Js, Qs, Ks or aces (four 9s, 8s or 7s are no project)"
+)
+
+
+def _typed_projects(text: str) -> list[tuple[str, list[Card]]] | None:
+    """The (label, cards) of each project in ``declare <label> <cards> + ...``; [] for
+    ``declare none``; None when the text is no declaration."""
+    words = text.split()
+    if not words or words[0].casefold() != "declare":
+        return None
+    rest = " ".join(words[1:])
+    if rest.casefold() == "none":
+        return []
+    found = []
+    for part in rest.split("+"):
+        label, *cards = part.split() or [""]
+        typed = [card_in(word) for word in cards]
+        if card_in(label) is not None or not typed or None in typed:
+            return None
+        found.append((label.casefold(), [c for c in typed if c is not None]))
+    return found
+
+
+def _label_of(cards: list[Card]) -> str | None:
+    """The engine's label of a project with these cards, or None if they make none."""
+    ranks = "".join(c[0] for c in cards)
+    if len(cards) >= 3 and len({c[1] for c in cards}) == 1:
+        ordered = "".join(sorted(ranks, key=SEQUENCE_ORDER.index))
+        if ordered in SEQUENCE_ORDER:
+            return "sira" if len(cards) == 3 else "50" if len(cards) == 4 else "100"
+    if len(cards) == 4 and len(set(ranks)) == 1 and len({c[1] for c in cards}) == 4:
+        return {"A": "aces", "T": "100", "J": "100", "Q": "100", "K": "100"}.get(ranks[0])
+    return None
+
+
+def _holds_project(hand: Sequence[Card]) -> bool:
+    """Whether a hand holds any project (then its seat was asked to declare)."""
+    runs = ("".join(r for r in SEQUENCE_ORDER if r + suit in hand) for suit in "CDHS")
+    if any(SEQUENCE_ORDER[i : i + 3] in run for run in runs for i in range(6)):
+        return True
+    return any(all(rank + suit in hand for suit in "CDHS") for rank in "AKQJT")
+
+
+def baloot_declare(observation: Observation, text: str, legal: Sequence[str]) -> str | None:
+    """A typed ``declare ...``: the declaration window (trick 1, before the seat's first
+    card, once), the cards the seat's own hand lacks, and what makes a project. None for
+    any other text, so that card plays and calls are explained as such."""
+    projects = _typed_projects(text)
+    if projects is None:
+        return None
+    phase = observation.phase
+    if phase != baloot_pb2.BALOOT_PHASE_DECLARING and (
+        phase != baloot_pb2.BALOOT_PHASE_PLAYING or len(observation.tricks)
+    ):
+        if phase == baloot_pb2.BALOOT_PHASE_PLAYING:
+            return DECLARE_WINDOW + ": trick 1 is over"
+        return DECLARE_WINDOW + ": " + _baloot_phase_rule(observation)
+    if len(projects) > 2:
+        return "you may declare at most two projects"
+    hand = codes(observation.hand)
+    typed = [card for _, cards in projects for card in cards]
+    missing = [card for card in dict.fromkeys(typed) if card not in hand]
+    if missing:
+        return f"you may only declare projects from your own hand: you do not hold {shown(missing)}"
+    for label, cards in projects:
+        kind = _label_of(cards)
+        if kind is None:
+            return NOT_A_PROJECT
+        if label != kind:
+            return f"{shown(cards)} must be declared as {kind}, not {label}"
+    if len(typed) != len(set(typed)):
+        return "two projects may not share a card"
+    if phase == baloot_pb2.BALOOT_PHASE_PLAYING:
+        if not observation.own_projects and not _holds_project(hand):
+            return (
+                "your hand holds no project, so you have nothing to declare: you must play a card"
+            )
+        own = " + ".join(
+            f"{KIND_LABELS.get(p.kind, '?')} {shown(codes(p.cards))}"
+            for p in observation.own_projects
+        )
+        return (
+            f"you have declared already ({own or 'none'}): {DECLARE_WINDOW}, once; "
+            f"now you must play a card"
         )
     return None
