@@ -74,6 +74,20 @@ def named_cards(text: str) -> set[str]:
     return {card for match in SHOWN_CARD.findall(text) if (card := card_in(match))}
 
 
+def checked_reason(
+    request: bot_pb2.ActRequest, typed: str, legal: set[str], may_name: set[str]
+) -> str | None:
+    """``explain``'s answer to ``typed``, checked: none for a legal action; otherwise a
+    reason that names a rule and no card outside ``may_name``."""
+    reason = explain(request, typed)
+    if typed in legal:
+        assert reason is None, (typed, reason)
+        return None
+    assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
+    assert named_cards(reason) <= may_name, (reason, may_name)
+    return reason
+
+
 @pytest.mark.parametrize("game", sorted(VERBS))
 def test_every_illegal_card_play_names_a_rule_and_only_what_the_seat_sees(game: str) -> None:
     verb = VERBS[game]
@@ -217,12 +231,8 @@ def test_every_illegal_baloot_call_names_its_rule() -> None:
     for request in positions("baloot", range(30), every=1):
         legal = {a.text for a in request.legal_actions}
         for call in BALOOT_CALLS:
-            reason = explain(request, call)
-            if call in legal:
-                assert reason is None
+            if checked_reason(request, call, legal, may_name=set()) is None:
                 continue
-            assert reason is not None and RULE.search(reason), (call, reason, sorted(legal))
-            assert not named_cards(reason), reason
             explained[call] = explained.get(call, 0) + 1
     assert set(explained) == set(BALOOT_CALLS)  # even pass and sun: not in the play
     assert sum(explained.values()) > 100
@@ -285,12 +295,8 @@ def test_every_illegal_persian_rummy_action_names_its_rule() -> None:
         legal = {a.text for a in request.legal_actions}
         visible = visible_cards(observation)
         for typed in rummy_attempts(observation):
-            reason = explain(request, typed)
-            if typed in legal:
-                assert reason is None
+            if checked_reason(request, typed, legal, visible) is None:
                 continue
-            assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
-            assert named_cards(reason) <= visible, (reason, visible)
             key = (observation.phase, typed.split()[0])
             kinds[key] = kinds.get(key, 0) + 1
     draw, chosen, meld = (
@@ -370,12 +376,9 @@ def test_every_illegal_seep_capture_and_build_names_its_rule() -> None:
             continue
         visible = visible_cards(observation)
         for typed in seep_attempts(observation):
-            reason = explain(request, typed)
-            if typed in legal:
-                assert reason is None
+            reason = checked_reason(request, typed, legal, visible)
+            if reason is None:
                 continue
-            assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
-            assert named_cards(reason) <= visible, (reason, visible)
             kinds[typed.split()[0]] = kinds.get(typed.split()[0], 0) + 1
             rules.update(rule for rule in SEEP_RULES if rule in reason)
     assert set(kinds) == {"capture", "build", "add", "break"}, kinds
@@ -398,12 +401,9 @@ def test_every_illegal_baloot_declaration_names_its_rule() -> None:
             sample = random.Random(request.decision_index).sample(BALOOT_DECLARATIONS, 20)
             tried = [BALOOT_DECLARATIONS[0], *sample]
         for typed in tried:
-            reason = explain(request, typed)
-            if typed in legal:
-                assert reason is None
+            reason = checked_reason(request, typed, legal, visible | set(typed.split()))
+            if reason is None:
                 continue
-            assert reason is not None and RULE.search(reason), (typed, reason, sorted(legal))
-            assert named_cards(reason) <= visible | set(typed.split()), (reason, visible)
             key = reason.split(":")[0].split(" (")[0]
             kinds[key] = kinds.get(key, 0) + 1
     assert set(kinds) == {
