@@ -176,8 +176,6 @@ CAPTURE_BASE = _base(CAPTURE, 0)
 BUILD_BASE = {value: _base(BUILD, value - 9) for value in HOUSE_VALUES}
 ADD_BASE = {value: _base(ADD, value - 9) for value in HOUSE_VALUES}
 BREAK_BASE = {value: _base(BREAK, value - 9) for value in HOUSE_VALUES[:-1]}
-THROW_ONLY: list[int] = [THROW_BASE]
-"""The plays of a card that can only be thrown (shared; never changed)."""
 HOUSE_BITS = sum(1 << value for value in HOUSE_VALUES)
 ALL_VALUES = sum(1 << value for value in range(1, 14))
 BREAK_ROOM = tuple((1 << (14 - v)) - 1 for v in range(14))
@@ -187,18 +185,8 @@ MASK_WEIGHT: tuple[int, ...] = tuple(1 << (51 - card) for card in range(52))
 """Bit of each card in the 52-bit mask ``M`` of the docstring (AC is the top bit)."""
 
 
-def loose_rank(cards: list[int]) -> int:
-    """The ``rank`` part of an id for a set of card indices (any order)."""
-    if not cards:
-        return 0
-    mask = 0
-    for card in cards:
-        mask |= MASK_WEIGHT[card]
-    return FULL + len(cards) - mask - (mask & -mask)
-
-
 def loose_cards(rank: int) -> list[int]:
-    """Inverse of ``loose_rank``: card indices in canonical order.
+    """The card indices of a ``rank`` (module docstring), in canonical order.
 
     Below a set whose last card is c - 1, the sets that continue with card e (e >= c) fill
     a block of 2**(51 - e) ranks, so the next card is the first whose blocks reach past
@@ -427,22 +415,6 @@ def floor_sums(values: tuple[int, ...]) -> FloorSums:
     return found
 
 
-BIG_FLOOR = 6
-"""Above this many loose cards, the 52-bit masks of loose subsets come from byte tables."""
-
-
-def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
-    """The card mask ``M`` of every subset of the first 8 loose cards, and of the next 8."""
-    tables = []
-    for part in (loose[:8], loose[8:16]):
-        table = [0]
-        for card in part:
-            weight = MASK_WEIGHT[card]
-            table += [m + weight for m in table]
-        tables.append(table)
-    return tables[0], tables[1]
-
-
 # Phases, named as the proto's SeepPhase values (lower case, without the prefix).
 BIDDING = "bid"
 PLAY = "play"
@@ -495,6 +467,210 @@ class House:
     @property
     def cemented(self) -> bool:
         return self.total > self.value
+
+
+# --- Legal plays: section 4, one helper per clause ------------------------------------------
+
+HOUSES_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(value for value in HOUSE_VALUES if bits >> (value - 9) & 1) for bits in range(32)
+)
+"""The house values in a set of them, ascending, indexed by the set's bits 9..13 (``>> 9``)."""
+
+
+def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
+    """The card mask ``M`` of every subset of the first 8 loose cards, and of the next 8."""
+    tables = []
+    for part in (loose[:8], loose[8:16]):
+        table = [0]
+        for card in part:
+            weight = MASK_WEIGHT[card]
+            table += [m + weight for m in table]
+        tables.append(table)
+    return tables[0], tables[1]
+
+
+class Turn:
+    """The legal plays of one decision, clause by clause of section 4 of the rules.
+
+    Made once per decision from the state. Sets of values are bitmasks (bit V for value
+    V); sets of loose cards are masks over the loose list (bit i for the i-th loose card),
+    as ``FloorSums`` gives them. ``plays_of(v)`` lists what a card of value v may do, as
+    ids without the card's part; each clause is a method below, named after the play.
+    """
+
+    __slots__ = (
+        "_loose",
+        "_tables",
+        "breakable",
+        "capturers",
+        "floor",
+        "held",
+        "held_twice",
+        "own",
+        "partners",
+        "reach",
+        "retained",
+        "standing",
+        "takers",
+        "throwers",
+        "unbuilt",
+    )
+
+    def __init__(self, state: SeepState) -> None:
+        seat = state.current
+        me, partner = 1 << seat, 1 << ((seat + 2) % NUM_SEATS)
+        held = held_twice = 0
+        for card in state.hands[seat]:
+            bit = 1 << VALUE[card]
+            held_twice |= held & bit
+            held |= bit
+        self.held = held  # values the mover holds
+        self.held_twice = held_twice  # values he holds two or more cards of
+        standing = own = partners = breakable = 0
+        for value, house in state.houses.items():
+            bit = 1 << value
+            standing |= bit
+            if house.owners & me:
+                own |= bit
+            else:
+                if house.owners & partner:
+                    partners |= bit  # his partner's, not his
+                if house.total == value:
+                    breakable |= bit  # ordinary and not his
+        self.standing = standing  # every house
+        self.own = own  # the houses he owns
+        self.partners = partners
+        self.breakable = breakable
+        self.unbuilt = HOUSE_BITS & ~standing  # values a new house may take
+        self.takers = ALL_VALUES  # values whose cards may capture or be thrown
+        if state.play_number == 0:  # section 5: the opening uses the bid value
+            assert state.bid is not None
+            self.unbuilt &= 1 << state.bid
+            self.takers = 1 << state.bid
+        loose = state.loose
+        values = tuple(map(VALUE.__getitem__, loose))
+        self.floor = _FLOORS.get(values) or floor_sums(values)
+        self._loose = loose
+        self._tables: tuple[list[int], list[int]] | None = None
+        self.capturers = self.capturing_values()
+        self.throwers = self.throwing_values()
+        self.retained = self.retained_values()
+        self.reach = (held | partners) & (self.unbuilt | standing)
+        """House values a card might make or join: free or standing, and held by the
+        mover or his partner's house (a first sieve for ``may_house``)."""
+
+    def plays_of(self, v: int) -> list[int]:
+        """Every legal play of a card of value v, in kind order, as ids without the card.
+
+        A card captures or is thrown, never both (it is thrown only when it cannot
+        capture); it may also build, add or break, unless retention holds it back.
+        """
+        bit = 1 << v
+        plays = self.ids(CAPTURE_BASE, self.capture_sets(v)) if self.capturers & bit else []
+        if not self.retained & bit and self.may_house(v):
+            kept = self.held_after(v)
+            for value in HOUSES_IN[self.build_values(v, kept) >> 9]:
+                plays += self.ids(BUILD_BASE[value], self.build_sets(v, value))
+            for value in HOUSES_IN[self.add_values(v, kept) >> 9]:
+                plays += self.ids(ADD_BASE[value], self.floor.options(value, value - v))
+            for house in HOUSES_IN[self.break_values(v, kept) >> 9]:
+                plays += self.ids(BREAK_BASE[house], self.floor.options(house + v, 0))
+        if self.throwers & bit:
+            plays.append(THROW_BASE)
+        return plays
+
+    # -- what the mover holds and owns -------------------------------------------------------
+
+    def held_after(self, v: int) -> int:
+        """The values the mover still holds once a card of value v has left his hand."""
+        bit = 1 << v
+        return (self.held & ~bit) | (self.held_twice & bit)
+
+    def retained_values(self) -> int:
+        """Retention: the values of the houses the mover owns of which he holds one card
+        only. That last card may only capture, which takes the house and ends the duty;
+        any other play would leave him owning a house whose value he no longer holds (a
+        card of the value cannot be thrown anyway while its house stands). A card of
+        another value leaves all his houses safe."""
+        return self.own & ~self.held_twice
+
+    # -- CAPTURE and THROW (and section 5's opening) -----------------------------------------
+
+    def capturing_values(self) -> int:
+        """The values whose cards capture: a house of the value stands or some loose cards
+        add up to it; on the opening (section 5) only the bid value captures or throws."""
+        return self.takers & (self.standing | self.floor.sums)
+
+    def throwing_values(self) -> int:
+        """THROW: the values whose cards are thrown, those that cannot capture (no house of
+        the value and no loose cards adding up to it); on the opening only the bid value."""
+        return self.takers & ~(self.standing | self.floor.sums)
+
+    def capture_sets(self, v: int) -> list[int]:
+        """CAPTURE with a card of value v: every set S of loose cards that is v-packable
+        and leaves no loose cards adding up to v (the capture is maximal), and that is not
+        empty unless the house of value v stands (which every capture by v takes along)."""
+        sets = self.floor.captures(v)  # maximal v-packable sets; [0] when nothing adds to v
+        if self.standing >> v & 1:
+            return sets
+        return [s for s in sets if s]
+
+    # -- BUILD, ADD and BREAK ----------------------------------------------------------------
+
+    def may_house(self, v: int) -> bool:
+        """A quick test that spares most cards the three below: false when a card of
+        value v can neither BUILD, nor ADD, nor BREAK, because v alone or with loose cards
+        makes no value that is free or standing and that the mover holds or his partner
+        has a house of, and no house may be broken by him."""
+        return bool(self.floor.fits[v] & self.reach or self.breakable)
+
+    def build_values(self, v: int, kept: int) -> int:
+        """BUILD with a card of value v: values V of 9..13 with no house yet (the opening:
+        the bid only) that v alone or v with loose cards can make, and that the mover
+        still holds after the play (nobody builds for his partner)."""
+        return self.unbuilt & self.floor.fits[v] & kept
+
+    def build_sets(self, v: int, value: int) -> list[int]:
+        """BUILD's loose cards S for a house of ``value`` and a card of value v: S is not
+        empty, the card and S are ``value``-packable (beside the card's own group, S may
+        hold further groups), and S holds every loose card of that value."""
+        sets = self.floor.options(value, value - v)
+        return sets if value != v else [s for s in sets if s]
+
+    def add_values(self, v: int, kept: int) -> int:
+        """ADD with a card of value v to a standing house of value V, ordinary or cemented,
+        that v alone or v with loose cards can make. Allowed to its owner (the retention
+        check keeps a V in his hand, so V is kept), to his partner without a V, and to an
+        opponent only if he still holds a V after the play (he then joins the owners).
+        The loose cards are ``FloorSums.options(V, V - v)``: empty only when v is V."""
+        return self.standing & self.floor.fits[v] & (kept | self.partners)
+
+    def break_values(self, v: int, kept: int) -> int:
+        """BREAK with a card of value v: ordinary houses of value W that the mover does not
+        own (his partner's or an opponent's; cemented houses never break), with W + v at
+        most 13, when he still holds a card of W + v after the play. The loose cards are
+        any (W + v)-packable set holding every loose card of W + v:
+        ``FloorSums.options(W + v, 0)``, which may be empty."""
+        return self.breakable & (kept >> v) & BREAK_ROOM[v]
+
+    # -- ids ---------------------------------------------------------------------------------
+
+    def ids(self, base: int, sets: list[int]) -> list[int]:
+        """``base`` (kind and slot) plus the rank part of the id of each set of loose cards,
+        by the closed form of the module docstring; the card mask ``M`` of a set comes from
+        two byte tables (its first 8 loose cards and the next 8)."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = _mask_tables(self._loose)
+        low, high = tables
+        found = []
+        for s in sets:
+            if s:
+                m = low[s & 255] + high[s >> 8]
+                found.append(base + FULL + s.bit_count() - m - (m & -m))
+            else:
+                found.append(base)  # the empty set's rank is 0
+        return found
 
 
 class SeepState(State):
@@ -691,129 +867,22 @@ class SeepState(State):
     # -- legal plays ------------------------------------------------------------------------
 
     def _compute_legal(self) -> None:
-        """Every legal play of the seat to act, as ascending ids.
+        """Every legal play of the seat to act, as ascending ids; ``Turn`` holds the rules.
 
         Cards of one value have the same plays (only the card in the id differs), so the
-        plays are found once per value and then stamped with each card. Sets of house
-        values are bitmasks (bit V for value V); sets of loose cards are masks over the
-        loose list (bit i for the i-th), turned into the id's rank once per mask.
+        plays are found once per value and then stamped with each card.
         """
-        seat = self.current
-        hand = self.hands[seat]
-        loose = self.loose
-        values = tuple(map(VALUE.__getitem__, loose))
-        floor = _FLOORS.get(values) or floor_sums(values)
-        fits_of = floor.fits
-        captures_of = floor.captures
-        options_of = floor.options
-        houses = self.houses
-        me = 1 << seat
-        partner = 1 << ((seat + 2) % NUM_SEATS)
-        held = 0  # values the mover holds
-        held_twice = 0  # values the mover holds two or more of
-        for c in hand:
-            bit = 1 << VALUE[c]
-            held_twice |= held & bit
-            held |= bit
-        owned = helped = breakable = standing = 0
-        if houses:
-            for house in houses.values():
-                bit = 1 << house.value
-                standing |= bit  # every house
-                if house.owners & me:
-                    owned |= bit  # houses the mover owns
-                else:
-                    if house.owners & partner:
-                        helped |= bit  # houses of his partner's and not his
-                    if house.total == house.value:
-                        breakable |= bit  # ordinary houses he does not own
-        free = HOUSE_BITS & ~standing
-        may_take = ALL_VALUES  # values that may capture or be thrown
-        if self.play_number == 0:  # the opening: only the bid value
-            assert self.bid is not None
-            free &= 1 << self.bid
-            may_take = 1 << self.bid
-        reach = (held | helped) & (free | standing)  # houses a card might build or join
-        blocked = owned & ~held_twice  # a last card of a house the mover owns stays
-        takes = standing | floor.sums  # values that capture something
-        ranks: dict[int, int] = {0: 0}
-
-        def rank(mask: int) -> int:
-            m = 0
-            bits = mask
-            while bits:
-                low = bits & -bits
-                m += MASK_WEIGHT[loose[low.bit_length() - 1]]
-                bits ^= low
-            found = ranks[mask] = FULL + mask.bit_count() - m - (m & -m)
-            return found
-
-        if len(loose) > BIG_FLOOR:  # many plays to come: look masks up a byte at a time
-            low_byte, high_byte = _mask_tables(loose)
-
-            def rank(mask: int) -> int:
-                m = low_byte[mask & 255] + high_byte[mask >> 8]
-                found = ranks[mask] = FULL + mask.bit_count() - m - (m & -m)
-                return found
-
+        turn = Turn(self)
         ids: list[int] = []
+        plays: list[int] = []
         previous = 0
-        options: list[int] = []
-        for card in hand:
+        for card in self.hands[self.current]:
             v = VALUE[card]
             if v != previous:
-                previous = v
-                bit = 1 << v
-                housing = (fits_of[v] & reach or breakable) and not blocked & bit
-                if may_take & bit:  # CAPTURE, or THROW when nothing can be taken
-                    if takes & bit:
-                        options = []
-                        for s in captures_of(v):
-                            if s or standing & bit:
-                                r = ranks.get(s)
-                                options.append(CAPTURE_BASE + (rank(s) if r is None else r))
-                    elif not housing:  # the common case: the card can only be thrown
-                        options = THROW_ONLY
-                        ids.append(THROW_BASE + CARD_OFFSET[card])
-                        continue
-                    else:
-                        options = [THROW_BASE]
-                else:
-                    options = []
-                if housing:  # BUILD, ADD, BREAK
-                    keeps = (held & ~bit) | (held_twice & bit)  # values held after the play
-                    fits = fits_of[v]
-                    builds = keeps & free & fits
-                    adds = (keeps | helped) & standing & fits if standing else 0
-                    breaks = breakable and breakable & (keeps >> v) & BREAK_ROOM[v]
-                    while builds:
-                        low = builds & -builds
-                        builds ^= low
-                        value = low.bit_length() - 1
-                        base = BUILD_BASE[value]
-                        for s in options_of(value, value - v):
-                            if s:
-                                r = ranks.get(s)
-                                options.append(base + (rank(s) if r is None else r))
-                    while adds:
-                        low = adds & -adds
-                        adds ^= low
-                        value = low.bit_length() - 1
-                        base = ADD_BASE[value]
-                        for s in options_of(value, value - v):
-                            r = ranks.get(s)
-                            options.append(base + (rank(s) if r is None else r))
-                    while breaks:
-                        low = breaks & -breaks
-                        breaks ^= low
-                        value = low.bit_length() - 1
-                        base = BREAK_BASE[value]
-                        for s in options_of(value + v, 0):
-                            r = ranks.get(s)
-                            options.append(base + (rank(s) if r is None else r))
+                previous, plays = v, turn.plays_of(v)
             offset = CARD_OFFSET[card]
-            for base in options:
-                ids.append(base + offset)
+            for play in plays:
+                ids.append(play + offset)
         ids.sort()
         self._legal = ids
 
