@@ -76,6 +76,7 @@ bench: install sandbox
 	$(PY) -m bench.tournament_throughput
 	$(PY) -m bench.referee_processes
 	$(PY) -m bench.seep_worst_floor
+	$(PY) -m bench.seep_legal_speed
 	$(PY) -m bench.referee_load
 	$(PY) -m bench.leaderboard_reads
 	$(PY) -m bench.rating_refit

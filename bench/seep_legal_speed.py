@@ -39,6 +39,7 @@ def generators(policy_name: str, seeds: range) -> tuple[float, float, int]:
     """Microseconds per play position of the former and the new generator, and the
     number of positions."""
     policy = POLICIES[policy_name]
+    seep._FLOORS.clear()
     totals = {"old": 0.0, "new": 0.0}
     positions = 0
     gc.disable()
@@ -97,12 +98,18 @@ def main() -> None:
         )
     current = seep.SeepState._compute_legal
     for round_number in range(args.rounds):
-        now = decisions_us(range(args.seeds))
-        seep.SeepState._compute_legal = _patched_old  # type: ignore[method-assign]
-        try:
-            before = decisions_us(range(args.seeds))
-        finally:
-            seep.SeepState._compute_legal = current  # type: ignore[method-assign]
+        figures = {}
+        order = [("now", current), ("before", _patched_old)]
+        if round_number % 2:
+            order.reverse()
+        for name, generator in order:
+            seep.SeepState._compute_legal = generator  # type: ignore[method-assign]
+            seep._FLOORS.clear()  # each run starts with an empty floor-analysis cache
+            try:
+                figures[name] = decisions_us(range(args.seeds))
+            finally:
+                seep.SeepState._compute_legal = current  # type: ignore[method-assign]
+        before, now = figures["before"], figures["now"]
         print(
             f"random decisions (legal_actions + apply), round {round_number + 1}: before "
             f"{before:5.1f} us, now {now:5.1f} us, ratio {now / before:.2f}"

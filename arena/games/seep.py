@@ -477,6 +477,10 @@ HOUSES_IN: tuple[tuple[int, ...], ...] = tuple(
 """The house values in a set of them, ascending, indexed by the set's bits 9..13 (``>> 9``)."""
 
 
+BIG_FLOOR = 6
+"""Above this many loose cards, ``Turn.ids`` reads card masks from byte tables."""
+
+
 def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
     """The card mask ``M`` of every subset of the first 8 loose cards, and of the next 8."""
     tables = []
@@ -607,13 +611,11 @@ class Turn:
         return self.takers & ~(self.standing | self.floor.sums)
 
     def capture_sets(self, v: int) -> list[int]:
-        """CAPTURE with a card of value v: every set S of loose cards that is v-packable
-        and leaves no loose cards adding up to v (the capture is maximal), and that is not
-        empty unless the house of value v stands (which every capture by v takes along)."""
-        sets = self.floor.captures(v)  # maximal v-packable sets; [0] when nothing adds to v
-        if self.standing >> v & 1:
-            return sets
-        return [s for s in sets if s]
+        """CAPTURE with a card of value v (one of ``capturing_values``): every set S of
+        loose cards that is v-packable and leaves no loose cards adding up to v (the
+        capture is maximal). S is empty only when nothing adds up to v, and then the house
+        of value v stands: every capture by v takes it along."""
+        return self.floor.captures(v)
 
     # -- BUILD, ADD and BREAK ----------------------------------------------------------------
 
@@ -657,19 +659,29 @@ class Turn:
 
     def ids(self, base: int, sets: list[int]) -> list[int]:
         """``base`` (kind and slot) plus the rank part of the id of each set of loose cards,
-        by the closed form of the module docstring; the card mask ``M`` of a set comes from
-        two byte tables (its first 8 loose cards and the next 8)."""
+        by the closed form of the module docstring. The card mask ``M`` of a set is summed
+        card by card on a small floor; on a big one (where the lists are long) it comes
+        from two byte tables, the masks of every subset of the first 8 loose cards and of
+        the next 8, made at the first use."""
+        loose = self._loose
         tables = self._tables
-        if tables is None:
-            tables = self._tables = _mask_tables(self._loose)
-        low, high = tables
+        if tables is None and len(loose) > BIG_FLOOR:
+            tables = self._tables = _mask_tables(loose)
         found = []
         for s in sets:
-            if s:
-                m = low[s & 255] + high[s >> 8]
-                found.append(base + FULL + s.bit_count() - m - (m & -m))
-            else:
+            if not s:
                 found.append(base)  # the empty set's rank is 0
+                continue
+            if tables is not None:
+                m = tables[0][s & 255] + tables[1][s >> 8]
+            else:
+                m = 0
+                rest = s
+                while rest:
+                    low = rest & -rest
+                    m += MASK_WEIGHT[loose[low.bit_length() - 1]]
+                    rest ^= low
+            found.append(base + FULL + s.bit_count() - m - (m & -m))
         return found
 
 
