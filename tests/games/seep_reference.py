@@ -95,11 +95,39 @@ def owns_only_held_houses(mover: int, hand: Sequence[str], houses: Sequence[Hous
     return all(h.value in held for h in houses if mover in h.owners)
 
 
+@dataclass(frozen=True)
+class Taken:
+    """A set S of loose cards a play may move, and what the rules ask about it."""
+
+    cards: tuple[str, ...]
+    values: tuple[int, ...]
+    total: int
+    left_values: tuple[int, ...]
+    """The values of the loose cards outside S."""
+
+    @property
+    def tail(self) -> str:
+        return "".join(" " + c for c in self.cards)
+
+
+def loose_sets(loose: Sequence[str]) -> list[Taken]:
+    """Every subset of the loose cards, the empty one included."""
+    found = []
+    for cards in subsets(loose):
+        left = [c for c in loose if c not in cards]
+        found.append(Taken(cards, values_of(cards), sum(map(value, cards)), values_of(left)))
+    return found
+
+
 def legal_texts(p: Position) -> list[str]:
-    """Every legal play of the position as canonical text, each once."""
+    """Every legal play of the position as canonical text, each once.
+
+    ``total % t`` tests only spare the slower packing test: a t-packable set adds up to
+    a multiple of t."""
     found: set[str] = set()
     houses = {h.value: h for h in p.houses}
     loose_values = values_of(p.loose)
+    every_set = loose_sets(p.loose)
     for card in p.hand:
         v = value(card)
         after = list(p.hand)
@@ -119,38 +147,38 @@ def legal_texts(p: Position) -> list[str]:
         ):
             found.add(f"throw {card}")
 
-        for taken in subsets(p.loose):
-            tail = "".join(" " + c for c in taken)
-            taken_values = values_of(taken)
-            rest_values = values_of([c for c in p.loose if c not in taken])
+        for taken in every_set:
+            with_card = tuple(sorted((v, *taken.values)))  # {c} + S
 
             # CAPTURE: S v-packable, maximal, non-empty unless the house of v stands.
             if (
                 may_take
-                and packable(taken_values, v)
-                and not can_make(rest_values, v)
-                and (taken or v in houses)
+                and taken.total % v == 0
+                and packable(taken.values, v)
+                and not can_make(taken.left_values, v)
+                and (taken.cards or v in houses)
             ):
                 remaining = [h for h in p.houses if h.value != v]
                 if owns_only_held_houses(p.mover, after, remaining):
-                    found.add(f"capture {card}{tail}")
+                    found.add(f"capture {card}{taken.tail}")
 
-            # BUILD: a new house of value V.
+            # BUILD: a new house of value V, made of c and S, every loose V in S.
             for target in build_values:
                 if (
                     target not in houses
-                    and taken
-                    and packable(values_of([card, *taken]), target)
-                    and all(c in taken for c in p.loose if value(c) == target)
+                    and taken.cards
+                    and (v + taken.total) % target == 0
+                    and packable(with_card, target)
+                    and target not in taken.left_values
                     and target in held_after
                 ):
-                    new = House(target, (card, *taken), frozenset({p.mover}))
+                    new = House(target, (card, *taken.cards), frozenset({p.mover}))
                     if owns_only_held_houses(p.mover, after, [*p.houses, new]):
-                        found.add(f"build {card} {target}{tail}")
+                        found.add(f"build {card} {target}{taken.tail}")
 
-            # ADD to the house of value V.
+            # ADD c and S to the house of value V.
             for target, house in houses.items():
-                if not packable(values_of([card, *taken]), target):
+                if (v + taken.total) % target or not packable(with_card, target):
                     continue
                 owners = set(house.owners)
                 if p.mover in house.owners or partner(p.mover) in house.owners:
@@ -159,10 +187,10 @@ def legal_texts(p: Position) -> list[str]:
                     allowed = target in held_after
                     owners.add(p.mover)
                 if allowed:
-                    grown = House(target, (*house.cards, card, *taken), frozenset(owners))
+                    grown = House(target, (*house.cards, card, *taken.cards), frozenset(owners))
                     others = [h for h in p.houses if h.value != target]
                     if owns_only_held_houses(p.mover, after, [*others, grown]):
-                        found.add(f"add {card} {target}{tail}")
+                        found.add(f"add {card} {target}{taken.tail}")
 
             # BREAK someone else's ordinary house of value W into W + v.
             for old, house in houses.items():
@@ -171,16 +199,17 @@ def legal_texts(p: Position) -> list[str]:
                     not house.cemented
                     and p.mover not in house.owners
                     and new_value <= 13
-                    and packable(taken_values, new_value)
-                    and all(c in taken for c in p.loose if value(c) == new_value)
+                    and taken.total % new_value == 0
+                    and packable(taken.values, new_value)
+                    and new_value not in taken.left_values
                     and new_value in held_after
                 ):
                     others = [h for h in p.houses if h.value not in (old, new_value)]
                     target_house = houses.get(new_value)
                     owners = {p.mover} | (set(target_house.owners) if target_house else set())
-                    merged = House(new_value, (*house.cards, card, *taken), frozenset(owners))
+                    merged = House(new_value, (*house.cards, card, *taken.cards), frozenset(owners))
                     if owns_only_held_houses(p.mover, after, [*others, merged]):
-                        found.add(f"break {card} {old}{tail}")
+                        found.add(f"break {card} {old}{taken.tail}")
     return list(found)
 
 

@@ -193,26 +193,25 @@ def adversarial(seed: int, max_loose: int) -> SeepState:
         if not state.houses[value].owners:
             del state.houses[value]  # its cards stay out of play; harmless here
     hand = state.hands[mover]
-    while len(hand) < rng.randint(1, 12):
+    size = rng.randint(1, 12)
+    while len(hand) < size:
         card = pool.any(range(9, 14)) if rng.random() < 0.5 else pool.any()
         if card is not None:
             hand.append(card)
-    if not hand:
-        hand.append(pool.left.pop())
     for seat in range(4):
         state.hands[seat].sort()
     state._compute_legal()
     return state
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(seed=SEEDS)
 def test_adversarial_floors_list_what_section_4_allows(seed: int) -> None:
     same_as_reference(adversarial(seed, max_loose=10))
 
 
 @pytest.mark.slow
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=SEEDS)
 def test_adversarial_floors_up_to_16_loose_cards_list_what_section_4_allows(seed: int) -> None:
     same_as_reference(adversarial(seed, max_loose=16))
