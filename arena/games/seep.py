@@ -570,8 +570,11 @@ class Turn:
         capture); it may also build, add or break, unless retention holds it back.
         """
         bit = 1 << v
+        housing = not self.retained & bit and self.may_house(v)
+        if self.throwers & bit and not housing:
+            return [THROW_BASE]  # the most common case: a card that can only be thrown
         plays = self.ids(CAPTURE_BASE, self.capture_sets(v)) if self.capturers & bit else []
-        if not self.retained & bit and self.may_house(v):
+        if housing:
             kept = self.held_after(v)
             for value in HOUSES_IN[self.build_values(v, kept) >> 9]:
                 plays += self.ids(BUILD_BASE[value], self.build_sets(v, value))
