@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from arena import wire
-from arena.games.api import IllegalActionError
+from arena.games.api import Deal, IllegalActionError
 from arena.games.persian_rummy import (
     CARDS,
     VALUE,
@@ -146,8 +146,31 @@ P1_HAND = "JC JH 5D 6D 8S TS 3H"
 P1_PILE = "4C JD 9S 2H KC"
 
 
+def p1_position(stock_top: str = "") -> PersianRummyState:
+    """Example P1 reached by public play from a chosen deal: dealer 3, 4C turned up; seat
+    0 is dealt its hand with JD for 3H, draws 3H and discards JD; seats 1-3 (``OTHERS``
+    filled up to seven in canonical order) draw 9S, 2H and KC and discard them. Seat 0
+    then starts its turn with ``P1_HAND`` and the pile ``P1_PILE``; the stock's top cards
+    are ``stock_top``."""
+    seat_0 = [c for c in P1_HAND.split() if c != "3H"] + ["JD"]
+    named = {*P1_HAND.split(), *P1_PILE.split(), *" ".join(OTHERS).split(), *stock_top.split()}
+    spare = [c for c in PACK if c not in named]
+    hands = [seat_0]
+    for other in OTHERS:
+        need = 7 - len(other.split())
+        hands.append(other.split() + spare[:need])
+        spare = spare[need:]
+    rest = ["4C", "3H", "9S", "2H", "KC", *stock_top.split(), *spare]
+    state = GAME.new_state(0, deal=Deal.of(hands, 3, " ".join(rest)))
+    for card in ("JD", "9S", "2H", "KC"):
+        act(state, "draw", f"discard {card}")
+    assert hand(state, 0) == sorted(P1_HAND.split(), key=index)
+    assert [d.card for d in state.observation(0).discard_pile] == P1_PILE.split()
+    return state
+
+
 def test_p1_taking_jack_at_index_1_takes_all_above_and_must_meld_it_first() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     assert state.current_seat() == 0
     assert legal_texts(state) == ["draw", "take 1", "take 2"]
     act(state, "take 1")
@@ -163,7 +186,7 @@ def test_p1_taking_jack_at_index_1_takes_all_above_and_must_meld_it_first() -> N
 
 
 def test_p1_take_0_and_take_4_are_illegal_and_change_nothing() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     before = state.snapshot()
     for text in ("take 0", "take 4", "take 3", "pass"):
         with pytest.raises(IllegalActionError):
@@ -344,10 +367,11 @@ def test_teams_are_seats_0_and_2_against_1_and_3() -> None:
 
 
 def test_draw_takes_the_top_stock_card_privately() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE, stock="AH 2C 3C")
+    state = p1_position("AH 2C 3C")
+    size = state.observation(0).stock_size
     act(state, "draw")
     assert "AH" in hand(state, 0)
-    assert state.observation(0).stock_size == 2
+    assert state.observation(0).stock_size == size - 1
     assert state.observation(0).phase == "meld"
     draw, card = state.events[-2:]
     assert draw.kind == "draw" and draw.public and draw.seat == 0 and "card" not in draw.data
@@ -365,7 +389,7 @@ def test_the_turn_that_draws_the_last_stock_card_goes_on_normally() -> None:
 
 
 def test_pass_is_legal_only_on_an_empty_stock_and_is_the_whole_turn() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     assert "pass" not in legal_texts(state)
     state = arranged([P1_HAND, *OTHERS], pile=P1_PILE, stock="")
     assert legal_texts(state) == ["take 1", "take 2", "pass"]
@@ -427,14 +451,14 @@ def test_after_a_take_only_melds_and_layoffs_using_the_chosen_card_are_offered()
 
 
 def test_cards_taken_with_the_chosen_one_may_be_discarded_in_the_same_turn() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     act(state, "take 1", "meld JC JD JH", "discard 2H")
     assert state.observation(1).discard_pile[-1].card == "2H"
     assert state.observation(1).discard_pile[-1].seat == 0
 
 
 def test_cards_taken_from_the_pile_are_public_while_held() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     act(state, "take 1", "meld JC JD JH", "discard 2H")
     for seat in range(4):
         known = state.observation(seat).known_cards
@@ -553,7 +577,7 @@ def test_lay_offs_go_on_any_meld_even_before_owning_one_and_score_for_the_layer(
 
 
 def test_discard_ends_the_turn_and_the_next_seat_draws() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     act(state, "draw", "discard 3H")
     assert state.current_seat() == 1
     assert state.observation(1).phase == "draw"
