@@ -146,27 +146,35 @@ P1_HAND = "JC JH 5D 6D 8S TS 3H"
 P1_PILE = "4C JD 9S 2H KC"
 
 
-def p1_position(stock_top: str = "") -> PersianRummyState:
-    """Example P1 reached by public play from a chosen deal: dealer 3, 4C turned up; seat
-    0 is dealt its hand with JD for 3H, draws 3H and discards JD; seats 1-3 (``OTHERS``
-    filled up to seven in canonical order) draw 9S, 2H and KC and discard them. Seat 0
-    then starts its turn with ``P1_HAND`` and the pile ``P1_PILE``; the stock's top cards
-    are ``stock_top``."""
-    seat_0 = [c for c in P1_HAND.split() if c != "3H"] + ["JD"]
-    named = {*P1_HAND.split(), *P1_PILE.split(), *" ".join(OTHERS).split(), *stock_top.split()}
+def reached(hand_0: str, pile: str, stock_top: str = "") -> PersianRummyState:
+    """Seat 0 starting its turn with seven cards ``hand_0`` and the discard pile ``pile``
+    (bottom first), reached by public play from a chosen deal: the dealer is the seat
+    that makes seat 0 act after ``len(pile) - 1`` turns; the bottom card is turned up and
+    each of those turns draws the next pile card and discards it. Seats 1-3 hold
+    ``OTHERS`` filled up to seven in canonical order; the stock's top cards are then
+    ``stock_top``."""
+    cards = pile.split()
+    dealer = -len(cards) % 4
+    named = {*hand_0.split(), *cards, *" ".join(OTHERS).split(), *stock_top.split()}
     spare = [c for c in PACK if c not in named]
-    hands = [seat_0]
+    hands = [hand_0.split()]
     for other in OTHERS:
         need = 7 - len(other.split())
         hands.append(other.split() + spare[:need])
         spare = spare[need:]
-    rest = ["4C", "3H", "9S", "2H", "KC", *stock_top.split(), *spare]
-    state = GAME.new_state(0, deal=Deal.of(hands, 3, " ".join(rest)))
-    for card in ("JD", "9S", "2H", "KC"):
+    rest = [*cards, *stock_top.split(), *spare]
+    state = GAME.new_state(0, deal=Deal.of(hands, dealer, " ".join(rest)))
+    for card in cards[1:]:
         act(state, "draw", f"discard {card}")
-    assert hand(state, 0) == sorted(P1_HAND.split(), key=index)
-    assert [d.card for d in state.observation(0).discard_pile] == P1_PILE.split()
+    assert state.current_seat() == 0
+    assert hand(state, 0) == sorted(hand_0.split(), key=index)
+    assert [d.card for d in state.observation(0).discard_pile] == cards
     return state
+
+
+def p1_position(stock_top: str = "") -> PersianRummyState:
+    """Example P1, reached by public play (``reached``)."""
+    return reached(P1_HAND, P1_PILE, stock_top)
 
 
 def test_p1_taking_jack_at_index_1_takes_all_above_and_must_meld_it_first() -> None:
@@ -412,7 +420,7 @@ def test_the_discard_pile_never_becomes_a_new_stock() -> None:
 
 
 def test_taking_the_top_card_alone_also_requires_melding_it() -> None:
-    state = arranged(["QC KC 2D 3D 4H 9S 9H", *OTHERS], pile="4C JD AC")
+    state = reached("QC KC 2D 3D 4H 9S 9H", "4C JD AC")
     assert legal_texts(state) == ["draw", "take 2"]
     act(state, "take 2")
     assert state.observation(0).phase == "use_chosen"
@@ -436,7 +444,7 @@ def test_a_take_is_legal_through_laying_the_chosen_card_off_on_an_opponents_meld
 
 
 def test_after_a_take_only_melds_and_layoffs_using_the_chosen_card_are_offered() -> None:
-    state = arranged(["6C 7C 8C 9C 5S 5H QD", *OTHERS], pile="2C 5C")
+    state = reached("6C 7C 8C 9C 5S 5H QD", "2C 5C")
     assert legal_texts(state) == ["draw", "take 1"]
     act(state, "take 1")
     assert legal_texts(state) == [
