@@ -1,6 +1,8 @@
 """Pure, deterministic rule engines, one module per game."""
 
 from arena.games.api import (
+    Deal,
+    DealError,
     Event,
     Game,
     GameError,
@@ -14,6 +16,8 @@ from arena.games.api import (
 from arena.games.registry import all_games, game_name, game_names, get_game
 
 __all__ = [
+    "Deal",
+    "DealError",
     "Event",
     "Game",
     "GameError",

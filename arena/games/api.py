@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import abc
 import pickle
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,98 @@ class OptionError(GameError):
 
 class UnknownGameError(GameError):
     """No game is registered under that name."""
+
+
+class DealError(GameError):
+    """A chosen deal (``Game.new_state(..., deal=...)``) does not fit the game."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Who holds what when a match's first hand starts, for ``Game.new_state(deal=...)``.
+
+    Tests, bots and analysis use it to start a match from a chosen arrangement instead
+    of the seed's shuffle; the seed still decides everything else (later hands, and the
+    dealer when ``dealer`` is None). Cards are codes as in observations (``QH``, ``X1``).
+
+    * ``hands``: one tuple of cards per seat, as the game deals them before anyone acts
+      (the ``deal`` event's ``hands``); order within a hand does not matter.
+    * ``dealer``: the dealer's seat, or None to draw the dealer as the seed would.
+    * ``rest``: every card not in ``hands``, in the order the game turns it up, deals it
+      or draws it later. Each game's ``new_state`` says what that order is.
+
+    Together ``hands`` and ``rest`` hold the game's whole pack (with these options)
+    exactly once; anything else is a ``DealError``. ``State.initial_deal()`` gives back
+    the deal a match started from, in this form.
+    """
+
+    hands: tuple[tuple[str, ...], ...]
+    dealer: int | None = None
+    rest: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls, hands: Iterable[str | Iterable[str]], dealer: int | None = None, rest: str = ""
+    ) -> Deal:
+        """A deal from text: each hand and ``rest`` may be one string of codes separated
+        by spaces (``Deal.of(["AS KS", "QS JS"], dealer=1, rest="TS 9S")``)."""
+        return cls(
+            tuple(tuple(h.split()) if isinstance(h, str) else tuple(h) for h in hands),
+            dealer,
+            tuple(rest.split()),
+        )
+
+    def check(
+        self,
+        game: str,
+        pack: Sequence[str],
+        hand_sizes: Callable[[int], Sequence[int]],
+        seed_dealer: int,
+        rest: str,
+    ) -> int:
+        """Raise ``DealError`` unless this deal fits, and return its dealer (``seed_dealer``,
+        the one the seed drew, when none is chosen). It fits with one hand per seat of the
+        sizes ``hand_sizes(dealer)`` gives, the other cards of ``pack`` in ``rest`` (which
+        the words ``rest`` describe, for the message), and every card of ``pack`` once."""
+        seats = len(hand_sizes(seed_dealer))
+        if len(self.hands) != seats:
+            raise DealError(
+                f"{game}: a deal has {seats} hands, one per seat, not {len(self.hands)}"
+            )
+        dealer = seed_dealer if self.dealer is None else self.dealer
+        if type(dealer) is not int or not 0 <= dealer < seats:
+            raise DealError(f"{game}: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
+        known = set(pack)
+        everything = [card for hand in self.hands for card in hand] + list(self.rest)
+        strange = [card for card in everything if card not in known]
+        if strange:
+            raise DealError(
+                f"{game}: {', '.join(map(repr, strange))} "
+                f"{'is not a card' if len(strange) == 1 else 'are not cards'} of this "
+                f"game's pack with these options ({len(pack)} cards: {' '.join(pack)})"
+            )
+        seen: set[str] = set()
+        twice: list[str] = []
+        for card in everything:
+            if card in seen and card not in twice:
+                twice.append(card)
+            seen.add(card)
+        if twice:
+            raise DealError(f"{game}: {' '.join(twice)} dealt more than once")
+        sizes = hand_sizes(dealer)
+        for seat, (hand, size) in enumerate(zip(self.hands, sizes, strict=True)):
+            if len(hand) != size:
+                raise DealError(
+                    f"{game}: seat {seat} must be dealt {size} cards here, not {len(hand)}"
+                )
+        missing = [card for card in pack if card not in seen]
+        if missing:
+            raise DealError(
+                f"{game}: a deal uses the whole pack; {' '.join(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} missing from the hands and rest "
+                f"({rest})"
+            )
+        return dealer
 
 
 @dataclass(frozen=True)
@@ -196,6 +288,16 @@ class State(abc.ABC):
         replays after each decision; None for games whose events already tell it."""
         return None
 
+    _first_deal: Deal | None = None
+
+    def initial_deal(self) -> Deal:
+        """The deal the match's first hand started from, dealer included, in the form
+        ``Game.new_state(deal=...)`` takes: given to another seed, it reproduces the first
+        hand (the seed still shuffles the later ones)."""
+        if self._first_deal is None:
+            raise GameError(f"{self.game_info.name}: this engine does not record its deal")
+        return self._first_deal
+
     def snapshot(self) -> bytes:
         """A byte image of the whole state, for checking that nothing changed."""
         return pickle.dumps(self.__dict__)
@@ -207,5 +309,10 @@ class Game(abc.ABC):
     info: GameInfo
 
     @abc.abstractmethod
-    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> State:
-        """A fresh match dealt from ``seed``; options are validated with ``resolve_options``."""
+    def new_state(
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
+    ) -> State:
+        """A fresh match dealt from ``seed``; options are validated with ``resolve_options``.
+
+        With ``deal``, the first hand starts from that arrangement instead of the seed's
+        shuffle (a ``DealError`` says what does not fit); the seed deals the rest."""

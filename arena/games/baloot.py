@@ -75,6 +75,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from arena.games.api import (
+    Deal,
     Event,
     Game,
     GameInfo,
@@ -356,8 +357,14 @@ class BalootGame(Game):
 
     info = GAME_INFO
 
-    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> BalootState:
-        return BalootState(seed, GAME_INFO.resolve_options(options))
+    def new_state(
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
+    ) -> BalootState:
+        """A match dealt from ``seed``, or whose first round is ``deal``: ``hands`` are the
+        first five cards of each seat, ``rest[0]`` is the up-card and ``rest[1:]`` the 11
+        face-down cards in the order they are dealt after the bidding: to each seat in
+        bidding order from the dealer's right, three each, two to the buyer."""
+        return BalootState(seed, GAME_INFO.resolve_options(options), deal)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -372,7 +379,7 @@ class BalootState(State):
 
     game_info = GAME_INFO
 
-    def __init__(self, seed: int, options: Options) -> None:
+    def __init__(self, seed: int, options: Options, deal: Deal | None = None) -> None:
         self._rng = random.Random(seed)
         self.max_rounds = int(options["max_rounds"])
         self.events: list[Event] = []
@@ -380,7 +387,18 @@ class BalootState(State):
         self.round_number = 0
         self.winning_team: int | None = None
         self.dealer = self._rng.randrange(NUM_SEATS)
-        self._deal()
+        if deal is None:
+            self._deal()
+            return
+        self.dealer = deal.check(
+            GAME_INFO.name,
+            CARDS,
+            lambda _: [FIRST_CARDS] * NUM_SEATS,
+            self.dealer,
+            "the up-card, then the face-down cards in the order they are dealt",
+        )
+        rest = list(deal.rest)
+        self._begin_round([list(hand) for hand in deal.hands], rest[0], rest[1:])
 
     # -- the contract --------------------------------------------------------------------
 
@@ -441,6 +459,9 @@ class BalootState(State):
         self.hands = [sorted(hand, key=CARD_ORDER.__getitem__) for hand in hands]
         self.up_card = up_card
         self.face_down = list(face_down)
+        if self._first_deal is None:
+            rest = (up_card, *face_down)
+            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer, rest)
         self.start_scores = tuple(self.team_scores)
         self.bids: list[BalootBidMade] = []
         self.bidding_round = 1

@@ -70,6 +70,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from arena.games.api import (
+    Deal,
     Event,
     Game,
     GameInfo,
@@ -286,8 +287,13 @@ class BidEuchreGame(Game):
 
     info = GAME_INFO
 
-    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> BidEuchreState:
-        return BidEuchreState(seed, GAME_INFO.resolve_options(options))
+    def new_state(
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
+    ) -> BidEuchreState:
+        """A match dealt from ``seed``, or whose first hand is ``deal``: ``hands`` are the
+        six cards of each seat (with the ``joker`` option, the dealer's seven, the discard
+        still to make); every card is dealt, so ``rest`` is empty."""
+        return BidEuchreState(seed, GAME_INFO.resolve_options(options), deal)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -302,7 +308,7 @@ class BidEuchreState(State):
 
     game_info = GAME_INFO
 
-    def __init__(self, seed: int, options: Options) -> None:
+    def __init__(self, seed: int, options: Options, deal: Deal | None = None) -> None:
         self._rng = random.Random(seed)
         self.stick_the_dealer = bool(options["stick_the_dealer"])
         self.ace_no_face = bool(options["ace_no_face"])
@@ -314,7 +320,18 @@ class BidEuchreState(State):
         self.hands_scored = 0
         self.winning_team: int | None = None
         self.dealer = self._rng.randrange(NUM_SEATS)
-        self._deal()
+        if deal is None:
+            self._deal()
+            return
+        extra = len(JOKER_CARDS) - len(CARDS) if self.joker else 0
+        self.dealer = deal.check(
+            GAME_INFO.name,
+            JOKER_CARDS if self.joker else CARDS,
+            lambda dealer: [6 + extra * (seat == dealer) for seat in range(NUM_SEATS)],
+            self.dealer,
+            "every card is dealt: rest must be empty",
+        )
+        self._begin_hand([list(hand) for hand in deal.hands])
 
     # -- the contract --------------------------------------------------------------------
 
@@ -373,6 +390,8 @@ class BidEuchreState(State):
         """Start a hand from dealt cards: reset the hand's record, then ask the first seat."""
         self.hand_number += 1
         self.hands = [sorted(hand, key=CARD_ORDER.__getitem__) for hand in hands]
+        if self._first_deal is None:
+            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer)
         self.calls: list[BidEuchreCallMade] = []
         self.high_call = PASS
         self.high_caller: int | None = None

@@ -83,6 +83,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from arena.games.api import (
+    Deal,
     Event,
     Game,
     GameInfo,
@@ -341,8 +342,14 @@ class BridgetteGame(Game):
 
     info = GAME_INFO
 
-    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> BridgetteState:
-        return BridgetteState(seed, GAME_INFO.resolve_options(options))
+    def new_state(
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
+    ) -> BridgetteState:
+        """A match dealt from ``seed``, or whose first deal is ``deal``: ``hands`` are the
+        13 cards of each seat, ``rest`` the 29 of the stock from the top, so ``rest[0]`` is
+        the up-card, ``rest[:2]`` the non-dealer's draw and the next 4, 8 or 12 the
+        dealer's."""
+        return BridgetteState(seed, GAME_INFO.resolve_options(options), deal)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -357,7 +364,7 @@ class BridgetteState(State):
 
     game_info = GAME_INFO
 
-    def __init__(self, seed: int, options: Options) -> None:
+    def __init__(self, seed: int, options: Options, deal: Deal | None = None) -> None:
         self._rng = random.Random(seed)
         self.deals = int(options["deals"])
         self.events: list[Event] = []
@@ -365,7 +372,17 @@ class BridgetteState(State):
         self.deal_number = 0
         self.winning_seat: int | None = None
         self.dealer = self._rng.randrange(NUM_SEATS)
-        self._deal()
+        if deal is None:
+            self._deal()
+            return
+        self.dealer = deal.check(
+            GAME_INFO.name,
+            CARDS,
+            lambda _: [HAND_SIZE] * NUM_SEATS,
+            self.dealer,
+            "the stock, top card first",
+        )
+        self._begin_deal([list(hand) for hand in deal.hands], list(deal.rest))
 
     # -- the contract --------------------------------------------------------------------
 
@@ -417,6 +434,8 @@ class BridgetteState(State):
         self.deal_number += 1
         self.hands = [_sorted(hand) for hand in hands]
         self.stock = list(stock)
+        if self._first_deal is None:
+            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer, tuple(stock))
         self.up_card = self.stock[0]
         self.dealer_draws = DEALER_DRAWS[self.up_card]
         self.drawn: list[list[Card]] = [[], []]

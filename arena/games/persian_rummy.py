@@ -81,7 +81,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from arena.games.api import Event, Game, GameInfo, IllegalActionError, Options, State
+from arena.games.api import Deal, Event, Game, GameInfo, IllegalActionError, Options, State
 from arena.games.cards import JOKERS, SUITS, Card, pretty
 from arena.games.registry import register
 from arena.games.tricks import PlayedCard
@@ -353,9 +353,14 @@ class PersianRummyGame(Game):
     info = GAME_INFO
 
     def new_state(
-        self, seed: int, options: Mapping[str, object] | None = None
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
     ) -> PersianRummyState:
-        return PersianRummyState(seed, GAME_INFO.resolve_options(options))
+        """A match dealt from ``seed``, or whose first deal is ``deal``: ``hands`` are the
+        seven cards of each seat, ``rest`` the 28 of the stock from the top, so ``rest[0]``
+        is turned up to start the discard pile and ``rest[1]`` is the first card drawn. A
+        chosen ``dealer`` deals without the draw for the first dealer (no ``dealer_draw``
+        event); None draws for it from the seed."""
+        return PersianRummyState(seed, GAME_INFO.resolve_options(options), deal)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -461,15 +466,31 @@ class PersianRummyState(State):
     """The acting seat's publicly known cards changed during this action (only the actor's
     ever do): rebuild that entry of ``known_view``."""
 
-    def __init__(self, seed: int, options: Options) -> None:
+    def __init__(self, seed: int, options: Options, deal: Deal | None = None) -> None:
         self._rng = random.Random(seed)
         self.events: list[Event] = []
         self.team_scores = [0, 0]
         self.deal_number = 0
         self.winning_team: int | None = None
-        draws, self.first_dealer = self._draw_for_first_dealer()
+        draws: list[list[tuple[int, Card]]] | None = None
+        if deal is None or deal.dealer is None:
+            draws, self.first_dealer = self._draw_for_first_dealer()
+        else:
+            self.first_dealer = deal.dealer
         self.dealer = self.first_dealer
-        self._deal(draws)
+        if deal is None:
+            self._deal(draws)
+            return
+        self.dealer = self.first_dealer = deal.check(
+            GAME_INFO.name,
+            CARDS,
+            lambda _: [HAND_SIZE] * NUM_SEATS,
+            self.dealer,
+            "the stock, top card first",
+        )
+        self.deal_number += 1
+        hands = [sum(1 << CARD_INDEX[card] for card in hand) for hand in deal.hands]
+        self._begin_deal(hands, [CARD_INDEX[card] for card in deal.rest], draws)
 
     # -- the contract --------------------------------------------------------------------
 
@@ -551,6 +572,12 @@ class PersianRummyState(State):
     ) -> None:
         """Start a deal from dealt hands (card masks) and the stock, top card first."""
         self.hands = list(hands)
+        if self._first_deal is None:
+            self._first_deal = Deal(
+                tuple(_codes(h) for h in hands),
+                self.dealer,
+                tuple(CARDS[c] for c in stock_top_first),
+            )
         self.suit_masks = [self._suit_mask(h) for h in hands]
         self.known = [0] * NUM_SEATS
         self.known_view = tuple(PersianRummySeatCards(s, ()) for s in range(NUM_SEATS))

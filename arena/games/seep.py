@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from arena.games.api import (
+    Deal,
     Event,
     Game,
     GameInfo,
@@ -445,8 +446,16 @@ class SeepGame(Game):
 
     info = GAME_INFO
 
-    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> SeepState:
-        return SeepState(seed, GAME_INFO.resolve_options(options))
+    def new_state(
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
+    ) -> SeepState:
+        """A match dealt from ``seed``, or whose first deal is ``deal``: ``hands`` are what
+        the seats hold at the bid (the bidder, dealer + 1, four cards; the others none),
+        ``rest[:4]`` the face-down floor, and ``rest[4:]`` the other 44 cards in the order
+        they are dealt after play 1: packets of four to the bidder, b+1, b+2, the dealer,
+        again, then to b+1, b+2 and the dealer. A chosen deal whose bidder holds no card
+        above 8 is thrown in as the rules say, and the seed deals the next one."""
+        return SeepState(seed, GAME_INFO.resolve_options(options), deal)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -700,7 +709,7 @@ class SeepState(State):
     current: int
     loose: list[int]
 
-    def __init__(self, seed: int, options: Options) -> None:
+    def __init__(self, seed: int, options: Options, deal: Deal | None = None) -> None:
         self._rng = random.Random(seed)
         self.bazzis_to_play = int(options["bazzis"])
         self.max_deals = int(options["max_deals"])
@@ -713,7 +722,18 @@ class SeepState(State):
         self.deal_history: list[SeepDealResult] = []
         self.winning_team: int | None = None
         self.dealer = self._rng.randrange(NUM_SEATS)
-        self._deal()
+        if deal is None:
+            self._deal()
+            return
+        self.dealer = deal.check(
+            GAME_INFO.name,
+            CARDS,
+            lambda dealer: [4 * (seat == (dealer + 1) % NUM_SEATS) for seat in range(NUM_SEATS)],
+            self.dealer,
+            "the floor's four face-down cards, then the stock in the order it is dealt",
+        )
+        bidder = deal.hands[(self.dealer + 1) % NUM_SEATS]
+        self._deal([CARD_INDEX[card] for card in (*bidder, *deal.rest)])
 
     # -- the contract --------------------------------------------------------------------
 
@@ -772,10 +792,12 @@ class SeepState(State):
 
     # -- deal and bid ---------------------------------------------------------------------
 
-    def _deal(self) -> None:
+    def _deal(self, chosen: list[int] | None = None) -> None:
         """Shuffle the whole pack and deal, again and again while the bidder has no card
-        above 8."""
+        above 8; a ``chosen`` pack order is dealt first, without a shuffle."""
         self.redeal_cards: list[int] = []
+        if chosen is not None and self._begin_deal(chosen):
+            return
         while True:
             deck = list(range(52))
             self._rng.shuffle(deck)
@@ -833,6 +855,9 @@ class SeepState(State):
             return False
         self.deal_number += 1
         self.deals_in_bazzi += 1
+        if self._first_deal is None:
+            rest = tuple(CARDS[c] for c in deck[4:])
+            self._first_deal = Deal(tuple(map(tuple, hands)), self.dealer, rest)
         self.phase = BIDDING
         self.current = self.bidder
         values = {VALUE[c] for c in shown}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 
 from arena import wire, wire_bytes
 from arena.games import registry
-from arena.games.api import Event, Game, IllegalActionError, OptionSpec, State
+from arena.games.api import Deal, DealError, Event, Game, IllegalActionError, OptionSpec, State
 from arena.games.cards import COLONS, JOKERS, RANKS, SUITS
 from arena.referee.commitment import deal_commitment, new_salt
 from arena.replay.record import ReplayRecorder
@@ -464,6 +465,74 @@ def check_replay(game: Game, case: Case) -> None:
         raise AssertionError("a replay with a changed action verified")
 
 
+# --- chosen deals -------------------------------------------------------------------------
+
+
+def _reshaped(deal: Deal, cards: Sequence[str]) -> Deal:
+    """``deal`` with its cards, hands then rest, replaced by ``cards`` in the same places."""
+    hands, at = [], 0
+    for hand in deal.hands:
+        hands.append(tuple(cards[at : at + len(hand)]))
+        at += len(hand)
+    return Deal(tuple(hands), deal.dealer, tuple(cards[at:]))
+
+
+def check_chosen_deal(game: Game, case: Case) -> None:
+    """The deal a fresh match started from (``State.initial_deal()``), given to
+    ``new_state`` with other seeds, starts the same first hand: the same deal, legal list
+    and observations for every seat. (After a redeal the seeded match also shows the
+    thrown-in cards, which a chosen deal has no past for: it is then compared only with
+    another chosen one.)"""
+    fresh = game.new_state(case.seed, case.options)
+    deal = fresh.initial_deal()
+    assert len(deal.hands) == game.info.num_seats and deal.dealer is not None
+    chosen = [game.new_state(seed, case.options, deal=deal) for seed in (case.seed ^ 1, 7)]
+    redealt = sum(event.kind == "deal" for event in fresh.events) > 1
+    for state in chosen if redealt else [fresh, *chosen]:
+        assert state.initial_deal() == deal, "a chosen deal is not the deal the match starts from"
+        assert state.legal_actions() == chosen[0].legal_actions(), (
+            "a chosen deal's legal lists differ"
+        )
+        for seat in range(game.info.num_seats):
+            assert state.observation(seat) == chosen[0].observation(seat), (
+                f"a chosen deal shows seat {seat} another first hand"
+            )
+    dealt = next(event for event in chosen[0].events if event.kind == "deal")
+    assert [sorted(hand) for hand in dealt.data["hands"]] == [sorted(h) for h in deal.hands]
+
+
+def check_bad_deals(game: Game, case: Case) -> None:
+    """A deal that does not fit raises ``DealError`` saying what is wrong: a card twice, a
+    card missing, a card not in the pack, a hand too many or too few, a dealer that is no
+    seat."""
+    deal = game.new_state(case.seed, case.options).initial_deal()
+    cards = [card for hand in deal.hands for card in hand] + list(deal.rest)
+    foreign = min(CARD_CODES - set(cards))
+    short = Deal(deal.hands, deal.dealer, deal.rest[:-1]) if deal.rest else None
+    if short is None:
+        longest = max(range(len(deal.hands)), key=lambda seat: len(deal.hands[seat]))
+        hands = list(deal.hands)
+        hands[longest] = hands[longest][:-1]
+        short = Deal(tuple(hands), deal.dealer, deal.rest)
+    seats = game.info.num_seats
+    bad = {
+        "more than once": _reshaped(deal, [cards[0], cards[0], *cards[2:]]),
+        "not a card": _reshaped(deal, [foreign, *cards[1:]]),
+        "missing|must be dealt": short,
+        "one per seat": Deal(deal.hands[:-1], deal.dealer, deal.rest),
+        "one per seat ": Deal((*deal.hands, ()), deal.dealer, deal.rest),
+        "dealer must be": Deal(deal.hands, seats, deal.rest),
+    }
+    for words, wrong in bad.items():
+        try:
+            game.new_state(case.seed, case.options, deal=wrong)
+        except DealError as error:
+            assert re.search(words.strip(), str(error)), f"{error} does not say {words.strip()!r}"
+            assert str(error).startswith(game.info.name), f"{error} does not name the game"
+        else:
+            raise AssertionError(f"a deal with a fault ({words.strip()}) was accepted")
+
+
 MatchCheck = Callable[[Game, Case], None]
 
 MATCH_CHECKS: dict[str, MatchCheck] = {
@@ -474,5 +543,7 @@ MATCH_CHECKS: dict[str, MatchCheck] = {
     "hidden cards": check_hidden_cards,
     "wire": check_wire,
     "replay": check_replay,
+    "chosen deal": check_chosen_deal,
+    "bad deals": check_bad_deals,
 }
 """Every check of the generic suite, by name."""

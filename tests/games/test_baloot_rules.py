@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from arena.games.api import IllegalActionError, OptionError
+from arena.games.api import Deal, IllegalActionError, OptionError
 from arena.games.baloot import (
     CARDS,
     NUM_ACTIONS,
@@ -41,9 +41,8 @@ def arranged_round(
     buys. The buyer's hand holds the up-card; every seat's first five cards are the first
     five listed (the up-card aside), and the face-down cards are stacked so that the rest
     arrive as listed.
-
-    Test-only: it discards the seeded first deal and starts the round again from these
-    cards, so the engine needs no public hook for fixed deals.
+    The deal goes through ``new_state(deal=...)``; ``scores`` are the running scores the
+    match starts from.
     """
     given = {seat: text.split() for seat, text in (hands or {}).items()}
     used = {card for cards in given.values() for card in cards} | {up_card}
@@ -66,12 +65,10 @@ def arranged_round(
         first.append(own[:5])
         later.append(own[5:])
     order = [(dealer + 1 + k) % 4 for k in range(4)]
-    state = GAME.new_state(0, options)
-    state.events.clear()
-    state.round_number = 0
-    state.dealer = dealer
+    rest = [up_card, *(card for seat in order for card in later[seat])]
+    state = GAME.new_state(0, options, deal=Deal.of(first, dealer, " ".join(rest)))
     state.team_scores = list(scores)
-    state._begin_round(first, up_card, [card for seat in order for card in later[seat]])
+    state.start_scores = scores  # what the round's doubling rule reads
     return state
 
 

@@ -1,7 +1,7 @@
 """Bid Euchre rules, one test per rule, plus the worked examples of the specification.
 
-Positions are set up with ``arranged_deal`` (a fixed deal instead of the shuffle) and then
-driven only through the public API, by canonical action text.
+Positions are set up with ``arranged_deal`` (a chosen deal, ``new_state(deal=...)``) and
+then driven only through the public API, by canonical action text.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from arena.games.api import IllegalActionError, OptionError
+from arena.games.api import Deal, IllegalActionError, OptionError
 from arena.games.bid_euchre import (
     CARDS,
     EFFECTIVE_SUIT,
@@ -36,20 +36,10 @@ def arranged_deal(
     scores: tuple[int, int] = (0, 0),
     **options: object,
 ) -> BidEuchreState:
-    """A fresh match whose first hand is dealt as given (one string of codes per seat).
-
-    Test-only: it discards the seeded first deal and starts the hand again from these
-    cards, so the engine needs no public hook for fixed deals.
-    """
-    cards = [hand.split() for hand in hands]
-    deck = JOKER_CARDS if options.get("joker") else CARDS
-    assert sorted(c for hand in cards for c in hand) == sorted(deck), "deal the pack once"
-    state = GAME.new_state(0, options)
-    state.events.clear()
-    state.hand_number = 0
-    state.dealer = dealer
+    """A fresh match whose first hand is dealt as given (one string of codes per seat),
+    through ``new_state(deal=...)``; ``scores`` are the running scores it starts from."""
+    state = GAME.new_state(0, options, deal=Deal.of(hands, dealer))
     state.team_scores = list(scores)
-    state._begin_hand(cards)
     return state
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from arena import wire
-from arena.games.api import IllegalActionError, OptionError
+from arena.games.api import Deal, IllegalActionError, OptionError
 from arena.games.bridgette import (
     CARDS,
     DEALER_DRAWS,
@@ -41,24 +41,16 @@ def arranged_deal(
     scores: tuple[int, int] = (0, 0),
     deals: int = 6,
 ) -> BridgetteState:
-    """A fresh match whose current deal is dealt as given: one string of 13 codes per
-    seat, then the stock from its top (``stock_top`` first, the up-card leading; the
-    other cards follow in canonical order).
-
-    Test-only: it discards the seeded first deal and starts a deal again from these
-    cards, so the engine needs no public hook for fixed deals.
-    """
-    cards = [hand.split() for hand in hands]
-    top = stock_top.split()
-    used = [c for hand in cards for c in hand] + top
-    assert all(len(hand) == 13 for hand in cards), "13 cards each"
-    assert len(set(used)) == len(used) and set(used) <= set(CARDS)
-    state = GAME.new_state(0, {"deals": deals})
-    state.events.clear()
-    state.deal_number = deal_number - 1
-    state.dealer = dealer
+    """A fresh match whose first deal is dealt as given (``new_state(deal=...)``): one
+    string of 13 codes per seat, then the stock from its top (``stock_top`` first, the
+    up-card leading; the other cards follow in canonical order). ``deal_number`` and
+    ``scores`` say how far the match has come: they are set on the state's public
+    counters before anything is played."""
+    used = " ".join(hands).split() + stock_top.split()
+    rest = stock_top.split() + [c for c in CARDS if c not in used]
+    state = GAME.new_state(0, {"deals": deals}, deal=Deal.of(hands, dealer, " ".join(rest)))
+    state.deal_number = deal_number
     state.seat_scores = list(scores)
-    state._begin_deal(cards, top + [c for c in CARDS if c not in used])
     return state
 
 

@@ -89,6 +89,24 @@ def test_a_match_recorded_as_the_referee_records_it_verifies(
     generic.check_replay(get_game(name), draw_case(data, name))
 
 
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_deal_a_match_started_from_starts_it_again_from_another_seed(
+    name: str, data: st.DataObject
+) -> None:
+    generic.check_chosen_deal(get_game(name), draw_case(data, name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_a_deal_that_does_not_fit_the_game_is_refused_with_a_reason(
+    name: str, data: st.DataObject
+) -> None:
+    generic.check_bad_deals(get_game(name), draw_case(data, name))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=1000, deadline=None)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from arena import wire
-from arena.games.api import IllegalActionError
+from arena.games.api import Deal, IllegalActionError
 from arena.games.persian_rummy import (
     CARDS,
     VALUE,
@@ -146,8 +146,39 @@ P1_HAND = "JC JH 5D 6D 8S TS 3H"
 P1_PILE = "4C JD 9S 2H KC"
 
 
+def reached(hand_0: str, pile: str, stock_top: str = "") -> PersianRummyState:
+    """Seat 0 starting its turn with seven cards ``hand_0`` and the discard pile ``pile``
+    (bottom first), reached by public play from a chosen deal: the dealer is the seat
+    that makes seat 0 act after ``len(pile) - 1`` turns; the bottom card is turned up and
+    each of those turns draws the next pile card and discards it. Seats 1-3 hold
+    ``OTHERS`` filled up to seven in canonical order; the stock's top cards are then
+    ``stock_top``."""
+    cards = pile.split()
+    dealer = -len(cards) % 4
+    named = {*hand_0.split(), *cards, *" ".join(OTHERS).split(), *stock_top.split()}
+    spare = [c for c in PACK if c not in named]
+    hands = [hand_0.split()]
+    for other in OTHERS:
+        need = 7 - len(other.split())
+        hands.append(other.split() + spare[:need])
+        spare = spare[need:]
+    rest = [*cards, *stock_top.split(), *spare]
+    state = GAME.new_state(0, deal=Deal.of(hands, dealer, " ".join(rest)))
+    for card in cards[1:]:
+        act(state, "draw", f"discard {card}")
+    assert state.current_seat() == 0
+    assert hand(state, 0) == sorted(hand_0.split(), key=index)
+    assert [d.card for d in state.observation(0).discard_pile] == cards
+    return state
+
+
+def p1_position(stock_top: str = "") -> PersianRummyState:
+    """Example P1, reached by public play (``reached``)."""
+    return reached(P1_HAND, P1_PILE, stock_top)
+
+
 def test_p1_taking_jack_at_index_1_takes_all_above_and_must_meld_it_first() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     assert state.current_seat() == 0
     assert legal_texts(state) == ["draw", "take 1", "take 2"]
     act(state, "take 1")
@@ -163,7 +194,7 @@ def test_p1_taking_jack_at_index_1_takes_all_above_and_must_meld_it_first() -> N
 
 
 def test_p1_take_0_and_take_4_are_illegal_and_change_nothing() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     before = state.snapshot()
     for text in ("take 0", "take 4", "take 3", "pass"):
         with pytest.raises(IllegalActionError):
@@ -344,10 +375,11 @@ def test_teams_are_seats_0_and_2_against_1_and_3() -> None:
 
 
 def test_draw_takes_the_top_stock_card_privately() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE, stock="AH 2C 3C")
+    state = p1_position("AH 2C 3C")
+    size = state.observation(0).stock_size
     act(state, "draw")
     assert "AH" in hand(state, 0)
-    assert state.observation(0).stock_size == 2
+    assert state.observation(0).stock_size == size - 1
     assert state.observation(0).phase == "meld"
     draw, card = state.events[-2:]
     assert draw.kind == "draw" and draw.public and draw.seat == 0 and "card" not in draw.data
@@ -365,7 +397,7 @@ def test_the_turn_that_draws_the_last_stock_card_goes_on_normally() -> None:
 
 
 def test_pass_is_legal_only_on_an_empty_stock_and_is_the_whole_turn() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     assert "pass" not in legal_texts(state)
     state = arranged([P1_HAND, *OTHERS], pile=P1_PILE, stock="")
     assert legal_texts(state) == ["take 1", "take 2", "pass"]
@@ -388,7 +420,7 @@ def test_the_discard_pile_never_becomes_a_new_stock() -> None:
 
 
 def test_taking_the_top_card_alone_also_requires_melding_it() -> None:
-    state = arranged(["QC KC 2D 3D 4H 9S 9H", *OTHERS], pile="4C JD AC")
+    state = reached("QC KC 2D 3D 4H 9S 9H", "4C JD AC")
     assert legal_texts(state) == ["draw", "take 2"]
     act(state, "take 2")
     assert state.observation(0).phase == "use_chosen"
@@ -412,7 +444,7 @@ def test_a_take_is_legal_through_laying_the_chosen_card_off_on_an_opponents_meld
 
 
 def test_after_a_take_only_melds_and_layoffs_using_the_chosen_card_are_offered() -> None:
-    state = arranged(["6C 7C 8C 9C 5S 5H QD", *OTHERS], pile="2C 5C")
+    state = reached("6C 7C 8C 9C 5S 5H QD", "2C 5C")
     assert legal_texts(state) == ["draw", "take 1"]
     act(state, "take 1")
     assert legal_texts(state) == [
@@ -427,14 +459,14 @@ def test_after_a_take_only_melds_and_layoffs_using_the_chosen_card_are_offered()
 
 
 def test_cards_taken_with_the_chosen_one_may_be_discarded_in_the_same_turn() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     act(state, "take 1", "meld JC JD JH", "discard 2H")
     assert state.observation(1).discard_pile[-1].card == "2H"
     assert state.observation(1).discard_pile[-1].seat == 0
 
 
 def test_cards_taken_from_the_pile_are_public_while_held() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     act(state, "take 1", "meld JC JD JH", "discard 2H")
     for seat in range(4):
         known = state.observation(seat).known_cards
@@ -553,7 +585,7 @@ def test_lay_offs_go_on_any_meld_even_before_owning_one_and_score_for_the_layer(
 
 
 def test_discard_ends_the_turn_and_the_next_seat_draws() -> None:
-    state = arranged([P1_HAND, *OTHERS], pile=P1_PILE)
+    state = p1_position()
     act(state, "draw", "discard 3H")
     assert state.current_seat() == 1
     assert state.observation(1).phase == "draw"

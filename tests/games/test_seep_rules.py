@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from arena.games.api import IllegalActionError, OptionError
+from arena.games.api import Deal, DealError, IllegalActionError, OptionError
 from arena.games.registry import get_game
 from arena.games.seep import (
     CARD_INDEX,
@@ -61,6 +61,18 @@ def pack(dealer: int, first: str, floor: str, hands: Mapping[int, str]) -> list[
     return [CARD_INDEX[c] for c in deck]
 
 
+def chosen(dealer: int, deck: Sequence[int]) -> Deal:
+    """The ``Deal`` that deals this pack order: its first four cards to the bidder, the
+    next four face down to the floor, the rest in packets."""
+    hands = [CARDS[c] for c in deck[:4]]
+    bidder = (dealer + 1) % 4
+    return Deal(
+        tuple(tuple(hands) if seat == bidder else () for seat in range(4)),
+        dealer,
+        tuple(CARDS[c] for c in deck[4:]),
+    )
+
+
 def arranged_deal(
     dealer: int,
     first: str,
@@ -68,17 +80,8 @@ def arranged_deal(
     hands: Mapping[int, str] | None = None,
     **options: object,
 ) -> SeepState:
-    """A fresh match whose first deal comes from ``pack(...)`` instead of the shuffle.
-
-    Test-only: it discards the seeded deal and starts the deal again from these cards.
-    """
-    state = GAME.new_state(0, options)
-    state.events.clear()
-    state.dealer = dealer
-    state.deal_number = state.deals_in_bazzi = 0
-    state.redeal_cards = []
-    assert state._begin_deal(pack(dealer, first, floor, hands or {}))
-    return state
+    """A fresh match whose first deal comes from ``pack(...)``, through ``new_state(deal=...)``."""
+    return GAME.new_state(0, options, deal=chosen(dealer, pack(dealer, first, floor, hands or {})))
 
 
 def cards(text: str) -> list[int]:
@@ -393,10 +396,7 @@ def test_after_play_1_the_rest_is_dealt_in_packets_from_the_bidder() -> None:
     random.Random(4).shuffle(deck)
     while max(VALUE[c] for c in deck[:4]) <= 8:
         deck = deck[4:] + deck[:4]
-    state = GAME.new_state(0)
-    state.events.clear()
-    state.dealer = 3
-    assert state._begin_deal(list(deck))
+    state = GAME.new_state(0, deal=chosen(3, deck))
     state.apply(state.legal_actions()[0])
     state.apply(state.legal_actions()[0])
     b = 0
@@ -968,3 +968,24 @@ def test_the_public_table_shows_exactly_the_floor_after_every_play() -> None:
         on_floor = set(state.loose) | {c for h in state.houses.values() for c in h.cards}
         assert shown == {PRETTY[c] for c in on_floor}
     assert plays > 0
+
+
+def test_a_chosen_deal_whose_bidder_has_no_card_above_8_is_thrown_in_and_redealt() -> None:
+    deck = [CARD_INDEX[c] for c in ["2C", "3D", "7H", "8S"]]
+    deck += [c for c in range(52) if c not in deck]
+    state = GAME.new_state(5, deal=chosen(2, deck))
+    thrown = last_event(state, "throw_in")
+    assert thrown["cards"] == ["2C", "3D", "7H", "8S"] and thrown["dealer"] == 2
+    assert state.observation(0).redeal_cards == ("2C", "3D", "7H", "8S")
+    assert [e.kind for e in state.events].count("deal") >= 2
+    assert state.current_seat() == 3 and state.observation(3).phase == "bid"
+    assert state.initial_deal().dealer == 2
+    assert state.initial_deal().hands[3] != ("2C", "3D", "7H", "8S")
+
+
+def test_a_deal_must_give_the_bidder_four_cards_and_the_others_none() -> None:
+    deck = list(range(52))
+    deal = chosen(0, deck)
+    wrong = Deal((deal.hands[1], (), (), ()), 0, deal.rest)
+    with pytest.raises(DealError, match="seat 0 must be dealt 0 cards"):
+        GAME.new_state(0, deal=wrong)

@@ -3,7 +3,8 @@
 Each hand deals three cards to each seat from twelve (the 9 to the king of spades and
 hearts); the seats take turns playing a card, the higher rank of each pair scores a point
 for its seat (equal ranks score nothing), and after ``hands`` hands the higher score wins.
-It has the whole ``State`` API and logs its deal the way the replay format reads it, but
+It has the whole ``State`` API (a chosen first deal too: ``hands`` the three cards of
+each seat, ``rest`` the six left out) and logs its deal the way the replay format reads it, but
 no proto messages: it is registered only inside the tests that use it. The broken
 variants below each break one thing the generic suite checks.
 """
@@ -14,7 +15,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from arena.games.api import Event, Game, GameInfo, OptionSpec, State
+from arena.games.api import Deal, Event, Game, GameInfo, OptionSpec, State
 
 RANKS = "9TJQK"
 CARDS = tuple(r + s for s in "HS" for r in RANKS)
@@ -46,7 +47,7 @@ class ToyObservation:
 class ToyState(State):
     game_info = INFO
 
-    def __init__(self, seed: int, options: Mapping[str, object]) -> None:
+    def __init__(self, seed: int, options: Mapping[str, object], deal: Deal | None = None) -> None:
         self.options = INFO.resolve_options(options)
         self.rng = random.Random(seed)
         self.events: list[Event] = []
@@ -57,16 +58,21 @@ class ToyState(State):
         self.dealer = 0
         self.to_act = 1
         self.over = False
-        self._deal()
+        if deal is not None:
+            self.dealer = deal.check(INFO.name, CARDS, lambda _: [HAND_SIZE] * 2, 0, "unused")
+        self._deal(deal)
 
     def _shuffled(self) -> list[str]:
         pack = list(CARDS)
         self.rng.shuffle(pack)
         return pack
 
-    def _deal(self) -> None:
-        pack = self._shuffled()
+    def _deal(self, deal: Deal | None = None) -> None:
+        pack = self._shuffled() if deal is None else [*deal.hands[0], *deal.hands[1], *deal.rest]
         self.hands = [sorted(pack[:HAND_SIZE]), sorted(pack[HAND_SIZE : 2 * HAND_SIZE])]
+        if self._first_deal is None:
+            rest = tuple(pack[2 * HAND_SIZE :])
+            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer, rest)
         self.to_act = 1 - self.dealer
         self.events.append(
             Event(
@@ -146,8 +152,10 @@ class ToyGame(Game):
     info = INFO
     state_class: type[ToyState] = ToyState
 
-    def new_state(self, seed: int, options: Mapping[str, object] | None = None) -> ToyState:
-        return self.state_class(seed, options or {})
+    def new_state(
+        self, seed: int, options: Mapping[str, object] | None = None, *, deal: Deal | None = None
+    ) -> ToyState:
+        return self.state_class(seed, options or {}, deal)
 
 
 # --- broken variants, one fault each ------------------------------------------------------
