@@ -95,6 +95,11 @@ def matches_played_by(pid: int, metrics_dir: Path, scratch: Path) -> float:
     return sum(s.value for family in registry.collect() for s in family.samples if s.name == COUNT)
 
 
+def running_matches(metrics_port: int) -> float:
+    summed = samples(scrape(f"http://127.0.0.1:{metrics_port}/metrics"))
+    return sum(v for (name, _), v in summed.items() if name == "arena_referee_matches_running")
+
+
 def test_both_processes_play_and_sigterm_stops_all(
     referees: tuple[Service, int], start_bot: BotFactory, metrics_dir: Path, tmp_path: Path
 ) -> None:
@@ -122,7 +127,10 @@ def test_both_processes_play_and_sigterm_stops_all(
 
     caller = threading.Thread(target=slow_match)
     caller.start()
-    time.sleep(1.5)
+    deadline = time.monotonic() + 30
+    while not running_matches(metrics_port):  # not a fixed pause: a refused call fails too
+        assert time.monotonic() < deadline, "the slow match never started"
+        time.sleep(0.05)
     referee.process.send_signal(signal.SIGTERM)
     assert referee.process.wait(timeout=30) == 0
     caller.join(timeout=10)
