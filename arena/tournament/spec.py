@@ -16,6 +16,7 @@ from google.protobuf import json_format
 from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
 from arena.records import Fields, check_version, parse, upgrade
+from arena.referee.commitment import SALT
 from arena.tournament import formats
 from arena.tournament.fair_play import MAX_SEED, MODES, OPEN, SEALED, TRUSTED, MasterSeed
 from arena.v1 import arena_pb2
@@ -213,11 +214,13 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
     for label in entries:
         if label not in addresses and label not in hosted:
             f.fail("addresses", f"an address or a hosted package for entry {label!r}")
-        games = Fields(SPEC, games_of).texts(label)
+        games = Fields(f"{SPEC}: games_of", games_of).texts(label)
         lineup[label] = Entry(
             label, games, address=addresses.get(label, ""), hosted=hosted.get(label)
         )
     salt = f.text("seed_salt")
+    if salt and not SALT.fullmatch(salt):
+        f.fail("seed_salt", "32 lowercase hex digits, or empty (a seed never committed to)")
     return TournamentPlan(
         entries=entries,
         games=f.texts("games"),

@@ -193,6 +193,10 @@ def test_a_bad_spec_is_refused_naming_the_field() -> None:
         TournamentPlan.from_json({**STORED_SPEC, "addresses": {}})
     with pytest.raises(RecordError, match="hosted entry 'rand@v2': field 'runtime' is missing"):
         TournamentPlan.from_json({**STORED_SPEC, "hosted": {"rand@v2": {"sha256": "e" * 64}}})
+    with pytest.raises(RecordError, match="tournament spec: games_of: field 'rand@v2' is missing"):
+        TournamentPlan.from_json({**STORED_SPEC, "games_of": {"house": ["seep"]}})
+    with pytest.raises(RecordError, match="field 'seed_salt': expected 32 lowercase hex digits"):
+        TournamentPlan.from_json({**STORED_SPEC, "seed_salt": "salt"})
     with pytest.raises(RecordError, match="field 'format': expected one of"):
         TournamentPlan.from_json({**STORED_SPEC, "format": "league"})
 
