@@ -14,7 +14,6 @@ import argparse
 import random
 import statistics
 import time
-from typing import Any
 
 import grpc
 import redis
@@ -23,6 +22,9 @@ from arena.games import game_names
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
+from arena.store.results import MatchResult
+from arena.tournament.fair_play import SEALED, MasterSeed
+from arena.tournament.spec import Entry, TournamentPlan
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 BOTS = [f"bot-{i}" for i in range(8)]
@@ -30,7 +32,7 @@ BOTS = [f"bot-{i}" for i in range(8)]
 
 def history(store: TournamentStore, results: int, rng: random.Random) -> None:
     games = game_names()
-    store.create("history", {}, games, [])
+    store.create("history", spec(games), games, [])
     for n in range(results // 2):
         a, b = rng.sample(BOTS, 2)
         game = rng.choice(games)
@@ -38,20 +40,50 @@ def history(store: TournamentStore, results: int, rng: random.Random) -> None:
             store.record_result("history", result(n, seating, game, entries, rng))
 
 
-def result(
-    n: int, seating: int, game: str, entries: list[str], rng: random.Random
-) -> dict[str, Any]:
-    return {
-        "match_id": f"history-{n}-{seating}",
-        "game": game,
-        "pair_key": f"pair-{n}",
-        "deal": n,
-        "seed": n,
-        "entries": entries,
-        "scores": [rng.randint(0, 40), rng.randint(0, 40)],
-        "end": "completed",
-        "forfeit_team": None,
-    }
+def result(n: int, seating: int, game: str, entries: list[str], rng: random.Random) -> MatchResult:
+    scores = (rng.randint(0, 40), rng.randint(0, 40))
+    return MatchResult(
+        match_id=f"history-{n}-{seating}",
+        tournament_id="history",
+        game=game,
+        pair_key=f"pair-{n}",
+        deal=n,
+        seed=n,
+        entries=tuple(entries),
+        scores=scores,
+        winner_team=None if scores[0] == scores[1] else int(scores[1] > scores[0]),
+        end="completed",
+        forfeit_team=None,
+        team_faults=(0, 0),
+        team_fault_kinds=({}, {}),
+        decisions=1,
+        duration_ms=1.0,
+        replay_id="",
+        referee="",
+        finished_at=time.time(),
+        deal_key=f"deal-{n}",
+        paired=True,
+        deal_commitment="",
+        deal_salt="",
+        referee_match_id="",
+        fair_play=SEALED,
+        operator_seed=True,
+    )
+
+
+def spec(games: list[str]) -> TournamentPlan:
+    """A spec for the stored history: a round robin of every bot in every game."""
+    return TournamentPlan(
+        entries=tuple(BOTS),
+        games=tuple(games),
+        deals=1,
+        move_deadline_ms=1000.0,
+        max_faults=3,
+        seed=MasterSeed(1, "0" * 32, operator=True),
+        name="history",
+        lineup={b: Entry(b, tuple(games), address="127.0.0.1:1") for b in BOTS},
+        fair_play=SEALED,
+    )
 
 
 def page_ms(stub: arena_pb2_grpc.ArenaStub) -> float:

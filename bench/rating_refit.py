@@ -19,10 +19,10 @@ import json
 import random
 import statistics
 import time
-from typing import Any
 
 from arena.games import game_names
 from arena.ratings.leaderboard import ratings_by_game
+from arena.store.results import VERSION, MatchResult
 
 BOTS = 20
 DRAW_ELO = 60.0
@@ -33,37 +33,41 @@ def _expected(x: float) -> float:
     return 1 / (1 + 10 ** (-x / 400))
 
 
-def _result(n: int, seat: int, game: str, entries: list[str], margin: int) -> dict[str, Any]:
+def _result(n: int, seat: int, game: str, entries: list[str], margin: int) -> MatchResult:
     low, tournament = 40, f"t-{n // 1000:04d}"  # a tournament a thousand pairs
-    return {
-        "match_id": f"{tournament}-{game}-{n}-{'ab'[seat]}",
-        "tournament_id": tournament,
-        "game": game,
-        "pair_key": f"{tournament}-{game}-{n}",
-        "deal": n,
-        "seed": n * 7919,
-        "entries": entries,
-        "scores": [low + max(margin, 0), low + max(-margin, 0)],
-        "winner_team": None if margin == 0 else 0 if margin > 0 else 1,
-        "end": "completed",
-        "forfeit_team": None,
-        "team_faults": [0, 0],
-        "decisions": 120,
-        "duration_ms": 84.5,
-        "replay_id": f"r-{n:07d}-{seat}",
-        "referee": "referee-0:50051",
-        "finished_at": 1.7e9 + n,
-        "deal_key": f"d-{n:07d}",
-        "paired": True,
-        "deal_commitment": "c" * 64,
-        "deal_salt": "s" * 32,
-        "referee_match_id": f"{tournament}-{game}-{n}-{'ab'[seat]}-0000abcd",
-        "fair_play": "sealed",
-        "operator_seed": False,
-    }
+    return MatchResult.from_json(
+        {
+            "match_id": f"{tournament}-{game}-{n}-{'ab'[seat]}",
+            "tournament_id": tournament,
+            "game": game,
+            "pair_key": f"{tournament}-{game}-{n}",
+            "deal": n,
+            "seed": n * 7919,
+            "entries": entries,
+            "scores": [low + max(margin, 0), low + max(-margin, 0)],
+            "winner_team": None if margin == 0 else 0 if margin > 0 else 1,
+            "end": "completed",
+            "forfeit_team": None,
+            "team_faults": [0, 0],
+            "team_fault_kinds": [{}, {}],
+            "decisions": 120,
+            "duration_ms": 84.5,
+            "replay_id": f"r-{n:07d}-{seat}",
+            "referee": "referee-0:50051",
+            "finished_at": 1.7e9 + n,
+            "deal_key": f"d-{n:07d}",
+            "paired": True,
+            "deal_commitment": "c" * 64,
+            "deal_salt": "s" * 32,
+            "referee_match_id": f"{tournament}-{game}-{n}-{'ab'[seat]}-0000abcd",
+            "fair_play": "sealed",
+            "operator_seed": False,
+            "record_version": VERSION,
+        }
+    )
 
 
-def synthetic_results(count: int, draws: bool, seed: int = 1) -> list[dict[str, Any]]:
+def synthetic_results(count: int, draws: bool, seed: int = 1) -> list[MatchResult]:
     """``count`` results (``count // 2`` duplicate pairs); without ``draws`` no pair is
     level, so the draw margin's maximum-likelihood value is 0 (its lower clamp)."""
     rng = random.Random(seed)
@@ -89,8 +93,8 @@ def measure(count: int, draws: bool, rounds: int) -> tuple[float, float, float]:
     """(refit s, JSON decoding s, median of the rounds' ratios). The two alternate
     within each round, so a drift of the machine's speed hits both alike."""
     results = synthetic_results(count + 2, draws)
-    stored = [json.dumps(r) for r in results[:count]]
-    history = [json.loads(s) for s in stored]
+    stored = [json.dumps(r.to_json()) for r in results[:count]]
+    history = [MatchResult.from_json(s) for s in stored]
     refits, decodes, ratios = [], [], []
     for _ in range(rounds):
         started = time.perf_counter()

@@ -19,7 +19,6 @@ import argparse
 import os
 import statistics
 import time
-from typing import Any
 
 import grpc
 import redis
@@ -28,6 +27,10 @@ from arena.games import game_names
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
 from arena.store import BotRegistry, RegisteredBot, TournamentStore
+from arena.store.results import MatchResult
+from arena.tournament.fair_play import OPEN, MasterSeed
+from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.spec import Entry, TournamentPlan
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
 WINDOW = 100
@@ -79,19 +82,20 @@ def submission(url: str, rounds: int) -> None:
     )
 
 
-def spec(entries: int, deals: int) -> dict[str, Any]:
-    names = [f"e{i:02d}" for i in range(entries)]
-    games = game_names()
-    return {
-        "entries": names,
-        "games": games,
-        "deals": deals,
-        "master_seed": 7,
-        "fair_play": "open",
-        "games_of": {n: games for n in names},
-        "format": "round-robin",
-        "format_params": {},
-    }
+def spec(entries: int, deals: int) -> TournamentPlan:
+    names = tuple(f"e{i:02d}" for i in range(entries))
+    games = tuple(game_names())
+    return TournamentPlan(
+        entries=names,
+        games=games,
+        deals=deals,
+        move_deadline_ms=1000.0,
+        max_faults=3,
+        seed=MasterSeed(7, "0" * 32, operator=True),
+        name="scale",
+        lineup={n: Entry(n, games, address="127.0.0.1:1") for n in names},
+        fair_play=OPEN,
+    )
 
 
 def scheduling(url: str, steps: int) -> None:
@@ -139,19 +143,38 @@ def finish(store: TournamentStore, tournament_id: str) -> None:
     """Give every match handed out a result, as workers would."""
     for match in store.schedule(tournament_id):
         if not store.has_result(tournament_id, match.match_id):
-            store.record_result(
-                tournament_id,
-                {
-                    "match_id": match.match_id,
-                    "game": match.game,
-                    "pair_key": match.pair_key,
-                    "entries": list(match.entries),
-                    "scores": [1, 0],
-                    "end": "completed",
-                    "forfeit_team": None,
-                    "paired": match.paired,
-                },
-            )
+            store.record_result(tournament_id, played(tournament_id, match))
+
+
+def played(tournament_id: str, match: ScheduledMatch) -> MatchResult:
+    """A result for ``match`` as a worker stores one: the first entry won, 1-0."""
+    return MatchResult(
+        match_id=match.match_id,
+        tournament_id=tournament_id,
+        game=match.game,
+        pair_key=match.pair_key,
+        deal=match.deal,
+        seed=match.seed,
+        entries=tuple(match.entries),
+        scores=(1, 0),
+        winner_team=0,
+        end="completed",
+        forfeit_team=None,
+        team_faults=(0, 0),
+        team_fault_kinds=({}, {}),
+        decisions=1,
+        duration_ms=1.0,
+        replay_id="",
+        referee="",
+        finished_at=time.time(),
+        deal_key=match.deal_key,
+        paired=match.paired,
+        deal_commitment="",
+        deal_salt="",
+        referee_match_id="",
+        fair_play=OPEN,
+        operator_seed=True,
+    )
 
 
 def main() -> None:

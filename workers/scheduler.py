@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
 
 from arena.ratings.history import history_points
 from arena.ratings.leaderboard import duplicate_result, leaderboard, ratings_by_game
@@ -28,7 +27,7 @@ from arena.store import BotRegistry
 from arena.store.tournaments import RUNNING
 from arena.tournament import formats
 from arena.tournament.schedule import ScheduledMatch
-from arena.tournament.spec import LADDER, ladder_lineup
+from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
 from workers import failpoints
 from workers.app import app, settings
 from workers.broker import PLAY_MATCH
@@ -59,7 +58,7 @@ def advance_tournament(tournament_id: str) -> None:
     advance(tournament_id)
 
 
-def _format(tournament_id: str, spec: dict[str, Any]) -> formats.Format:
+def _format(tournament_id: str, spec: TournamentPlan) -> formats.Format:
     """Built once per process and tournament: a spec never changes."""
     if tournament_id not in _built:
         if len(_built) >= 64:
@@ -68,11 +67,11 @@ def _format(tournament_id: str, spec: dict[str, Any]) -> formats.Format:
     return _built[tournament_id]
 
 
-def _ladder(tournament_id: str, spec: dict[str, Any]) -> formats.Format:
+def _ladder(tournament_id: str, spec: TournamentPlan) -> formats.Format:
     """A ladder with its lineup as it stands: new bots and versions join, removed ones
     leave; how to seat each entry is kept for the workers."""
     entries = ladder_lineup(spec, BotRegistry(client()).all(), packages().version)
-    tournaments().set_lineup(tournament_id, {e.label: e.how_to_play() for e in entries})
+    tournaments().set_lineup(tournament_id, entries)
     return formats.build(tournament_id, spec, {e.label: e.games for e in entries})
 
 
@@ -85,18 +84,18 @@ def _step(tournament_id: str) -> None:
         # Scheduled whole at submission, before formats: nothing more to hand out.
         decided, issued = True, record.issued
     else:
-        if record.spec.get("format") == LADDER:
+        if record.spec.format == LADDER:
             fmt = _ladder(tournament_id, record.spec)
         else:
             fmt = _format(tournament_id, record.spec)
         state = record.scheduler or {"cursor": 0, "format": fmt.start()}
         cursor, format_state = state["cursor"], state["format"]
         while batch := store.finished_since(tournament_id, cursor, READ_BATCH):
-            played = [formats.Played(r["match_id"], duplicate_result(r)) for r in batch]
+            played = [formats.Played(r.match_id, duplicate_result(r)) for r in batch]
             format_state = fmt.absorb(format_state, played)
             cursor += len(batch)
         every = settings.ladder_ratings_every
-        if record.spec.get("format") == LADDER and cursor // every > state["cursor"] // every:
+        if record.spec.format == LADDER and cursor // every > state["cursor"] // every:
             # A ladder never finishes; its results count as they come.
             _refit_arena_ratings(f"ladder {tournament_id} at {cursor} results")
         room = settings.schedule_window - (record.issued - record.done)

@@ -32,11 +32,12 @@ from arena.referee.hosted import MISSING_PACKAGE
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.bot_logs import SeatOutput, clip
 from arena.store.live import LiveAttempt
+from arena.store.results import MatchResult
 from arena.store.tournaments import RUNNING
 from arena.tls import channel_credentials
-from arena.tournament.fair_play import disclosure, stored_mode, stored_operator_seed
+from arena.tournament.fair_play import disclosure
 from arena.tournament.schedule import ScheduledMatch
-from arena.tournament.spec import LADDER
+from arena.tournament.spec import LADDER, Entry
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from workers import metrics, scheduler
 from workers.app import app, settings
@@ -193,45 +194,37 @@ def _to_play(
     return record, match
 
 
-def _seating(record: TournamentRecord) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-    """Each entry's address or hosted package: fixed in the spec, or for a ladder, whose
-    entries come and go, as the scheduler last saw them."""
-    spec = record.spec
-    addresses, hosted = dict(spec["addresses"]), dict(spec.get("hosted", {}))
-    if spec.get("format") == LADDER:
-        for label, how in store().lineup(record.id).items():
-            if "hosted" in how:
-                hosted[label] = how["hosted"]
-            else:
-                addresses[label] = how["address"]
-    return addresses, hosted
+def _seating(record: TournamentRecord) -> dict[str, Entry]:
+    """How to seat each entry: fixed in the spec, or for a ladder, whose entries come
+    and go, as the scheduler last saw them."""
+    lineup = dict(record.spec.lineup)
+    if record.spec.format == LADDER:
+        lineup.update(store().lineup(record.id))
+    return lineup
 
 
 def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.PlayMatchRequest:
     spec = record.spec
-    addresses, hosted = _seating(record)
+    lineup = _seating(record)
+    seated = [lineup.get(e) for e in match.entries]
     return referee_pb2.PlayMatchRequest(
         game=match.game,
-        bots=[addresses.get(e, "") for e in match.entries],
+        bots=["" if e is None else e.address for e in seated],
         hosted={
             i: referee_pb2.HostedBot(
-                package_sha256=hosted[e]["sha256"],
-                runtime=hosted[e]["runtime"],
-                command=hosted[e]["command"],
+                package_sha256=e.hosted.sha256, runtime=e.hosted.runtime, command=e.hosted.command
             )
-            for i, e in enumerate(match.entries)
-            if e in hosted
+            for i, e in enumerate(seated)
+            if e is not None and e.hosted is not None
         },
         bot_names=list(match.entries),
         seed=match.seed,
-        move_deadline=wire.duration(spec["move_deadline_ms"] / 1000),
-        time_bank=(
-            wire.duration(spec["time_bank_ms"] / 1000) if spec.get("time_bank_ms") else None
-        ),
-        fault_policy=referee_pb2.FaultPolicy(max_faults=spec["max_faults"]),
+        move_deadline=wire.duration(spec.move_deadline_ms / 1000),
+        time_bank=wire.duration(spec.time_bank_ms / 1000) if spec.time_bank_ms else None,
+        fault_policy=referee_pb2.FaultPolicy(max_faults=spec.max_faults),
         # Each attempt has its own referee match id, so attempts never collide.
         match_id=f"{match.match_id}-{uuid.uuid4().hex[:8]}",
-        disclosure=disclosure(stored_mode(spec)),
+        disclosure=disclosure(spec.fair_play),
     )
 
 
@@ -284,44 +277,44 @@ def _outcome(
     result: referee_pb2.MatchResult,
     referee: str,
     end: str,
-) -> dict[str, Any]:
-    return {
-        "match_id": match.match_id,
-        "tournament_id": record.id,
-        "game": match.game,
-        "pair_key": match.pair_key,
-        "deal": match.deal,
-        "seed": match.seed,
-        "entries": list(match.entries),
-        "scores": [t.score for t in result.teams],
-        "winner_team": result.winner_team if result.HasField("winner_team") else None,
-        "end": end,
-        "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
-        "team_faults": [t.faults for t in result.teams],
-        "team_fault_kinds": _fault_kinds(match.game, result),
-        "decisions": result.decisions,
-        "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
-        "replay_id": result.replay_id,
-        "referee": referee,
-        "finished_at": time.time(),
-        "deal_key": match.deal_key,
-        "paired": match.paired,
-        "deal_commitment": result.deal_commitment,
-        "deal_salt": result.deal_salt,
-        "referee_match_id": result.match_id,
-        "fair_play": stored_mode(record.spec),
-        "operator_seed": stored_operator_seed(record.spec),
-    }
+) -> MatchResult:
+    return MatchResult(
+        match_id=match.match_id,
+        tournament_id=record.id,
+        game=match.game,
+        pair_key=match.pair_key,
+        deal=match.deal,
+        seed=match.seed,
+        entries=tuple(match.entries),
+        scores=tuple(t.score for t in result.teams),
+        winner_team=result.winner_team if result.HasField("winner_team") else None,
+        end=end,
+        forfeit_team=result.forfeit_team if result.HasField("forfeit_team") else None,
+        team_faults=tuple(t.faults for t in result.teams),
+        team_fault_kinds=_fault_kinds(match.game, result),
+        decisions=result.decisions,
+        duration_ms=round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
+        replay_id=result.replay_id,
+        referee=referee,
+        finished_at=time.time(),
+        deal_key=match.deal_key,
+        paired=match.paired,
+        deal_commitment=result.deal_commitment,
+        deal_salt=result.deal_salt,
+        referee_match_id=result.match_id,
+        fair_play=record.spec.fair_play,
+        operator_seed=record.spec.seed.operator,
+    )
 
 
-def _fault_kinds(game: str, result: referee_pb2.MatchResult) -> list[dict[str, int]]:
+def _fault_kinds(game: str, result: referee_pb2.MatchResult) -> tuple[dict[str, int], ...]:
     """Each team's faults by kind (``KIND_NAMES``): what a bot's page shows, which the
     per-team counts alone cannot tell (a timeout is not an illegal move)."""
     seat_teams = get_game(game).info.seat_teams
     kinds: list[Counter[str]] = [Counter() for _ in result.teams]
     for fault in result.faults:
         kinds[seat_teams[fault.seat]][KIND_NAMES.get(fault.kind, "unspecified")] += 1
-    return [dict(k) for k in kinds]
+    return tuple(dict(k) for k in kinds)
 
 
 def _seat_outputs(match: ScheduledMatch, result: referee_pb2.MatchResult) -> list[SeatOutput]:

@@ -52,6 +52,7 @@ from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
 from arena.store.bots import Published
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.tournaments import RUNNING
+from arena.tournament.spec import TournamentPlan
 from arena.v1 import arena_pb2, bot_pb2, referee_pb2, referee_pb2_grpc
 
 if TYPE_CHECKING:
@@ -393,15 +394,15 @@ class HostedBots:
         )
 
     async def _same_bot(
-        self, name: str, played: list[str], spec: dict[str, Any], context: Context
+        self, name: str, played: list[str], spec: TournamentPlan, context: Context
     ) -> None:
         """Refuse an author the logs of a version they did not author: one of a bot that
         was removed, whose name they took afterwards (removal forgets its versions)."""
-        hosted = spec.get("hosted", {})
         for entry in played:
             _, _, label = entry.partition("@")
             version = await asyncio.to_thread(self.packages.version, name, label)
-            package = hosted.get(entry, {}).get("sha256")
+            seated = spec.lineup.get(entry)
+            package = None if seated is None or seated.hosted is None else seated.hosted.sha256
             if version is None or version.sha256 != package:
                 await abort(
                     context,

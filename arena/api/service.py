@@ -45,10 +45,10 @@ from arena.store.leases import MatchLeases
 from arena.store.live import LiveAttempt, LiveMatches
 from arena.store.packages import PackageStore
 from arena.store.reach import connect
+from arena.store.results import MatchResult
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
-from arena.tournament.fair_play import PROTO, stored_mode, stored_operator_seed
-from arena.tournament.formats import ROUND_ROBIN
+from arena.tournament.fair_play import PROTO
 from arena.tournament.seeding import by_rating
 from arena.tournament.spec import InvalidSpec, TooLarge, plan
 from arena.tournament.standings import spec_format, standings
@@ -80,42 +80,37 @@ def bot_message(bot: RegisteredBot, *, operator: bool = True) -> arena_pb2.Regis
 
 
 def seed_message(record: TournamentRecord) -> arena_pb2.SeedCommitment:
-    spec = record.spec
+    seed = record.spec.seed
     message = arena_pb2.SeedCommitment(
-        commitment=spec.get("seed_commitment", ""),
-        source=(
-            arena_pb2.SEED_SOURCE_OPERATOR
-            if stored_operator_seed(spec)
-            else arena_pb2.SEED_SOURCE_ARENA
-        ),
+        commitment=record.spec.commitment(record.id),
+        source=arena_pb2.SEED_SOURCE_OPERATOR if seed.operator else arena_pb2.SEED_SOURCE_ARENA,
         revealed=revealed(record),
     )
     if message.revealed:
-        message.master_seed = spec["master_seed"]
-        message.salt = spec.get("seed_salt", "")
+        message.master_seed = seed.value
+        message.salt = seed.salt
     return message
 
 
 def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
     spec = record.spec
-    mode = stored_mode(spec)
     deadline = duration_pb2.Duration()
-    deadline.FromNanoseconds(int(spec["move_deadline_ms"] * 1e6))
+    deadline.FromNanoseconds(int(spec.move_deadline_ms * 1e6))
     bank = None
-    if spec.get("time_bank_ms"):  # older tournaments have none
+    if spec.time_bank_ms:
         bank = duration_pb2.Duration()
-        bank.FromNanoseconds(int(spec["time_bank_ms"] * 1e6))
+        bank.FromNanoseconds(int(spec.time_bank_ms * 1e6))
     message_spec = arena_pb2.TournamentSpec(
-        entries=spec["entries"],
-        games=spec["games"],
-        deals=spec["deals"],
+        entries=spec.entries,
+        games=spec.games,
+        deals=spec.deals,
         move_deadline=deadline,
-        max_faults=spec["max_faults"],
-        name=spec["name"],
+        max_faults=spec.max_faults,
+        name=spec.name,
         time_bank=bank,
-        fair_play=PROTO[mode],
+        fair_play=PROTO[spec.fair_play],
     )
-    spec_format(message_spec, spec.get("format", ROUND_ROBIN), spec.get("format_params", {}))
+    spec_format(message_spec, spec.format, spec.format_params)
     return arena_pb2.Tournament(
         id=record.id,
         spec=message_spec,
@@ -128,7 +123,7 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
         created_at=timestamp(record.created_at),
         games=list(record.games),
         seed=seed_message(record),
-        fair_play=PROTO[mode],
+        fair_play=PROTO[spec.fair_play],
         waiting=(
             arena_pb2.TournamentWait(
                 since=timestamp(record.waiting.since), reason=record.waiting.reason
@@ -290,11 +285,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             order = by_rating(tournament_plan.entries, boards, tournament_plan.games)
             tournament_plan = replace(tournament_plan, format_params={"seeding": order})
         tournament_id = "t" + uuid.uuid4().hex[:12]
-        spec = tournament_plan.to_json(tournament_id)
         await asyncio.to_thread(
             self.tournaments.create,
             tournament_id,
-            spec,
+            tournament_plan,
             sorted(tournament_plan.played_games()),
             total=tournament_plan.total or 0,
         )
@@ -449,7 +443,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         """Ratings from one tournament's results, or from every tournament's."""
         return leaderboard(self._results(tournament_id), game)
 
-    def _results(self, tournament_id: str) -> list[dict[str, Any]]:
+    def _results(self, tournament_id: str) -> list[MatchResult]:
         ids = [tournament_id] if tournament_id else self.tournaments.ids()
         return [r for i in ids for r in self.tournaments.results(i)]
 
@@ -476,10 +470,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         public = revealed(record)
         return arena_pb2.ListResultsResponse(
             results=[record_message(r, public) for r in results],
-            next_page_token=page.next_token(results[-1]["match_id"]) if more else "",
+            next_page_token=page.next_token(results[-1].match_id) if more else "",
         )
 
-    def _results_page(self, page: PageRequest) -> tuple[list[dict[str, Any]], bool]:
+    def _results_page(self, page: PageRequest) -> tuple[list[MatchResult], bool]:
         """The page's results and whether any follow it; a page of ``size`` reads
         ``size + 1`` from the order index (the one more says there is a next page)."""
         if page.size == 0:
@@ -490,11 +484,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 every = [
                     r
                     for r in every
-                    if (
-                        r["match_id"] < page.after
-                        if page.descending
-                        else r["match_id"] > page.after
-                    )
+                    if (r.match_id < page.after if page.descending else r.match_id > page.after)
                 ]
             return every, False
         found = self.tournaments.results_page(
@@ -561,38 +551,38 @@ def _hosted_name(bot: RegisteredBot) -> str:
     )
 
 
-def record_message(result: dict[str, Any], revealed: bool) -> arena_pb2.MatchRecord:
+def record_message(result: MatchResult, revealed: bool) -> arena_pb2.MatchRecord:
     """A stored result; while its tournament runs, without what would deal its cards."""
     message = arena_pb2.MatchRecord(
-        match_id=result["match_id"],
-        game=result["game"],
-        pair_key=result["pair_key"],
-        deal=result["deal"],
-        entries=result["entries"],
-        scores=result["scores"],
-        winner_team=result["winner_team"],
-        end=arena_pb2.ResultEnd.Value("RESULT_END_" + result["end"].upper()),
-        forfeit_team=result["forfeit_team"],
-        team_faults=result["team_faults"],
+        match_id=result.match_id,
+        game=result.game,
+        pair_key=result.pair_key,
+        deal=result.deal,
+        entries=result.entries,
+        scores=result.scores,
+        winner_team=result.winner_team,
+        end=arena_pb2.ResultEnd.Value("RESULT_END_" + result.end.upper()),
+        forfeit_team=result.forfeit_team,
+        team_faults=result.team_faults,
         team_fault_kinds=[
-            arena_pb2.TeamFaults(by_kind=kinds) for kinds in result.get("team_fault_kinds", [])
+            arena_pb2.TeamFaults(by_kind=kinds) for kinds in result.team_fault_kinds or ()
         ],
-        decisions=result["decisions"],
-        duration_ms=result["duration_ms"],
-        referee=result["referee"],
-        deal_key=result.get("deal_key", ""),
-        deal_commitment=result.get("deal_commitment", ""),
+        decisions=result.decisions,
+        duration_ms=result.duration_ms,
+        referee=result.referee,
+        deal_key=result.deal_key,
+        deal_commitment=result.deal_commitment,
     )
-    if "finished_at" in result:
-        message.finished_at.CopyFrom(timestamp(result["finished_at"]))
-    if revealed or result["pair_key"] == result["match_id"]:
+    if result.finished_at is not None:
+        message.finished_at.CopyFrom(timestamp(result.finished_at))
+    if revealed or result.pair_key == result.match_id:
         # The referee's id opens the match's events (WatchMatch); a duplicate half's
         # would show the cards of its other half, which may still be played.
-        message.referee_match_id = result.get("referee_match_id", "")
+        message.referee_match_id = result.referee_match_id
     if revealed:
-        message.seed = result["seed"]
-        message.replay_id = result["replay_id"]
-        message.deal_salt = result.get("deal_salt", "")
+        message.seed = result.seed
+        message.replay_id = result.replay_id
+        message.deal_salt = result.deal_salt
     return message
 
 
@@ -600,7 +590,7 @@ def live_message(record: TournamentRecord, attempt: LiveAttempt) -> arena_pb2.Li
     """A match being played, with what a watcher needs and nothing that deals it."""
     return arena_pb2.LiveMatch(
         tournament_id=record.id,
-        tournament_name=record.spec.get("name", ""),
+        tournament_name=record.spec.name,
         match_id=attempt.match_id,
         game=attempt.game,
         entries=attempt.entries,

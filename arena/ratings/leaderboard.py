@@ -4,9 +4,9 @@ them, with 95% intervals and what else a reader needs to trust them."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arena.ratings.board import (
     EXCLUDED,
@@ -24,13 +24,16 @@ from arena.ratings.groups import groups
 from arena.ratings.overall import overall
 from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CAVEAT
 
+if TYPE_CHECKING:
+    from arena.store.results import MatchResult
+
 __all__ = ["Leaderboard", "Row", "caveats", "duplicate_result", "leaderboard", "ratings_by_game"]
 
 
 __all__ = ["Leaderboard", "Row", "caveats", "duplicate_result", "leaderboard", "ratings_by_game"]
 
 
-def caveats(results: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+def caveats(results: Iterable[MatchResult]) -> tuple[str, ...]:
     """How many of the results came from tournaments whose deals a remembering bot, or
     someone who knew the seed, could have known (stored results name both)."""
     tally = _Tally()
@@ -39,19 +42,18 @@ def caveats(results: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
     return tally.caveats()
 
 
-def duplicate_result(result: Mapping[str, Any]) -> DuplicateResult | None:
+def duplicate_result(result: MatchResult) -> DuplicateResult | None:
     """A stored result as a half of a duplicate pair; None if it cannot be rated."""
-    if result["end"] == "no_contest":
+    if result.end == "no_contest":
         return None
-    a, b = result["entries"]
-    forfeit = result.get("forfeit_team")
+    a, b = result.entries
     return DuplicateResult(
-        pair_key=result["pair_key"],
+        pair_key=result.pair_key,
         a=a,
         b=b,
-        margin=result["scores"][0] - result["scores"][1],
-        forfeit_by=None if forfeit is None else result["entries"][forfeit],
-        paired=result.get("paired", True),
+        margin=result.margin,
+        forfeit_by=result.forfeit_by,
+        paired=result.paired,
     )
 
 
@@ -66,11 +68,11 @@ class _Tally:
     trusted: int = 0
     operator: int = 0
 
-    def add(self, result: Mapping[str, Any]) -> None:
+    def add(self, result: MatchResult) -> None:
         self.matches += 1
-        self.played.update(result["entries"])
-        self.trusted += result.get("fair_play") == TRUSTED
-        self.operator += bool(result.get("operator_seed"))
+        self.played.update(result.entries)
+        self.trusted += result.fair_play == TRUSTED
+        self.operator += result.operator_seed is True
         half = duplicate_result(result)
         if half is not None:
             self.halves.append(half)
@@ -178,25 +180,25 @@ class _Tally:
         )
 
 
-def leaderboard(results: Iterable[Mapping[str, Any]], game: str = "") -> Leaderboard:
+def leaderboard(results: Iterable[MatchResult], game: str = "") -> Leaderboard:
     """Ratings of every bot in ``results`` (only ``game``'s when given)."""
     if not game:
         return ratings_by_game(list(results))[""]
     tally = _Tally()
     for result in results:
-        if result["game"] == game:
+        if result.game == game:
             tally.add(result)
     return tally.board(game)
 
 
-def ratings_by_game(results: Iterable[Mapping[str, Any]]) -> dict[str, Leaderboard]:
+def ratings_by_game(results: Iterable[MatchResult]) -> dict[str, Leaderboard]:
     """The board of each game, and (key ``""``) the overall one made from them
     (``arena.ratings.overall``), in one pass over the results."""
     tallies: dict[str, _Tally] = {}
     for result in results:
-        tally = tallies.get(result["game"])
+        tally = tallies.get(result.game)
         if tally is None:
-            tally = tallies[result["game"]] = _Tally()
+            tally = tallies[result.game] = _Tally()
         tally.add(result)
     per_game = {game: tallies[game].board(game) for game in sorted(tallies)}
     everything = _Tally()

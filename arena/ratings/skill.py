@@ -35,13 +35,16 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from arena.ratings.teams import TeamOutcome, players, team_outcomes
+
+if TYPE_CHECKING:
+    from arena.store.results import MatchResult
 
 MU = 25.0
 SIGMA = MU / 3
@@ -116,8 +119,8 @@ def rate_in_order(outcomes: Sequence[TeamOutcome], players: Sequence[str] = ()) 
     return SkillTable(tuple(sorted(ratings, key=lambda r: (-r.ordinal, r.player))))
 
 
-def skill_table(results: Iterable[Mapping[str, Any]], game: str = "") -> SkillTable:
+def skill_table(results: Iterable[MatchResult], game: str = "") -> SkillTable:
     """OpenSkill ratings of every bot in stored ``results`` (only ``game``'s when given),
     from the same units the Elo leaderboard rates."""
-    chosen = [r for r in results if not game or r["game"] == game]
+    chosen = [r for r in results if not game or r.game == game]
     return rate(team_outcomes(chosen), players(chosen))

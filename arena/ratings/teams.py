@@ -6,24 +6,25 @@ so a team has one member; a format that pairs bots with different partners would
 two-member teams. The Elo rates entries; a team model (``arena.ratings.skill``) rates a
 team's members, so the same code rates individuals whoever their partners were.
 
-A stored result names the bot in each seat under ``seat_bots`` when a team's seats are
-held by different bots (a later format); without it every seat of team ``t`` is
-``entries[t]``, which is what the arena stores today.
+A stored result names the bot in each seat (``MatchResult.seat_bots``) when a team's
+seats are held by different bots (a later format); without it every seat of team ``t``
+is ``entries[t]``, which is what the arena stores today.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from arena.games.api import UnknownGameError
 from arena.games.registry import get_game
 from arena.ratings.duplicate import DuplicateResult, keyed_outcomes
 
-SEAT_BOTS = "seat_bots"
-"""Stored-result key: the bot in each seat, by seat (absent: each team's entry)."""
+if TYPE_CHECKING:
+    from arena.store.results import MatchResult
+
 SEPARATOR = " & "
 """Between the members in a team's label: ``ace & bee``."""
 
@@ -70,20 +71,20 @@ def seat_teams(game: str, seats: int = 2) -> tuple[int, ...]:
         return tuple(seat % 2 for seat in range(seats))
 
 
-def match_teams(result: Mapping[str, Any]) -> tuple[Team, Team]:
+def match_teams(result: MatchResult) -> tuple[Team, Team]:
     """The two teams of a stored result, team 0 first."""
-    seated: Sequence[str] | None = result.get(SEAT_BOTS)
-    layout = seat_teams(result["game"], len(seated) if seated else 2)
+    seated = result.seat_bots
+    layout = seat_teams(result.game, len(seated) if seated else 2)
     if seated is not None and len(seated) != len(layout):
         raise ValueError(f"{len(seated)} seat bots for {len(layout)} seats")
-    bots = seated or [result["entries"][team] for team in layout]
+    bots = seated or [result.entries[team] for team in layout]
     sides: list[list[tuple[int, str]]] = [[], []]
     for seat, (team, bot) in enumerate(zip(layout, bots, strict=True)):
         sides[team].append((seat, bot))
     return Team(tuple(sides[0])), Team(tuple(sides[1]))
 
 
-def team_outcomes(results: Iterable[Mapping[str, Any]]) -> list[TeamOutcome]:
+def team_outcomes(results: Iterable[MatchResult]) -> list[TeamOutcome]:
     """One outcome per complete unit, decided as the Elo's are (``pair_outcomes``):
     a duplicate pair by its total margin or a forfeit, a match rated alone by its own.
 
@@ -94,24 +95,24 @@ def team_outcomes(results: Iterable[Mapping[str, Any]]) -> list[TeamOutcome]:
     members: dict[str, tuple[str, ...]] = {}
     sides: dict[str, set[frozenset[str]]] = defaultdict(set)
     for result in results:
-        if result["end"] == "no_contest":
+        if result.end == "no_contest":
             continue
         teams = match_teams(result)
         for team in teams:
             members[team.label] = team.members
         a, b = (team.label for team in teams)
-        forfeit = result.get("forfeit_team")
+        forfeit = result.forfeit_team
         halves.append(
             DuplicateResult(
-                pair_key=result["pair_key"],
+                pair_key=result.pair_key,
                 a=a,
                 b=b,
-                margin=result["scores"][0] - result["scores"][1],
+                margin=result.margin,
                 forfeit_by=None if forfeit is None else teams[forfeit].label,
-                paired=result.get("paired", True),
+                paired=result.paired,
             )
         )
-        sides[result["pair_key"]].add(frozenset((a, b)))
+        sides[result.pair_key].add(frozenset((a, b)))
     mixed = sorted(key for key, seen in sides.items() if len(seen) > 1)
     if mixed:
         raise ValueError(f"the halves of pair {mixed[0]} seat different teams")
@@ -120,6 +121,6 @@ def team_outcomes(results: Iterable[Mapping[str, Any]]) -> list[TeamOutcome]:
     ]
 
 
-def players(results: Iterable[Mapping[str, Any]]) -> list[str]:
+def players(results: Iterable[MatchResult]) -> list[str]:
     """Every bot that held a seat in ``results``, sorted."""
     return sorted({bot for r in results for team in match_teams(r) for bot in team.members})

@@ -60,6 +60,17 @@ key                                type   holds
                                           (``arena.store.referee_load``)
 =================================  =====  ============================================
 
+The JSON records are typed and versioned (``arena.records``): a registered bot
+(``arena.store.bots.RegisteredBot``), a hosted bot's version
+(``arena.store.packages.HostedVersion``), a tournament's ``spec``
+(``arena.tournament.spec.TournamentPlan``) and a match result
+(``arena.store.results.MatchResult``). Each is written through its ``to_json``, which
+validates it first (an invalid record is never written), and read through its
+``from_json``, which names the field that is wrong. Each record carries its schema
+version under ``record_version``; one stored before versions were kept has none, is
+version 1, and is upgraded in memory on reading (the keys it lacks get what readers
+assumed of them), so readers see only the current type and never raw keys.
+
 A hosted bot's entry, its new version and the package are written in one transaction
 (``BotRegistry.publish``); removing it drops its versions with it, never its packages,
 which tournaments that fixed a version still play. Tokens are kept as hashes only.
@@ -70,6 +81,7 @@ Production Redis runs with AOF persistence (``appendonly yes``); see ``deploy/``
 """
 
 from arena.store.bots import BotRegistry, RegisteredBot
+from arena.store.results import MatchResult
 from arena.store.tournaments import TournamentRecord, TournamentStore
 
-__all__ = ["BotRegistry", "RegisteredBot", "TournamentRecord", "TournamentStore"]
+__all__ = ["BotRegistry", "MatchResult", "RegisteredBot", "TournamentRecord", "TournamentStore"]

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import redis
 
+from arena.records import Fields, check_version, parse, upgrade
 from arena.store.packages import BLOB, VERSIONS, HostedVersion
 
 BOTS = "arena:bots"
+KIND = "registered bot"
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -33,14 +38,47 @@ class RegisteredBot:
     next. A hosted bot has no address."""
     author: str = ""
     """A hosted bot's author (``arena.store.authors``); empty for the operator's."""
+    record_version: int = VERSION
+    """The record's schema (``arena.records``); ``version`` is the bot's own."""
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self))
+        """The stored JSON; raises ``RecordError`` (nothing is written) if not valid."""
+        check_version(KIND, self.record_version, VERSION)
+        data = {**asdict(self), "games": list(self.games)}
+        _read(data)
+        return json.dumps(data)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> RegisteredBot:
-        data = json.loads(text)
-        return cls(**{**data, "games": tuple(data["games"])})
+    def from_json(cls, text: str | bytes | Mapping[str, Any]) -> RegisteredBot:
+        """A stored bot, of any version, as the current type; raises ``RecordError``."""
+        return _read(upgrade(KIND, parse(KIND, text), _UPGRADES))
+
+
+def _to_v2(data: dict[str, Any]) -> None:
+    """Version 1: bots registered before hosted bots and their authors."""
+    data.setdefault("hosted", False)
+    data.setdefault("author", "")
+
+
+_UPGRADES = (_to_v2,)
+
+
+def _read(data: Mapping[str, Any]) -> RegisteredBot:
+    f = Fields(KIND, data)
+    bot = RegisteredBot(
+        name=f.text("name", empty=False),
+        address=f.text("address"),
+        games=f.texts("games"),
+        hello_name=f.text("hello_name"),
+        version=f.text("version"),
+        registered_at=f.number("registered_at", 0),
+        hosted=f.flag("hosted"),
+        author=f.text("author"),
+        record_version=f.integer("record_version", VERSION, VERSION),
+    )
+    if bot.hosted and bot.address:
+        f.fail("address", "none for a hosted bot")
+    return bot
 
 
 class Published(enum.Enum):

@@ -11,13 +11,21 @@ and ``add_version`` are the same writes one at a time, for tools and tests.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import redis
+
+from arena.records import Fields, check_version, parse, upgrade
 
 BLOB = "arena:package:{sha256}"
 VERSIONS = "arena:hosted:{name}"
 """Hash: version label -> the version's JSON."""
+KIND = "hosted version"
+VERSION = 2
+SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -36,6 +44,8 @@ class HostedVersion:
     games: tuple[str, ...]
     hello_name: str
     hello_version: str
+    record_version: int = VERSION
+    """The record's schema (``arena.records``); ``version`` is the bot's label."""
 
     @property
     def label(self) -> str:
@@ -43,12 +53,44 @@ class HostedVersion:
         return f"{self.name}@{self.version}"
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self))
+        """The stored JSON; raises ``RecordError`` (nothing is written) if not valid."""
+        check_version(KIND, self.record_version, VERSION)
+        data = {**asdict(self), "games": list(self.games)}
+        _read(data)
+        return json.dumps(data)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> HostedVersion:
-        data = json.loads(text)
-        return cls(**{**data, "games": tuple(data["games"])})
+    def from_json(cls, text: str | bytes | Mapping[str, Any]) -> HostedVersion:
+        """A stored version, of any version, as the current type; raises ``RecordError``."""
+        return _read(upgrade(KIND, parse(KIND, text), _UPGRADES))
+
+
+def _to_v2(data: dict[str, Any]) -> None:
+    """Version 1 had every field there is; only the record's version is new."""
+
+
+_UPGRADES = (_to_v2,)
+
+
+def _read(data: Mapping[str, Any]) -> HostedVersion:
+    f = Fields(KIND, data)
+    sha256 = f.text("sha256")
+    if not SHA256.fullmatch(sha256):
+        f.fail("sha256", "64 lowercase hex digits")
+    return HostedVersion(
+        name=f.text("name", empty=False),
+        version=f.text("version", empty=False),
+        runtime=f.text("runtime", empty=False),
+        command=f.text("command"),
+        sha256=sha256,
+        size=f.integer("size", 0),
+        author=f.text("author"),
+        submitted_at=f.number("submitted_at", 0),
+        games=f.texts("games"),
+        hello_name=f.text("hello_name"),
+        hello_version=f.text("hello_version"),
+        record_version=f.integer("record_version", VERSION, VERSION),
+    )
 
 
 class PackageStore:

@@ -12,7 +12,9 @@ from typing import Any
 import redis
 
 from arena.store.leases import Waiting
+from arena.store.results import MatchResult
 from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.spec import Entry, TournamentPlan
 
 TOURNAMENTS = "arena:tournaments"
 RATINGS = "arena:ratings"
@@ -81,7 +83,8 @@ def _key(tournament_id: str, part: str = "") -> str:
 @dataclass(frozen=True)
 class TournamentRecord:
     id: str
-    spec: dict[str, Any]
+    spec: TournamentPlan
+    """The spec as stored (upgraded to the current version: ``arena.records``)."""
     games: tuple[str, ...]
     state: str
     created_at: float
@@ -109,19 +112,21 @@ class TournamentStore:
     def create(
         self,
         tournament_id: str,
-        spec: dict[str, Any],
+        spec: TournamentPlan,
         games: Sequence[str],
         matches: Sequence[ScheduledMatch] = (),
         total: int | None = None,
     ) -> None:
         """Store a tournament; the scheduler hands out its matches. ``matches`` issues
-        some at once (tests use it to skip the scheduler)."""
+        some at once (tests use it to skip the scheduler). Raises ``RecordError`` (and
+        stores nothing) if the spec is not valid."""
+        stored_spec = json.dumps(spec.to_json(tournament_id))
         now = time.time()
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(
                 _key(tournament_id),
                 mapping={
-                    "spec": json.dumps(spec),
+                    "spec": stored_spec,
                     "games": json.dumps(list(games)),
                     "state": RUNNING,
                     "created_at": repr(now),
@@ -148,7 +153,7 @@ class TournamentStore:
             return None
         return TournamentRecord(
             id=tournament_id,
-            spec=json.loads(fields[b"spec"]),
+            spec=TournamentPlan.from_json(fields[b"spec"]),
             games=tuple(json.loads(fields[b"games"])),
             state=fields[b"state"].decode(),
             created_at=float(fields[b"created_at"]),
@@ -212,7 +217,7 @@ class TournamentStore:
                 )
             pipe.execute()
 
-    def finished_since(self, tournament_id: str, cursor: int, count: int) -> list[dict[str, Any]]:
+    def finished_since(self, tournament_id: str, cursor: int, count: int) -> list[MatchResult]:
         """Up to ``count`` results, in the order they were stored, from the ``cursor``-th."""
         raw: list[bytes] = self.redis.lrange(  # type: ignore[assignment]
             _key(tournament_id, "finished"), cursor, cursor + count - 1
@@ -220,20 +225,24 @@ class TournamentStore:
         if not raw:
             return []
         values = self.redis.hmget(_key(tournament_id, "results"), raw)
-        return [json.loads(v) for v in values if v is not None]
+        return [MatchResult.from_json(v) for v in values if v is not None]
 
-    def set_lineup(self, tournament_id: str, lineup: dict[str, dict[str, Any]]) -> None:
+    def set_lineup(self, tournament_id: str, lineup: Sequence[Entry]) -> None:
         """How to seat each entry of a ladder (its lineup changes as it runs); entries
         that left stay, for their matches still out."""
         if lineup:
             mapping: dict[str | bytes, str | bytes] = {
-                label: json.dumps(how) for label, how in lineup.items()
+                e.label: json.dumps(e.how_to_play()) for e in lineup
             }
             self.redis.hset(_key(tournament_id, "lineup"), mapping=mapping)  # type: ignore[arg-type]
 
-    def lineup(self, tournament_id: str) -> dict[str, dict[str, Any]]:
+    def lineup(self, tournament_id: str) -> dict[str, Entry]:
+        """How to seat each entry a ladder has had (its games are not kept)."""
         raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "lineup"))  # type: ignore[assignment]
-        return {label.decode(): json.loads(how) for label, how in raw.items()}
+        return {
+            label.decode(): Entry.from_how(label.decode(), json.loads(how))
+            for label, how in raw.items()
+        }
 
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
@@ -246,9 +255,11 @@ class TournamentStore:
             scheduled, done = pipe.execute()
         return {m.decode() for m in set(scheduled) - set(done)}
 
-    def record_result(self, tournament_id: str, result: dict[str, Any]) -> bool:
-        """Store a match result unless one is already stored; True if this one counted."""
-        forfeit = "1" if result.get("forfeit_team") is not None else "0"
+    def record_result(self, tournament_id: str, result: MatchResult) -> bool:
+        """Store a match result unless one is already stored; True if this one counted.
+        Raises ``RecordError`` (and stores nothing) if the result is not valid."""
+        stored = json.dumps(result.to_json())
+        forfeit = "1" if result.forfeit_team is not None else "0"
         written = self._record_once(
             keys=[
                 _key(tournament_id, "results"),
@@ -259,7 +270,7 @@ class TournamentStore:
                 _key(tournament_id, "finished"),
                 _key(tournament_id, "order"),
             ],
-            args=[result["match_id"], json.dumps(result), forfeit],
+            args=[result.match_id, stored, forfeit],
         )
         return bool(written)
 
@@ -271,13 +282,14 @@ class TournamentStore:
             _, (epoch, count) = pipe.execute()
         return f"{epoch.decode()}:{int(count or 0)}"
 
-    def results(self, tournament_id: str) -> list[dict[str, Any]]:
+    def results(self, tournament_id: str) -> list[MatchResult]:
+        """Every stored result of the tournament, in match id order."""
         raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "results"))  # type: ignore[assignment]
-        return sorted((json.loads(v) for v in raw.values()), key=lambda r: r["match_id"])
+        return sorted((MatchResult.from_json(v) for v in raw.values()), key=lambda r: r.match_id)
 
     def results_page(
         self, tournament_id: str, after: str, count: int, descending: bool = False
-    ) -> list[dict[str, Any]]:
+    ) -> list[MatchResult]:
         """Up to ``count`` results whose match ids follow ``after`` in match id order (or,
         ``descending``, precede it; '' starts at the end that comes first). Reads only the
         page, from the order index; the first read of a tournament stored before the index
@@ -288,7 +300,7 @@ class TournamentStore:
             keys=[_key(tournament_id, "results"), _key(tournament_id, "order")],
             args=["desc" if descending else "asc", bound, count],
         )
-        return [json.loads(v) for v in raw if v is not None]
+        return [MatchResult.from_json(v) for v in raw if v is not None]
 
     def save_leaderboard(self, tournament_id: str, leaderboard: dict[str, Any]) -> None:
         self.redis.set(_key(tournament_id, "leaderboard"), json.dumps(leaderboard))

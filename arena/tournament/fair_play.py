@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from arena.referee.commitment import SALT, new_salt
 from arena.v1 import arena_pb2, referee_pb2
@@ -51,16 +49,6 @@ OPERATOR_SEED_CAVEAT = (
     "dealt from an operator's master seed: anyone who knows or guesses it can deal every "
     "match, so its deals are only as secret as the operator kept it"
 )
-
-
-def stored_mode(spec: Mapping[str, Any]) -> str:
-    """A stored spec's mode: tournaments from before fair play shared every pair's deal."""
-    return str(spec.get("fair_play", TRUSTED))
-
-
-def stored_operator_seed(spec: Mapping[str, Any]) -> bool:
-    """Whether a stored spec's seed was the operator's; before secret seeds, it was."""
-    return bool(spec.get("operator_seed", True))
 
 
 def duplicate(mode: str) -> bool:

@@ -1,4 +1,9 @@
-"""Validation of tournament specs: every rejection says what was wrong and what is allowed."""
+"""Validation of tournament specs: every rejection says what was wrong and what is allowed.
+
+A validated spec is a ``TournamentPlan``, which is also what a tournament stores as its
+``spec`` (``arena:t:{id}``): ``to_json`` / ``from_json`` and the versions of the stored
+spec are those of every stored record (``arena.records``).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ from google.protobuf import json_format
 
 from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
+from arena.records import Fields, check_version, parse, upgrade
+from arena.referee.commitment import SALT
 from arena.tournament import formats
-from arena.tournament.fair_play import MODES, OPEN, SEALED, MasterSeed
+from arena.tournament.fair_play import MAX_SEED, MODES, OPEN, SEALED, TRUSTED, MasterSeed
 from arena.v1 import arena_pb2
 
 if TYPE_CHECKING:
@@ -43,12 +50,37 @@ SHARED_GAMES = frozenset({"swiss", "knockout", "sprt"})
 the entries play."""
 
 
+SPEC = "tournament spec"
+SPEC_VERSION = 2
+
+
 class InvalidSpec(ValueError):
     """The spec cannot be scheduled; the message is for the organiser."""
 
 
 class TooLarge(InvalidSpec):
     """The spec is valid but over the arena's limits."""
+
+
+@dataclass(frozen=True)
+class HostedPackage:
+    """A hosted entry's package, as the workers send it to a referee."""
+
+    sha256: str
+    runtime: str
+    command: str
+
+    @classmethod
+    def of(cls, version: HostedVersion) -> HostedPackage:
+        return cls(version.sha256, version.runtime, version.command)
+
+    def to_json(self) -> dict[str, str]:
+        return {"sha256": self.sha256, "runtime": self.runtime, "command": self.command}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], kind: str = "hosted package") -> HostedPackage:
+        f = Fields(kind, data)
+        return cls(f.text("sha256", empty=False), f.text("runtime", empty=False), f.text("command"))
 
 
 @dataclass(frozen=True)
@@ -60,17 +92,23 @@ class Entry:
     """What the tournament calls it: the bot's name, or ``name@version`` when hosted."""
     games: tuple[str, ...]
     address: str = ""
-    hosted: HostedVersion | None = None
+    hosted: HostedPackage | None = None
 
     def how_to_play(self) -> dict[str, Any]:
         """What a worker needs to seat it: its address, or its package."""
-        return {"hosted": self.to_json()} if self.hosted else {"address": self.address}
+        if self.hosted is not None:
+            return {"hosted": self.hosted.to_json()}
+        return {"address": self.address}
 
-    def to_json(self) -> dict[str, str]:
-        """A hosted entry's package, as the workers send it to a referee."""
-        assert self.hosted is not None
-        version = self.hosted
-        return {"sha256": version.sha256, "runtime": version.runtime, "command": version.command}
+    @classmethod
+    def from_how(cls, label: str, how: Mapping[str, Any]) -> Entry:
+        """An entry as ``how_to_play`` stored it (a ladder's lineup): its games untold."""
+        kind = f"lineup entry {label!r}"
+        if "hosted" in how:
+            return cls(
+                label, (), hosted=HostedPackage.from_json(Fields(kind, how).mapping("hosted"), kind)
+            )
+        return cls(label, (), address=Fields(kind, how).text("address"))
 
 
 VersionLookup = Callable[[str, "str | None"], "HostedVersion | None"]
@@ -94,7 +132,9 @@ class TournamentPlan:
     format: str = formats.ROUND_ROBIN
     format_params: Mapping[str, Any] = field(default_factory=dict)
     total: int | None = None
-    """Matches the format will play, when it knows ahead."""
+    """Matches the format will play, when it knows ahead (not stored with the spec: the
+    tournament's ``total`` holds it)."""
+    record_version: int = SPEC_VERSION
 
     def played_games(self) -> list[str]:
         """The games at least two entries play, in the order given (a ladder's entries
@@ -103,9 +143,16 @@ class TournamentPlan:
             return list(self.games)
         return [g for g in self.games if sum(g in e.games for e in self.lineup.values()) > 1]
 
+    def commitment(self, tournament_id: str) -> str:
+        """The master seed's commitment (``arena.tournament.fair_play``); empty for a
+        tournament from before seeds were salted and committed to."""
+        return self.seed.commitment(tournament_id) if self.seed.salt else ""
+
     def to_json(self, tournament_id: str) -> dict[str, Any]:
-        """The stored spec; it holds the secret seed, which only reads after the end show."""
-        return {
+        """The stored spec; it holds the secret seed, which only reads after the end show.
+        Raises ``RecordError`` (and nothing is written) if the plan is not valid."""
+        check_version(SPEC, self.record_version, SPEC_VERSION)
+        data = {
             "entries": list(self.entries),
             "games": list(self.games),
             "deals": self.deals,
@@ -115,15 +162,85 @@ class TournamentPlan:
             "master_seed": self.seed.value,
             "seed_salt": self.seed.salt,
             "operator_seed": self.seed.operator,
-            "seed_commitment": self.seed.commitment(tournament_id),
+            "seed_commitment": self.commitment(tournament_id),
             "fair_play": self.fair_play,
             "name": self.name,
             "addresses": {e: x.address for e, x in self.lineup.items() if not x.hosted},
-            "hosted": {e: x.to_json() for e, x in self.lineup.items() if x.hosted},
+            "hosted": {e: x.hosted.to_json() for e, x in self.lineup.items() if x.hosted},
             "games_of": {e: list(x.games) for e, x in self.lineup.items()},
             "format": self.format,
             "format_params": dict(self.format_params),
+            "record_version": self.record_version,
         }
+        _read_spec(data)
+        return data
+
+    @classmethod
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> TournamentPlan:
+        """A stored spec, of any version, as the current type; raises ``RecordError``
+        naming the field that is missing or wrong."""
+        return _read_spec(upgrade(SPEC, parse(SPEC, data), _SPEC_UPGRADES))
+
+
+def _spec_v2(data: dict[str, Any]) -> None:
+    """Version 1: specs stored before these fields were kept. Tournaments from before
+    fair play shared every pair's deal (trusted) and played the operator's seed, unsalted
+    and uncommitted; before formats, a round robin of every entry in every game."""
+    data.setdefault("time_bank_ms", 0.0)
+    data.setdefault("seed_salt", "")
+    data.setdefault("operator_seed", True)
+    data.setdefault("seed_commitment", "")
+    data.setdefault("fair_play", TRUSTED)
+    data.setdefault("hosted", {})
+    if "games_of" not in data and isinstance(data.get("entries"), list):
+        data["games_of"] = {e: data.get("games") for e in data["entries"]}
+    data.setdefault("format", formats.ROUND_ROBIN)
+    data.setdefault("format_params", {})
+
+
+_SPEC_UPGRADES = (_spec_v2,)
+
+
+def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
+    f = Fields(SPEC, data)
+    entries = f.texts("entries")
+    addresses = f.text_map("addresses")
+    hosted = {
+        label: HostedPackage.from_json(package, f"{SPEC}: hosted entry {label!r}")
+        for label, package in f.mapping("hosted").items()
+    }
+    games_of = f.mapping("games_of")
+    lineup = {}
+    for label in entries:
+        if label not in addresses and label not in hosted:
+            f.fail("addresses", f"an address or a hosted package for entry {label!r}")
+        games = Fields(f"{SPEC}: games_of", games_of).texts(label)
+        lineup[label] = Entry(
+            label, games, address=addresses.get(label, ""), hosted=hosted.get(label)
+        )
+    salt = f.text("seed_salt")
+    if salt and not SALT.fullmatch(salt):
+        f.fail("seed_salt", "32 lowercase hex digits, or empty (a seed never committed to)")
+    return TournamentPlan(
+        entries=entries,
+        games=f.texts("games"),
+        deals=f.integer("deals", 0),
+        move_deadline_ms=f.number("move_deadline_ms", 0),
+        time_bank_ms=f.number("time_bank_ms", 0),
+        max_faults=f.integer("max_faults", 0),
+        seed=MasterSeed(
+            f.integer("master_seed", 0, MAX_SEED), salt, operator=f.flag("operator_seed")
+        ),
+        name=f.text("name"),
+        lineup=lineup,
+        fair_play=f.text("fair_play", _MODES),
+        format=f.text("format", tuple(formats.FORMATS)),
+        format_params=f.mapping("format_params"),
+        record_version=f.integer("record_version", SPEC_VERSION, SPEC_VERSION),
+    )
+
+
+_MODES = tuple(sorted(set(MODES.values())))
 
 
 def plan(
@@ -193,7 +310,7 @@ def plan(
         format_params=params,
     )
     try:
-        total = formats.build("check", planned.to_json("check")).total()
+        total = formats.build("check", planned).total()
     except formats.InvalidFormat as error:
         raise InvalidSpec(str(error)) from None
     if total == 0:
@@ -206,17 +323,17 @@ def plan(
 
 
 def ladder_lineup(
-    spec: Mapping[str, Any], registered: Sequence[RegisteredBot], version_of: VersionLookup
+    spec: TournamentPlan, registered: Sequence[RegisteredBot], version_of: VersionLookup
 ) -> list[Entry]:
     """Who plays a ladder now: every registered bot that plays one of its games (a
     hosted bot as its newest version), only hosted ones if the ladder is sealed."""
-    games = set(spec["games"])
+    games = set(spec.games)
     lineup = []
     for bot in registered:
         if bot.hosted:
             version = version_of(bot.name, None)
-            entry = None if version is None else Entry(version.label, version.games, hosted=version)
-        elif spec.get("fair_play") != SEALED:
+            entry = None if version is None else _hosted_entry(version)
+        elif spec.fair_play != SEALED:
             entry = Entry(bot.name, bot.games, address=bot.address)
         else:
             entry = None
@@ -276,7 +393,11 @@ def _entry(given: str, registered: Mapping[str, RegisteredBot], version_of: Vers
             f"hosted bot {name!r} has no version {label!r}; `arena bot versions {name}` "
             "lists them (enter just the name for the newest)"
         )
-    return Entry(version.label, version.games, hosted=version)
+    return _hosted_entry(version)
+
+
+def _hosted_entry(version: HostedVersion) -> Entry:
+    return Entry(version.label, version.games, hosted=HostedPackage.of(version))
 
 
 def _fair_play(value: int, entries: Sequence[str], hosted: set[str]) -> str:

@@ -29,7 +29,7 @@ def spec_format(spec: arena_pb2.TournamentSpec, name: str, params: Mapping[str, 
 def standings(record: TournamentRecord) -> arena_pb2.Standings | None:
     """The format's standings, once its scheduler has started; None for formats whose
     standings are the leaderboard itself."""
-    cls = formats.FORMATS[record.spec.get("format", formats.ROUND_ROBIN)]
+    cls = formats.FORMATS[record.spec.format]
     if cls.standings is formats.Format.standings or not record.scheduler:
         return None
     shown = formats.build(record.id, record.spec).standings(record.scheduler["format"])

@@ -29,6 +29,7 @@ from tests.api.hosted import (
     start_api,
     stored,
 )
+from tests.records import result, spec
 
 OP = as_(OPERATOR)
 HOW = "send the metadata 'authorization: Bearer TOKEN' (the arena command: --token or $ARENA_API_TOKEN)"
@@ -199,15 +200,17 @@ def _hosted(client: redis.Redis, name: str, author: str, sha256: str) -> None:
 def _tournament(client: redis.Redis) -> None:
     """A tournament in which dora-bot met op-logs once; the return match never ran."""
     entries = ("dora-bot@v1", "op-logs@v1")
-    hosted = {e: {"sha256": sha, "runtime": "python3.11", "command": "python3 bot.py"}
-              for e, sha in zip(entries, ("d" * 64, "0" * 64), strict=True)}  # fmt: skip
+    hosted = dict(zip(entries, ("d" * 64, "0" * 64), strict=True))
     matches = [
         ScheduledMatch(PLAYED, "seep", entries, 0, 1, PLAYED),
         ScheduledMatch(UNPLAYED, "seep", (entries[1], entries[0]), 0, 2, UNPLAYED),
     ]
-    TournamentStore(client).create(TOURNAMENT, {"hosted": hosted}, ["seep"], matches)
+    TournamentStore(client).create(TOURNAMENT, spec(entries, ["seep"], hosted), ["seep"], matches)
     TournamentStore(client).record_result(
-        TOURNAMENT, {"match_id": PLAYED, "end": "completed", "forfeit_team": None}
+        TOURNAMENT,
+        result(
+            match_id=PLAYED, tournament_id=TOURNAMENT, game="seep", entries=entries, scores=[1, 0]
+        ),
     )
     BotLogStore(client).put(
         TOURNAMENT,

@@ -3,32 +3,34 @@ and for a duplicate half not even the id that opens its events on the referee.""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
 
 from arena.api.service import record_message
+from arena.store.results import MatchResult
+from tests.records import result
 
 
-def stored(match_id: str, pair_key: str) -> dict[str, Any]:
-    return {
-        "match_id": match_id,
-        "game": "seep",
-        "pair_key": pair_key,
-        "deal": 0,
-        "entries": ["a", "b"],
-        "scores": [3, 1],
-        "winner_team": 0,
-        "end": "completed",
-        "forfeit_team": None,
-        "team_faults": [0, 0],
-        "decisions": 40,
-        "duration_ms": 12,
-        "referee": "127.0.0.1:1",
-        "deal_commitment": "c" * 64,
-        "referee_match_id": f"{match_id}-0a1b2c3d",
-        "seed": 77,
-        "replay_id": f"{match_id}-0a1b2c3d",
-        "deal_salt": "5" * 32,
-    }
+def stored(match_id: str, pair_key: str) -> MatchResult:
+    return result(
+        match_id=match_id,
+        game="seep",
+        pair_key=pair_key,
+        deal=0,
+        entries=["a", "b"],
+        scores=[3, 1],
+        winner_team=0,
+        end="completed",
+        forfeit_team=None,
+        team_faults=[0, 0],
+        decisions=40,
+        duration_ms=12,
+        referee="127.0.0.1:1",
+        deal_commitment="c" * 64,
+        referee_match_id=f"{match_id}-0a1b2c3d",
+        seed=77,
+        replay_id=f"{match_id}-0a1b2c3d",
+        deal_salt="5" * 32,
+    )
 
 
 def test_a_duplicate_half_hides_its_referee_id_until_the_tournament_ends() -> None:
@@ -48,7 +50,8 @@ def test_a_match_with_its_own_deal_shows_its_referee_id_while_it_runs() -> None:
 
 
 def test_the_time_a_result_was_stored_is_shown_when_it_was_kept() -> None:
-    kept = stored("t-seep-3", "t-seep-3") | {"finished_at": 1_700_000_000.25}
+    kept = replace(stored("t-seep-3", "t-seep-3"), finished_at=1_700_000_000.25)
     assert record_message(kept, revealed=False).finished_at.ToMilliseconds() == 1_700_000_000_250
-    older = record_message(stored("t-seep-3", "t-seep-3"), revealed=True)
+    unkept = replace(stored("t-seep-3", "t-seep-3"), finished_at=None)
+    older = record_message(unkept, revealed=True)
     assert not older.HasField("finished_at")  # stored before the arena kept the time

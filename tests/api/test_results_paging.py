@@ -16,6 +16,7 @@ from arena.store.tournaments import FINISHED
 from arena.v1 import arena_pb2
 from tests.api.hosted import HostedApi, refusal, start_api
 from tests.api.test_records import stored
+from tests.records import spec
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def tournament_of(api: HostedApi, tid: str, count: int) -> list[str]:
     """A tournament with ``count`` results stored as a worker stores them (out of order);
     its match ids in order."""
     store = TournamentStore(api.redis)
-    store.create(tid, {}, ["seep"])
+    store.create(tid, spec(), ["seep"])
     ids = [f"{tid}-{n:04}" for n in range(count)]
     for match_id in ids[1::2] + ids[0::2]:
         assert store.record_result(tid, stored(match_id, match_id))
@@ -118,7 +119,7 @@ def test_a_running_tournaments_pages_withhold_a_duplicate_halfs_referee_id(
     api: HostedApi,
 ) -> None:
     store = TournamentStore(api.redis)
-    store.create("t-secret", {}, ["seep"])
+    store.create("t-secret", spec(), ["seep"])
     store.record_result("t-secret", stored("t-secret-0-a", "t-secret-0"))
     store.record_result("t-secret", stored("t-secret-1", "t-secret-1"))
     ask = arena_pb2.ListResultsRequest(tournament_id="t-secret", page_size=1)
@@ -165,7 +166,7 @@ def test_bad_paging_is_invalid_argument_saying_what_is_allowed(api: HostedApi) -
 def test_the_stores_page_reads_are_in_match_id_order(api: HostedApi) -> None:
     ids = tournament_of(api, "t-store", 9)
     store = TournamentStore(api.redis)
-    assert [r["match_id"] for r in store.results_page("t-store", "", 4)] == ids[:4]
-    assert [r["match_id"] for r in store.results_page("t-store", ids[3], 4)] == ids[4:8]
-    assert [r["match_id"] for r in store.results_page("t-store", "", 3, True)] == ids[:5:-1]
+    assert [r.match_id for r in store.results_page("t-store", "", 4)] == ids[:4]
+    assert [r.match_id for r in store.results_page("t-store", ids[3], 4)] == ids[4:8]
+    assert [r.match_id for r in store.results_page("t-store", "", 3, True)] == ids[:5:-1]
     assert store.results_page("t-store", ids[0], 3, True) == []

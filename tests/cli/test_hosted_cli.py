@@ -19,6 +19,7 @@ from arena.store.bot_logs import BotLogStore, SeatOutput
 from arena.store.tournaments import FINISHED
 from arena.tournament.schedule import ScheduledMatch
 from tests.api.hosted import OPERATOR, HostedApi, python_bot, start_api
+from tests.records import spec
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +98,7 @@ def test_logs_print_each_seat_under_a_header(api: HostedApi) -> None:
     entries = ("logger@v1", "other")
     BotRegistry(api.redis).put(RegisteredBot("logger", "", ("seep",), "l", "1", 0.0, True))
     TournamentStore(api.redis).create(
-        tournament, {}, ["seep"], [ScheduledMatch(match, "seep", entries, 0, 1, match)]
+        tournament, spec(entries), ["seep"], [ScheduledMatch(match, "seep", entries, 0, 1, match)]
     )
     TournamentStore(api.redis).set_state(tournament, FINISHED)
     BotLogStore(api.redis).put(

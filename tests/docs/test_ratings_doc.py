@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from arena.ratings.board import INCOMPLETE
 from arena.ratings.leaderboard import ratings_by_game
 from arena.ratings.texts import elo_text
+from arena.store.results import MatchResult
+from tests.records import result
 
 DOC = Path(__file__).parents[2] / "docs" / "ratings.md"
 GAMES = ["seep", "baloot", "bid-euchre"]
@@ -26,24 +27,24 @@ WINS = {  # of 24 units, first bot over second
 }
 
 
-def results() -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def results() -> list[MatchResult]:
+    out: list[MatchResult] = []
     for game, wins in WINS.items():
         for (a, b), won in wins.items():
             for i in range(24):
                 margin = 1 if i < won else -1
                 key = f"{game}-{len(out)}"
                 out.append(
-                    {
-                        "match_id": key,
-                        "pair_key": key,
-                        "game": game,
-                        "entries": [a, b],
-                        "scores": [max(margin, 0), max(-margin, 0)],
-                        "end": "completed",
-                        "forfeit_team": None,
-                        "paired": False,
-                    }
+                    result(
+                        match_id=key,
+                        pair_key=key,
+                        game=game,
+                        entries=[a, b],
+                        scores=[max(margin, 0), max(-margin, 0)],
+                        end="completed",
+                        forfeit_team=None,
+                        paired=False,
+                    )
                 )
     return out
 

@@ -6,19 +6,20 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from typing import Any
 
 import pytest
 
 from arena.ratings.compare import CannotCompare, compare, los, los_matrix
 from arena.ratings.leaderboard import Leaderboard, leaderboard
+from arena.store.results import MatchResult
+from tests.records import result
 
 
 def expected(x: float) -> float:
     return 1 / (1 + 10 ** (-x / 400))
 
 
-def results(strengths: dict[str, float], units: int, rng: random.Random) -> list[dict[str, Any]]:
+def results(strengths: dict[str, float], units: int, rng: random.Random) -> list[MatchResult]:
     """Stored results of single-match units (open play) with BayesElo's model, draws
     within a 40-Elo margin."""
     out = []
@@ -32,15 +33,15 @@ def results(strengths: dict[str, float], units: int, rng: random.Random) -> list
             margin = 1 if u < p_win else -1 if u < p_win + p_loss else 0
             match_id = f"m{n}-{k}"
             out.append(
-                {
-                    "match_id": match_id,
-                    "pair_key": match_id,
-                    "game": "seep",
-                    "entries": [a, b],
-                    "scores": [max(margin, 0), max(-margin, 0)],
-                    "end": "completed",
-                    "paired": False,
-                }
+                result(
+                    match_id=match_id,
+                    pair_key=match_id,
+                    game="seep",
+                    entries=[a, b],
+                    scores=[max(margin, 0), max(-margin, 0)],
+                    end="completed",
+                    paired=False,
+                )
             )
     return out
 

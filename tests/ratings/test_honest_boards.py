@@ -15,7 +15,9 @@ from arena.ratings.board import EXCLUDED, INCOMPLETE, MIN_PAIRS, PROVISIONAL, RA
 from arena.ratings.bound import ONE_SIDED, _log_sweep, lower_bound
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
+from arena.store.results import MatchResult
 from bench.rating_bias import simulate
+from tests.records import result
 
 FIVE = ["baloot", "bid-euchre", "bridgette", "persian-rummy", "seep"]
 
@@ -24,24 +26,26 @@ def expected(x: float) -> float:
     return 1 / (1 + 10 ** (-x / 400))
 
 
-def unit(n: int, game: str, a: str, b: str, margin: int, **extra: Any) -> dict[str, Any]:
+def unit(n: int, game: str, a: str, b: str, margin: int, **extra: Any) -> MatchResult:
     """A stored match rated alone (an open tournament's): one outcome."""
-    return {
-        "match_id": f"{game}-{n}",
-        "pair_key": f"{game}-{n}",
-        "game": game,
-        "entries": [a, b],
-        "scores": [max(margin, 0), max(-margin, 0)],
-        "end": "completed",
-        "forfeit_team": None,
-        "paired": False,
-        **extra,
-    }
+    return result(
+        **{
+            "match_id": f"{game}-{n}",
+            "pair_key": f"{game}-{n}",
+            "game": game,
+            "entries": [a, b],
+            "scores": [max(margin, 0), max(-margin, 0)],
+            "end": "completed",
+            "forfeit_team": None,
+            "paired": False,
+            **extra,
+        }
+    )
 
 
 def round_robin(
     game: str, strengths: dict[str, float], per_pairing: int, rng: random.Random
-) -> list[dict[str, Any]]:
+) -> list[MatchResult]:
     out = []
     for a, b in itertools.combinations(sorted(strengths), 2):
         p = expected(strengths[a] - strengths[b])
@@ -60,8 +64,7 @@ def test_a_bot_entered_in_one_game_no_longer_tops_the_overall_board() -> None:
         strengths = {**field, "bid-euchre-basic": 330.0} if game == "bid-euchre" else field
         results += round_robin(game, strengths, 12, rng)
     pooled = fit(
-        Outcome(r["entries"][0], r["entries"][1], float(r["scores"][0] > r["scores"][1]))
-        for r in results
+        Outcome(r.entries[0], r.entries[1], float(r.scores[0] > r.scores[1])) for r in results
     )
     assert pooled.ratings[0].player == "bid-euchre-basic"  # the old board's mistake
     boards = ratings_by_game(results)
@@ -106,7 +109,7 @@ def test_unconnected_groups_are_ranked_apart() -> None:
 
 def test_a_bot_with_no_rated_pair_is_listed_unfitted() -> None:
     results = round_robin("seep", {"a": 100.0, "b": -100.0}, 20, random.Random(4))
-    results.append({**unit(1, "seep", "ghost", "a", 0), "end": "no_contest"})
+    results.append(unit(1, "seep", "ghost", "a", 0, end="no_contest"))
     board = ratings_by_game(results)
     ghost = board["seep"].rows[-1]
     assert (ghost.bot, ghost.status, ghost.group, ghost.matches) == ("ghost", PROVISIONAL, 0, 1)

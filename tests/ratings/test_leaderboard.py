@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,28 +14,32 @@ from arena.ratings import leaderboard as boards
 from arena.ratings.board import INCOMPLETE, PROVISIONAL, RATED
 from arena.ratings.elo import Z95
 from arena.ratings.leaderboard import Leaderboard, duplicate_result
+from arena.store.results import MatchResult
 from arena.tournament.fair_play import TRUSTED
+from tests.records import result
 
 GAMES = ["baloot", "bid-euchre", "seep"]
 
 
 def stored(
     n: int, half: int, game: str, entries: list[str], margin: int, **extra: Any
-) -> dict[str, Any]:
-    return {
-        "match_id": f"m{n}-{half}",
-        "game": game,
-        "pair_key": f"t-{game}-{n}",
-        "entries": entries,
-        "scores": [50 + max(margin, 0), 50 + max(-margin, 0)],
-        "end": "completed",
-        "forfeit_team": None,
-        "paired": True,
-        **extra,
-    }
+) -> MatchResult:
+    return result(
+        **{
+            "match_id": f"m{n}-{half}",
+            "game": game,
+            "pair_key": f"t-{game}-{n}",
+            "entries": entries,
+            "scores": [50 + max(margin, 0), 50 + max(-margin, 0)],
+            "end": "completed",
+            "forfeit_team": None,
+            "paired": True,
+            **extra,
+        }
+    )
 
 
-def history(rng: random.Random) -> list[dict[str, Any]]:
+def history(rng: random.Random) -> list[MatchResult]:
     """Pairs (some level), a forfeit, a no contest, a half waiting for its twin, a match
     rated alone, a trusted result, and a bot that plays a single game."""
     bots = ["ace", "bee", "cat", "dog", "eel"]
@@ -60,11 +64,11 @@ def history(rng: random.Random) -> list[dict[str, Any]]:
     return results
 
 
-def direct(results: Sequence[Mapping[str, Any]], game: str) -> dict[str, tuple[float, float]]:
+def direct(results: Sequence[MatchResult], game: str) -> dict[str, tuple[float, float]]:
     """One game's ratings fitted straight from its outcomes: (elo, ci95) by bot."""
-    chosen = [r for r in results if r["game"] == game]
+    chosen = [r for r in results if r.game == game]
     halves = [d for r in chosen if (d := duplicate_result(r)) is not None]
-    players = sorted({e for r in chosen for e in r["entries"]})
+    players = sorted({e for r in chosen for e in r.entries})
     return {r.player: (r.elo, r.ci95) for r in fit(pair_outcomes(halves), players).ratings}
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import replace
 
 import pytest
 
 from arena.ratings import pair_outcomes
 from arena.ratings.leaderboard import duplicate_result
 from arena.ratings.skill import MU, SIGMA, rate, skill_table
-from arena.ratings.teams import SEAT_BOTS, Team, TeamOutcome, match_teams, team_outcomes
+from arena.ratings.teams import Team, TeamOutcome, match_teams, team_outcomes
+from arena.store.results import MatchResult
 from tests.ratings.test_leaderboard import history, stored
 
 
@@ -27,13 +28,13 @@ def test_a_two_seat_game_has_one_seat_a_team() -> None:
 
 
 def test_mixed_partners_make_two_member_teams() -> None:
-    result = stored(1, 0, "seep", ["ace", "cat"], 5, **{SEAT_BOTS: ["ace", "cat", "bee", "dog"]})
+    result = stored(1, 0, "seep", ["ace", "cat"], 5, seat_bots=["ace", "cat", "bee", "dog"])
     first, second = match_teams(result)
     assert first.seats == ((0, "ace"), (2, "bee")) and first.members == ("ace", "bee")
     assert second.seats == ((1, "cat"), (3, "dog")) and second.members == ("cat", "dog")
     assert first.label == "ace & bee"
     with pytest.raises(ValueError, match="3 seat bots for 4 seats"):
-        match_teams({**result, SEAT_BOTS: ["ace", "cat", "bee"]})
+        match_teams(replace(result, seat_bots=("ace", "cat", "bee")))
 
 
 def test_one_member_teams_give_exactly_the_elos_units() -> None:
@@ -43,13 +44,13 @@ def test_one_member_teams_give_exactly_the_elos_units() -> None:
     assert [(o.a, o.b, o.score) for o in mine] == [((o.a,), (o.b,), o.score) for o in elo]
 
 
-def mixed(n: int, a: tuple[str, str], b: tuple[str, str], margin: int) -> list[dict[str, Any]]:
+def mixed(n: int, a: tuple[str, str], b: tuple[str, str], margin: int) -> list[MatchResult]:
     """A duplicate pair between two-member teams: the teams swap seats for the second."""
     seats = [a[0], b[0], a[1], b[1]]
     swapped = [b[0], a[0], b[1], a[1]]
     return [
-        stored(n, 0, "baloot", [a[0], b[0]], margin, **{SEAT_BOTS: seats}),
-        stored(n, 1, "baloot", [b[0], a[0]], 0, **{SEAT_BOTS: swapped}),
+        stored(n, 0, "baloot", [a[0], b[0]], margin, seat_bots=seats),
+        stored(n, 1, "baloot", [b[0], a[0]], 0, seat_bots=swapped),
     ]
 
 
@@ -75,7 +76,7 @@ def test_individuals_are_rated_whoever_their_partners() -> None:
 
 def test_halves_of_a_pair_must_seat_the_same_teams() -> None:
     first, second = mixed(1, ("ace", "bee"), ("cat", "dog"), 10)
-    second[SEAT_BOTS] = ["cat", "ace", "dog", "eel"]
+    second = replace(second, seat_bots=("cat", "ace", "dog", "eel"))
     with pytest.raises(ValueError, match="seat different teams"):
         team_outcomes([first, second])
 

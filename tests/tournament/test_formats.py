@@ -13,14 +13,15 @@ import pytest
 
 from arena.games import game_names
 from arena.processes import arena_command
-from arena.store import BotRegistry, RegisteredBot
+from arena.store import BotRegistry, MatchResult, RegisteredBot, TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 
 
-def results_of(arena: Arena, tournament_id: str) -> list[dict]:  # type: ignore[type-arg]
-    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
-    return sorted((json.loads(v) for v in raw.values()), key=lambda r: r["finished_at"])
+def results_of(arena: Arena, tournament_id: str) -> list[MatchResult]:
+    """The stored results in the order they finished."""
+    found = TournamentStore(arena.redis).results(tournament_id)
+    return sorted(found, key=lambda r: r.finished_at or 0.0)
 
 
 def test_the_scheduler_keeps_at_most_a_window_out_and_plays_a_gauntlet(arena: Arena) -> None:
@@ -41,8 +42,8 @@ def test_the_scheduler_keeps_at_most_a_window_out_and_plays_a_gauntlet(arena: Ar
         time.sleep(0.05)
     assert max(out) <= 3 and len(out) > 3, out
     results = results_of(arena, tournament.id)
-    assert len(results) == len({r["match_id"] for r in results}) == 12
-    assert {frozenset(r["entries"]) for r in results} == {
+    assert len(results) == len({r.match_id for r in results}) == 12
+    assert {frozenset(r.entries) for r in results} == {
         frozenset({"new", "a"}),
         frozenset({"new", "b"}),
     }
@@ -72,10 +73,10 @@ def test_a_swiss_tournament_pairs_each_round_from_the_last_ones_results(arena: A
     assert sum(row.points for row in swiss.table) == 2 * 2  # a table's point and a bye each
     # Round 2 was handed out only once round 1 had every result.
     results = results_of(arena, tournament.id)
-    first = [r for r in results if "-r1-" in r["match_id"]]
-    second = [r for r in results if "-r2-" in r["match_id"]]
+    first = [r for r in results if "-r1-" in r.match_id]
+    second = [r for r in results if "-r2-" in r.match_id]
     assert len(first) == len(second) == 4
-    assert max(r["finished_at"] for r in first) <= min(r["finished_at"] for r in second)
+    assert max(r.finished_at or 0.0 for r in first) <= min(r.finished_at or 0.0 for r in second)
 
 
 def test_a_knockout_is_seeded_by_the_arenas_ratings(arena: Arena) -> None:
@@ -149,7 +150,7 @@ def test_cancel_hands_out_nothing_more_and_keeps_what_finished(arena: Arena) -> 
     assert after.matches_issued == issued <= after.matches_done + 2 < 20
     keys = arena.redis.hkeys(f"arena:t:{tournament.id}:schedule")
     scheduled = {m.decode() if isinstance(m, bytes) else m for m in keys}
-    assert {r["match_id"] for r in results_of(arena, tournament.id)} <= scheduled
+    assert {r.match_id for r in results_of(arena, tournament.id)} <= scheduled
 
 
 def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena) -> None:
@@ -177,7 +178,7 @@ def test_a_ladder_takes_in_bots_as_they_register_and_its_board_stays_live(arena:
     arena.start_bot("late", "random", "--seed", "2")  # registers while the ladder runs
 
     def late_played() -> int:
-        return sum("late" in r["entries"] for r in results_of(arena, ladder.id))
+        return sum("late" in r.entries for r in results_of(arena, ladder.id))
 
     deadline = time.monotonic() + 180
     while late_played() < 4:
@@ -200,7 +201,7 @@ def test_a_ladder_takes_in_bots_as_they_register_and_its_board_stays_live(arena:
     assert cancelled.state == arena_pb2.TOURNAMENT_STATE_CANCELLED
     assert cancelled.matches_issued <= cancelled.matches_done + 4
     results = results_of(arena, ladder.id)
-    assert len({r["seed"] for r in results}) == len(results)  # a deal of its own each
+    assert len({r.seed for r in results}) == len(results)  # a deal of its own each
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ tournament completes with no match lost and none counted twice."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,18 +11,18 @@ import pytest
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import arena_command, start_service
+from arena.store import TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 
 
 def assert_complete_once(arena: Arena, tournament_id: str, total: int) -> None:
     finished = arena.wait_until(tournament_id)
-    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
-    results = [json.loads(v) for v in raw.values()]
+    results = TournamentStore(arena.redis).results(tournament_id)
     assert finished.matches_done == finished.matches_total == total
-    assert len(results) == len({r["match_id"] for r in results}) == total
+    assert len(results) == len({r.match_id for r in results}) == total
     schedule = arena.redis.hkeys(f"arena:t:{tournament_id}:schedule")
-    assert {r["match_id"].encode() for r in results} == set(schedule)
+    assert {r.match_id.encode() for r in results} == set(schedule)
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament_id))
     assert board.matches == total
 
@@ -55,10 +54,7 @@ def test_a_referee_sigkilled_mid_match_is_replaced_by_another(arena: Arena) -> N
         arena.wait_until(tournament.id, done=2)
         doomed.kill()  # its matches in flight fail with UNAVAILABLE and move on
         assert_complete_once(arena, tournament.id, 16)
-        referees = {
-            json.loads(v)["referee"]
-            for v in arena.redis.hgetall(f"arena:t:{tournament.id}:results").values()
-        }
+        referees = {r.referee for r in TournamentStore(arena.redis).results(tournament.id)}
         assert arena.referee.address in referees
     finally:
         doomed.stop()

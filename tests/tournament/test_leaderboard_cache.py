@@ -8,41 +8,46 @@ version bump) shows whether a board came from the cache.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from arena.store import TournamentStore
+from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
+from tests.records import result as stored
+from tests.records import spec
 from tests.tournament.conftest import Arena
 
 TOURNAMENT = "t-cache"
 
 
-def result(n: int, winner: str, loser: str) -> dict[str, Any]:
-    return {
-        "match_id": f"{TOURNAMENT}-{n}",
-        "game": "bid-euchre",
-        "pair_key": f"{TOURNAMENT}-pair-{n}",
-        "deal": n,
-        "seed": n,
-        "entries": [winner, loser],
-        "scores": [32, 10],
-        "end": "completed",
-        "forfeit_team": None,
-    }
+def result(n: int, winner: str, loser: str) -> MatchResult:
+    return stored(
+        match_id=f"{TOURNAMENT}-{n}",
+        tournament_id=TOURNAMENT,
+        game="bid-euchre",
+        pair_key=f"{TOURNAMENT}-pair-{n}",
+        deal=n,
+        seed=n,
+        entries=[winner, loser],
+        scores=[32, 10],
+        winner_team=0,
+        end="completed",
+        forfeit_team=None,
+    )
 
 
 def board(arena: Arena, game: str = "") -> arena_pb2.Leaderboard:
     return arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game=game))
 
 
-def slip_in(arena: Arena, record: dict[str, Any]) -> None:
+def slip_in(arena: Arena, record: MatchResult) -> None:
     """Store a result without bumping the version, as no real writer would."""
-    arena.redis.hset(f"arena:t:{TOURNAMENT}:results", record["match_id"], json.dumps(record))
+    key = f"arena:t:{TOURNAMENT}:results"
+    arena.redis.hset(key, record.match_id, json.dumps(record.to_json()))
 
 
 def test_a_board_is_refitted_when_a_result_is_stored_and_only_then(arena: Arena) -> None:
     store = TournamentStore(arena.redis)
-    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
     store.record_result(TOURNAMENT, result(1, "a", "b"))
     first = board(arena)
     assert first.matches == 1 and {r.bot for r in first.rows} == {"a", "b"}
@@ -60,12 +65,12 @@ def test_a_board_is_refitted_when_a_result_is_stored_and_only_then(arena: Arena)
 
 def test_a_data_set_that_starts_over_is_not_taken_for_the_old_one(arena: Arena) -> None:
     store = TournamentStore(arena.redis)
-    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
     store.record_result(TOURNAMENT, result(1, "a", "b"))
     assert {r.bot for r in board(arena).rows} == {"a", "b"}
 
     arena.redis.flushdb()  # the version counter starts again from zero
-    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
     store.record_result(TOURNAMENT, result(1, "x", "y"))
     assert {r.bot for r in board(arena).rows} == {"x", "y"}
 
@@ -74,7 +79,7 @@ def test_a_finished_tournament_stored_by_an_older_arena_is_refitted(arena: Arena
     """Its stored board is served as it finished, unless an older arena stored it: one
     without covariances, or whose overall board was one pooled fit (no min_pairs)."""
     store = TournamentStore(arena.redis)
-    store.create(TOURNAMENT, {}, ["bid-euchre"], [])
+    store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
     store.record_result(TOURNAMENT, result(1, "a", "b"))
     store.finish(TOURNAMENT)
     request = arena_pb2.GetLeaderboardRequest(tournament_id=TOURNAMENT)

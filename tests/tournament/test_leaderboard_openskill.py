@@ -8,21 +8,23 @@ import csv
 import io
 import json
 import random
-from typing import Any
+from dataclasses import replace
 
 import pytest
 
 from arena.ratings.skill import skill_table
 from arena.store import TournamentStore
+from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
 from tests.ratings.test_leaderboard import stored
+from tests.records import spec
 from tests.tournament.conftest import Arena
 from tests.tournament.test_tournament_cli import arena_cli
 
 TOURNAMENT = "t-skill"
 
 
-def results() -> list[dict[str, Any]]:
+def results() -> list[MatchResult]:
     """Duplicate pairs in two games; ``ace`` usually wins, ``cat`` usually loses."""
     rng = random.Random(2)
     out = []
@@ -31,7 +33,7 @@ def results() -> list[dict[str, Any]]:
         a, b = rng.sample(["ace", "bee", "cat"], 2)
         margin = (a == "ace") - (b == "ace") + (b == "cat") - (a == "cat") + rng.choice([-1, 0, 1])
         for r in (stored(n, 0, game, [a, b], 10 + margin), stored(n, 1, game, [b, a], -10)):
-            out.append({**r, "match_id": f"{TOURNAMENT}-{r['match_id']}"})
+            out.append(replace(r, match_id=f"{TOURNAMENT}-{r.match_id}"))
     return out
 
 
@@ -43,7 +45,8 @@ def board(arena: Arena, openskill: bool, game: str = "") -> arena_pb2.Leaderboar
 
 def test_the_api_and_the_cli_show_openskill_beside_the_elo_when_asked(arena: Arena) -> None:
     store = TournamentStore(arena.redis)
-    store.create(TOURNAMENT, {}, ["bid-euchre", "baloot"], [])
+    games = ["bid-euchre", "baloot"]
+    store.create(TOURNAMENT, spec(["ace", "bee", "cat"], games), games, [])
     table = results()
     for result in table[:-2]:
         assert store.record_result(TOURNAMENT, result)

@@ -12,9 +12,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from arena.processes import Service, arena_command, free_port, start_service
+from arena.store import MatchResult, TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import WORKER_ENV, Arena
 from tests.tournament.test_infrastructure_faults import assert_complete_once
@@ -40,9 +40,8 @@ def referee(replay_dir: Path, port: int = 0) -> Service:
     )
 
 
-def results(arena: Arena, tournament_id: str) -> list[dict[str, Any]]:
-    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
-    return [json.loads(v) for v in raw.values()]
+def results(arena: Arena, tournament_id: str) -> list[MatchResult]:
+    return TournamentStore(arena.redis).results(tournament_id)
 
 
 def test_a_hung_referee_is_left_for_another(arena: Arena) -> None:
@@ -56,9 +55,9 @@ def test_a_hung_referee_is_left_for_another(arena: Arena) -> None:
         hung.process.send_signal(signal.SIGSTOP)  # it accepts connections, answers nothing
         stopped_at = time.time()
         assert_complete_once(arena, tournament.id, 12)
-        late = [r for r in results(arena, tournament.id) if r["finished_at"] > stopped_at + 1]
+        late = [r for r in results(arena, tournament.id) if (r.finished_at or 0.0) > stopped_at + 1]
         assert late, "nothing was played after the referee hung"
-        assert {r["referee"] for r in late} == {arena.referee.address}
+        assert {r.referee for r in late} == {arena.referee.address}
     finally:
         hung.process.send_signal(signal.SIGCONT)
         hung.stop()
@@ -172,7 +171,7 @@ def test_a_match_longer_than_the_visibility_timeout_is_played_once(arena: Arena)
     tournament = arena.submit(["slow", "b"], deals=1, games=["bid-euchre"])
     finished = arena.wait_until(tournament.id)
     played = results(arena, tournament.id)
-    longest = max(r["duration_ms"] for r in played) / 1000
+    longest = max(r.duration_ms for r in played) / 1000
     assert longest > float(WORKER_ENV["ARENA_VISIBILITY_TIMEOUT"]), "make the matches longer"
     assert finished.matches_done == 2
     replays = list(arena.replay_dir.rglob("*.json*"))

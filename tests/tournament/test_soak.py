@@ -9,7 +9,6 @@ Bounded (a few minutes); the figures it prints are the ones in docs/architecture
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import time
@@ -26,6 +25,7 @@ from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.replay.store import ReplayStore
 from arena.replay.verify import verify_replay
+from arena.store import TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 from tests.tournament.test_infrastructure_faults import assert_complete_once
@@ -165,21 +165,21 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
         soak.at(tid, int(scheduled * share), what, act)
     assert_complete_once(arena, tid, scheduled)
 
-    results = [json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tid}:results").values()]
+    results = TournamentStore(arena.redis).results(tid)
     replays = ReplayStore(arena.replay_dir)
     stored_faults: Counter[tuple[str, str]] = Counter()  # (referee, kind)
     forfeits = 0
     for result in results:
-        document = replays.load(result["replay_id"])
+        document = replays.load(result.replay_id)
         verified = verify_replay(document)
-        assert verified.end == result["end"], result["match_id"]
-        assert verified.decisions == result["decisions"]
+        assert verified.end == result.end, result.match_id
+        assert verified.decisions == result.decisions
         team_of = {seat["seat"]: seat["team"] for seat in document["seats"]}
         by_team = Counter(team_of[f["seat"]] for f in document["faults"])
-        assert [by_team[t] for t in range(len(result["team_faults"]))] == result["team_faults"]
+        assert tuple(by_team[t] for t in range(len(result.team_faults))) == result.team_faults
         for f in document["faults"]:
-            stored_faults[(result["referee"], f["kind"])] += 1
-        forfeits += result["forfeit_team"] is not None
+            stored_faults[(result.referee, f["kind"])] += 1
+        forfeits += result.forfeit_team is not None
     assert forfeits == arena.get(tid).forfeits > 0, "the misbehaving bots should forfeit"
 
     # r1 was only stopped, never restarted: its counters saw every fault it recorded,

@@ -13,6 +13,7 @@ import pytest
 from arena.local_redis import free_port
 from arena.processes import arena_command
 from arena.ratings.leaderboard import leaderboard
+from arena.store import TournamentStore
 from tests.tournament.conftest import Arena
 
 
@@ -114,9 +115,7 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     assert {r["entry_0"] for r in table} == {"house", "rand"}
 
     # The same stored results, read back in any order, rate the same.
-    stored = [
-        json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament_id}:results").values()
-    ]
+    stored = TournamentStore(arena.redis).results(tournament_id)
     shuffled = stored[:]
     random.Random(1).shuffle(shuffled)
     assert leaderboard(stored) == leaderboard(shuffled) == leaderboard(list(reversed(stored)))
@@ -144,8 +143,6 @@ def test_matches_sent_to_a_dead_referee_are_retried_on_a_live_one(arena: Arena) 
     arena.start_bot("b", "random", "--seed", "2")
     tournament = arena.submit(["a", "b"], deals=5, games=["bid-euchre"])
     arena.wait_until(tournament.id)
-    results = [
-        json.loads(v) for v in arena.redis.hgetall(f"arena:t:{tournament.id}:results").values()
-    ]
+    results = TournamentStore(arena.redis).results(tournament.id)
     assert len(results) == 10
-    assert {r["referee"] for r in results} == {arena.referee.address}
+    assert {r.referee for r in results} == {arena.referee.address}

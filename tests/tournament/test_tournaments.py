@@ -11,13 +11,13 @@ import pytest
 from google.protobuf import duration_pb2
 
 from arena.games import game_names
+from arena.store import MatchResult, TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 
 
-def stored_results(arena: Arena, tournament_id: str) -> list[dict[str, Any]]:
-    raw = arena.redis.hgetall(f"arena:t:{tournament_id}:results")
-    return [json.loads(v) for v in raw.values()]
+def stored_results(arena: Arena, tournament_id: str) -> list[MatchResult]:
+    return TournamentStore(arena.redis).results(tournament_id)
 
 
 @pytest.mark.parametrize("fair_play", [arena_pb2.FAIR_PLAY_OPEN, arena_pb2.FAIR_PLAY_TRUSTED])
@@ -39,15 +39,15 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(
     assert finished.matches_done == finished.matches_total
     results = stored_results(arena, tournament.id)
     assert len(results) == tournament.matches_total
-    assert Counter(r["game"] for r in results) == {g: 6 for g in games}
-    by_pair = Counter((r["pair_key"], r["seed"], tuple(sorted(r["entries"]))) for r in results)
+    assert Counter(r.game for r in results) == {g: 6 for g in games}
+    by_pair = Counter((r.pair_key, r.seed, tuple(sorted(r.entries))) for r in results)
     if fair_play == arena_pb2.FAIR_PLAY_TRUSTED:
         # Each deal is played twice with the seats swapped, on the same seed.
         assert set(by_pair.values()) == {2}
         units = 2 * len(games)
     else:
         # Every match has a deal of its own and is rated on its own.
-        assert len({r["seed"] for r in results}) == len(results)
+        assert len({r.seed for r in results}) == len(results)
         assert set(by_pair.values()) == {1}
         units = 4 * len(games)
 
@@ -167,7 +167,7 @@ def test_a_worker_killed_mid_tournament_loses_and_doubles_nothing(arena: Arena) 
     finished = arena.wait_until(tournament.id)
     results = stored_results(arena, tournament.id)
     assert finished.matches_done == finished.matches_total == len(results) == 24
-    assert len({r["match_id"] for r in results}) == 24
+    assert len({r.match_id for r in results}) == 24
 
 
 def test_resume_after_every_worker_stopped_finishes_only_the_rest(arena: Arena) -> None:
@@ -180,13 +180,13 @@ def test_resume_after_every_worker_stopped_finishes_only_the_rest(arena: Arena) 
     arena.redis.delete("celery")  # the queued tasks are lost with the broker's queue
     stopped = arena.get(tournament.id)
     assert stopped.matches_done < stopped.matches_total
-    before = {r["match_id"]: r for r in stored_results(arena, tournament.id)}
+    before = {r.match_id: r for r in stored_results(arena, tournament.id)}
 
     resumed = arena.stub.ResumeTournament(arena_pb2.ResumeTournamentRequest(id=tournament.id))
     assert resumed.state == arena_pb2.TOURNAMENT_STATE_RUNNING
     arena.start_worker("second")
     finished = arena.wait_until(tournament.id)
-    after = {r["match_id"]: r for r in stored_results(arena, tournament.id)}
+    after = {r.match_id: r for r in stored_results(arena, tournament.id)}
     assert finished.matches_done == len(after) == 12
     assert all(after[k] == v for k, v in before.items())  # nothing replayed or overwritten
 
@@ -242,5 +242,5 @@ def test_a_time_bank_in_the_spec_reaches_every_match(arena: Arena) -> None:
     tournament = arena.wait_until(arena.submit(["a", "b"], games=["seep"], time_bank=bank).id)
     assert tournament.spec.time_bank == bank
     for result in stored_results(arena, tournament.id):
-        replay = json.loads((arena.replay_dir / f"{result['replay_id']}.json").read_text())
+        replay = json.loads((arena.replay_dir / f"{result.replay_id}.json").read_text())
         assert replay["time_bank_ms"] == 750

@@ -18,6 +18,7 @@ from arena.tournament import formats
 from arena.tournament.formats.base import Field, InvalidFormat, Played, State
 from arena.tournament.formats.ladder import Ladder
 from arena.tournament.schedule import ScheduledMatch
+from tests.records import spec
 
 SIX = dict(zip("abcdef", (0, 100, 200, 300, 400, 500), strict=True))
 
@@ -88,15 +89,7 @@ def per_entry(tally: Counter[frozenset[str]]) -> Counter[str]:
 
 
 def test_is_registered_never_decides_and_needs_a_game() -> None:
-    spec = {
-        "format": "ladder",
-        "entries": ["a", "b"],
-        "games": ["g"],
-        "games_of": {"a": ["g"], "b": ["g"]},
-        "deals": 1,
-        "master_seed": 1,
-    }
-    built = formats.build("t", spec)
+    built = formats.build("t", spec(["a", "b"], ["g"], format="ladder"))
     total = built.total()  # asked of it as of any format, before it is known a Ladder
     assert isinstance(built, Ladder) and formats.FORMATS["ladder"] is Ladder
     state = built.start()

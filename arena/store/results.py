@@ -1,0 +1,200 @@
+"""A match's stored result (``arena:t:{id}:results``): the record type, its JSON and the
+migration of results stored before records had versions (``arena.records``).
+
+The JSON keys are the dataclass's fields, in its order; ``seat_bots`` is written only
+when set. Version 1 (no ``record_version``) is every result stored before: the first
+seventeen keys always (``finished_at`` as good as always), the rest added as the arena
+learned to keep them; a version 1 result lacking them reads with what the readers
+assumed of it (no time, no fault kinds, no deal commitment, rated as a duplicate half,
+fair play and the seed's source not recorded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from arena.records import Fields, RecordError, check_version, parse, upgrade
+from arena.tournament.fair_play import MAX_SEED, MODES
+from arena.v1 import referee_pb2
+
+KIND = "match result"
+VERSION = 2
+ENDS = tuple(name.removeprefix("MATCH_END_").lower() for name, _ in referee_pb2.MatchEnd.items())
+"""How a match can end, as stored: ``completed``, ``forfeit``, ``no_contest``..."""
+TEAMS = 2
+"""Every game the arena has is played by two teams; a result names an entry per team."""
+SEAT_BOTS = "seat_bots"
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match_id: str
+    tournament_id: str
+    game: str
+    pair_key: str
+    """The duplicate pair the match is a half of; its own match id when rated alone."""
+    deal: int
+    seed: int
+    entries: tuple[str, ...]
+    """The entry of each team, team 0 first."""
+    scores: tuple[int, ...]
+    """Each team's final score."""
+    winner_team: int | None
+    end: str
+    """One of ``ENDS``."""
+    forfeit_team: int | None
+    team_faults: tuple[int, ...]
+    """Each team's faults."""
+    team_fault_kinds: tuple[Mapping[str, int], ...] | None
+    """Each team's faults by kind (``arena.referee.faults.KIND_NAMES``); None for a
+    result stored before kinds were kept."""
+    decisions: int
+    duration_ms: float
+    replay_id: str
+    referee: str
+    """The address of the referee that played it."""
+    finished_at: float | None
+    """When the result was stored (seconds since the epoch); None if not kept."""
+    deal_key: str
+    paired: bool
+    """A half of a duplicate pair, rated with its twin; False: rated alone."""
+    deal_commitment: str
+    deal_salt: str
+    referee_match_id: str
+    fair_play: str | None
+    """The tournament's fair-play mode; None for a result stored before modes existed."""
+    operator_seed: bool | None
+    """Whether the operator gave the master seed; None if not recorded (as above)."""
+    seat_bots: tuple[str, ...] | None = None
+    """The bot in each seat, when a team's seats are held by different bots (a later
+    format); None: every seat of team ``t`` is ``entries[t]``."""
+    record_version: int = VERSION
+
+    @property
+    def forfeit_by(self) -> str | None:
+        """The entry that forfeited, if one did."""
+        return None if self.forfeit_team is None else self.entries[self.forfeit_team]
+
+    @property
+    def margin(self) -> int:
+        """Team 0's score less team 1's."""
+        return self.scores[0] - self.scores[1]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored JSON object; raises ``RecordError`` (and nothing is written) if the
+        result is not valid."""
+        check_version(KIND, self.record_version, VERSION)
+        data: dict[str, Any] = {
+            "match_id": self.match_id,
+            "tournament_id": self.tournament_id,
+            "game": self.game,
+            "pair_key": self.pair_key,
+            "deal": self.deal,
+            "seed": self.seed,
+            "entries": list(self.entries),
+            "scores": list(self.scores),
+            "winner_team": self.winner_team,
+            "end": self.end,
+            "forfeit_team": self.forfeit_team,
+            "team_faults": list(self.team_faults),
+            "team_fault_kinds": (
+                None if self.team_fault_kinds is None else [dict(k) for k in self.team_fault_kinds]
+            ),
+            "decisions": self.decisions,
+            "duration_ms": self.duration_ms,
+            "replay_id": self.replay_id,
+            "referee": self.referee,
+            "finished_at": self.finished_at,
+            "deal_key": self.deal_key,
+            "paired": self.paired,
+            "deal_commitment": self.deal_commitment,
+            "deal_salt": self.deal_salt,
+            "referee_match_id": self.referee_match_id,
+            "fair_play": self.fair_play,
+            "operator_seed": self.operator_seed,
+        }
+        if self.seat_bots is not None:
+            data[SEAT_BOTS] = list(self.seat_bots)
+        data["record_version"] = self.record_version
+        _read(data)
+        return data
+
+    @classmethod
+    def from_json(cls, data: str | bytes | Mapping[str, Any]) -> MatchResult:
+        """A stored result, of any version, as the current type; raises ``RecordError``
+        naming the field that is missing or wrong."""
+        return _read(upgrade(KIND, parse(KIND, data), _UPGRADES))
+
+
+def _to_v2(data: dict[str, Any]) -> None:
+    """Version 1: the keys added before versions were kept may be missing."""
+    data.setdefault("finished_at", None)
+    data.setdefault("team_fault_kinds", None)
+    data.setdefault("deal_key", "")
+    data.setdefault("paired", True)
+    data.setdefault("deal_commitment", "")
+    data.setdefault("deal_salt", "")
+    data.setdefault("referee_match_id", "")
+    data.setdefault("fair_play", None)
+    data.setdefault("operator_seed", None)
+
+
+_UPGRADES = (_to_v2,)
+
+
+def _read(data: Mapping[str, Any]) -> MatchResult:
+    f = Fields(KIND, data)
+    return MatchResult(
+        match_id=f.text("match_id", empty=False),
+        tournament_id=f.text("tournament_id"),
+        game=f.text("game", empty=False),
+        pair_key=f.text("pair_key", empty=False),
+        deal=f.integer("deal", 0),
+        seed=f.integer("seed", 0, MAX_SEED),
+        entries=f.texts("entries", TEAMS),
+        scores=f.integers("scores", TEAMS),
+        winner_team=f.optional_integer("winner_team", 0, TEAMS - 1),
+        end=f.text("end", ENDS),
+        forfeit_team=f.optional_integer("forfeit_team", 0, TEAMS - 1),
+        team_faults=f.integers("team_faults", TEAMS, 0),
+        team_fault_kinds=_fault_kinds(f),
+        decisions=f.integer("decisions", 0),
+        duration_ms=f.number("duration_ms", 0),
+        replay_id=f.text("replay_id"),
+        referee=f.text("referee"),
+        finished_at=f.optional_number("finished_at", 0),
+        deal_key=f.text("deal_key"),
+        paired=f.flag("paired"),
+        deal_commitment=f.text("deal_commitment"),
+        deal_salt=f.text("deal_salt"),
+        referee_match_id=f.text("referee_match_id"),
+        fair_play=f.optional_text("fair_play", _MODES),
+        operator_seed=f.optional_flag("operator_seed"),
+        seat_bots=None if data.get(SEAT_BOTS) is None else f.texts(SEAT_BOTS),
+        record_version=f.integer("record_version", VERSION, VERSION),
+    )
+
+
+_MODES = tuple(sorted(set(MODES.values())))
+
+
+def _fault_kinds(f: Fields) -> tuple[Mapping[str, int], ...] | None:
+    value = f.data.get("team_fault_kinds", 0)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != TEAMS
+        or not all(
+            isinstance(kinds, Mapping)
+            and all(isinstance(k, str) and type(n) is int and n >= 0 for k, n in kinds.items())
+            for kinds in value
+        )
+    ):
+        f.fail("team_fault_kinds", f"a list of {TEAMS} objects of counts by kind, or null")
+    return tuple(dict(kinds) for kinds in value)
+
+
+__all__ = ["ENDS", "KIND", "SEAT_BOTS", "VERSION", "MatchResult", "RecordError"]
