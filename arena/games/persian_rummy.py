@@ -49,6 +49,13 @@ Decisions beyond the rules text:
 * When a deal ends the cards left in hand are shown to all (the ``hand_end`` event), as
   scoring them requires.
 
+Positions: ``PersianRummyGame.from_position`` starts a match from a deal in progress
+(hands, stock, pile, melds on the table, the seat to act and its turn's phase, the match
+so far), as a FEN does in chess; ``PersianRummyState.position()`` reads one back, and
+the position's checks refuse, with a ``DealError`` saying why, anything the rules cannot
+hold. A position may set cards out of play (``out_of_play``), which real play never
+does, for study positions with a short stock.
+
 Cards have an index in canonical order, rank-major: ``index = 4 * rank + suit`` with
 ranks 2..A as 0..12 and suits C, D, H, S as 0..3; jokers X1..X4 are 52..55 (rank 13,
 "suit" = joker number - 1). Action ids keep one meaning for the whole game, and their
