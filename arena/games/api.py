@@ -43,9 +43,45 @@ class DealError(GameError):
     """A chosen deal (``Game.new_state(..., deal=...)``) does not fit the game."""
 
 
+ProgressRule = Callable[[tuple[int, ...], int], str | None]
+"""A game's own limits on a match's progress: given the scores so far and the deal
+number, what is wrong with them (the end of a ``DealError`` message, saying what is
+allowed), or None when the match can have reached them."""
+
+
+def check_progress(
+    game: str,
+    scores: object,
+    deal_number: object,
+    teams: int,
+    rule: ProgressRule | None = None,
+) -> None:
+    """Raise ``DealError`` unless ``scores`` (None, or one whole number per team) and
+    ``deal_number`` (a whole number from 1) have the right form and fit the game's
+    ``rule``."""
+    if scores is not None and (
+        not isinstance(scores, tuple)
+        or len(scores) != teams
+        or any(type(score) is not int for score in scores)
+    ):
+        raise DealError(
+            f"{game}: scores are None (the start of the match) or a tuple of {teams} whole "
+            f"numbers, one per team, not {scores!r}"
+        )
+    if type(deal_number) is not int or deal_number < 1:
+        raise DealError(
+            f"{game}: deal_number is a whole number from 1 (the match's first hand), "
+            f"not {deal_number!r}"
+        )
+    problem = None if rule is None else rule(scores or (0,) * teams, deal_number)
+    if problem is not None:
+        raise DealError(f"{game}: {problem}")
+
+
 @dataclass(frozen=True)
 class Deal:
-    """Who holds what when a match's first hand starts, for ``Game.new_state(deal=...)``.
+    """Who holds what when a hand starts, and how far the match has come, for
+    ``Game.new_state(deal=...)``.
 
     Tests, bots and analysis use it to start a match from a chosen arrangement instead
     of the seed's shuffle; the seed still decides everything else (later hands, and the
@@ -56,19 +92,35 @@ class Deal:
     * ``dealer``: the dealer's seat, or None to draw the dealer as the seed would.
     * ``rest``: every card not in ``hands``, in the order the game turns it up, deals it
       or draws it later. Each game's ``new_state`` says what that order is.
+    * ``scores``: the match so far, each team's score before this hand as
+      ``State.scores()`` reports it (Seep: bazzis won); None is the start of the match.
+    * ``deal_number``: which hand of the match this is, 1 for the first. Later hands,
+      the safeguards that count hands and the end of a match of so many deals count on
+      from it; each game's ``new_state`` says what else follows from it.
 
     Together ``hands`` and ``rest`` hold the game's whole pack (with these options)
-    exactly once; anything else is a ``DealError``. ``State.initial_deal()`` gives back
-    the deal a match started from, in this form.
+    exactly once; anything else is a ``DealError``, and so are scores and a deal number
+    the match could not have reached (one score per team, below the target that would
+    have ended the match, a deal number from 1 within the game's limits: each game's
+    ``new_state`` says which). ``State.initial_deal()`` gives back the deal a match
+    started from, in this form.
     """
 
     hands: tuple[tuple[str, ...], ...]
     dealer: int | None = None
     rest: tuple[str, ...] = ()
+    scores: tuple[int, ...] | None = None
+    deal_number: int = 1
 
     @classmethod
     def of(
-        cls, hands: Iterable[str | Iterable[str]], dealer: int | None = None, rest: str = ""
+        cls,
+        hands: Iterable[str | Iterable[str]],
+        dealer: int | None = None,
+        rest: str = "",
+        *,
+        scores: Iterable[int] | None = None,
+        deal_number: int = 1,
     ) -> Deal:
         """A deal from text: each hand and ``rest`` may be one string of codes separated
         by spaces (``Deal.of(["AS KS", "QS JS"], dealer=1, rest="TS 9S")``)."""
@@ -76,7 +128,13 @@ class Deal:
             tuple(tuple(h.split()) if isinstance(h, str) else tuple(h) for h in hands),
             dealer,
             tuple(rest.split()),
+            None if scores is None else tuple(scores),
+            deal_number,
         )
+
+    def start_scores(self, teams: int) -> tuple[int, ...]:
+        """The scores this hand starts from: ``scores``, or zeros at the start of a match."""
+        return (0,) * teams if self.scores is None else self.scores
 
     def check(
         self,
@@ -85,11 +143,16 @@ class Deal:
         hand_sizes: Callable[[int], Sequence[int]],
         seed_dealer: int,
         rest: str,
+        *,
+        teams: int,
+        progress: ProgressRule | None = None,
     ) -> int:
         """Raise ``DealError`` unless this deal fits, and return its dealer (``seed_dealer``,
         the one the seed drew, when none is chosen). It fits with one hand per seat of the
         sizes ``hand_sizes(dealer)`` gives, the other cards of ``pack`` in ``rest`` (which
-        the words ``rest`` describe, for the message), and every card of ``pack`` once."""
+        the words ``rest`` describe, for the message), every card of ``pack`` once, and
+        the match's progress as ``check_progress`` checks it."""
+        check_progress(game, self.scores, self.deal_number, teams, progress)
         seats = len(hand_sizes(seed_dealer))
         if len(self.hands) != seats:
             raise DealError(
@@ -291,9 +354,9 @@ class State(abc.ABC):
     _first_deal: Deal | None = None
 
     def initial_deal(self) -> Deal:
-        """The deal the match's first hand started from, dealer included, in the form
-        ``Game.new_state(deal=...)`` takes: given to another seed, it reproduces the first
-        hand (the seed still shuffles the later ones)."""
+        """The deal the match's first hand started from, dealer, scores and deal number
+        included, in the form ``Game.new_state(deal=...)`` takes: given to another seed,
+        it reproduces the first hand (the seed still shuffles the later ones)."""
         if self._first_deal is None:
             raise GameError(f"{self.game_info.name}: this engine does not record its deal")
         return self._first_deal
@@ -314,5 +377,6 @@ class Game(abc.ABC):
     ) -> State:
         """A fresh match dealt from ``seed``; options are validated with ``resolve_options``.
 
-        With ``deal``, the first hand starts from that arrangement instead of the seed's
-        shuffle (a ``DealError`` says what does not fit); the seed deals the rest."""
+        With ``deal``, the first hand starts from that arrangement, and the match from the
+        deal's scores and deal number, instead of the seed's shuffle and the match's start
+        (a ``DealError`` says what does not fit); the seed deals the rest."""

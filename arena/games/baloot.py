@@ -363,7 +363,11 @@ class BalootGame(Game):
         """A match dealt from ``seed``, or whose first round is ``deal``: ``hands`` are the
         first five cards of each seat, ``rest[0]`` is the up-card and ``rest[1:]`` the 11
         face-down cards in the order they are dealt after the bidding: to each seat in
-        bidding order from the dealer's right, three each, two to the buyer."""
+        bidding order from the dealer's right, three each, two to the buyer. The deal's
+        ``scores`` are at least 0 and below 152 unless equal (unequal scores at 152 or
+        more would have ended the match); the round's doubling rule reads them as the
+        scores before the round. ``deal_number`` is the round number, thrown-in rounds
+        included, at most ``max_rounds``."""
         return BalootState(seed, GAME_INFO.resolve_options(options), deal)
 
 
@@ -396,9 +400,26 @@ class BalootState(State):
             lambda _: [FIRST_CARDS] * NUM_SEATS,
             self.dealer,
             "the up-card, then the face-down cards in the order they are dealt",
+            teams=GAME_INFO.num_teams,
+            progress=self._progress_problem,
         )
+        self.team_scores = list(deal.start_scores(GAME_INFO.num_teams))
+        self.round_number = deal.deal_number - 1
         rest = list(deal.rest)
-        self._begin_round([list(hand) for hand in deal.hands], rest[0], rest[1:])
+        self._begin_round([list(hand) for hand in deal.hands], rest[0], rest[1:], deal)
+
+    def _progress_problem(self, scores: tuple[int, ...], deal_number: int) -> str | None:
+        """What keeps a chosen deal's scores and deal number from a match in progress."""
+        if min(scores) < 0:
+            return f"scores are never negative in baloot, not {scores}"
+        if max(scores) >= GAME_TARGET and len(set(scores)) > 1:
+            return (
+                f"scores {scores} would have ended the match: both must be below "
+                f"{GAME_TARGET} unless they are equal"
+            )
+        if deal_number > self.max_rounds:
+            return f"deal_number must be 1..{self.max_rounds} (max_rounds), not {deal_number}"
+        return None
 
     # -- the contract --------------------------------------------------------------------
 
@@ -451,7 +472,13 @@ class BalootState(State):
         up = FIRST_CARDS * NUM_SEATS
         self._begin_round(hands, deck[up], deck[up + 1 :])
 
-    def _begin_round(self, hands: list[list[Card]], up_card: Card, face_down: list[Card]) -> None:
+    def _begin_round(
+        self,
+        hands: list[list[Card]],
+        up_card: Card,
+        face_down: list[Card],
+        chosen: Deal | None = None,
+    ) -> None:
         """Start a round from the first five cards of each seat, the up-card and the face-down
         cards in the order they will be dealt; reset the round's record and open the bidding.
         """
@@ -461,7 +488,9 @@ class BalootState(State):
         self.face_down = list(face_down)
         if self._first_deal is None:
             rest = (up_card, *face_down)
-            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer, rest)
+            scores = None if chosen is None else chosen.scores
+            hands_dealt = tuple(map(tuple, self.hands))
+            self._first_deal = Deal(hands_dealt, self.dealer, rest, scores, self.round_number)
         self.start_scores = tuple(self.team_scores)
         self.bids: list[BalootBidMade] = []
         self.bidding_round = 1

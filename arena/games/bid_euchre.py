@@ -292,7 +292,11 @@ class BidEuchreGame(Game):
     ) -> BidEuchreState:
         """A match dealt from ``seed``, or whose first hand is ``deal``: ``hands`` are the
         six cards of each seat (with the ``joker`` option, the dealer's seven, the discard
-        still to make); every card is dealt, so ``rest`` is empty."""
+        still to make); every card is dealt, so ``rest`` is empty. The deal's ``scores``
+        may be negative and are below 32 unless equal (unequal scores at 32 or more would
+        have ended the match); ``deal_number`` is the hand number (thrown-in hands count
+        in it) and at most ``max_hands``: a chosen deal takes every earlier hand as scored,
+        so ``deal_number - 1`` of them count towards the safeguard."""
         return BidEuchreState(seed, GAME_INFO.resolve_options(options), deal)
 
 
@@ -330,8 +334,26 @@ class BidEuchreState(State):
             lambda dealer: [6 + extra * (seat == dealer) for seat in range(NUM_SEATS)],
             self.dealer,
             "every card is dealt: rest must be empty",
+            teams=GAME_INFO.num_teams,
+            progress=self._progress_problem,
         )
-        self._begin_hand([list(hand) for hand in deal.hands])
+        self.team_scores = list(deal.start_scores(GAME_INFO.num_teams))
+        self.hand_number = self.hands_scored = deal.deal_number - 1
+        self._begin_hand([list(hand) for hand in deal.hands], deal)
+
+    def _progress_problem(self, scores: tuple[int, ...], deal_number: int) -> str | None:
+        """What keeps a chosen deal's scores and deal number from a match in progress."""
+        if max(scores) >= GAME_TARGET and len(set(scores)) > 1:
+            return (
+                f"scores {scores} would have ended the match: both must be below "
+                f"{GAME_TARGET} unless they are equal"
+            )
+        if deal_number > self.max_hands:
+            return (
+                f"deal_number must be 1..{self.max_hands} (max_hands: the earlier hands "
+                f"count as scored), not {deal_number}"
+            )
+        return None
 
     # -- the contract --------------------------------------------------------------------
 
@@ -386,12 +408,14 @@ class BidEuchreState(State):
         hands[self.dealer] += deck[len(CARDS) :]
         self._begin_hand(hands)
 
-    def _begin_hand(self, hands: list[list[Card]]) -> None:
+    def _begin_hand(self, hands: list[list[Card]], chosen: Deal | None = None) -> None:
         """Start a hand from dealt cards: reset the hand's record, then ask the first seat."""
         self.hand_number += 1
         self.hands = [sorted(hand, key=CARD_ORDER.__getitem__) for hand in hands]
         if self._first_deal is None:
-            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer)
+            scores = None if chosen is None else chosen.scores
+            hands_dealt = tuple(map(tuple, self.hands))
+            self._first_deal = Deal(hands_dealt, self.dealer, (), scores, self.hand_number)
         self.calls: list[BidEuchreCallMade] = []
         self.high_call = PASS
         self.high_caller: int | None = None

@@ -348,7 +348,10 @@ class BridgetteGame(Game):
         """A match dealt from ``seed``, or whose first deal is ``deal``: ``hands`` are the
         13 cards of each seat, ``rest`` the 29 of the stock from the top, so ``rest[0]`` is
         the up-card, ``rest[:2]`` the non-dealer's draw and the next 4, 8 or 12 the
-        dealer's."""
+        dealer's. The deal's ``scores`` are the seats' totals, never negative;
+        ``deal_number`` is at most the ``deals`` option, or one more for the tie deal when
+        the scores are equal, and the match ends after the deal numbered ``deals`` (or
+        the tie deal) as it would have."""
         return BridgetteState(seed, GAME_INFO.resolve_options(options), deal)
 
 
@@ -381,8 +384,24 @@ class BridgetteState(State):
             lambda _: [HAND_SIZE] * NUM_SEATS,
             self.dealer,
             "the stock, top card first",
+            teams=GAME_INFO.num_teams,
+            progress=self._progress_problem,
         )
-        self._begin_deal([list(hand) for hand in deal.hands], list(deal.rest))
+        self.seat_scores = list(deal.start_scores(GAME_INFO.num_teams))
+        self.deal_number = deal.deal_number - 1
+        self._begin_deal([list(hand) for hand in deal.hands], list(deal.rest), deal)
+
+    def _progress_problem(self, scores: tuple[int, ...], deal_number: int) -> str | None:
+        """What keeps a chosen deal's scores and deal number from a match in progress."""
+        if min(scores) < 0:
+            return f"scores are never negative in bridgette, not {scores}"
+        if deal_number > self.deals + (scores[0] == scores[1]):
+            return (
+                f"deal_number must be 1..{self.deals} (the deals option), or "
+                f"{self.deals + 1} for the tie deal with equal scores, not {deal_number} "
+                f"with scores {scores}"
+            )
+        return None
 
     # -- the contract --------------------------------------------------------------------
 
@@ -428,14 +447,20 @@ class BridgetteState(State):
         hands[self.dealer] = deck[1:dealt:2]
         self._begin_deal(hands, deck[dealt:])
 
-    def _begin_deal(self, hands: list[list[Card]], stock: list[Card]) -> None:
+    def _begin_deal(
+        self, hands: list[list[Card]], stock: list[Card], chosen: Deal | None = None
+    ) -> None:
         """Start a deal from dealt hands and the stock (top first): reset the deal's
         record, turn the up-card, and let the non-dealer draw."""
         self.deal_number += 1
         self.hands = [_sorted(hand) for hand in hands]
         self.stock = list(stock)
         if self._first_deal is None:
-            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer, tuple(stock))
+            scores = None if chosen is None else chosen.scores
+            hands_dealt = tuple(map(tuple, self.hands))
+            self._first_deal = Deal(
+                hands_dealt, self.dealer, tuple(stock), scores, self.deal_number
+            )
         self.up_card = self.stock[0]
         self.dealer_draws = DEALER_DRAWS[self.up_card]
         self.drawn: list[list[Card]] = [[], []]

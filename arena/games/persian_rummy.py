@@ -49,6 +49,13 @@ Decisions beyond the rules text:
 * When a deal ends the cards left in hand are shown to all (the ``hand_end`` event), as
   scoring them requires.
 
+Positions: ``PersianRummyGame.from_position`` starts a match from a deal in progress
+(hands, stock, pile, melds on the table, the seat to act and its turn's phase, the match
+so far), as a FEN does in chess; ``PersianRummyState.position()`` reads one back, and
+the position's checks refuse, with a ``DealError`` saying why, anything the rules cannot
+hold. A position may set cards out of play (``out_of_play``), which real play never
+does, for study positions with a short stock.
+
 Cards have an index in canonical order, rank-major: ``index = 4 * rank + suit`` with
 ranks 2..A as 0..12 and suits C, D, H, S as 0..3; jokers X1..X4 are 52..55 (rank 13,
 "suit" = joker number - 1). Action ids keep one meaning for the whole game, and their
@@ -81,7 +88,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from arena.games.api import Deal, Event, Game, GameInfo, IllegalActionError, Options, State
+from arena.games.api import (
+    Deal,
+    DealError,
+    Event,
+    Game,
+    GameError,
+    GameInfo,
+    IllegalActionError,
+    Options,
+    State,
+    check_progress,
+)
 from arena.games.cards import JOKERS, SUITS, Card, pretty
 from arena.games.registry import register
 from arena.games.tricks import PlayedCard
@@ -359,8 +377,24 @@ class PersianRummyGame(Game):
         seven cards of each seat, ``rest`` the 28 of the stock from the top, so ``rest[0]``
         is turned up to start the discard pile and ``rest[1]`` is the first card drawn. A
         chosen ``dealer`` deals without the draw for the first dealer (no ``dealer_draw``
-        event); None draws for it from the seed."""
+        event); None draws for it from the seed. The deal's ``scores`` may be negative;
+        ``deal_number`` is 1 or 2; in deal 2 the first dealer was the seat before
+        ``dealer`` (with no ``dealer`` chosen, the seed draws the first dealer, without a
+        ``dealer_draw`` event, and his left deals deal 2)."""
         return PersianRummyState(seed, GAME_INFO.resolve_options(options), deal)
+
+    def from_position(
+        self,
+        position: PersianRummyPosition,
+        *,
+        seed: int = 0,
+        options: Mapping[str, object] | None = None,
+    ) -> PersianRummyState:
+        """A match that goes on from ``position``, a deal in progress (see
+        ``PersianRummyPosition``); ``seed`` shuffles the deals after it. A position the
+        rules cannot hold raises ``DealError`` saying what is wrong and what is allowed.
+        The match has no events before the position, and no ``initial_deal()``."""
+        return PersianRummyState(seed, GAME_INFO.resolve_options(options), position=position)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -434,6 +468,16 @@ class _Meld:
         )
 
 
+def _progress_problem(scores: tuple[int, ...], deal_number: int) -> str | None:
+    """What keeps scores and a deal number from a match in progress: a game is two
+    deals, and scores may be anything (cards left in hand count against a team)."""
+    if deal_number > NUM_DEALS:
+        return (
+            f"deal_number must be 1..{NUM_DEALS} (a game is {NUM_DEALS} deals), not {deal_number}"
+        )
+    return None
+
+
 def _extends(rank: int, ranks: int, runs: list[_Meld]) -> bool:
     """Whether a card of this rank, with the held ``ranks`` of its suit, extends a run."""
     for run in runs:
@@ -466,12 +510,23 @@ class PersianRummyState(State):
     """The acting seat's publicly known cards changed during this action (only the actor's
     ever do): rebuild that entry of ``known_view``."""
 
-    def __init__(self, seed: int, options: Options, deal: Deal | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        options: Options,
+        deal: Deal | None = None,
+        position: PersianRummyPosition | None = None,
+    ) -> None:
         self._rng = random.Random(seed)
         self.events: list[Event] = []
         self.team_scores = [0, 0]
         self.deal_number = 0
         self.winning_team: int | None = None
+        self.from_position = position is not None
+        self.out_of_play: tuple[Card, ...] = ()
+        if position is not None:
+            self._set_position(position)
+            return
         draws: list[list[tuple[int, Card]]] | None = None
         if deal is None or deal.dealer is None:
             draws, self.first_dealer = self._draw_for_first_dealer()
@@ -481,16 +536,24 @@ class PersianRummyState(State):
         if deal is None:
             self._deal(draws)
             return
-        self.dealer = self.first_dealer = deal.check(
+        self.dealer = deal.check(
             GAME_INFO.name,
             CARDS,
             lambda _: [HAND_SIZE] * NUM_SEATS,
             self.dealer,
             "the stock, top card first",
+            teams=GAME_INFO.num_teams,
+            progress=_progress_problem,
         )
-        self.deal_number += 1
+        self.team_scores = list(deal.start_scores(GAME_INFO.num_teams))
+        self.deal_number = deal.deal_number
+        if deal.dealer is None and self.deal_number > 1:
+            # The seed drew the first dealer; deal 2 is dealt by his left, with no draw.
+            self.dealer = (self.first_dealer + 1) % NUM_SEATS
+            draws = None
+        self.first_dealer = (self.dealer - self.deal_number + 1) % NUM_SEATS
         hands = [sum(1 << CARD_INDEX[card] for card in hand) for hand in deal.hands]
-        self._begin_deal(hands, [CARD_INDEX[card] for card in deal.rest], draws)
+        self._begin_deal(hands, [CARD_INDEX[card] for card in deal.rest], draws, deal.scores)
 
     # -- the contract --------------------------------------------------------------------
 
@@ -508,6 +571,37 @@ class PersianRummyState(State):
 
     def winner(self) -> int | None:
         return self.winning_team
+
+    def initial_deal(self) -> Deal:
+        if self.from_position:
+            raise GameError(
+                "persian-rummy: this match started from a position (from_position), not a "
+                "deal; position() reads a deal in progress"
+            )
+        return super().initial_deal()
+
+    def position(self) -> PersianRummyPosition:
+        """The deal in progress as a ``PersianRummyPosition``: given to
+        ``PersianRummyGame.from_position``, it goes on as this state does (later deals
+        come from the seed given there). Cards are in canonical order wherever order does
+        not matter. A finished match has no position (``GameError``)."""
+        if self.phase == GAME_OVER:
+            raise GameError("persian-rummy: the match is over; a position is a deal in progress")
+        return PersianRummyPosition(
+            hands=tuple(_codes(hand) for hand in self.hands),
+            to_act=self.current,
+            dealer=self.dealer,
+            phase=self.phase,
+            stock=tuple(CARDS[card] for card in reversed(self.stock)),
+            pile=self.pile_views,
+            melds=self.meld_views,
+            known=tuple(_codes(known) for known in self.known),
+            chosen=CARDS[self.chosen] if self.chosen >= 0 else None,
+            passes=self.passes,
+            deal_number=self.deal_number,
+            scores=tuple(self.team_scores),
+            out_of_play=self.out_of_play,
+        )
 
     def action_text(self, action: int) -> str:
         return _describe(action)[0]
@@ -569,14 +663,18 @@ class PersianRummyState(State):
         hands: list[int],
         stock_top_first: list[int],
         draws: list[list[tuple[int, Card]]] | None = None,
+        scores: tuple[int, ...] | None = None,
     ) -> None:
         """Start a deal from dealt hands (card masks) and the stock, top card first."""
         self.hands = list(hands)
-        if self._first_deal is None:
+        self.out_of_play = ()
+        if self._first_deal is None and not self.from_position:
             self._first_deal = Deal(
                 tuple(_codes(h) for h in hands),
                 self.dealer,
                 tuple(CARDS[c] for c in stock_top_first),
+                scores,
+                self.deal_number,
             )
         self.suit_masks = [self._suit_mask(h) for h in hands]
         self.known = [0] * NUM_SEATS
@@ -627,6 +725,65 @@ class PersianRummyState(State):
             Event("turn_up", f"{PRETTY[up]} is turned up", None, {"card": CARDS[up]})
         )
         self._start_turn((self.dealer + 1) % NUM_SEATS)
+
+    def _set_position(self, position: PersianRummyPosition) -> None:
+        """Take on a deal in progress, checked by ``_check_position``."""
+        _check_position(position)
+        self.dealer = position.dealer
+        self.deal_number = position.deal_number
+        self.first_dealer = (self.dealer - self.deal_number + 1) % NUM_SEATS
+        self.team_scores = list(position.scores or (0, 0))
+        self.out_of_play = _canonical(position.out_of_play)
+        self.hands = [_mask(hand) for hand in position.hands]
+        self.suit_masks = [self._suit_mask(hand) for hand in self.hands]
+        self.known = [_mask(known) for known in position.known]
+        self.known_view = tuple(
+            PersianRummySeatCards(seat, _codes(self.known[seat])) for seat in range(NUM_SEATS)
+        )
+        self._known_changed = False
+        self.stock = [CARD_INDEX[card] for card in reversed(position.stock)]
+        self.melds = []
+        self.set_of_rank = [-1] * (JOKER_RANK + 1)
+        self.open_sets = 0
+        self.runs_of_suit = [[] for _ in range(4)]
+        self.table_points = [0, 0]
+        for table_meld in position.melds:
+            placed = sorted((CARD_INDEX[p.card], p.seat) for p in table_meld.cards)
+            meld = _Meld(table_meld.id, tuple(card for card, _ in placed), table_meld.melded_by)
+            meld.cards = placed
+            meld.doubled = table_meld.doubled
+            self.melds.append(meld)
+            if meld.is_run:
+                self.runs_of_suit[meld.suit].append(meld)
+            else:
+                self.set_of_rank[meld.rank] = meld.id
+                if meld.missing >= 0:
+                    self.open_sets |= 1 << meld.rank
+            for card, seat in placed:
+                self.table_points[SEAT_TEAMS[seat]] += VALUE[card]
+            if meld.doubled:
+                self.table_points[SEAT_TEAMS[meld.by]] += sum(VALUE[card] for card, _ in placed)
+        self.meld_views = tuple(meld.frozen() for meld in self.melds)
+        self.pile = [CARD_INDEX[discard.card] for discard in position.pile]
+        self.pile_views = tuple(PersianRummyDiscard(d.card, d.seat) for d in position.pile)
+        self.passes = position.passes
+        self.current = seat = position.to_act
+        self.phase = position.phase
+        self.chosen = -1
+        if self.phase == DRAW:
+            self._legal = self._draw_options(seat)
+        elif self.phase == MELD:
+            self._legal = self._meld_options(seat, -1)
+        else:
+            assert position.chosen is not None
+            self.chosen = CARD_INDEX[position.chosen]
+            self._legal = self._meld_options(seat, self.chosen)
+            if not self._legal:
+                raise DealError(
+                    f"persian-rummy: the chosen card {position.chosen} can be neither melded "
+                    f"nor laid off by seat {seat}, and a card taken from the pile must be "
+                    "used at once (a take is only legal when it can)"
+                )
 
     @staticmethod
     def _suit_mask(hand: int) -> int:
@@ -1035,6 +1192,223 @@ class PersianRummyObservation:
     chosen_card: Card | None
     passes: int
     known_cards: tuple[PersianRummySeatCards, ...]
+
+
+# --- Positions -------------------------------------------------------------------------------
+
+PHASES = ("draw", "use_chosen", "meld")
+"""The phases a position may be in (``game_over`` is no position to play from)."""
+
+
+@dataclass(frozen=True)
+class PersianRummyPosition:
+    """A deal in progress, everything a turn depends on, for
+    ``PersianRummyGame.from_position`` (tests, bots and analysis start from one, as from
+    a FEN in chess); ``PersianRummyState.position()`` reads one back. Cards are codes
+    (``QH``, ``X1``); seats 0..3.
+
+    * ``hands``: the cards each seat holds, one tuple per seat, in any order; a hand may
+      hold any number of cards, none included.
+    * ``to_act`` and ``phase``: the seat whose turn it is and where the turn is:
+      ``draw`` (its start: draw, take or pass), ``use_chosen`` (just after a take: the
+      ``chosen`` card, taken from the pile and still in hand, must be melded or laid off
+      next, and it must be possible) or ``meld`` (after the draw or the use: melds,
+      lay-offs, a discard; the hand is not empty). ``chosen`` is None in other phases.
+    * ``stock``: the face-down stock, the next card drawn first.
+    * ``pile``: the discard pile from the bottom, each card with the seat that discarded
+      it; only the bottom card may have None (turned up from the stock).
+    * ``melds``: the table, as observations show it: meld ``i`` has id ``i``, ``kind``
+      ``set`` (3 or 4 cards of a rank, or 3 or 4 jokers) or ``run`` (3 or more
+      consecutive ranks of a suit, aces high only), each card with the seat that placed
+      it, and ``melded_by`` the seat that laid it down: that seat placed at least three of
+      its cards, a stretch of a run. ``doubled`` (a set of four laid down at once, all by
+      ``melded_by``) scores the set twice. The table points of each team follow from the
+      melds.
+    * ``known``: per seat, the pile cards it took and still holds (everyone saw them),
+      a part of its hand.
+    * ``passes``: passes in a row so far, 0..3; only on an empty stock, at a turn's start.
+    * ``deal_number`` (1 or 2) and ``scores``: the match before this deal, as
+      ``Deal`` has them; the dealer of deal 2 is the first dealer's left.
+    * ``out_of_play``: cards that are in none of these places. Real play never has any:
+      they are for study positions (a short stock with the other cards gone), and are
+      never drawn, seen or scored. Hands, stock, pile, melds and ``out_of_play`` hold
+      the 56 cards exactly once.
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    to_act: int
+    dealer: int
+    phase: str = "draw"
+    stock: tuple[Card, ...] = ()
+    pile: tuple[PersianRummyDiscard, ...] = ()
+    melds: tuple[PersianRummyTableMeld, ...] = ()
+    known: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+    chosen: Card | None = None
+    passes: int = 0
+    deal_number: int = 1
+    scores: tuple[int, ...] = (0, 0)
+    out_of_play: tuple[Card, ...] = ()
+
+
+def _mask(cards: tuple[Card, ...]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << CARD_INDEX[card]
+    return mask
+
+
+def _canonical(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=CARD_INDEX.__getitem__))
+
+
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value < NUM_SEATS
+
+
+def _position_error(problem: str) -> DealError:
+    return DealError(f"persian-rummy: {problem}")
+
+
+def _check_position(position: PersianRummyPosition) -> None:
+    """Raise ``DealError`` unless the rules can hold ``position`` (the chosen card's use is
+    checked once the table is built)."""
+    p = position
+    for name in ("dealer", "to_act"):
+        value = getattr(p, name)
+        if not _is_seat(value):
+            raise _position_error(f"{name} must be a seat 0..3, not {value!r}")
+    if p.phase not in PHASES:
+        raise _position_error(
+            f"phase must be one of {', '.join(PHASES)} (a finished match is no position), "
+            f"not {p.phase!r}"
+        )
+    check_progress(GAME_INFO.name, p.scores, p.deal_number, 2, _progress_problem)
+    for name in ("hands", "known"):
+        if len(getattr(p, name)) != NUM_SEATS:
+            raise _position_error(
+                f"{name} has one tuple of cards per seat, 4, not {len(getattr(p, name))}"
+            )
+    places: list[tuple[str, Card]] = []
+    for seat, hand in enumerate(p.hands):
+        places += ((f"seat {seat}'s hand", card) for card in hand)
+    places += (("the stock", card) for card in p.stock)
+    for i, discard in enumerate(p.pile):
+        if not isinstance(discard, PersianRummyDiscard):
+            raise _position_error(f"pile card {i} must be a PersianRummyDiscard, not {discard!r}")
+        places.append(("the pile", discard.card))
+    for i, meld in enumerate(p.melds):
+        if not isinstance(meld, PersianRummyTableMeld):
+            raise _position_error(f"meld {i} must be a PersianRummyTableMeld, not {meld!r}")
+        places += ((f"meld {i}", placed.card) for placed in meld.cards)
+    places += (("out_of_play", card) for card in p.out_of_play)
+    strange = [card for _, card in places if card not in CARD_INDEX]
+    if strange:
+        raise _position_error(
+            f"{', '.join(map(repr, strange))} {'is' if len(strange) == 1 else 'are'} not "
+            f"{'a card' if len(strange) == 1 else 'cards'} of the pack (56 cards: "
+            f"{' '.join(CARDS)})"
+        )
+    where: dict[Card, str] = {}
+    for place, card in places:
+        if card in where:
+            raise _position_error(f"{card} is in two places, {where[card]} and {place}")
+        where[card] = place
+    missing = [card for card in CARDS if card not in where]
+    if missing:
+        raise _position_error(
+            f"the 56 cards must each be somewhere; {' '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} in no hand, stock, pile or meld (list "
+            "cards that are not in play in out_of_play)"
+        )
+    for i, discard in enumerate(p.pile):
+        if not (_is_seat(discard.seat) or (discard.seat is None and i == 0)):
+            raise _position_error(
+                f"pile card {i} ({discard.card}) was discarded by a seat 0..3, not "
+                f"{discard.seat!r}; only the bottom card may have None (turned up)"
+            )
+    for i, meld in enumerate(p.melds):
+        _check_meld(i, meld)
+    for seat, (known, hand) in enumerate(zip(p.known, p.hands, strict=True)):
+        if not set(known) <= set(hand):
+            raise _position_error(
+                f"seat {seat}'s known cards {' '.join(known)} must all be in its hand "
+                "(they are the pile cards it took and still holds)"
+            )
+    if type(p.passes) is not int or not 0 <= p.passes < PASSES_TO_END:
+        raise _position_error(f"passes must be 0..{PASSES_TO_END - 1}, not {p.passes!r}")
+    if p.passes and (p.stock or p.phase != DRAW):
+        raise _position_error(
+            "passes in a row happen only on an empty stock and leave the next seat at the "
+            f"draw phase; this position has {len(p.stock)} stock cards and phase {p.phase}"
+        )
+    hand = p.hands[p.to_act]
+    if p.phase == USE_CHOSEN:
+        if p.chosen not in p.known[p.to_act]:
+            raise _position_error(
+                f"in the use_chosen phase the chosen card is one that seat {p.to_act} took "
+                f"from the pile and holds (in its known cards), not {p.chosen!r}"
+            )
+    elif p.chosen is not None:
+        raise _position_error(
+            f"chosen is None outside the use_chosen phase, not {p.chosen!r} in {p.phase}"
+        )
+    if p.phase == MELD and not hand:
+        raise _position_error(
+            f"in the meld phase seat {p.to_act} holds a card (melding or laying off the last "
+            "one ends the deal)"
+        )
+
+
+def _check_meld(i: int, meld: PersianRummyTableMeld) -> None:
+    """Raise ``DealError`` unless ``meld`` is meld ``i`` as the rules can have placed it."""
+    if meld.id != i:
+        raise _position_error(
+            f"meld {i} has id {meld.id!r}: melds are numbered 0, 1, 2... in order"
+        )
+    for name, seat in [
+        ("melded_by", meld.melded_by),
+        *(("a card's seat", p.seat) for p in meld.cards),
+    ]:
+        if not _is_seat(seat):
+            raise _position_error(f"meld {i}: {name} must be a seat 0..3, not {seat!r}")
+    placed = sorted((CARD_INDEX[p.card], p.seat) for p in meld.cards)
+    cards = [card for card, _ in placed]
+    shown = " ".join(CARDS[card] for card in cards)
+    ranks = {card >> 2 for card in cards}
+    if len(ranks) == 1 and 3 <= len(cards) <= 4:
+        kind = "set"
+    elif (
+        len(cards) >= 3
+        and len({card & 3 for card in cards}) == 1
+        and JOKER_RANK not in ranks
+        and max(ranks) - min(ranks) == len(cards) - 1
+        and len(ranks) == len(cards)
+    ):
+        kind = "run"
+    else:
+        raise _position_error(
+            f"meld {i} ({shown}) is no meld: a set is 3 or 4 cards of one rank (or 3 or 4 "
+            "jokers), a run 3 or more consecutive ranks of one suit, aces high only"
+        )
+    if meld.kind != kind:
+        raise _position_error(f"meld {i} ({shown}) is a {kind}, not a {meld.kind!r}")
+    by = [seat == meld.melded_by for _, seat in placed]
+    longest = run = 0
+    for mine in by:
+        run = run + 1 if mine else 0
+        longest = max(longest, run)
+    if (sum(by) if kind == "set" else longest) < 3:
+        raise _position_error(
+            f"meld {i} ({shown}): seat {meld.melded_by} laid it down, so it placed at least "
+            f"three of its cards{'' if kind == 'set' else ' in a row'}; the others were laid off"
+        )
+    if meld.doubled not in (False, True) or (
+        meld.doubled and not (kind == "set" and all(by) and len(cards) == 4)
+    ):
+        raise _position_error(
+            f"meld {i} ({shown}): doubled is True only for a set of four that seat "
+            f"{meld.melded_by} laid down at once, not {meld.doubled!r} here"
+        )
 
 
 register(PersianRummyGame())

@@ -454,7 +454,10 @@ class SeepGame(Game):
         ``rest[:4]`` the face-down floor, and ``rest[4:]`` the other 44 cards in the order
         they are dealt after play 1: packets of four to the bidder, b+1, b+2, the dealer,
         again, then to b+1, b+2 and the dealer. A chosen deal whose bidder holds no card
-        above 8 is thrown in as the rules say, and the seed deals the next one."""
+        above 8 is thrown in as the rules say, and the seed deals the next one. The
+        deal's ``scores`` are bazzis won, never negative, fewer in all than the ``bazzis``
+        option; the deal opens a bazzi (running difference 0) after that many decided
+        ones, so ``deal_number`` is at least one more than the bazzis won."""
         return SeepState(seed, GAME_INFO.resolve_options(options), deal)
 
 
@@ -722,6 +725,7 @@ class SeepState(State):
         self.deal_history: list[SeepDealResult] = []
         self.winning_team: int | None = None
         self.dealer = self._rng.randrange(NUM_SEATS)
+        self._chosen_scores: tuple[int, ...] | None = None
         if deal is None:
             self._deal()
             return
@@ -731,9 +735,29 @@ class SeepState(State):
             lambda dealer: [4 * (seat == (dealer + 1) % NUM_SEATS) for seat in range(NUM_SEATS)],
             self.dealer,
             "the floor's four face-down cards, then the stock in the order it is dealt",
+            teams=GAME_INFO.num_teams,
+            progress=self._progress_problem,
         )
+        self._chosen_scores = deal.scores
+        self.bazzis_won = list(deal.start_scores(GAME_INFO.num_teams))
+        self.bazzis_over = sum(self.bazzis_won)
+        self.deal_number = deal.deal_number - 1
         bidder = deal.hands[(self.dealer + 1) % NUM_SEATS]
         self._deal([CARD_INDEX[card] for card in (*bidder, *deal.rest)])
+
+    def _progress_problem(self, scores: tuple[int, ...], deal_number: int) -> str | None:
+        """What keeps a chosen deal's scores (bazzis won) and deal number from a match."""
+        if min(scores) < 0 or sum(scores) >= self.bazzis_to_play:
+            return (
+                f"scores are bazzis won, at least 0 and fewer than {self.bazzis_to_play} "
+                f"(the bazzis option) in all, not {scores}"
+            )
+        if deal_number <= sum(scores):
+            return (
+                f"deal_number must be at least {sum(scores) + 1}, one more than the bazzis "
+                f"won (each took a deal), not {deal_number}"
+            )
+        return None
 
     # -- the contract --------------------------------------------------------------------
 
@@ -857,7 +881,9 @@ class SeepState(State):
         self.deals_in_bazzi += 1
         if self._first_deal is None:
             rest = tuple(CARDS[c] for c in deck[4:])
-            self._first_deal = Deal(tuple(map(tuple, hands)), self.dealer, rest)
+            self._first_deal = Deal(
+                tuple(map(tuple, hands)), self.dealer, rest, self._chosen_scores, self.deal_number
+            )
         self.phase = BIDDING
         self.current = self.bidder
         values = {VALUE[c] for c in shown}

@@ -501,10 +501,51 @@ def check_chosen_deal(game: Game, case: Case) -> None:
     assert [sorted(hand) for hand in dealt.data["hands"]] == [sorted(h) for h in deal.hands]
 
 
+def _second_hand(game: Game, case: Case) -> tuple[tuple[int, ...], int]:
+    """The scores and deal number a seeded match reaches: those at the start of its second
+    hand when the first was played out (not thrown in) and the match goes on; otherwise
+    the start of the match, spelt out."""
+    state = game.new_state(case.seed, case.options)
+    policy = random.Random(case.policy_seed)
+    while not state.is_terminal():
+        kinds = [event.kind for event in state.events]
+        if "throw_in" in kinds:
+            break
+        if kinds.count("deal") > 1:
+            return tuple(state.scores()), 2
+        state.apply(policy.choice(state.legal_actions()))
+    return (0,) * game.info.num_teams, 1
+
+
+def check_match_so_far(game: Game, case: Case) -> None:
+    """A deal with the match's progress (``scores``, ``deal_number``) starts from it: a
+    seeded match reports the start (None, 1); scores and a deal number a seeded match
+    reaches, given with its first deal to two other seeds, come back from
+    ``initial_deal()`` and ``scores()``, give the same legal list and observations, and
+    the match still ends."""
+    deal = game.new_state(case.seed, case.options).initial_deal()
+    assert (deal.scores, deal.deal_number) == (None, 1), "a seeded match starts the match"
+    scores, number = _second_hand(game, case)
+    later = dataclasses.replace(deal, scores=scores, deal_number=number)
+    states = [game.new_state(seed, case.options, deal=later) for seed in (case.seed ^ 1, 7)]
+    for state in states:
+        assert state.initial_deal() == later, "initial_deal() does not give the deal back"
+        assert state.scores() == list(scores), "the match does not start from the scores"
+        assert state.legal_actions() == states[0].legal_actions()
+        for seat in range(game.info.num_seats):
+            assert state.observation(seat) == states[0].observation(seat)
+    policy = random.Random(case.policy_seed)
+    state, steps = states[0], 0
+    while not state.is_terminal():
+        state.apply(policy.choice(state.legal_actions()))
+        steps += 1
+        assert steps < STEP_LIMIT, "a match from a chosen deal with its progress never ends"
+
+
 def check_bad_deals(game: Game, case: Case) -> None:
     """A deal that does not fit raises ``DealError`` saying what is wrong: a card twice, a
     card missing, a card not in the pack, a hand too many or too few, a dealer that is no
-    seat."""
+    seat, scores not one whole number per team, a deal number below 1 or not a number."""
     deal = game.new_state(case.seed, case.options).initial_deal()
     cards = [card for hand in deal.hands for card in hand] + list(deal.rest)
     foreign = min(CARD_CODES - set(cards))
@@ -522,6 +563,10 @@ def check_bad_deals(game: Game, case: Case) -> None:
         "one per seat": Deal(deal.hands[:-1], deal.dealer, deal.rest),
         "one per seat ": Deal((*deal.hands, ()), deal.dealer, deal.rest),
         "dealer must be": Deal(deal.hands, seats, deal.rest),
+        "one per team": dataclasses.replace(deal, scores=(0,) * (game.info.num_teams + 1)),
+        "whole numbers": dataclasses.replace(deal, scores=(1.5,) * game.info.num_teams),  # type: ignore[arg-type]
+        "deal_number": dataclasses.replace(deal, deal_number=0),
+        "deal_number ": dataclasses.replace(deal, deal_number=True),
     }
     for words, wrong in bad.items():
         try:
@@ -545,5 +590,6 @@ MATCH_CHECKS: dict[str, MatchCheck] = {
     "replay": check_replay,
     "chosen deal": check_chosen_deal,
     "bad deals": check_bad_deals,
+    "match so far": check_match_so_far,
 }
 """Every check of the generic suite, by name."""

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from arena.games.api import Deal, IllegalActionError, OptionError
+from arena.games.api import Deal, DealError, IllegalActionError, OptionError
 from arena.games.baloot import (
     CARDS,
     NUM_ACTIONS,
@@ -33,7 +33,8 @@ def arranged_round(
     buyer: int,
     hands: Mapping[int, str] | None = None,
     *,
-    scores: tuple[int, int] = (0, 0),
+    scores: tuple[int, ...] = (0, 0),
+    deal_number: int = 1,
     **options: object,
 ) -> BalootState:
     """A fresh match whose first round is dealt so that each seat ends with the 8 cards
@@ -41,8 +42,8 @@ def arranged_round(
     buys. The buyer's hand holds the up-card; every seat's first five cards are the first
     five listed (the up-card aside), and the face-down cards are stacked so that the rest
     arrive as listed.
-    The deal goes through ``new_state(deal=...)``; ``scores`` are the running scores the
-    match starts from.
+    The deal goes through ``new_state(deal=...)``; ``scores`` and ``deal_number`` are the
+    running scores and the round number the match starts from.
     """
     given = {seat: text.split() for seat, text in (hands or {}).items()}
     used = {card for cards in given.values() for card in cards} | {up_card}
@@ -66,10 +67,8 @@ def arranged_round(
         later.append(own[5:])
     order = [(dealer + 1 + k) % 4 for k in range(4)]
     rest = [up_card, *(card for seat in order for card in later[seat])]
-    state = GAME.new_state(0, options, deal=Deal.of(first, dealer, " ".join(rest)))
-    state.team_scores = list(scores)
-    state.start_scores = scores  # what the round's doubling rule reads
-    return state
+    deal = Deal.of(first, dealer, " ".join(rest), scores=scores, deal_number=deal_number)
+    return GAME.new_state(0, options, deal=deal)
 
 
 def action_id(text: str) -> int:
@@ -894,16 +893,48 @@ def test_gahwa_ends_the_game_for_the_round_winner_whatever_the_scores() -> None:
 
 
 def test_reaching_152_wins() -> None:
-    state = sun_by_seat_0(SUN_SWEEP, "AD", scores=(65, 152))
+    state = sun_by_seat_0(SUN_SWEEP, "AD", scores=(65, 151))
     play_out(state, SWEEP_LEADS)
-    assert state.scores() == [153, 152] and state.is_terminal() and state.winner() == 0
+    assert state.scores() == [153, 151] and state.is_terminal() and state.winner() == 0
 
 
 def test_equal_totals_past_152_play_another_round() -> None:
-    state = sun_by_seat_0(SUN_SWEEP, "AD", scores=(64, 152))
-    play_out(state, SWEEP_LEADS)
+    state = hokum_by_seat_0(HOKUM_WEAK_BUYER, "7H", scores=(150, 136))
+    act(state, "decline", "decline")
+    play_out(state, WEAK_BUYER_PLAYS)  # 2 for the bidders' Baloot, 16 for the defenders
     assert state.scores() == [152, 152]
-    assert not state.is_terminal() and state.round_number == 2
+    assert not state.is_terminal() and state.observation(0).round_number == 2
+
+
+def test_a_deal_starts_the_match_from_its_scores_and_round_number() -> None:
+    state = arranged_round(3, "7H", 0, scores=(140, 151), deal_number=7)
+    view = state.observation(0)
+    assert (view.scores, view.round_number) == ((140, 151), 7)
+    assert state.initial_deal().scores == (140, 151)
+    assert state.initial_deal().deal_number == 7
+
+
+@pytest.mark.parametrize(
+    ("scores", "deal_number", "message"),
+    [
+        ((65, 152), 1, r"scores \(65, 152\) would have ended the match: both must be below 152"),
+        ((-1, 0), 1, "never negative"),
+        ((0, 0, 0), 1, "tuple of 2 whole numbers, one per team"),
+        ((0, 0), 0, "deal_number is a whole number from 1"),
+        ((0, 0), 4, r"deal_number must be 1..3 \(max_rounds\), not 4"),
+    ],
+)
+def test_scores_and_round_numbers_the_match_cannot_reach_are_refused(
+    scores: tuple[int, ...], deal_number: int, message: str
+) -> None:
+    with pytest.raises(DealError, match=message):
+        arranged_round(3, "7H", 0, scores=scores, deal_number=deal_number, max_rounds=3)
+
+
+def test_equal_scores_past_152_are_a_match_that_goes_on() -> None:
+    state = sun_by_seat_0(SUN_SWEEP, "AD", scores=(160, 160))
+    play_out(state, SWEEP_LEADS)
+    assert state.scores() == [248, 160] and state.winner() == 0
 
 
 def test_the_max_rounds_safeguard_gives_the_game_to_the_higher_score() -> None:

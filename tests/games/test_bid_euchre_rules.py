@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from arena.games.api import Deal, IllegalActionError, OptionError
+from arena.games.api import Deal, DealError, IllegalActionError, OptionError
 from arena.games.bid_euchre import (
     CARDS,
     EFFECTIVE_SUIT,
@@ -33,14 +33,15 @@ def arranged_deal(
     hands: Sequence[str],
     dealer: int,
     *,
-    scores: tuple[int, int] = (0, 0),
+    scores: tuple[int, ...] = (0, 0),
+    deal_number: int = 1,
     **options: object,
 ) -> BidEuchreState:
     """A fresh match whose first hand is dealt as given (one string of codes per seat),
-    through ``new_state(deal=...)``; ``scores`` are the running scores it starts from."""
-    state = GAME.new_state(0, options, deal=Deal.of(hands, dealer))
-    state.team_scores = list(scores)
-    return state
+    through ``new_state(deal=...)``; ``scores`` and ``deal_number`` are the running
+    scores and the hand number it starts from."""
+    deal = Deal.of(hands, dealer, scores=scores, deal_number=deal_number)
+    return GAME.new_state(0, options, deal=deal)
 
 
 def action_id(state: BidEuchreState, text: str) -> int:
@@ -157,10 +158,11 @@ def bid_and_play(
     *,
     exchange: tuple[str, str] | None = None,
     scores: tuple[int, int] = (0, 0),
+    deal_number: int = 1,
     **options: object,
 ) -> BidEuchreState:
     """Seat 0 makes ``call`` (the others pass), names trump, exchanges for ASK, plays."""
-    state = arranged_deal(hands, dealer=3, scores=scores, **options)
+    state = arranged_deal(hands, dealer=3, scores=scores, deal_number=deal_number, **options)
     act(state, call, "pass", "pass", "pass", f"trump {trump}")
     if exchange is not None:
         act(state, f"give {exchange[0]}", f"return {exchange[1]}")
@@ -649,6 +651,48 @@ def test_max_hands_ends_the_game_with_the_higher_score_winning() -> None:
     state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, max_hands=1)
     assert state.is_terminal()
     assert state.winner() == 0
+
+
+def test_a_deal_numbered_max_hands_is_the_last_hand() -> None:
+    state = bid_and_play(
+        FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, scores=(20, 25), deal_number=5, max_hands=5
+    )
+    assert state.is_terminal()
+    assert state.scores() == [24, 27] and state.winner() == 1
+    assert last_event(state, "hand_end")["hand_number"] == 5
+    assert last_event(state, "game_end")["hands_scored"] == 5
+
+
+def test_a_deal_starts_the_match_from_its_scores_and_hand_number() -> None:
+    state = arranged_deal(FOUR_TOP_SPADES, dealer=3, scores=(-6, 31), deal_number=9)
+    assert state.observation(2).scores == (-6, 31)
+    deal = state.initial_deal()
+    assert (deal.dealer, deal.scores, deal.deal_number) == (3, (-6, 31), 9)
+    assert [sorted(hand) for hand in deal.hands] == [sorted(h.split()) for h in FOUR_TOP_SPADES]
+    assert last_event(state, "deal")["dealer"] == 3
+
+
+@pytest.mark.parametrize(
+    ("scores", "deal_number", "message"),
+    [
+        ((32, 30), 1, r"scores \(32, 30\) would have ended the match: both must be below 32"),
+        ((0, 0, 0), 1, "tuple of 2 whole numbers, one per team"),
+        ((0, 0), 0, "deal_number is a whole number from 1"),
+        ((0, 0), 4, r"deal_number must be 1..3 \(max_hands"),
+    ],
+)
+def test_scores_and_hand_numbers_the_match_cannot_reach_are_refused(
+    scores: tuple[int, ...], deal_number: int, message: str
+) -> None:
+    with pytest.raises(DealError, match=message):
+        arranged_deal(
+            FOUR_TOP_SPADES, dealer=3, scores=scores, deal_number=deal_number, max_hands=3
+        )
+
+
+def test_equal_scores_past_32_are_a_match_that_goes_on() -> None:
+    state = bid_and_play(FOUR_TOP_SPADES, "call 3", "S", BIDDERS_TAKE_4, scores=(33, 33))
+    assert state.is_terminal() and state.scores() == [37, 35] and state.winner() == 0
 
 
 def test_hand_end_event_carries_the_whole_result() -> None:

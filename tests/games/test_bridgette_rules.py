@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from arena import wire
-from arena.games.api import Deal, IllegalActionError, OptionError
+from arena.games.api import Deal, DealError, IllegalActionError, OptionError
 from arena.games.bridgette import (
     CARDS,
     DEALER_DRAWS,
@@ -44,14 +44,11 @@ def arranged_deal(
     """A fresh match whose first deal is dealt as given (``new_state(deal=...)``): one
     string of 13 codes per seat, then the stock from its top (``stock_top`` first, the
     up-card leading; the other cards follow in canonical order). ``deal_number`` and
-    ``scores`` say how far the match has come: they are set on the state's public
-    counters before anything is played."""
+    ``scores`` say how far the match has come, as the deal's progress."""
     used = " ".join(hands).split() + stock_top.split()
     rest = stock_top.split() + [c for c in CARDS if c not in used]
-    state = GAME.new_state(0, {"deals": deals}, deal=Deal.of(hands, dealer, " ".join(rest)))
-    state.deal_number = deal_number
-    state.seat_scores = list(scores)
-    return state
+    deal = Deal.of(hands, dealer, " ".join(rest), scores=scores, deal_number=deal_number)
+    return GAME.new_state(0, {"deals": deals}, deal=deal)
 
 
 def action_id(state: BridgetteState, text: str) -> int:
@@ -890,7 +887,7 @@ def test_equal_totals_after_six_deals_play_a_seventh_with_the_deal_alternating()
     assert state.scores() == [1800, 1800]
     assert not state.is_terminal()
     assert state.winner() is None
-    assert state.deal_number == 7
+    assert state.observation(0).deal_number == 7
     assert state.events[-1].kind == "drawn"
     assert last_event(state, "deal")["dealer"] == 1
     assert state.current_seat() == 0  # the new non-dealer draws and discards first
@@ -909,6 +906,37 @@ def test_the_deals_option_shortens_the_game() -> None:
     state = bid_as_dealt(EIGHT_SPADES_FIVE_CLUBS, 0, "bid 2S", "double", "pass", deals=1)
     ruff_after_losing(state, 5)
     assert state.is_terminal() and state.winner() == 0
+
+
+def test_a_match_from_a_deal_numbered_3_of_4_ends_after_deal_4() -> None:
+    state = bid_as_dealt(
+        EIGHT_SPADES_FIVE_CLUBS, 0, "bid 2S", "double", "pass", deal_number=3, deals=4
+    )
+    assert state.observation(0).deal_number == 3
+    ruff_after_losing(state, 5)
+    assert not state.is_terminal() and state.observation(0).deal_number == 4
+    rng = random.Random(4)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    assert last_event(state, "game_end")["deals"] == 4
+    assert [e.data["deal_number"] for e in state.events if e.kind == "hand_end"] == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("scores", "deal_number", "message"),
+    [
+        ((-10, 0), 1, r"scores are never negative in bridgette, not \(-10, 0\)"),
+        ((0, 0, 0), 1, "tuple of 2 whole numbers, one per team"),
+        ((0, 0), 0, "deal_number is a whole number from 1"),
+        ((0, 100), 5, r"deal_number must be 1..4 \(the deals option\), or 5 for the tie deal"),
+        ((100, 100), 6, r"deal_number must be 1..4 \(the deals option\), or 5 for the tie deal"),
+    ],
+)
+def test_scores_and_deal_numbers_the_match_cannot_reach_are_refused(
+    scores: tuple[int, int], deal_number: int, message: str
+) -> None:
+    with pytest.raises(DealError, match=message):
+        arranged_deal(EIGHT_SPADES_FIVE_CLUBS, 0, scores=scores, deal_number=deal_number, deals=4)
 
 
 # --- events, observation, illegal actions, options, actions -------------------------------------

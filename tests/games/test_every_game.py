@@ -101,6 +101,15 @@ def test_the_deal_a_match_started_from_starts_it_again_from_another_seed(
 @pytest.mark.parametrize("name", GAMES)
 @settings(max_examples=10, deadline=None)
 @given(data=st.data())
+def test_a_deal_with_the_match_so_far_starts_the_match_from_there(
+    name: str, data: st.DataObject
+) -> None:
+    generic.check_match_so_far(get_game(name), draw_case(data, name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
 def test_a_deal_that_does_not_fit_the_game_is_refused_with_a_reason(
     name: str, data: st.DataObject
 ) -> None:

@@ -1,20 +1,22 @@
 """Persian Rummy rules, one test per rule, plus the worked examples of the specification.
 
-Positions are set up with ``arranged`` (a fixed deal, pile and table instead of the
-shuffle) and then driven only through the public API, by canonical action text. Action
+Positions are set up through the public API, with ``arranged`` (a deal in progress,
+``PersianRummyGame.from_position``) or ``reached`` (a chosen deal and public play), and
+then driven by canonical action text. Action
 ids are computed here from the encoding documented in the engine's docstring, so the
 tests also pin that encoding down.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
 import pytest
 
 from arena import wire
-from arena.games.api import Deal, IllegalActionError
+from arena.games.api import Deal, DealError, GameError, IllegalActionError
 from arena.games.persian_rummy import (
     CARDS,
     VALUE,
@@ -22,9 +24,12 @@ from arena.games.persian_rummy import (
     PersianRummyGame,
     PersianRummyLayoffCards,
     PersianRummyMeldCards,
+    PersianRummyPosition,
     PersianRummyState,
+    PersianRummyTableMeld,
 )
 from arena.games.registry import get_game
+from arena.games.tricks import PlayedCard
 from arena.v1 import persian_rummy_pb2
 
 GAME = PersianRummyGame()
@@ -68,6 +73,66 @@ def action_id(text: str) -> int:
     return 2048 + 8192 * (56 * meld + cards[0]) + ranks
 
 
+def arranged_position(
+    hands: Sequence[str],
+    *,
+    pile: str,
+    stock: str | None = None,
+    table: Sequence[tuple[int, str]] = (),
+    dealer: int = 3,
+    to_act: int | None = None,
+    deal_number: int = 1,
+    scores: tuple[int, int] = (0, 0),
+) -> PersianRummyPosition:
+    """A deal in progress at the start of a turn, as a ``PersianRummyPosition``.
+
+    ``hands`` has one string of codes per seat; ``pile`` lists the discard pile from the
+    bottom (turned up, then discarded by the seats before ``to_act``, the top one by the
+    seat just before); ``stock`` lists the stock from the top (default: every card named
+    nowhere else, in canonical order; when given, cards named nowhere are out of play).
+    ``table`` holds earlier plays of this deal, ``(seat, "meld ..." or "layoff m ...")``,
+    in order; a meld of a set of four is doubled. The turn starts at its draw for
+    ``to_act`` (default: the dealer's left).
+    """
+    melds: list[PersianRummyTableMeld] = []
+    for seat, play in table:
+        word, *rest = play.split()
+        if word == "meld":
+            cards = sorted(rest, key=index)
+            kind = "set" if index(cards[0]) // 4 == index(cards[1]) // 4 else "run"
+            placed = tuple(PlayedCard(seat, card) for card in cards)
+            doubled = kind == "set" and len(cards) == 4
+            melds.append(PersianRummyTableMeld(len(melds), kind, placed, doubled, seat))
+        else:
+            assert word == "layoff"
+            meld = melds[int(rest[0])]
+            added = [*meld.cards, *(PlayedCard(seat, card) for card in rest[1:])]
+            added.sort(key=lambda played: index(played.card))
+            melds[meld.id] = dataclasses.replace(meld, cards=tuple(added))
+    placed_cards = [played.card for meld in melds for played in meld.cards]
+    named = [card for hand in hands for card in hand.split()] + pile.split() + placed_cards
+    assert len(named) == len(set(named)), "a card is named twice"
+    stock_cards = [c for c in PACK if c not in named] if stock is None else stock.split()
+    assert not set(stock_cards) & set(named)
+    seat = (dealer + 1) % 4 if to_act is None else to_act
+    pile_cards = pile.split()
+    discards = tuple(
+        PersianRummyDiscard(card, None if i == 0 else (seat - len(pile_cards) + i) % 4)
+        for i, card in enumerate(pile_cards)
+    )
+    return PersianRummyPosition(
+        hands=tuple(tuple(hand.split()) for hand in hands),
+        to_act=seat,
+        dealer=dealer,
+        stock=tuple(stock_cards),
+        pile=discards,
+        melds=tuple(melds),
+        deal_number=deal_number,
+        scores=scores,
+        out_of_play=tuple(c for c in PACK if c not in named and c not in stock_cards),
+    )
+
+
 def arranged(
     hands: Sequence[str],
     *,
@@ -79,41 +144,18 @@ def arranged(
     deal_number: int = 1,
     scores: tuple[int, int] = (0, 0),
 ) -> PersianRummyState:
-    """A match whose current deal is set up as given. Test-only: it replaces the seeded
-    deal of a fresh state.
-
-    ``hands`` has one string of codes per seat; ``pile`` lists the discard pile from the
-    bottom; ``stock`` lists the stock from the top (default: every card named nowhere else,
-    in canonical order; when given, cards named nowhere are out of play). ``table`` holds
-    earlier plays of this deal, ``(seat, "meld ..." or "layoff m ...")``, made in order by
-    seats that keep their arranged hand. The turn then starts at its draw for ``to_act``
-    (default: the dealer's left).
-    """
-    state = GAME.new_state(0)
-    state.events.clear()
-    state.deal_number = deal_number
-    state.dealer = dealer
-    state.first_dealer = dealer if deal_number == 1 else (dealer - 1) % 4
-    state.team_scores = list(scores)
-    placed = [card for _, play in table for card in play.split() if card in PACK]
-    named = [card for hand in hands for card in hand.split()] + pile.split() + placed
-    assert len(named) == len(set(named)), "a card is named twice"
-    stock_cards = [c for c in PACK if c not in named] if stock is None else stock.split()
-    assert not set(stock_cards) & set(named)
-    masks = [sum(1 << index(c) for c in hand.split()) for hand in hands]
-    pile_cards = [index(c) for c in pile.split()]
-    state._begin_deal(masks, [*pile_cards[:1], *(index(c) for c in stock_cards)])
-    state.pile += pile_cards[1:]
-    state.pile_views += tuple(PersianRummyDiscard(CARDS[c], None) for c in pile_cards[1:])
-    for seat, play in table:
-        for card in play.split()[1:]:
-            if card in PACK:
-                state._add_to_hand(seat, index(card))
-        state.current = seat
-        state._apply(action_id(play))
-        assert state.hands[seat] == masks[seat], "a seat that places cards must keep a hand"
-    state._start_turn((dealer + 1) % 4 if to_act is None else to_act)
-    return state
+    """A match going on from ``arranged_position(...)``, through ``from_position``."""
+    position = arranged_position(
+        hands,
+        pile=pile,
+        stock=stock,
+        table=table,
+        dealer=dealer,
+        to_act=to_act,
+        deal_number=deal_number,
+        scores=scores,
+    )
+    return GAME.from_position(position)
 
 
 def act(state: PersianRummyState, *texts: str) -> None:
@@ -325,7 +367,7 @@ def test_first_dealer_is_the_lowest_of_a_draw_with_aces_low_and_jokers_high() ->
     for seed in range(30):
         state = GAME.new_state(seed)
         rounds, dealer, _ = expected_draw_and_deal(seed)
-        assert state.dealer == dealer
+        assert state.observation(0).dealer == dealer
         draw = last_event(state, "dealer_draw")
         assert draw["dealer"] == dealer
         assert draw["draws"] == [[{"seat": s, "card": c} for s, c in one] for one in rounds]
@@ -713,14 +755,14 @@ def test_deal_score_is_table_minus_both_partners_hands_plus_25_for_going_out() -
 
 def play_randomly_until(state: PersianRummyState, deal: int, seed: int = 0) -> None:
     rng = random.Random(seed)
-    while state.deal_number < deal and not state.is_terminal():
+    while state.observation(0).deal_number < deal and not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
 
 
 def test_deal_2_is_dealt_by_the_first_dealers_left_and_starts_at_his_left() -> None:
     for seed in range(10):
         state = GAME.new_state(seed)
-        first = state.dealer
+        first = state.observation(0).dealer
         play_randomly_until(state, 2, seed)
         deals = [e for e in state.events if e.kind == "deal"]
         assert [d.data["dealer"] for d in deals] == [first, (first + 1) % 4]
@@ -805,3 +847,244 @@ def test_ids_that_name_no_action_are_rejected(action: int) -> None:
         state.action_text(action)
     with pytest.raises(IllegalActionError):
         state.apply(action)
+
+
+# --- the match so far, through a chosen deal -------------------------------------------------
+
+
+def test_a_deal_numbered_2_is_the_last_and_starts_from_its_scores() -> None:
+    deal = GAME.new_state(5).initial_deal()
+    later = dataclasses.replace(deal, scores=(-20, 40), deal_number=2)
+    state = GAME.new_state(1, deal=later)
+    view = state.observation(0)
+    assert (view.deal_number, view.dealer, view.scores) == (2, deal.dealer, (-20, 40))
+    assert state.initial_deal() == later
+    assert "dealer_draw" not in [e.kind for e in state.events]
+    play_randomly_until(state, 3, seed=1)
+    ends = [e.data for e in state.events if e.kind == "hand_end"]
+    assert [end["deal_number"] for end in ends] == [2]
+    points = ends[0]["points"]
+    assert isinstance(points, list)
+    assert state.is_terminal() and state.scores() == [-20 + points[0], 40 + points[1]]
+
+
+def test_deal_2_without_a_chosen_dealer_goes_to_the_left_of_the_seeds_first_dealer() -> None:
+    deal = dataclasses.replace(GAME.new_state(5).initial_deal(), dealer=None, deal_number=2)
+    for seed in range(5):
+        first = GAME.new_state(seed).observation(0).dealer
+        state = GAME.new_state(seed, deal=deal)
+        assert state.observation(0).dealer == (first + 1) % 4
+        assert state.current_seat() == (first + 2) % 4
+
+
+def test_deal_1_then_deal_2_by_the_first_dealers_left_from_a_chosen_deal() -> None:
+    deal = dataclasses.replace(GAME.new_state(5).initial_deal(), dealer=2, scores=(7, -3))
+    state = GAME.new_state(3, deal=deal)
+    play_randomly_until(state, 2, seed=3)
+    assert [e.data["dealer"] for e in state.events if e.kind == "deal"] == [2, 3]
+    first = last_event(state, "hand_end")["points"]
+    assert isinstance(first, list)
+    assert state.observation(0).scores == (7 + first[0], -3 + first[1])
+
+
+@pytest.mark.parametrize(
+    ("scores", "deal_number", "message"),
+    [
+        ((0, 0), 3, r"deal_number must be 1..2 \(a game is 2 deals\), not 3"),
+        ((0, 0), 0, "deal_number is a whole number from 1"),
+        ((0, 0, 0), 1, "tuple of 2 whole numbers, one per team"),
+    ],
+)
+def test_scores_and_deal_numbers_the_match_cannot_reach_are_refused(
+    scores: tuple[int, ...], deal_number: int, message: str
+) -> None:
+    deal = GAME.new_state(5).initial_deal()
+    with pytest.raises(DealError, match=message):
+        GAME.new_state(1, deal=dataclasses.replace(deal, scores=scores, deal_number=deal_number))
+
+
+# --- positions -------------------------------------------------------------------------------
+
+
+def same_match(a: PersianRummyState, b: PersianRummyState) -> None:
+    assert a.current_seat() == b.current_seat()
+    assert a.legal_actions() == b.legal_actions()
+    assert a.scores() == b.scores() and a.is_terminal() == b.is_terminal()
+    for seat in range(4):
+        assert a.observation(seat) == b.observation(seat)
+
+
+def test_a_position_read_back_and_rebuilt_plays_on_as_the_match_does() -> None:
+    checked = 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        state = GAME.new_state(seed)
+        steps = rng.randrange(1, 160)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        position = state.position()
+        rebuilt = GAME.from_position(position, seed=seed + 100)
+        assert rebuilt.position() == position
+        same_match(state, rebuilt)
+        deal = state.observation(0).deal_number
+        ended = len([e for e in state.events if e.kind == "hand_end"])
+        while not state.is_terminal() and state.observation(0).deal_number == deal:
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            rebuilt.apply(action)
+            if state.observation(0).deal_number == deal and not state.is_terminal():
+                same_match(state, rebuilt)
+                assert rebuilt.position() == state.position()
+                same_match(state, GAME.from_position(state.position(), seed=seed))
+        assert last_event(rebuilt, "hand_end") == last_event(state, "hand_end")
+        assert len([e for e in state.events if e.kind == "hand_end"]) == ended + 1
+        assert rebuilt.scores() == state.scores() and rebuilt.is_terminal() == state.is_terminal()
+        if state.is_terminal():
+            assert last_event(rebuilt, "game_end") == last_event(state, "game_end")
+        checked += 1
+    assert checked >= 10
+
+
+def test_the_seed_of_a_position_deals_the_next_deal() -> None:
+    position = arranged_position(["9C TC", "2H 3S", "2C 4S", "6C 8S"], pile="AD", stock="JC 5H")
+    states = [GAME.from_position(position, seed=seed) for seed in (4, 4, 5)]
+    for state in states:
+        act(state, "draw", "meld 9C TC JC")
+        assert state.observation(0).deal_number == 2
+        assert last_event(state, "deal")["dealer"] == 0
+    assert states[0].observation(1) == states[1].observation(1)
+    assert states[0].observation(1).hand != states[2].observation(1).hand
+
+
+def test_a_position_mid_turn_after_a_take_and_after_a_draw() -> None:
+    base = arranged_position(["TC JC QC 2H", "2D", "3D", "4D"], pile="AD", stock="")
+    taken = dataclasses.replace(base, phase="use_chosen", chosen="QC", known=(("QC",), (), (), ()))
+    state = GAME.from_position(taken)
+    assert legal_texts(state) == ["meld TC JC QC"]
+    assert state.observation(1).chosen_card == "QC"
+    assert state.observation(1).known_cards[0].cards == ("QC",)
+    act(state, "meld TC JC QC")
+    assert legal_texts(state) == ["discard 2H"]
+    melding = GAME.from_position(dataclasses.replace(base, phase="meld"))
+    assert legal_texts(melding) == [
+        "meld TC JC QC",
+        "discard 2H",
+        "discard TC",
+        "discard JC",
+        "discard QC",
+    ]
+
+
+def test_the_table_points_follow_from_the_melds_and_who_placed_each_card() -> None:
+    state = arranged(P2_HANDS, pile="3D QH", table=P2_TABLE)
+    assert state.observation(0).table_points == (56 + 29, 30 + 60 + 9 + 5)
+    position = state.position()
+    assert position.melds[1].doubled and not position.melds[4].doubled
+    assert [p.seat for p in position.melds[4].cards] == [1, 1, 1, 3]
+    assert position.out_of_play == ()
+
+
+def test_a_finished_match_has_no_position_and_a_position_no_initial_deal() -> None:
+    state = arranged(["9C TC", "2H 3S", "2C 4S", "6C 8S"], pile="AD", stock="JC 5H", deal_number=2)
+    with pytest.raises(GameError, match="started from a position"):
+        state.initial_deal()
+    act(state, "draw", "meld 9C TC JC")
+    assert state.is_terminal()
+    with pytest.raises(GameError, match="the match is over"):
+        state.position()
+
+
+P2 = arranged_position(P2_HANDS, pile="3D QH", table=P2_TABLE)
+SMALL = arranged_position(["9C 2H", "2D", "3D", "4D"], pile="AD", stock="")
+
+
+def meld_replaced(
+    position: PersianRummyPosition, i: int, **changes: object
+) -> PersianRummyPosition:
+    melds = list(position.melds)
+    melds[i] = dataclasses.replace(melds[i], **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(position, melds=tuple(melds))
+
+
+def stock_without(position: PersianRummyPosition, card: str) -> tuple[str, ...]:
+    return tuple(c for c in position.stock if c != card)
+
+
+BAD_POSITIONS: dict[str, PersianRummyPosition] = {
+    "dealer must be a seat 0..3, not 4": dataclasses.replace(P2, dealer=4),
+    "to_act must be a seat 0..3, not -1": dataclasses.replace(P2, to_act=-1),
+    r"phase must be one of draw, use_chosen, meld \(a finished match is no position\), "
+    "not 'game_over'": dataclasses.replace(P2, phase="game_over"),
+    r"deal_number must be 1..2 \(a game is 2 deals\), not 3": dataclasses.replace(
+        P2, deal_number=3
+    ),
+    "scores are None .* or a tuple of 2 whole numbers": dataclasses.replace(P2, scores=(1,)),
+    "hands has one tuple of cards per seat, 4, not 3": dataclasses.replace(P2, hands=P2.hands[:3]),
+    "known has one tuple of cards per seat, 4, not 5": dataclasses.replace(P2, known=((),) * 5),
+    "'ZZ' is not a card of the pack": dataclasses.replace(P2, hands=(("KS", "ZZ"), *P2.hands[1:])),
+    "2H is in two places, seat 0's hand and the stock": dataclasses.replace(
+        P2, hands=(("KS", "2H"), *P2.hands[1:])
+    ),
+    "the 56 cards must each be somewhere; 2H is in no hand, stock, pile or meld .*out_of_play": (
+        dataclasses.replace(P2, stock=stock_without(P2, "2H"))
+    ),
+    "pile card 1 must be a PersianRummyDiscard": dataclasses.replace(
+        P2,
+        pile=(P2.pile[0], "QH"),  # type: ignore[arg-type]
+    ),
+    "meld 2 must be a PersianRummyTableMeld": dataclasses.replace(
+        P2,
+        melds=(*P2.melds[:2], "9H TH JH", *P2.melds[3:]),  # type: ignore[arg-type]
+    ),
+    r"pile card 1 \(QH\) was discarded by a seat 0..3, not None; only the bottom card": (
+        dataclasses.replace(P2, pile=(P2.pile[0], PersianRummyDiscard("QH", None)))
+    ),
+    r"meld 0 has id 5: melds are numbered 0, 1, 2... in order": meld_replaced(P2, 0, id=5),
+    "meld 0: melded_by must be a seat 0..3, not 4": meld_replaced(P2, 0, melded_by=4),
+    r"meld 2 \(9H TH\) is no meld: a set is 3 or 4 cards of one rank": dataclasses.replace(
+        meld_replaced(P2, 2, cards=P2.melds[2].cards[:2]), out_of_play=("JH",)
+    ),
+    r"meld 2 \(9H TH JH\) is a run, not a 'set'": meld_replaced(P2, 2, kind="set"),
+    r"meld 4 \(2C 3C 4C 5C\): seat 1 laid it down, so it placed at least three of its cards "
+    "in a row": meld_replaced(
+        P2,
+        4,
+        cards=(PlayedCard(1, "2C"), PlayedCard(3, "3C"), PlayedCard(1, "4C"), PlayedCard(1, "5C")),
+    ),
+    r"meld 0 \(KC KD KH\): doubled is True only for a set of four": meld_replaced(
+        P2, 0, doubled=True
+    ),
+    r"seat 1's known cards QD must all be in its hand": dataclasses.replace(
+        P2,
+        known=((), ("QD",), (), ()),
+        hands=(P2.hands[0], ("X4",), *P2.hands[2:]),
+        out_of_play=("QD",),
+    ),
+    "passes must be 0..3, not 4": dataclasses.replace(SMALL, passes=4),
+    "passes in a row happen only on an empty stock": dataclasses.replace(P2, passes=1),
+    "in the use_chosen phase the chosen card is one that seat 0 took": dataclasses.replace(
+        SMALL, phase="use_chosen", chosen="9C"
+    ),
+    "chosen is None outside the use_chosen phase, not '9C' in draw": dataclasses.replace(
+        SMALL, chosen="9C"
+    ),
+    "in the meld phase seat 0 holds a card": dataclasses.replace(
+        SMALL,
+        hands=((), *SMALL.hands[1:]),
+        phase="meld",
+        out_of_play=(*SMALL.out_of_play, "9C", "2H"),
+    ),
+    "the chosen card 2H can be neither melded nor laid off by seat 0": dataclasses.replace(
+        SMALL, phase="use_chosen", chosen="2H", known=(("2H",), (), (), ())
+    ),
+}
+
+
+@pytest.mark.parametrize("message", list(BAD_POSITIONS))
+def test_a_position_the_rules_cannot_hold_is_refused_saying_why(message: str) -> None:
+    with pytest.raises(DealError, match=f"^persian-rummy: {message}"):
+        GAME.from_position(BAD_POSITIONS[message])

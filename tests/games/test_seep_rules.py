@@ -7,6 +7,7 @@ the public API, by canonical action text.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -746,6 +747,27 @@ def test_the_match_lasts_the_bazzis_option_and_equal_bazzis_draw() -> None:
     assert state.is_terminal()
     assert state.scores() == [1, 1] and state.winner() is None
     assert last_event(state, "game_end") == {"winner": None, "scores": [1, 1]}
+
+
+def test_a_deal_starts_the_match_from_its_bazzis_won_and_deal_number() -> None:
+    deal = chosen(0, pack(0, "9C KD 3H 4S", "5C 6D 7H 8S", {}))
+    later = dataclasses.replace(deal, scores=(1, 2), deal_number=9)
+    state = GAME.new_state(0, {"bazzis": 5}, deal=later)
+    assert state.scores() == [1, 2]
+    back = state.initial_deal()
+    assert (back.scores, back.deal_number, back.rest) == ((1, 2), 9, later.rest)
+    view = state.observation(1)
+    assert (view.deal_number, view.bazzi_number, view.deals_in_bazzi) == (9, 4, 1)
+    refused = {
+        (3, 2): r"scores are bazzis won, at least 0 and fewer than 5 \(the bazzis option\)",
+        (-1, 0): "at least 0",
+        (0, 0, 0): "tuple of 2 whole numbers, one per team",
+    }
+    for scores, message in refused.items():
+        with pytest.raises(DealError, match=message):
+            GAME.new_state(0, {"bazzis": 5}, deal=dataclasses.replace(deal, scores=scores))
+    with pytest.raises(DealError, match="deal_number must be at least 4, one more than"):
+        GAME.new_state(0, {"bazzis": 5}, deal=dataclasses.replace(later, deal_number=3))
 
 
 def test_a_bazzi_open_after_50_deals_goes_to_the_team_ahead_or_is_void() -> None:

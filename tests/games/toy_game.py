@@ -4,7 +4,8 @@ Each hand deals three cards to each seat from twelve (the 9 to the king of spade
 hearts); the seats take turns playing a card, the higher rank of each pair scores a point
 for its seat (equal ranks score nothing), and after ``hands`` hands the higher score wins.
 It has the whole ``State`` API (a chosen first deal too: ``hands`` the three cards of
-each seat, ``rest`` the six left out) and logs its deal the way the replay format reads it, but
+each seat, ``rest`` the six left out, ``scores`` never negative, ``deal_number`` up to
+``hands``) and logs its deal the way the replay format reads it, but
 no proto messages: it is registered only inside the tests that use it. The broken
 variants below each break one thing the generic suite checks.
 """
@@ -59,8 +60,25 @@ class ToyState(State):
         self.to_act = 1
         self.over = False
         if deal is not None:
-            self.dealer = deal.check(INFO.name, CARDS, lambda _: [HAND_SIZE] * 2, 0, "unused")
+            self.dealer = deal.check(
+                INFO.name,
+                CARDS,
+                lambda _: [HAND_SIZE] * 2,
+                0,
+                "unused",
+                teams=2,
+                progress=self._progress_problem,
+            )
+            self.points = list(deal.start_scores(2))
+            self.hands_played = deal.deal_number - 1
         self._deal(deal)
+
+    def _progress_problem(self, scores: tuple[int, ...], deal_number: int) -> str | None:
+        if min(scores) < 0:
+            return f"scores are never negative, not {scores}"
+        if deal_number > int(self.options["hands"]):
+            return f"deal_number must be 1..{self.options['hands']} (hands), not {deal_number}"
+        return None
 
     def _shuffled(self) -> list[str]:
         pack = list(CARDS)
@@ -72,7 +90,9 @@ class ToyState(State):
         self.hands = [sorted(pack[:HAND_SIZE]), sorted(pack[HAND_SIZE : 2 * HAND_SIZE])]
         if self._first_deal is None:
             rest = tuple(pack[2 * HAND_SIZE :])
-            self._first_deal = Deal(tuple(map(tuple, self.hands)), self.dealer, rest)
+            scores = None if deal is None else deal.scores
+            hands = tuple(map(tuple, self.hands))
+            self._first_deal = Deal(hands, self.dealer, rest, scores, self.hands_played + 1)
         self.to_act = 1 - self.dealer
         self.events.append(
             Event(
