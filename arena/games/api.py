@@ -366,6 +366,39 @@ class State(abc.ABC):
         return pickle.dumps(self.__dict__)
 
 
+GAME_OVER = "game_over"
+"""The phase of a match that has ended, in every engine built on ``PhaseState``."""
+
+
+class PhaseState(State):
+    """The State the five engines build on: each keeps the seat to act in ``current``
+    (-1 once over), its legal list in ``_legal`` (computed once after every change, so
+    asking is cheap and changes nothing), the phase in ``phase`` (``GAME_OVER`` at the
+    end), each team's running score in ``team_scores`` and the winner in
+    ``winning_team``; the contract's five questions are answered here, once."""
+
+    current: int
+    phase: str
+    _legal: list[int]
+    team_scores: list[int]
+    winning_team: int | None
+
+    def current_seat(self) -> int:
+        return self.current
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def is_terminal(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def scores(self) -> list[int]:
+        return list(self.team_scores)
+
+    def winner(self) -> int | None:
+        return self.winning_team
+
+
 class Game(abc.ABC):
     """Makes states; holds no per-match data."""
 

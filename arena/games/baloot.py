@@ -75,6 +75,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from arena.games.api import (
+    GAME_OVER,
     Deal,
     Event,
     Game,
@@ -82,7 +83,7 @@ from arena.games.api import (
     IllegalActionError,
     Options,
     OptionSpec,
-    State,
+    PhaseState,
 )
 from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty, pretty_cards
 from arena.games.registry import register
@@ -292,7 +293,6 @@ CONTRACT_CHOICE = "contract_choice"
 DOUBLING = "doubling"
 DECLARING = "declaring"
 PLAYING = "playing"
-GAME_OVER = "game_over"
 
 
 def partner_of(seat: int) -> int:
@@ -374,7 +374,7 @@ class BalootGame(Game):
 # --- State ---------------------------------------------------------------------------------
 
 
-class BalootState(State):
+class BalootState(PhaseState):
     """One match, from the first deal to 152, a Gahwa round, or the ``max_rounds`` safeguard.
 
     The legal actions are computed once after every change and kept, so asking for them
@@ -422,21 +422,6 @@ class BalootState(State):
         return None
 
     # -- the contract --------------------------------------------------------------------
-
-    def current_seat(self) -> int:
-        return self.current
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def scores(self) -> list[int]:
-        return list(self.team_scores)
-
-    def winner(self) -> int | None:
-        return self.winning_team
 
     def action_text(self, action: int) -> str:
         return ACTION_TEXTS[_checked(action)]

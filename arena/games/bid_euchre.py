@@ -70,6 +70,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from arena.games.api import (
+    GAME_OVER,
     Deal,
     Event,
     Game,
@@ -77,7 +78,7 @@ from arena.games.api import (
     IllegalActionError,
     Options,
     OptionSpec,
-    State,
+    PhaseState,
 )
 from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty
 from arena.games.registry import register
@@ -266,7 +267,6 @@ TRUMP = "trump"
 ASK_GIVE = "ask_give"
 ASK_RETURN = "ask_return"
 PLAY = "play"
-GAME_OVER = "game_over"
 
 
 def partner_of(seat: int) -> int:
@@ -303,7 +303,7 @@ class BidEuchreGame(Game):
 # --- State ---------------------------------------------------------------------------------
 
 
-class BidEuchreState(State):
+class BidEuchreState(PhaseState):
     """One match, from the first deal to a team past 32 (or the ``max_hands`` safeguard).
 
     The legal actions are computed once after every change and kept, so asking for them
@@ -356,21 +356,6 @@ class BidEuchreState(State):
         return None
 
     # -- the contract --------------------------------------------------------------------
-
-    def current_seat(self) -> int:
-        return self.current
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def scores(self) -> list[int]:
-        return list(self.team_scores)
-
-    def winner(self) -> int | None:
-        return self.winning_team
 
     def action_text(self, action: int) -> str:
         return ACTION_TEXTS[_checked(action)]

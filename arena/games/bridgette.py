@@ -83,6 +83,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from arena.games.api import (
+    GAME_OVER,
     Deal,
     Event,
     Game,
@@ -90,7 +91,7 @@ from arena.games.api import (
     IllegalActionError,
     Options,
     OptionSpec,
-    State,
+    PhaseState,
 )
 from arena.games.cards import RANKS, SUIT_NAMES, SUITS, Card, pretty, pretty_cards
 from arena.games.registry import register
@@ -291,7 +292,6 @@ LOWEST_ABOVE: tuple[tuple[int | None, ...], ...] = tuple(
 DISCARD = "discard"
 AUCTION = "auction"
 PLAY = "play"
-GAME_OVER = "game_over"
 
 
 def suit_counts(hand: list[Card]) -> list[int]:
@@ -358,7 +358,7 @@ class BridgetteGame(Game):
 # --- State ---------------------------------------------------------------------------------
 
 
-class BridgetteState(State):
+class BridgetteState(PhaseState):
     """One match, from the first deal to the last (6 by default, plus a tie deal).
 
     The legal actions are computed once after every change and kept, so asking for them
@@ -371,9 +371,9 @@ class BridgetteState(State):
         self._rng = random.Random(seed)
         self.deals = int(options["deals"])
         self.events: list[Event] = []
-        self.seat_scores = [0, 0]
+        self.team_scores = [0, 0]
         self.deal_number = 0
-        self.winning_seat: int | None = None
+        self.winning_team: int | None = None
         self.dealer = self._rng.randrange(NUM_SEATS)
         if deal is None:
             self._deal()
@@ -387,7 +387,7 @@ class BridgetteState(State):
             teams=GAME_INFO.num_teams,
             progress=self._progress_problem,
         )
-        self.seat_scores = list(deal.start_scores(GAME_INFO.num_teams))
+        self.team_scores = list(deal.start_scores(GAME_INFO.num_teams))
         self.deal_number = deal.deal_number - 1
         self._begin_deal([list(hand) for hand in deal.hands], list(deal.rest), deal)
 
@@ -404,21 +404,6 @@ class BridgetteState(State):
         return None
 
     # -- the contract --------------------------------------------------------------------
-
-    def current_seat(self) -> int:
-        return self.current
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def scores(self) -> list[int]:
-        return list(self.seat_scores)
-
-    def winner(self) -> int | None:
-        return self.winning_seat
 
     def action_text(self, action: int) -> str:
         return ACTION_TEXTS[_checked(action)]
@@ -718,7 +703,7 @@ class BridgetteState(State):
         else:
             points[1 - declarer] = failed_points(needed - won, doubling)
         for seat in range(NUM_SEATS):
-            self.seat_scores[seat] += points[seat]
+            self.team_scores[seat] += points[seat]
         suffix = {UNDOUBLED: "", DOUBLED: " doubled", REDOUBLED: " redoubled"}[doubling]
         outcome = "made" if made else f"down {needed - won}"
         self.events.append(
@@ -726,7 +711,7 @@ class BridgetteState(State):
                 "hand_end",
                 f"Deal {self.deal_number}: {BID_TEXTS[bid]}{suffix} by seat {declarer} "
                 f"{outcome} with {count(won, 'trick')}; points {points[0]}/{points[1]}, "
-                f"scores {self.seat_scores[0]}:{self.seat_scores[1]}",
+                f"scores {self.team_scores[0]}:{self.team_scores[1]}",
                 None,
                 {
                     "deal_number": self.deal_number,
@@ -737,29 +722,29 @@ class BridgetteState(State):
                     "made": made,
                     "tricks": list(self.tricks_won),
                     "points": points,
-                    "scores": list(self.seat_scores),
+                    "scores": list(self.team_scores),
                 },
             )
         )
-        a, b = self.seat_scores
+        a, b = self.team_scores
         if self.deal_number >= self.deals and a != b:
             self._end_game(0 if a > b else 1)
         else:
             self.dealer = 1 - self.dealer
             self._deal()
 
-    def _end_game(self, winning_seat: int) -> None:
-        self.winning_seat = winning_seat
+    def _end_game(self, winning_team: int) -> None:
+        self.winning_team = winning_team
         self.phase = GAME_OVER
         self.current = -1
         self._legal = []
-        a, b = self.seat_scores
+        a, b = self.team_scores
         self.events.append(
             Event(
                 "game_end",
-                f"Seat {winning_seat} wins {a}:{b} after {self.deal_number} deals",
+                f"Seat {winning_team} wins {a}:{b} after {self.deal_number} deals",
                 None,
-                {"winner": winning_seat, "scores": [a, b], "deals": self.deal_number},
+                {"winner": winning_team, "scores": [a, b], "deals": self.deal_number},
             )
         )
 
@@ -807,7 +792,7 @@ class BridgetteState(State):
             tricks=tuple(self.tricks),
             barred_suit=self.barred if not self.trick else None,
             tricks_won=tuple(self.tricks_won),
-            scores=tuple(self.seat_scores),
+            scores=tuple(self.team_scores),
             hand_sizes=tuple(len(hand) for hand in self.hands),
         )
 

@@ -89,6 +89,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from arena.games.api import (
+    GAME_OVER,
     Deal,
     DealError,
     Event,
@@ -97,7 +98,7 @@ from arena.games.api import (
     GameInfo,
     IllegalActionError,
     Options,
-    State,
+    PhaseState,
     check_progress,
 )
 from arena.games.cards import JOKERS, SUITS, Card, pretty
@@ -403,7 +404,6 @@ class PersianRummyGame(Game):
 DRAW = "draw"
 USE_CHOSEN = "use_chosen"
 MELD = "meld"
-GAME_OVER = "game_over"
 
 
 class _Meld:
@@ -492,7 +492,7 @@ def _extends(rank: int, ranks: int, runs: list[_Meld]) -> bool:
     return False
 
 
-class PersianRummyState(State):
+class PersianRummyState(PhaseState):
     """One match of two deals.
 
     Hands are kept as two bit masks per seat: ``hands`` over card indices (bit ``4 * rank
@@ -556,21 +556,6 @@ class PersianRummyState(State):
         self._begin_deal(hands, [CARD_INDEX[card] for card in deal.rest], draws, deal.scores)
 
     # -- the contract --------------------------------------------------------------------
-
-    def current_seat(self) -> int:
-        return self.current
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def scores(self) -> list[int]:
-        return list(self.team_scores)
-
-    def winner(self) -> int | None:
-        return self.winning_team
 
     def initial_deal(self) -> Deal:
         if self.from_position:

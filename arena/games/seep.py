@@ -77,6 +77,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from arena.games.api import (
+    GAME_OVER,
     Deal,
     Event,
     Game,
@@ -84,7 +85,7 @@ from arena.games.api import (
     IllegalActionError,
     Options,
     OptionSpec,
-    State,
+    PhaseState,
 )
 from arena.games.cards import SUITS, Card, pretty
 from arena.games.registry import register
@@ -419,7 +420,6 @@ def floor_sums(values: tuple[int, ...]) -> FloorSums:
 # Phases, named as the proto's SeepPhase values (lower case, without the prefix).
 BIDDING = "bid"
 PLAY = "play"
-GAME_OVER = "game_over"
 
 
 def team_of(seat: int) -> int:
@@ -700,7 +700,7 @@ class Turn:
         return found
 
 
-class SeepState(State):
+class SeepState(PhaseState):
     """One match, from the first deal to the last bazzi (or the safeguard).
 
     The legal actions are computed once after every change and kept, so asking for them
@@ -717,7 +717,7 @@ class SeepState(State):
         self.bazzis_to_play = int(options["bazzis"])
         self.max_deals = int(options["max_deals"])
         self.events: list[Event] = []
-        self.bazzis_won = [0, 0]
+        self.team_scores = [0, 0]  # bazzis won
         self.bazzis_over = 0
         self.difference = 0
         self.deal_number = 0
@@ -739,8 +739,8 @@ class SeepState(State):
             progress=self._progress_problem,
         )
         self._chosen_scores = deal.scores
-        self.bazzis_won = list(deal.start_scores(GAME_INFO.num_teams))
-        self.bazzis_over = sum(self.bazzis_won)
+        self.team_scores = list(deal.start_scores(GAME_INFO.num_teams))
+        self.bazzis_over = sum(self.team_scores)
         self.deal_number = deal.deal_number - 1
         bidder = deal.hands[(self.dealer + 1) % NUM_SEATS]
         self._deal([CARD_INDEX[card] for card in (*bidder, *deal.rest)])
@@ -760,21 +760,6 @@ class SeepState(State):
         return None
 
     # -- the contract --------------------------------------------------------------------
-
-    def current_seat(self) -> int:
-        return self.current
-
-    def legal_actions(self) -> list[int]:
-        return list(self._legal)
-
-    def is_terminal(self) -> bool:
-        return self.phase == GAME_OVER
-
-    def scores(self) -> list[int]:
-        return list(self.bazzis_won)
-
-    def winner(self) -> int | None:
-        return self.winning_team
 
     def action_text(self, action: int) -> str:
         return _text(decode(action))
@@ -872,7 +857,7 @@ class SeepState(State):
                         "reason": "no_card_above_8",
                         "cards": [CARDS[c] for c in shown],
                         "dealer": self.dealer,
-                        "scores": list(self.bazzis_won),
+                        "scores": list(self.team_scores),
                     },
                 )
             )
@@ -1157,7 +1142,7 @@ class SeepState(State):
             self.bazzis_over += 1
             self.deals_in_bazzi = 0
             if winner is not None:
-                self.bazzis_won[winner] += 1
+                self.team_scores[winner] += 1
         result = SeepDealResult(
             self.deal_number,
             self.bazzis_over + (0 if over else 1),
@@ -1183,7 +1168,7 @@ class SeepState(State):
                     "bazzi_over": over,
                     "bazzi_winner": winner if over else None,
                     "reason": reason if over else None,
-                    "scores": list(self.bazzis_won),
+                    "scores": list(self.team_scores),
                     "next_dealer": following,
                 },
             )
@@ -1203,12 +1188,12 @@ class SeepState(State):
                         "bazzi": self.bazzis_over,
                         "winner": winner,
                         "reason": reason,
-                        "scores": list(self.bazzis_won),
+                        "scores": list(self.team_scores),
                     },
                 )
             )
         if self.bazzis_over >= self.bazzis_to_play:
-            x, y = self.bazzis_won
+            x, y = self.team_scores
             self._end_game(None if x == y else (0 if x > y else 1))
             return
         self.dealer = following
@@ -1220,7 +1205,7 @@ class SeepState(State):
         self.current = -1
         self._legal = []
 
-        a, b = self.bazzis_won
+        a, b = self.team_scores
         text = (
             f"Draw, bazzis {a}:{b}" if winning_team is None else f"Team {winning_team} wins {a}:{b}"
         )
@@ -1229,7 +1214,7 @@ class SeepState(State):
                 "game_end",
                 text,
                 None,
-                {"winner": winning_team, "scores": list(self.bazzis_won)},
+                {"winner": winning_team, "scores": list(self.team_scores)},
             )
         )
 
@@ -1269,7 +1254,7 @@ class SeepState(State):
             last_capture_team=self.last_capture_team,
             plays=tuple(self.plays),
             difference=self.difference,
-            scores=tuple(self.bazzis_won),
+            scores=tuple(self.team_scores),
             bazzi_number=min(self.bazzis_over + 1, self.bazzis_to_play),
             bazzis=self.bazzis_to_play,
             deal_number=self.deal_number,
