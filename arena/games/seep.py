@@ -716,8 +716,8 @@ def check_position(p: SeepPosition, options: Options) -> None:
             raise _fail(f"team {team} has made no play yet, so its pile must be empty")
         if len(pile) < 2 * len(bonuses):
             raise _fail(
-                f"a sweep takes two cards or more: team {team}'s {len(bonuses)} "
-                f"sweeps need more than its {len(pile)} captured cards"
+                f"a sweep takes two cards or more, so team {team}'s pile cannot hold "
+                f"{len(pile)} card(s) with {len(bonuses)} sweep(s)"
             )
     if p.last_capture is None:
         if pile_0 or pile_1:
