@@ -465,8 +465,9 @@ class PlacedHouse(NamedTuple):
 @dataclass(frozen=True)
 class SeepPosition:
     """A Seep match at one decision, for ``SeepGame.from_position``; ``SeepState.position()``
-    reads one back. Cards are codes as in observations (``QH``); order within a hand, the
-    loose cards, a house or a pile does not matter (only the stock's does).
+    reads one back, every group of cards but the stock in canonical order. Cards are codes
+    as in observations (``QH``); order within a hand, the loose cards, a house or a pile
+    does not matter (only the stock's does).
 
     * ``dealer``: the dealer's seat; the bidder is ``dealer + 1``.
     * ``bid``: the bid value, 9..13; None before the bid (``play_number`` 0).
@@ -797,7 +798,7 @@ class SeepGame(Game):
         bazzi so far) and anything else is a ``DealError`` saying what is wrong."""
         resolved = GAME_INFO.resolve_options(options)
         check_position(position, resolved)
-        return SeepState.at_position(position, seed, resolved)
+        return SeepState._at_position(position, seed, resolved)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -1289,7 +1290,7 @@ class SeepState(State):
     # -- a position ------------------------------------------------------------------------
 
     @classmethod
-    def at_position(cls, position: SeepPosition, seed: int, options: Options) -> SeepState:
+    def _at_position(cls, position: SeepPosition, seed: int, options: Options) -> SeepState:
         """A state at ``position``, already checked (``SeepGame.from_position`` checks)."""
         state = cls.__new__(cls)
         state._start_at(position, seed, options)
