@@ -55,6 +55,12 @@ are bitmasks too), and turns each chosen mask into an id. An applied id gives it
 cards back from its rank. The list is complete, never truncated: an adversarial floor
 of 13 or more loose cards can have thousands of legal plays (``bench/seep_worst_floor``).
 
+Starting elsewhere than at a shuffle: ``new_state(seed, deal=Deal(...))`` chooses the
+first deal; ``SeepGame.from_position(SeepPosition(...))`` starts at any decision of a
+deal (the floor, the hands, the piles, the bazzi so far), after checking that real play
+could have such a position (a ``DealError`` says what does not fit and what would), and
+``SeepState.position()`` reads the position of a state back. The seed deals what follows.
+
 Decisions of this engine where the rules leave room (see also the rules' own Decisions):
 
 * ``scores()`` are bazzis won per team; the deal scores and running difference are in
@@ -74,13 +80,15 @@ import bisect
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from arena.games.api import (
     GAME_OVER,
     Deal,
+    DealError,
     Event,
     Game,
+    GameError,
     GameInfo,
     IllegalActionError,
     Options,
@@ -287,6 +295,11 @@ def _codes(cards: tuple[int, ...] | list[int]) -> tuple[Card, ...]:
     return tuple(map(CARDS.__getitem__, cards))
 
 
+def _indices(cards: tuple[Card, ...] | list[Card]) -> list[int]:
+    """Card codes as indices, in canonical order."""
+    return sorted(map(CARD_INDEX.__getitem__, cards))
+
+
 def _text(d: Decoded) -> str:
     tail = "".join(" " + CARDS[c] for c in d.loose)
     card = CARDS[d.card]
@@ -438,6 +451,320 @@ def _pretty(cards: list[int] | tuple[int, ...]) -> str:
     return " ".join([PRETTY[c] for c in cards])
 
 
+# --- Positions: a match started at any decision of a deal -----------------------------------
+
+
+class PlacedHouse(NamedTuple):
+    """A house of a ``SeepPosition``: its value (9..13), its cards, its owners' seats."""
+
+    value: int
+    cards: tuple[Card, ...]
+    owners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SeepPosition:
+    """A Seep match at one decision, for ``SeepGame.from_position``; ``SeepState.position()``
+    reads one back, every group of cards but the stock in canonical order. Cards are codes
+    as in observations (``QH``); order within a hand, the loose cards, a house or a pile
+    does not matter (only the stock's does).
+
+    * ``dealer``: the dealer's seat; the bidder is ``dealer + 1``.
+    * ``bid``: the bid value, 9..13; None before the bid (``play_number`` 0).
+    * ``play_number``: plays made so far in this deal, 0..47 (as in observations). Play n
+      is made by seat ``(dealer + n) % 4``, so the seat to act is ``to_move``.
+    * ``hands``: one tuple per seat. Play 1 is made with the bidder's first four cards
+      before the others are dealt; then every seat holds 12 cards less the plays it made.
+    * ``loose``: the loose cards on the floor; before the bid, the four face-down ones.
+    * ``houses``: ``PlacedHouse(value, cards, owners)`` for each house.
+    * ``piles``: what each team (0: seats 0 and 2, 1: seats 1 and 3) captured this deal.
+    * ``sweeps``: each team's sweep bonuses this deal, in order (25 for the bidder's
+      sweep on play 1, else 50).
+    * ``last_capture``: the team that made the latest capture (it takes the cards left
+      at the end of the deal); None while nobody has captured.
+    * ``stock``: before play 1 only, the 44 cards dealt after it, in the order they are
+      dealt: packets of four to the bidder, b+1, b+2, the dealer, again, then to b+1,
+      b+2 and the dealer (as ``Deal.rest[4:]``); empty afterwards.
+    * ``scores``: bazzis won per team; ``void_bazzis``: bazzis the safeguard ended void.
+    * ``difference``: team 0 minus team 1 in the open bazzi, before this deal.
+    * ``deal_number``: this deal's number in the match; ``deals_in_bazzi``: in the bazzi.
+
+    Every one of the 52 cards is in exactly one place: a hand, the floor, a pile or the
+    stock. The match's play record (``plays``, ``deal_history`` and ``redeal_cards`` of
+    observations) starts empty, and so does its event log.
+    """
+
+    dealer: int
+    bid: int | None
+    play_number: int
+    hands: tuple[tuple[Card, ...], ...]
+    loose: tuple[Card, ...] = ()
+    houses: tuple[PlacedHouse, ...] = ()
+    piles: tuple[tuple[Card, ...], ...] = ((), ())
+    sweeps: tuple[tuple[int, ...], ...] = ((), ())
+    last_capture: int | None = None
+    stock: tuple[Card, ...] = ()
+    scores: tuple[int, ...] = (0, 0)
+    void_bazzis: int = 0
+    difference: int = 0
+    deal_number: int = 1
+    deals_in_bazzi: int = 1
+
+    @property
+    def bidder(self) -> int:
+        return (self.dealer + 1) % NUM_SEATS
+
+    @property
+    def to_move(self) -> int:
+        """The seat to act: the bidder before the bid and for play 1, then each in turn."""
+        return (self.dealer + 1 + self.play_number) % NUM_SEATS
+
+
+def plays_made(dealer: int, play_number: int) -> list[int]:
+    """How many plays each seat has made once ``play_number`` plays are over."""
+    bidder = (dealer + 1) % NUM_SEATS
+    return [
+        max(0, (play_number - (seat - bidder) % NUM_SEATS + 3) // 4) for seat in range(NUM_SEATS)
+    ]
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _fail(message: str) -> DealError:
+    return DealError(f"seep: {message}")
+
+
+def _card_list(what: str, cards: object) -> list[str]:
+    if isinstance(cards, str) or not isinstance(cards, tuple | list):
+        raise _fail(f"{what} must be a tuple of card codes such as ('QH', 'TD'), not {cards!r}")
+    return list(cards)
+
+
+def _pair(what: str, value: object, meaning: str) -> tuple[Any, Any]:
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        raise _fail(f"{what} must be a pair, {meaning}, not {value!r}")
+    return value[0], value[1]
+
+
+def check_position(p: SeepPosition, options: Options) -> None:
+    """Raise ``DealError`` unless real play could reach ``p`` as far as the rules' counts
+    and floor invariants tell: the checks of ``SeepGame.from_position``."""
+    # -- the numbers that say where in the deal we are
+    if not _is_int(p.dealer) or not 0 <= p.dealer < NUM_SEATS:
+        raise _fail(f"the dealer must be a seat 0..3, not {p.dealer!r}")
+    if p.bid is not None and (not _is_int(p.bid) or p.bid not in HOUSE_VALUES):
+        raise _fail(f"the bid must be a house value 9..13 (or None before the bid), not {p.bid!r}")
+    if not _is_int(p.play_number) or not 0 <= p.play_number < PLAYS_PER_DEAL:
+        raise _fail(
+            f"play_number counts the plays made, 0..47 (play 48 ends the deal), "
+            f"not {p.play_number!r}"
+        )
+    if p.bid is None and p.play_number:
+        raise _fail(
+            f"no play comes before the bid: with bid None play_number must be 0, "
+            f"not {p.play_number}"
+        )
+    # -- every card in one place
+    if not isinstance(p.hands, tuple | list) or len(p.hands) != NUM_SEATS:
+        raise _fail(f"hands must hold one tuple of cards per seat, four, not {p.hands!r}")
+    pile_0, pile_1 = _pair("piles", p.piles, "the cards team 0 and team 1 captured")
+    floor = "the face-down floor" if p.bid is None else "the loose cards"
+    places: list[tuple[str, list[str]]] = [
+        (f"seat {seat}'s hand", _card_list(f"seat {seat}'s hand", hand))
+        for seat, hand in enumerate(p.hands)
+    ]
+    places.append((floor, _card_list(floor.removeprefix("the "), p.loose)))
+    if not isinstance(p.houses, tuple | list):
+        raise _fail(
+            f"houses must be a tuple of PlacedHouse(value, cards, owners), not {p.houses!r}"
+        )
+    for house in p.houses:
+        if not isinstance(house, tuple | list) or len(house) != 3:
+            raise _fail(f"a house is PlacedHouse(value, cards, owners), not {house!r}")
+        places.append((f"the {house[0]!r}-house", _card_list("a house's cards", house[1])))
+    places.append(("team 0's pile", _card_list("team 0's pile", pile_0)))
+    places.append(("team 1's pile", _card_list("team 1's pile", pile_1)))
+    places.append(("the stock", _card_list("the stock", p.stock)))
+    where: dict[str, str] = {}
+    for place, cards in places:
+        for card in cards:
+            if card not in CARD_INDEX:
+                raise _fail(
+                    f"{card!r} in {place} is not a Seep card: a rank of A 2 3 4 5 6 7 8 9 T "
+                    f"J Q K and a suit of C D H S, such as 'TD'"
+                )
+            if card in where:
+                raise _fail(f"{card} is placed twice, in {where[card]} and in {place}")
+            where[card] = place
+    missing = [card for card in CARDS if card not in where]
+    if missing:
+        raise _fail(
+            f"every card of the pack must be placed once (a hand, the floor, a pile or the "
+            f"stock); missing: {' '.join(missing)}"
+        )
+    # -- hands and stock for the play number
+    bidder, m = p.bidder, p.play_number
+    if m == 0:
+        sizes = [4 * (seat == bidder) for seat in range(NUM_SEATS)]
+        rule = "before play 1 only the bidder holds cards, four"
+        if len(p.stock) != 44:
+            raise _fail(
+                f"before play 1 the stock holds the 44 cards dealt after it, not {len(p.stock)}"
+            )
+    else:
+        made = plays_made(p.dealer, m)
+        sizes = [12 - n for n in made]
+        rule = f"after {m} plays seat s holds 12 cards less the plays it made ({made} by seat)"
+        if p.stock:
+            raise _fail(
+                f"the stock is dealt after play 1: with {m} plays made it must be "
+                f"empty, not {len(p.stock)} cards"
+            )
+    for seat, (hand, size) in enumerate(zip(p.hands, sizes, strict=True)):
+        if len(hand) != size:
+            raise _fail(f"seat {seat} must hold {size} cards here, not {len(hand)} ({rule})")
+    hand_values = [{VALUE[CARD_INDEX[c]] for c in hand} for hand in p.hands]
+    loose_values = [VALUE[CARD_INDEX[c]] for c in p.loose]
+    # -- the start of the deal: before the bid and the opening play
+    if m == 0:
+        if len(p.loose) != 4:
+            raise _fail(
+                f"before play 1 the floor is the four cards dealt to it, not {len(p.loose)}"
+            )
+        if p.houses or pile_0 or pile_1 or any(p.sweeps) or p.last_capture is not None:
+            raise _fail("before play 1 there are no houses, captured cards, sweeps or last capture")
+        if p.bid is None and max(hand_values[bidder]) <= 8:
+            raise _fail(
+                f"the bidder (seat {bidder}) must hold a card above 8 to bid; with "
+                "none the deal is thrown in"
+            )
+        if p.bid is not None and p.bid not in hand_values[bidder]:
+            raise _fail(
+                f"for play 1 the bidder (seat {bidder}) must hold a card of the bid "
+                f"value {p.bid}, as bidding requires"
+            )
+    # -- the floor: loose cards only come from the four dealt and from throws
+    if len(p.loose) - len(set(loose_values)) > 3:
+        raise _fail(
+            "loose cards come from the four dealt to the floor and from throws, and no card "
+            "is thrown beside a loose card of its value: at most 3 loose cards may share a "
+            f"value with another, here {len(p.loose) - len(set(loose_values))}"
+        )
+    seen_values: set[int] = set()
+    for value, members, owners in p.houses:
+        if not _is_int(value) or value not in HOUSE_VALUES:
+            raise _fail(f"a house's value must be 9..13, not {value!r}")
+        if value in seen_values:
+            raise _fail(
+                f"two houses of value {value}: there is one house per value at most "
+                "(cards that would make a second join the first)"
+            )
+        seen_values.add(value)
+        total = sum(VALUE[CARD_INDEX[c]] for c in members)
+        if len(members) < 2 or total % value:
+            raise _fail(
+                f"the {value}-house must be two or more cards whose values add up to a "
+                f"multiple of {value}, not {' '.join(members) or 'no card'} (total {total})"
+            )
+        if (
+            not isinstance(owners, tuple | list)
+            or not owners
+            or any(not _is_int(s) or not 0 <= s < NUM_SEATS for s in owners)
+            or len(set(owners)) != len(owners)
+        ):
+            raise _fail(
+                f"the {value}-house's owners must be one or more different seats "
+                f"0..3, not {owners!r}"
+            )
+        if total == value and len(owners) != 1:
+            raise _fail(
+                f"the {value}-house is ordinary (its cards add up to {value} once), "
+                f"and an ordinary house has one owner, not {len(owners)}"
+            )
+        for seat in owners:
+            if value not in hand_values[seat]:
+                raise _fail(
+                    f"seat {seat} owns the {value}-house but holds no card of value "
+                    f"{value}: an owner keeps one until the house goes"
+                )
+        if value in loose_values:
+            raise _fail(
+                f"a loose card of value {value} cannot lie beside the {value}-house "
+                "(it would have been taken into it)"
+            )
+    # -- piles, sweeps and the last capture
+    sweeps = _pair("sweeps", p.sweeps, "the sweep bonuses of team 0 and team 1")
+    made = plays_made(p.dealer, m)
+    for team, (pile, bonuses) in enumerate(zip((pile_0, pile_1), sweeps, strict=True)):
+        team_plays = sum(n for seat, n in enumerate(made) if SEAT_TEAMS[seat] == team)
+        if not isinstance(bonuses, tuple | list) or any(b not in (25, 50) for b in bonuses):
+            raise _fail(
+                f"team {team}'s sweeps must be bonuses 25 (play 1) or 50 (plays 2 to "
+                f"47), not {bonuses!r}"
+            )
+        if 25 in bonuses and (
+            team != SEAT_TEAMS[bidder] or list(bonuses).index(25) or bonuses.count(25) > 1
+        ):
+            raise _fail(
+                f"a sweep of 25 is the bidder's on play 1: only the first of the bidder's "
+                f"team's (team {SEAT_TEAMS[bidder]}) sweeps, not team {team}'s {bonuses!r}"
+            )
+        if len(bonuses) > team_plays:
+            raise _fail(f"team {team} made {team_plays} plays, too few for {len(bonuses)} sweeps")
+        if pile and not team_plays:
+            raise _fail(f"team {team} has made no play yet, so its pile must be empty")
+        if len(pile) < 2 * len(bonuses):
+            raise _fail(
+                f"a sweep takes two cards or more, so team {team}'s pile cannot hold "
+                f"{len(pile)} card(s) with {len(bonuses)} sweep(s)"
+            )
+    if p.last_capture is None:
+        if pile_0 or pile_1:
+            raise _fail(
+                "some cards were captured, so last_capture must name the team that "
+                "captured last, 0 or 1, not None"
+            )
+    elif p.last_capture not in (0, 1) or type(p.last_capture) is not int:
+        raise _fail(f"last_capture is a team, 0 or 1, or None, not {p.last_capture!r}")
+    elif not (pile_0, pile_1)[p.last_capture]:
+        raise _fail(f"team {p.last_capture} made the last capture but its pile is empty")
+    # -- the match so far
+    won = _pair("scores", p.scores, "the bazzis won by team 0 and team 1")
+    if not all(_is_int(n) and n >= 0 for n in (*won, p.void_bazzis)):
+        raise _fail(
+            f"scores and void_bazzis count bazzis, whole numbers 0 or more, not "
+            f"{p.scores!r} and {p.void_bazzis!r}"
+        )
+    over = won[0] + won[1] + p.void_bazzis
+    bazzis = int(options["bazzis"])
+    if over >= bazzis:
+        raise _fail(
+            f"the match lasts {bazzis} bazzi(s) and {over} are over: a position needs "
+            "one still open (more with the option bazzis)"
+        )
+    if not _is_int(p.difference) or not -BAZZI_TARGET < p.difference < BAZZI_TARGET:
+        raise _fail(f"the difference must be -99..99 (100 decides the bazzi), not {p.difference!r}")
+    max_deals = int(options["max_deals"])
+    if not _is_int(p.deals_in_bazzi) or not 1 <= p.deals_in_bazzi <= max_deals:
+        raise _fail(
+            f"deals_in_bazzi counts this deal too: 1..{max_deals} (the option "
+            f"max_deals), not {p.deals_in_bazzi!r}"
+        )
+    if p.deals_in_bazzi == 1 and p.difference:
+        raise _fail(
+            f"the difference is 0 at the start of a bazzi, so in its first deal, not {p.difference}"
+        )
+    least = p.deals_in_bazzi + over
+    if not _is_int(p.deal_number) or p.deal_number < least:
+        raise _fail(
+            f"deal_number must be at least {least}: {p.deals_in_bazzi} deal(s) of "
+            f"this bazzi and one or more for each of the {over} over, not "
+            f"{p.deal_number!r}"
+        )
+
+
 # --- Game ----------------------------------------------------------------------------------
 
 
@@ -459,6 +786,22 @@ class SeepGame(Game):
         option; the deal opens a bazzi (running difference 0) after that many decided
         ones, so ``deal_number`` is at least one more than the bazzis won."""
         return SeepState(seed, GAME_INFO.resolve_options(options), deal)
+
+    def from_position(
+        self,
+        position: SeepPosition,
+        *,
+        seed: int = 0,
+        options: Mapping[str, object] | None = None,
+    ) -> SeepState:
+        """A match at ``position``, a decision in the middle of a deal (or at its bid),
+        whatever came before; the seed deals the deals after this one. The position is
+        checked against what real play allows (``check_position``: every card once, the
+        hand sizes of the play number, the floor's invariants, the piles, sweeps and
+        bazzi so far) and anything else is a ``DealError`` saying what is wrong."""
+        resolved = GAME_INFO.resolve_options(options)
+        check_position(position, resolved)
+        return SeepState._at_position(position, seed, resolved)
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -759,6 +1102,46 @@ class SeepState(PhaseState):
             )
         return None
 
+    _position: SeepPosition | None = None
+
+    def position(self) -> SeepPosition:
+        """Where the match stands, as ``SeepGame.from_position`` takes it: the whole state
+        of the deal (every hand and the stock too, not one seat's view) and the bazzi so
+        far. A match over has no position (``GameError``)."""
+        if self.phase == GAME_OVER:
+            raise GameError("seep: the match is over, there is no position to describe")
+        before_bid = self.phase == BIDDING
+        return SeepPosition(
+            dealer=self.dealer,
+            bid=self.bid,
+            play_number=self.play_number,
+            hands=tuple(map(_codes, self.hands)),
+            loose=_codes(self.face_down if before_bid else self.loose),
+            houses=tuple(
+                [
+                    PlacedHouse(value, _codes(house.cards), OWNER_SEATS[house.owners])
+                    for value, house in sorted(self.houses.items())
+                ]
+            ),
+            piles=tuple(map(_codes, self.piles)),
+            sweeps=tuple(map(tuple, self.sweep_bonuses)),
+            last_capture=self.last_capture_team,
+            stock=_codes(self.stock),
+            scores=tuple(self.team_scores),
+            void_bazzis=self.bazzis_over - sum(self.team_scores),
+            difference=self.difference,
+            deal_number=self.deal_number,
+            deals_in_bazzi=self.deals_in_bazzi,
+        )
+
+    def initial_deal(self) -> Deal:
+        if self._position is not None:
+            raise GameError(
+                "seep: this match started from a position (SeepGame.from_position), not "
+                "from a deal; position() describes where it stands"
+            )
+        return super().initial_deal()
+
     # -- the contract --------------------------------------------------------------------
 
     def action_text(self, action: int) -> str:
@@ -914,6 +1297,61 @@ class SeepState(PhaseState):
                     visible_to=(seat,),
                 )
             )
+
+    # -- a position ------------------------------------------------------------------------
+
+    @classmethod
+    def _at_position(cls, position: SeepPosition, seed: int, options: Options) -> SeepState:
+        """A state at ``position``, already checked (``SeepGame.from_position`` checks)."""
+        state = cls.__new__(cls)
+        state._start_at(position, seed, options)
+        return state
+
+    def _start_at(self, p: SeepPosition, seed: int, options: Options) -> None:
+        """Every field ``__init__`` and ``_begin_deal`` set, from a position."""
+        self._rng = random.Random(seed)
+        self._position = p
+        self._chosen_scores = None
+        self.bazzis_to_play = int(options["bazzis"])
+        self.max_deals = int(options["max_deals"])
+        self.events = []
+        self.team_scores = list(p.scores)  # bazzis won
+        self.bazzis_over = sum(p.scores) + p.void_bazzis
+        self.difference = p.difference
+        self.deal_number = p.deal_number
+        self.deals_in_bazzi = p.deals_in_bazzi
+        self.deal_history = []
+        self.winning_team = None
+        self.dealer = p.dealer
+        self.redeal_cards = []
+        self.bidder = p.bidder
+        self.bid = p.bid
+        self.hands = [_indices(hand) for hand in p.hands]
+        floor = _indices(p.loose)
+        self.face_down, self.loose = (floor, []) if p.bid is None else ([], floor)
+        self.stock = [CARD_INDEX[card] for card in p.stock]
+        self.houses = {}
+        for value, cards, owners in p.houses:
+            members = _indices(cards)
+            total = sum(VALUE[c] for c in members)
+            self.houses[value] = House(value, members, total, sum(1 << s for s in owners))
+        self.piles = [[], []]
+        self.pile_points = [0, 0]
+        self.sweep_bonuses = [list(p.sweeps[0]), list(p.sweeps[1])]
+        self.pile_views = [EMPTY_PILE, EMPTY_PILE]
+        for team in (0, 1):
+            self._take(team, _indices(p.piles[team]))
+        self.last_capture_team = p.last_capture
+        self.play_number = p.play_number
+        self.plays = []
+        self.current = p.to_move
+        if p.bid is None:
+            self.phase = BIDDING
+            values = {VALUE[c] for c in self.hands[self.bidder]}
+            self._legal = [BID_ACTIONS[v] for v in HOUSE_VALUES if v in values]
+        else:
+            self.phase = PLAY
+            self._compute_legal()
 
     # -- legal plays ------------------------------------------------------------------------
 

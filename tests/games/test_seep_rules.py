@@ -1,8 +1,8 @@
 """Seep rules, one test per rule, plus the worked examples E1-E5 of the specification.
 
-Positions are set up by test-only helpers that arrange a fresh state (a chosen pack
-order, or a floor and hands in the middle of a deal) and are then driven only through
-the public API, by canonical action text.
+Positions are set up through the public API only: a chosen pack order with
+``new_state(deal=...)``, or a floor and hands in the middle of a deal with
+``SeepGame.from_position``; they are then driven by canonical action text.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from arena.games.seep import (
     CARDS,
     POINTS,
     VALUE,
-    House,
+    PlacedHouse,
     SeepAdd,
     SeepBreak,
     SeepBuild,
     SeepCapture,
     SeepGame,
+    SeepPosition,
     SeepState,
 )
 
@@ -95,30 +96,48 @@ def position(
     hands: Mapping[int, str],
     loose: str = "",
     houses: Sequence[tuple[str, Sequence[int]]] = (),
-    play: int = 10,
-    dealer: int = 0,
     **options: object,
 ) -> SeepState:
-    """A deal in progress: ``to_move`` makes play number ``play`` (2..48) with this
-    floor. Each house is (its cards, its owners); its value is the smallest of 9..13
-    dividing its total. Test-only: it arranges a fresh state directly."""
-    state = GAME.new_state(0, options)
-    state.events.clear()
-    state.dealer, state.bidder, state.bid = dealer, (dealer + 1) % 4, 12
-    state.phase = "play"
-    state.face_down, state.stock = [], []
-    state.hands = [cards(hands.get(seat, "")) for seat in range(4)]
-    state.loose = cards(loose)
-    state.houses = {}
+    """A deal in progress, through ``SeepGame.from_position``: ``to_move`` is the bidder
+    and holds exactly the cards named for him, so every seat has made as many plays and
+    holds as many cards (the play number follows: play 49 - 4 x cards is his). Each house
+    is (its cards, its owners); its value is the smallest of 9..13 dividing its total.
+    The other seats hold the cards named for them, an owner a card of his house's value
+    (the first unnamed one, unless named), and then unnamed cards in canonical order; the
+    cards left over are the pile of the mover's opponents, who made the last capture, so
+    the mover's team's pile shows what it captures from here and nothing else."""
+    size = len(hands[to_move].split())
+    named = [c for text in (*hands.values(), loose, *(h for h, _ in houses)) for c in text.split()]
+    assert len(named) == len(set(named)), "a card is named twice"
+    spare = [c for c in CARDS if c not in named]
+    held = {seat: hands.get(seat, "").split() for seat in range(4)}
+    placed = []
     for house_cards, owners in houses:
-        members = cards(house_cards)
-        total = sum(VALUE[c] for c in members)
+        members = house_cards.split()
+        total = sum(VALUE[CARD_INDEX[c]] for c in members)
         value = next(v for v in range(9, 14) if total % v == 0)
-        state.houses[value] = House(value, members, total, sum(1 << s for s in owners))
-    state.play_number = play - 1
-    state.current = to_move
-    state._compute_legal()
-    return state
+        placed.append(PlacedHouse(value, tuple(members), tuple(owners)))
+        for seat in owners:
+            if not any(VALUE[CARD_INDEX[c]] == value for c in held[seat]):
+                card = next(c for c in spare if VALUE[CARD_INDEX[c]] == value)
+                spare.remove(card)
+                held[seat].append(card)
+    for seat in range(4):
+        assert len(held[seat]) <= size, f"seat {seat} holds {size} cards here"
+        while len(held[seat]) < size:
+            held[seat].append(spare.pop(0))
+    opponents = 1 - to_move % 2
+    at = SeepPosition(
+        dealer=(to_move - 1) % 4,
+        bid=12,
+        play_number=4 * (12 - size),
+        hands=tuple(tuple(held[seat]) for seat in range(4)),
+        loose=tuple(loose.split()),
+        houses=tuple(placed),
+        piles=(tuple(spare), ()) if opponents == 0 else ((), tuple(spare)),
+        last_capture=opponents,
+    )
+    return GAME.from_position(at, options=options)
 
 
 def encode(text: str) -> int:
@@ -182,26 +201,47 @@ def finish_deal(
     sweeps: tuple[Sequence[int], Sequence[int]],
     loose: str,
     last: str,
-) -> None:
-    """Arrange the current deal just before play 48 (the dealer holds ``last``) with these
-    piles and sweep bonuses, then make the dealer's only play (a capture if possible)."""
-    state.phase = "play"
-    state.bid = 12
-    state.face_down, state.stock = [], []
-    state.hands = [[] for _ in range(4)]
-    state.hands[state.dealer] = cards(last)
-    state.loose = cards(loose)
-    state.houses = {}
-    state.sweep_bonuses = [list(sweeps[0]), list(sweeps[1])]
-    for team in (0, 1):
-        state._take(team, cards(piles[team]))
-    state.last_capture_team = 0
-    state.play_number = 47
-    state.current = state.dealer
-    state._compute_legal()
-    legal = state.legal_actions()
+    dealer: int | None = None,
+    difference: int | None = None,
+    deals_in_bazzi: int | None = None,
+    deal_number: int | None = None,
+) -> SeepState:
+    """The match of ``state`` with the deal it is at replaced, through
+    ``SeepGame.from_position``, by one just before play 48: the dealer holds ``last``,
+    the floor is ``loose``, the piles hold these cards (the cards named nowhere, which
+    must be worth no points, go to team 0's) and sweep bonuses, and team 0 captured last.
+    ``dealer``, ``difference``, ``deals_in_bazzi`` and ``deal_number`` replace the
+    state's when given. The dealer then makes his only play (a
+    capture if possible); the match after it is returned."""
+    now = state.position()
+    now = dataclasses.replace(
+        now,
+        dealer=now.dealer if dealer is None else dealer,
+        difference=now.difference if difference is None else difference,
+        deals_in_bazzi=now.deals_in_bazzi if deals_in_bazzi is None else deals_in_bazzi,
+        deal_number=now.deal_number if deal_number is None else deal_number,
+    )
+    named = [c for text in (*piles, loose, last) for c in text.split()]
+    rest = tuple(c for c in CARDS if c not in named)
+    assert not any(POINTS[CARD_INDEX[c]] for c in rest), "the unnamed cards carry points"
+    at = dataclasses.replace(
+        now,
+        bid=12,
+        play_number=47,
+        hands=tuple(tuple(last.split()) if s == now.dealer else () for s in range(4)),
+        loose=tuple(loose.split()),
+        houses=(),
+        piles=((*piles[0].split(), *rest), tuple(piles[1].split())),
+        sweeps=(tuple(sweeps[0]), tuple(sweeps[1])),
+        last_capture=0,
+        stock=(),
+    )
+    view = state.observation(0)
+    finished = GAME.from_position(at, options={"bazzis": view.bazzis, "max_deals": view.max_deals})
+    legal = finished.legal_actions()
     assert len(legal) == 1
-    state.apply(legal[0])
+    finished.apply(legal[0])
+    return finished
 
 
 # --- worked examples -----------------------------------------------------------------------
@@ -266,11 +306,10 @@ def test_e3_adding_to_an_opponents_house_without_the_value_is_illegal() -> None:
 
 def test_e4_deal_scores_9_point_rule_bazzi_and_the_next_dealer() -> None:
     state = GAME.new_state(3, {"bazzis": 2})
-    state.dealer = 0
-    state.bidder = 1
     # Deal 1, dealer 0: A 58 + sweep 50 = 108, B 42 + opening sweep 25 = 67.
-    finish_deal(
+    state = finish_deal(
         state,
+        dealer=0,
         piles=("9S TS JS QS KS AC AD AH", "AS 2S 3S 4S 5S 6S 7S 8S TD"),
         sweeps=([50], [25]),
         loose="2C",
@@ -282,7 +321,7 @@ def test_e4_deal_scores_9_point_rule_bazzi_and_the_next_dealer() -> None:
     assert state.difference == 41
     assert state.dealer == 1  # the dealer's team leads: the deal passes on
     # Deal 2, dealer 1: A 30; B 70 + 50 + 50 = 170.
-    finish_deal(
+    state = finish_deal(
         state,
         piles=("KS QS 2S AC AD AH", "AS 3S 4S 5S 6S 7S 8S 9S TS JS TD"),
         sweeps=([], [50, 50]),
@@ -294,7 +333,7 @@ def test_e4_deal_scores_9_point_rule_bazzi_and_the_next_dealer() -> None:
     assert state.difference == -99 and not end["bazzi_over"]
     assert state.dealer == 2  # B leads and seat 1 dealt: the deal passes on
     # Deal 3, dealer 2: A 94 with a sweep on play 48 worth 0; B 6 loses the bazzi.
-    finish_deal(
+    state = finish_deal(
         state,
         piles=("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AC AD AH", "TD"),
         sweeps=([], []),
@@ -317,14 +356,15 @@ def test_e5_left_over_cards_go_to_the_last_capture_without_a_sweep_bonus() -> No
         to_move=1,
         hands={1: "9C", 2: "3S", 3: "8H", 0: "AC"},
         loose="5D 4C",
-        play=45,
     )
+    before = state.observation(0)
+    assert before.play_number == 44 and before.piles[1].points == 0
     act(state, "capture 9C 4C 5D")  # play 45, team B (a sweep: the floor is empty)
     act(state, "throw 3S", "throw 8H", "throw AC")
     left = last_event(state, "leftover")
     assert left == {"team": 1, "cards": ["AC", "3S", "8H"]}
     end = last_event(state, "hand_end")
-    assert end["points"] == [0, 4]
+    assert end["points"] == [before.piles[0].points, 4]  # team A's pile came with the position
     assert end["sweep_bonuses"] == [0, 50]  # the play-45 sweep only
 
 
@@ -644,9 +684,14 @@ SPADES_AND_ACES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AC AD AH"
 
 
 def test_a_sweep_on_the_last_play_counts_as_a_sweep_worth_nothing() -> None:
-    state = GAME.new_state(0, {"bazzis": 2})
-    state.dealer = 0
-    finish_deal(state, piles=(SPADES_AND_ACES, "TD"), sweeps=([50], []), loose="2C", last="2D")
+    state = finish_deal(
+        GAME.new_state(0, {"bazzis": 2}),
+        dealer=0,
+        piles=(SPADES_AND_ACES, "TD"),
+        sweeps=([50], []),
+        loose="2C",
+        last="2D",
+    )
     end = last_event(state, "hand_end")
     assert end["sweep_bonuses"] == [50, 0] and end["deal_scores"] == [144, 6]
     sweep = last_event(state, "capture")
@@ -660,10 +705,12 @@ def test_card_points_total_100() -> None:
 
 
 def test_a_lead_of_exactly_100_wins_the_bazzi() -> None:
-    state = GAME.new_state(0, {"bazzis": 2})
-    state.dealer, state.difference = 1, 40
-    finish_deal(
-        state,
+    state = finish_deal(
+        GAME.new_state(0, {"bazzis": 2}),
+        dealer=1,
+        difference=40,
+        deals_in_bazzi=2,  # a difference other than 0: not the bazzi's first deal
+        deal_number=2,
         piles=("AS 2S 3S 4S 5S 6S 7S 9S TS JS KS AC AD AH TD", "QS 8S"),
         sweeps=([], []),
         loose="2C 5H",
@@ -678,11 +725,10 @@ def test_a_lead_of_exactly_100_wins_the_bazzi() -> None:
 
 
 def test_the_9_point_rule_counts_sweep_bonuses() -> None:
-    state = GAME.new_state(0, {"bazzis": 2})
-    state.dealer = 0
-    finish_deal(
-        state,
-        piles=("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AC AD AH", "TD"),
+    state = finish_deal(
+        GAME.new_state(0, {"bazzis": 2}),
+        dealer=0,
+        piles=("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AC AD AH", "TD 2H"),
         sweeps=([], [50]),
         loose="2C",
         last="2D",
@@ -693,10 +739,9 @@ def test_the_9_point_rule_counts_sweep_bonuses() -> None:
 
 
 def test_a_level_difference_keeps_the_deal_with_the_same_dealer() -> None:
-    state = GAME.new_state(0, {"bazzis": 2})
-    state.dealer = 1
-    finish_deal(
-        state,
+    state = finish_deal(
+        GAME.new_state(0, {"bazzis": 2}),
+        dealer=1,
         piles=("KS QS JS TS 4S", "AS 2S 3S 5S 6S 7S 8S 9S AC AD AH TD"),
         sweeps=([], []),
         loose="2C",
@@ -708,10 +753,9 @@ def test_a_level_difference_keeps_the_deal_with_the_same_dealer() -> None:
 
 
 def test_the_difference_runs_across_deals_and_the_trailing_dealer_deals_again() -> None:
-    state = GAME.new_state(0, {"bazzis": 2})
-    state.dealer = 2
-    finish_deal(
-        state,
+    state = finish_deal(
+        GAME.new_state(0, {"bazzis": 2}),
+        dealer=2,
         piles=("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS AC AD AH", "QS KS TD"),
         sweeps=([], []),
         loose="2C 5H",
@@ -720,7 +764,7 @@ def test_the_difference_runs_across_deals_and_the_trailing_dealer_deals_again() 
     assert last_event(state, "hand_end")["deal_scores"] == [69, 31]
     assert state.difference == 38
     assert state.dealer == 3  # the dealer's team leads
-    finish_deal(
+    state = finish_deal(
         state,
         piles=("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS AC AD AH", "QS KS TD"),
         sweeps=([], [50]),
@@ -734,16 +778,20 @@ def test_the_difference_runs_across_deals_and_the_trailing_dealer_deals_again() 
 
 def test_the_match_lasts_the_bazzis_option_and_equal_bazzis_draw() -> None:
     assert GAME.info.resolve_options({})["bazzis"] == 1
-    state = GAME.new_state(0)
-    state.dealer = 0
-    finish_deal(state, piles=(SPADES_AND_ACES, "TD"), sweeps=([], []), loose="", last="2D")
-    assert state.is_terminal() and state.winner() == 0 and state.scores() == [1, 0]
-    state = GAME.new_state(0, {"bazzis": 2})
-    state.dealer = 0
-    finish_deal(state, piles=(SPADES_AND_ACES, "TD"), sweeps=([], []), loose="", last="2D")
+    for bazzis in (1, 2):
+        state = finish_deal(
+            GAME.new_state(0, {"bazzis": bazzis}),
+            dealer=0,
+            piles=(SPADES_AND_ACES, "TD"),
+            sweeps=([], []),
+            loose="",
+            last="2D",
+        )
+        if bazzis == 1:
+            assert state.is_terminal() and state.winner() == 0 and state.scores() == [1, 0]
     assert not state.is_terminal()
     assert state.dealer == 3
-    finish_deal(state, piles=("TD", SPADES_AND_ACES), sweeps=([], []), loose="", last="2D")
+    state = finish_deal(state, piles=("TD", SPADES_AND_ACES), sweeps=([], []), loose="", last="2D")
     assert state.is_terminal()
     assert state.scores() == [1, 1] and state.winner() is None
     assert last_event(state, "game_end") == {"winner": None, "scores": [1, 1]}
@@ -772,10 +820,12 @@ def test_a_deal_starts_the_match_from_its_bazzis_won_and_deal_number() -> None:
 
 def test_a_bazzi_open_after_50_deals_goes_to_the_team_ahead_or_is_void() -> None:
     assert GAME.info.resolve_options({})["max_deals"] == 50
-    state = GAME.new_state(0, {"bazzis": 3})
-    state.dealer, state.deals_in_bazzi, state.difference = 0, 49, -30
-    finish_deal(
-        state,
+    state = finish_deal(
+        GAME.new_state(0, {"bazzis": 3}),
+        dealer=0,
+        deals_in_bazzi=49,
+        deal_number=49,
+        difference=-30,
         piles=("AS 2S 3S 4S 5S 6S 7S 8S AC AD AH", "9S TS JS QS KS TD"),
         sweeps=([], []),
         loose="",
@@ -785,8 +835,8 @@ def test_a_bazzi_open_after_50_deals_goes_to_the_team_ahead_or_is_void() -> None
     assert end["deal_scores"] == [39, 61]
     assert not end["bazzi_over"]  # deal 49 of the bazzi
     assert state.difference == -52
-    state.deals_in_bazzi = 50
-    finish_deal(
+    assert state.deals_in_bazzi == 50
+    state = finish_deal(
         state,
         piles=("AS 2S 3S 4S 5S 6S 7S 8S AC AD AH", "9S TS JS QS KS TD"),
         sweeps=([], []),
@@ -797,9 +847,9 @@ def test_a_bazzi_open_after_50_deals_goes_to_the_team_ahead_or_is_void() -> None
     assert end["bazzi_over"] and end["reason"] == "max_deals" and end["bazzi_winner"] == 1
     assert state.scores() == [0, 1] and state.difference == 0 and state.deals_in_bazzi == 1
     dealer = state.dealer
-    state.deals_in_bazzi = 50
-    finish_deal(
+    state = finish_deal(
         state,
+        deals_in_bazzi=50,
         piles=("KS QS JS TS 4S", "AS 2S 3S 5S 6S 7S 8S 9S AC AD AH TD"),
         sweeps=([], []),
         loose="",
@@ -987,8 +1037,9 @@ def test_the_public_table_shows_exactly_the_floor_after_every_play() -> None:
         assert table.startswith("Floor: ")
         words = table.translate(str.maketrans("[];", "   ")).split()
         shown = {w for w in words if w in names}
-        on_floor = set(state.loose) | {c for h in state.houses.values() for c in h.cards}
-        assert shown == {PRETTY[c] for c in on_floor}
+        floor = state.observation(0)
+        on_floor = {*floor.loose, *(c for h in floor.houses for c in h.cards)}
+        assert shown == {PRETTY[CARD_INDEX[c]] for c in on_floor}
     assert plays > 0
 
 
