@@ -1,0 +1,417 @@
+"""The five games as OpenSpiel Python games, so OpenSpiel's algorithms run on them.
+
+Needs the optional extra ``card-arena[openspiel]`` (``open_spiel`` from PyPI); nothing
+else in the arena imports this module. ``register()`` registers every game with
+``pyspiel`` as ``card_arena_<name>`` (hyphens become underscores: ``card_arena_bid_euchre``)
+and returns the names; ``pyspiel.load_game(name)`` then loads one.
+
+The model, game by game the same:
+
+* **Chance.** A match starts with one chance node whose outcomes are the engine seeds
+  ``0..seeds-1`` (game parameter ``seeds``, 1000 by default), uniform; the engine then
+  deals every hand of the match from that seed, so the chance node stands for all the
+  match's shuffles. Players never see the outcome. Outcome ``s`` followed by the same
+  actions is exactly ``get_game(name).new_state(s)`` given those actions.
+* **Actions.** The engine's own action ids, except for Seep, whose ids run up to 2**63
+  and do not fit OpenSpiel's action count: there action ``i`` is the ``i``-th of the
+  legal actions in canonical (ascending) order (at most ``SEEP_MAX_LEGAL``). Legal
+  actions depend only on what the seat to act knows, so an index means the same move in
+  every state of one information state.
+* **Parameters.** ``seeds``, ``resample_seed`` (seeds the resampler), and the engine's
+  options by name (``max_hands=1`` makes a Bid Euchre match one hand: quick rollouts).
+* **Returns.** Terminal only: +1 to every seat of the winning team, -1 to the others, 0
+  each for a draw (zero-sum: two teams of equal size in every game).
+* **Information state** (string only; no tensors): the seat's observation (its repr)
+  and the texts of the events of the current hand it may see, from the last ``deal``
+  event on. Earlier hands reach the seat only through the scores and hand number the
+  observation shows, and do not change what is legal or what can be won later, so the
+  string stops at the hand; strictly it is therefore not perfect recall across hands.
+  The observation string is the observation's repr alone.
+* **Resampling** (``resample_from_infostate``, what ISMCTS needs): Bid Euchre (without
+  the joker variant) only. It re-deals the current hand with the seat's own cards fixed
+  and every unseen card shuffled among the other seats (``arena.games.Deal``), replays
+  the hand's public record from the observation and keeps the first sample whose
+  information state matches (rejection, so voids shown in play are respected). Other
+  games raise ``NotImplementedError``: MCTS runs on them, but plain MCTS searches the
+  true state, hidden cards included, so it is a demonstration, not a fair player.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from arena.games import Deal, GameError, State, bid_euchre, game_names, get_game
+
+DEFAULT_SEEDS = 1000
+SEEP_MAX_LEGAL = 4096
+RESAMPLE_TRIES = 200
+PREFIX = "card_arena_"
+
+
+def short_name(game: str) -> str:
+    """The pyspiel name of an arena game: ``bid-euchre`` -> ``card_arena_bid_euchre``."""
+    return PREFIX + game.replace("-", "_")
+
+
+def _ordinal_actions(game: str) -> bool:
+    return game == "seep"
+
+
+def _num_distinct_actions(game: str) -> int:
+    if _ordinal_actions(game):
+        return SEEP_MAX_LEGAL
+    module = importlib.import_module(f"arena.games.{game.replace('-', '_')}")
+    limit = getattr(module, "NUM_ACTIONS", None)
+    return int(limit) if limit is not None else 2**25  # Persian Rummy: ids below 2**25
+
+
+def _hand_events(state: State, seat: int) -> list[str]:
+    start = 0
+    for index, event in enumerate(state.events):
+        if event.kind == "deal":
+            start = index
+    return [
+        event.text
+        for event in state.events[start:]
+        if event.visible_to is None or seat in event.visible_to
+    ]
+
+
+def information_state(state: State, seat: int) -> str:
+    """The information state string of ``seat`` in an engine state (see the module)."""
+    return "\n".join([repr(state.observation(seat)), *_hand_events(state, seat)])
+
+
+class ArenaState(pyspiel.State):  # type: ignore[misc]
+    """One match: a chance node picking the seed, then the engine's state."""
+
+    def __init__(self, game: ArenaGame) -> None:
+        super().__init__(game)
+        self._arena_game = game
+        self.engine: State | None = None
+
+    # -- the engine under it
+    def _legal(self) -> list[int]:
+        assert self.engine is not None
+        return self.engine.legal_actions()
+
+    def engine_action(self, action: int) -> int:
+        """The engine's id of a pyspiel action of this state."""
+        if _ordinal_actions(self._arena_game.name):
+            return self._legal()[action]
+        return action
+
+    def pyspiel_action(self, engine_action: int) -> int:
+        """The pyspiel id of an engine action legal here."""
+        if _ordinal_actions(self._arena_game.name):
+            return self._legal().index(engine_action)
+        return engine_action
+
+    # -- pyspiel.State
+    def current_player(self) -> int:
+        if self.engine is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.engine.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.engine.current_seat()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        legal = self._legal()
+        if _ordinal_actions(self._arena_game.name):
+            if len(legal) > SEEP_MAX_LEGAL:
+                raise pyspiel.SpielError(f"more than {SEEP_MAX_LEGAL} legal actions")
+            return list(range(len(legal)))
+        return legal
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        seeds = self._arena_game.seeds
+        return [(seed, 1.0 / seeds) for seed in range(seeds)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.engine is None:
+            self.engine = self._arena_game.engine.new_state(action, self._arena_game.options)
+        else:
+            self.engine.apply(self.engine_action(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        if self.engine is None or self.engine.is_terminal():
+            return f"action {action}"
+        return self.engine.action_text(self.engine_action(action))
+
+    def is_terminal(self) -> bool:
+        return self.engine is not None and self.engine.is_terminal()
+
+    def returns(self) -> list[float]:
+        seats = self._arena_game.engine.info.seat_teams
+        if self.engine is None or not self.engine.is_terminal():
+            return [0.0] * len(seats)
+        winner = self.engine.winner()
+        if winner is None:
+            return [0.0] * len(seats)
+        return [1.0 if team == winner else -1.0 for team in seats]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        assert self.engine is not None, "no information state before the deal"
+        return information_state(self.engine, seat)
+
+    def observation_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        assert self.engine is not None, "no observation before the deal"
+        return repr(self.engine.observation(seat))
+
+    def resample_from_infostate(self, player: int, sampler: object = None) -> ArenaState:
+        """A state the seat cannot tell from this one, its hidden cards drawn afresh."""
+        assert self.engine is not None
+        resample = RESAMPLERS.get(self._arena_game.name)
+        if resample is None or self._arena_game.options.get("joker"):
+            raise NotImplementedError(f"no resampling for {self._arena_game.name}")
+        rng = random.Random(self._arena_game.rng.getrandbits(64))
+        engine = determinize(
+            self._arena_game.name,
+            self.engine.observation(player),
+            self._arena_game.options,
+            rng,
+            information_state(self.engine, player),
+        )
+        clone = ArenaState(self._arena_game)
+        clone.engine = engine
+        return clone
+
+    def clone(self) -> ArenaState:
+        twin = ArenaState(self._arena_game)
+        twin.engine = copy.deepcopy(self.engine)
+        return twin
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "(chance: the seed)"
+        return "\n".join(e.text for e in self.engine.events[-8:])
+
+
+class _Observer:
+    """The PyObserver OpenSpiel's C++ side asks for strings (no tensors)."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: ArenaState, player: int) -> None:
+        pass
+
+    def string_from(self, state: ArenaState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+class ArenaGame(pyspiel.Game):  # type: ignore[misc]
+    """One arena game as a pyspiel game; parameter ``seeds`` sizes the chance node."""
+
+    name: str
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.seeds = int(params.get("seeds", DEFAULT_SEEDS))
+        self.engine = get_game(self.name)
+        specs = {o.name for o in self.engine.info.options}
+        self.options = self.engine.info.resolve_options(
+            {key: value for key, value in params.items() if key in specs}
+        )
+        self.rng = random.Random(int(params.get("resample_seed", 0)))
+        super().__init__(_game_type(self.name), _game_info(self.name, self.seeds), params)
+
+    def new_initial_state(self) -> ArenaState:
+        return ArenaState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> _Observer:
+        perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return _Observer(perfect_recall)
+
+
+def _game_type(name: str) -> Any:
+    info = get_game(name).info
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"Card Arena {info.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.num_seats,
+        min_num_players=info.num_seats,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={
+            "seeds": DEFAULT_SEEDS,
+            "resample_seed": 0,
+            **{o.name: o.default for o in info.options},
+        },
+    )
+
+
+def _game_info(name: str, seeds: int) -> Any:
+    return pyspiel.GameInfo(
+        num_distinct_actions=_num_distinct_actions(name),
+        max_chance_outcomes=seeds,
+        num_players=get_game(name).info.num_seats,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=100_000,  # the engines' safeguards (max hands, deals) end a match
+    )
+
+
+GAME_CLASSES: dict[str, type[ArenaGame]] = {}
+
+
+def register() -> list[str]:
+    """Register every arena game with pyspiel (once); return their pyspiel names."""
+    registered = set(pyspiel.registered_names())
+    for name in game_names():
+        if name not in GAME_CLASSES:
+            GAME_CLASSES[name] = type(
+                f"ArenaGame_{name.replace('-', '_')}", (ArenaGame,), {"name": name}
+            )
+        if short_name(name) not in registered:
+            pyspiel.register_game(_game_type(name), GAME_CLASSES[name])
+    return [short_name(name) for name in game_names()]
+
+
+def load(game: str, **params: int) -> ArenaGame:
+    """The pyspiel game of an arena game, registering them all first."""
+    register()
+    loaded: ArenaGame = pyspiel.load_game(short_name(game), params)
+    return loaded
+
+
+# -- determinization: an engine state a seat cannot tell from the one it is in
+
+
+def determinize(
+    game: str,
+    observation: Any,
+    options: dict[str, Any],
+    rng: random.Random,
+    target: str | None = None,
+) -> State:
+    """An engine state for ``observation``'s seat, the cards it cannot see dealt at
+    random among the other seats, its current hand replayed from the observation's
+    public record. With ``target``, only a state whose information state string for that
+    seat equals it. Raises ``GameError`` if no sample fits in ``RESAMPLE_TRIES``."""
+    sample = RESAMPLERS.get(game)
+    if sample is None:
+        raise NotImplementedError(f"no determinization for {game}")
+    for _ in range(RESAMPLE_TRIES):
+        try:
+            state = sample(observation, options, rng)
+        except GameError:
+            continue
+        if target is None or information_state(state, observation.seat) == target:
+            return state
+    raise GameError(f"{game}: no deal fits seat {observation.seat}'s view")
+
+
+def _bid_euchre(observation: Any, options: dict[str, Any], rng: random.Random) -> State:
+    engine = get_game("bid-euchre")
+
+    me = observation.seat
+    played: dict[int, list[str]] = {seat: [] for seat in range(4)}
+    plays: list[tuple[int, str]] = []
+    for trick in observation.tricks:
+        plays += [(p.seat, p.card) for p in trick.cards]
+    plays += [(p.seat, p.card) for p in observation.trick]
+    for seat, card in plays:
+        played[seat].append(card)
+    held = {seat: list(played[seat]) for seat in range(4)}
+    held[me] += observation.hand
+    given, returned = observation.card_given, observation.card_returned
+    if given is not None:  # an ASK exchange this seat is part of, maybe half done
+        declarer, partner = observation.declarer, (observation.declarer + 2) % 4
+        for seat, lost, taken in ((declarer, given, returned), (partner, returned, given)):
+            held[seat] = [c for c in held[seat] if c not in (lost, taken)]
+            held[seat] += [lost] if lost is not None else []
+    known = {card for seat in held for card in held[seat]}
+    unseen = [card for card in bid_euchre.CARDS if card not in known]
+    rng.shuffle(unseen)
+    swapped = observation.declarer is not None and observation.phase in ("play", "game_over")
+    if given is None and swapped and observation.contract == "ask":
+        # An exchange between two other seats: guess the card given (unseen) and the one
+        # returned (perhaps already played by the declarer).
+        declarer, partner = observation.declarer, (observation.declarer + 2) % 4
+        given = unseen.pop()
+        choices = [*held[declarer], None]
+        returned = rng.choice(choices)
+        if returned is None:
+            returned = unseen.pop()
+        else:
+            held[declarer].remove(returned)
+        held[declarer].append(given)
+        held[partner].append(returned)
+    hands = []
+    for seat in range(4):
+        if len(held[seat]) > 6 or len(unseen) < 6 - len(held[seat]):
+            raise GameError("the cards seen do not fit a deal")
+        hands.append(held[seat] + [unseen.pop() for _ in range(6 - len(held[seat]))])
+    state = engine.new_state(
+        rng.getrandbits(32),
+        options,
+        deal=Deal(
+            tuple(tuple(h) for h in hands),
+            dealer=observation.dealer,
+            scores=tuple(observation.scores),
+            deal_number=observation.hand_number,
+        ),
+    )
+    calls = {"pass": "pass", "three": "call 3", "four": "call 4", "five": "call 5"}
+    calls |= {"ask": "call ASK", "moon": "call MOON"}
+    script = [calls[c.call] for c in observation.calls]
+    if observation.trump is not None:
+        script.append(f"trump {observation.trump}")
+    if given is not None:
+        script.append(f"give {given}")
+    if returned is not None:
+        script.append(f"return {returned}")
+    script += [f"play {card}" for _, card in plays]
+    _replay(state, script, rng, lambda text: text.startswith(("give", "return")))
+    return state
+
+
+def _replay(
+    state: State, script: list[str], rng: random.Random, hidden: Callable[[str], bool]
+) -> None:
+    """Play ``script``'s actions by their texts; a decision the script does not name but
+    ``hidden`` says the seat could not see (an ASK swap between others) is drawn at
+    random. Raises ``GameError`` when the script does not fit."""
+    position = 0
+    while position < len(script):
+        legal = {state.action_text(a): a for a in state.legal_actions()}
+        text = script[position]
+        if text in legal:
+            state.apply(legal[text])
+            position += 1
+            continue
+        secret = [a for t, a in legal.items() if hidden(t)]
+        if not secret:
+            raise GameError(f"{text!r} does not fit this deal")
+        state.apply(rng.choice(secret))
+
+
+RESAMPLERS: dict[str, Callable[[Any, dict[str, Any], random.Random], State]] = {
+    "bid-euchre": _bid_euchre,
+}

@@ -1,0 +1,113 @@
+"""The OpenSpiel adapter: the games load in pyspiel, play as the engines do, and
+OpenSpiel's MCTS and ISMCTS bots move legally in them; the ISMCTS bot plays a match."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from arena import openspiel  # noqa: E402
+from arena.bots.examples import RandomBot  # noqa: E402
+from arena.bots.local import play_in_process  # noqa: E402
+from arena.bots.openspiel_bot import OpenSpielBot  # noqa: E402
+from arena.games import game_names, get_game  # noqa: E402
+
+GAMES = game_names()
+
+
+def test_every_game_registers_and_loads() -> None:
+    names = openspiel.register()
+    assert names == [openspiel.short_name(name) for name in GAMES]
+    for name in names:
+        assert name in pyspiel.registered_names()
+        game = pyspiel.load_game(name)
+        assert game.get_type().short_name == name
+        assert game.get_type().provides_information_state_string
+        assert game.new_initial_state().is_chance_node()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_play_through_pyspiel_matches_the_engine(name: str) -> None:
+    game = openspiel.load(name, seeds=20)
+    for seed in (3, 11):
+        state = game.new_initial_state()
+        assert [o for o, _ in state.chance_outcomes()] == list(range(20))
+        state.apply_action(seed)
+        engine = get_game(name).new_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            assert state.action_to_string(state.current_player(), action).strip()
+            engine.apply(state.engine_action(action))
+            state.apply_action(action)
+        assert engine.is_terminal()
+        assert state.engine is not None
+        assert state.engine.scores() == engine.scores()
+        winner = engine.winner()
+        teams = get_game(name).info.seat_teams
+        expected = [0.0 if winner is None else (1.0 if t == winner else -1.0) for t in teams]
+        assert state.returns() == expected
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mcts_picks_legal_moves(name: str) -> None:
+    """Plain MCTS searches the true state (hidden cards too): a demonstration only."""
+    game = openspiel.load(name, seeds=10)
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2.0, 3, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    for _ in range(3):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_ismcts_picks_legal_moves_in_bid_euchre() -> None:
+    game = openspiel.load("bid-euchre", max_hands=1, seeds=10)
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 10, random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    decisions = 0
+    while not state.is_terminal() and decisions < 12:
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert decisions == 12
+
+
+def test_resampling_keeps_the_information_state() -> None:
+    game = openspiel.load("bid-euchre", seeds=10)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    rng = random.Random(2)
+    for _ in range(14):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(4):
+        sample = state.resample_from_infostate(seat, None)
+        assert sample.information_state_string(seat) == state.information_state_string(seat)
+        assert sample.legal_actions() == state.legal_actions() or seat != state.current_player()
+
+
+def test_other_games_do_not_resample() -> None:
+    state = openspiel.load("seep", seeds=1).new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(NotImplementedError):
+        state.resample_from_infostate(0, None)
+
+
+def test_the_ismcts_bot_plays_a_match_through_the_sdk() -> None:
+    bot = OpenSpielBot(simulations=4, seed=1)
+    state = play_in_process(
+        "bid-euchre", [bot, RandomBot(seed=2)], seed=5, options={"max_hands": 2}
+    )
+    assert state.is_terminal()
+    assert bot.fallbacks <= 2
