@@ -3,7 +3,11 @@ OpenSpiel's MCTS and ISMCTS bots move legally in them; the ISMCTS bot plays a ma
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,7 @@ from arena.bots.examples import RandomBot  # noqa: E402
 from arena.bots.local import play_in_process  # noqa: E402
 from arena.bots.openspiel_bot import OpenSpielBot  # noqa: E402
 from arena.games import game_names, get_game  # noqa: E402
+from arena.processes import arena_command  # noqa: E402
 
 GAMES = game_names()
 
@@ -111,3 +116,22 @@ def test_the_ismcts_bot_plays_a_match_through_the_sdk() -> None:
     )
     assert state.is_terminal()
     assert bot.fallbacks <= 2
+
+
+def test_the_ismcts_bot_plays_through_a_real_referee(tmp_path: Path) -> None:
+    """The bot as its own process per seat, against the example random bot."""
+    ours = f"{sys.executable} -m arena.bots.openspiel_bot --port {{port}} --simulations 5"
+    theirs = f"{sys.executable} -m arena.cli bot serve random --port {{port}}"
+    done = subprocess.run(
+        arena_command(
+            "match", "play", "--game", "bid-euchre", "--option", "max_hands=1",
+            "--deadline-ms", "5000", "--bot-command", ours, "--bot-command", theirs,
+            "--replay-dir", str(tmp_path), "--json",
+        ),
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["end"] == "MATCH_END_COMPLETED"
+    assert result["seat_faults"] == [0, 0, 0, 0]
+    assert result["faults"] == []
