@@ -43,7 +43,7 @@ def test(parser: argparse.ArgumentParser) -> None:
         "--fair-play",
         choices=FAIR_PLAY,
         help="open (default): units are single matches; sealed (hosted bots) or trusted: "
-        "units are duplicate pairs, which decide sooner (--local: always pairs)",
+        "units are duplicate pairs, which decide sooner (not with --local, which plays pairs)",
     )
     parser.add_argument(
         "--deadline-ms", type=float, help="time per decision (default 1000; not with --local)"
