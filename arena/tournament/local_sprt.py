@@ -21,6 +21,7 @@ would forfeit the match instead.
 from __future__ import annotations
 
 import multiprocessing
+import operator
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -166,9 +167,13 @@ class _Side(Bot):
         except Exception as error:  # any failure of the bot is its fault
             said = " ".join(str(error).split())
             self._blame(request, f"raised {type(error).__name__}" + (f": {said}" if said else ""))
-        if not isinstance(action, int) or action not in {a.id for a in request.legal_actions}:
+        try:
+            action_id = operator.index(action)  # an int, or a numpy integer
+        except TypeError:
+            action_id = -1
+        if action_id not in {a.id for a in request.legal_actions}:
             self._blame(request, f"answered {action!r}, not a legal action id")
-        return action
+        return action_id
 
     def _blame(self, request: bot_pb2.ActRequest, what: str) -> NoReturn:
         team = self.match.entries.index(self.entry)
