@@ -21,12 +21,14 @@ The model, game by game the same:
   options by name (``max_hands=1`` makes a Bid Euchre match one hand: quick rollouts).
 * **Returns.** Terminal only: +1 to every seat of the winning team, -1 to the others, 0
   each for a draw (zero-sum: two teams of equal size in every game).
-* **Information state** (string only; no tensors): the seat's observation (its repr)
+* **Information state** (a string; no tensor): the seat's observation (its repr)
   and the texts of the events of the current hand it may see, from the last ``deal``
   event on. Earlier hands reach the seat only through the scores and hand number the
   observation shows, and do not change what is legal or what can be won later, so the
   string stops at the hand; strictly it is therefore not perfect recall across hands.
-  The observation string is the observation's repr alone.
+  The observation string is the observation's repr alone; the observation tensor is
+  the environments' tensor of the observation a bot is sent (``arena.envs.layouts``),
+  so a network trained on ``arena.envs`` reads OpenSpiel's tensors unchanged.
 * **Resampling** (``resample_from_infostate``, what ISMCTS needs): Bid Euchre (without
   the joker variant) only. It re-deals the current hand with the seat's own cards fixed
   and every unseen card shuffled among the other seats (``arena.games.Deal``), replays
@@ -47,6 +49,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from arena import wire
+from arena.envs import layouts
 from arena.games import Deal, GameError, State, bid_euchre, game_names, get_game
 
 DEFAULT_SEEDS = 1000
@@ -199,15 +203,28 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """The PyObserver OpenSpiel's C++ side asks for strings (no tensors)."""
+    """What OpenSpiel's C++ side reads a Python game's views from. With perfect recall:
+    the information state, a string only. Without: the observation, as its string and
+    as the tensor ``arena.envs.layouts`` documents, the one the environments give, with
+    ``dict`` naming its blocks."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, game: str, perfect_recall: bool) -> None:
+        self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
+        size = 0 if perfect_recall else layouts.tensor_size(game)
+        self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
+        if not perfect_recall:
+            for name, offset, width in layouts.layout(game):
+                self.dict[name] = self.tensor[offset : offset + width]
 
     def set_from(self, state: ArenaState, player: int) -> None:
-        pass
+        if self.perfect_recall:
+            return
+        self.tensor.fill(0.0)
+        if state.engine is not None:  # before the deal there is nothing to see
+            message = wire.observation(self.game, state.engine.observation(player))
+            self.tensor[:] = layouts.encode(self.game, player, message)
 
     def string_from(self, state: ArenaState, player: int) -> str:
         if self.perfect_recall:
@@ -238,7 +255,7 @@ class ArenaGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> _Observer:
         perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
-        return _Observer(perfect_recall)
+        return _Observer(self.name, perfect_recall)
 
 
 def _game_type(name: str) -> Any:
@@ -256,7 +273,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification={
             "seeds": DEFAULT_SEEDS,
             "resample_seed": 0,

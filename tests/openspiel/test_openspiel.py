@@ -20,6 +20,7 @@ from arena import openspiel  # noqa: E402
 from arena.bots.examples import RandomBot  # noqa: E402
 from arena.bots.local import play_in_process  # noqa: E402
 from arena.bots.openspiel_bot import OpenSpielBot  # noqa: E402
+from arena.envs import layouts  # noqa: E402
 from arena.games import game_names, get_game  # noqa: E402
 from arena.processes import arena_command  # noqa: E402
 
@@ -34,6 +35,7 @@ def test_every_game_registers_and_loads() -> None:
         game = pyspiel.load_game(name)
         assert game.get_type().short_name == name
         assert game.get_type().provides_information_state_string
+        assert game.get_type().provides_observation_tensor
         assert game.new_initial_state().is_chance_node()
 
 
@@ -58,6 +60,37 @@ def test_random_play_through_pyspiel_matches_the_engine(name: str) -> None:
         teams = get_game(name).info.seat_teams
         expected = [0.0 if winner is None else (1.0 if t == winner else -1.0) for t in teams]
         assert state.returns() == expected
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_observation_tensors_are_the_environments(name: str) -> None:
+    """OpenSpiel's observation tensor of every seat, at every decision of a playout, is
+    the PettingZoo environment's for the same seed and moves, block names included."""
+    raw_env = pytest.importorskip("arena.envs").raw_env
+    game = openspiel.load(name, seeds=10)
+    shape = game.observation_tensor_shape()
+    env = raw_env(name)
+    env.reset(seed=7)
+    state = game.new_initial_state()
+    before = np.array(state.observation_tensor(0))
+    assert before.shape == tuple(shape) and not before.any()
+    state.apply_action(7)
+    rng = random.Random(7)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        for seat in range(game.num_players()):
+            ours = np.array(state.observation_tensor(seat), dtype=np.float32)
+            assert np.array_equal(ours, env.observe(f"seat_{seat}")["observation"])
+        action = rng.choice(state.legal_actions())
+        move = state.engine_action(action)
+        uses_ids = layouts.uses_ids(name)
+        env.step(move if uses_ids else env.legal_action_ids().index(move))
+        state.apply_action(action)
+    assert state.engine is not None and env.state is not None
+    assert state.engine.scores() == env.state.scores()
+    observer = game.make_py_observer()
+    assert [n for n, _, _ in layouts.layout(name)] == list(observer.dict)
 
 
 @pytest.mark.parametrize("name", GAMES)
