@@ -65,7 +65,7 @@ def referee_stub(referee: Service) -> Iterator[referee_pb2_grpc.RefereeStub]:
 BotFactory = Callable[..., Service]
 
 
-def _bot_command(name: str, *flags: str) -> list[str]:
+def bot_command(name: str, *flags: str) -> list[str]:
     if name == "spy":
         return [sys.executable, str(TESTS / "bots" / "spy_bot.py"), "--port", "0", *flags]
     return arena_command("bot", "serve", name, "--port", "0", *flags)
@@ -77,7 +77,7 @@ def start_bot() -> Iterator[BotFactory]:
     started: list[Service] = []
 
     def start(name: str, *flags: str) -> Service:
-        service = start_service(_bot_command(name, *flags))
+        service = start_service(bot_command(name, *flags))
         started.append(service)
         return service
 
@@ -88,14 +88,14 @@ def start_bot() -> Iterator[BotFactory]:
 
 @pytest.fixture(scope="session")
 def random_bot() -> Iterator[Service]:
-    service = start_service(_bot_command("random", "--seed", "11"))
+    service = start_service(bot_command("random", "--seed", "11"))
     yield service
     service.stop()
 
 
 @pytest.fixture(scope="session")
 def basic_bot() -> Iterator[Service]:
-    service = start_service(_bot_command("bid-euchre-basic"))
+    service = start_service(bot_command("bid-euchre-basic"))
     yield service
     service.stop()
 

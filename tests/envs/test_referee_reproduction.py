@@ -20,7 +20,7 @@ from arena.envs.layouts import uses_ids
 from arena.games import get_game
 from arena.processes import Service, start_service
 from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
-from tests.conftest import _bot_command
+from tests.conftest import bot_command
 
 SHORT: dict[str, dict[str, str]] = {
     "baloot": {"max_rounds": "2"},
@@ -35,7 +35,7 @@ SHORT: dict[str, dict[str, str]] = {
 def spy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, Path]]:
     """A random bot that writes down every ActRequest it receives."""
     out = tmp_path_factory.mktemp("spy") / "requests.jsonl"
-    service = start_service(_bot_command("spy", "--out", str(out)))
+    service = start_service(bot_command("spy", "--out", str(out)))
     yield service, out
     service.stop()
 
