@@ -28,6 +28,7 @@ app.conf.update(
         "visibility_timeout": settings.visibility_timeout_s,
         "unacked_restore_interval": settings.unacked_restore_interval_s,
         "unacked_restore_throttle": 1,
+        "unacked_mutex_expire": settings.restore_mutex_s,
     },
     result_backend_transport_options={"visibility_timeout": settings.visibility_timeout_s},
     task_serializer="json",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -15,6 +16,8 @@ PRIORITY_SEPARATOR = "\x06\x16"
 """How kombu's Redis transport names a queue's priority lists: ``celery\\x06\\x163``."""
 PRIORITY_STEPS = (3, 6, 9)
 UNACKED = "unacked"
+UNACKED_INDEX = "unacked_index"
+"""Delivery tags by the time a worker took them."""
 PLAY_MATCH = "arena.play_match"
 
 
@@ -27,14 +30,24 @@ def queue_length(client: redis.Redis, queue: str) -> int:
 
 
 def queued_matches(
-    client: redis.Redis, queues: Iterable[str] = ("celery",)
+    client: redis.Redis,
+    queues: Iterable[str] = ("celery",),
+    stranded_after: float | None = None,
 ) -> set[tuple[str, str]]:
-    """(tournament id, match id) of every ``play_match`` message in the broker."""
+    """(tournament id, match id) of every ``play_match`` message in the broker, leaving
+    out unacknowledged ones taken more than ``stranded_after`` seconds ago."""
     raw: list[bytes] = []
     for queue in queues:
         for key in queue_keys(queue):
             raw.extend(client.lrange(key, 0, -1))  # type: ignore[arg-type]
-    for value in client.hvals(UNACKED):
+    stranded: set[bytes] = set()
+    if stranded_after is not None:
+        taken_before = time.time() - stranded_after
+        tags: list[bytes] = client.zrangebyscore(UNACKED_INDEX, "-inf", taken_before)  # type: ignore[assignment]
+        stranded = set(tags)
+    for tag, value in client.hgetall(UNACKED).items():
+        if tag in stranded:
+            continue
         try:
             raw.append(json.dumps(json.loads(value)[0]).encode())
         except (ValueError, IndexError, TypeError):

@@ -33,6 +33,7 @@ import os
 from dataclasses import dataclass, field
 
 MAX_RETRY_COUNTDOWN_S = 60.0
+RESTORE_MUTEX_S = 300.0
 
 
 def _float(name: str, default: float) -> float:
@@ -113,3 +114,16 @@ class Settings:
         visibility timeout ran out would be handed to a second worker, and each copy
         would retry again."""
         return min(MAX_RETRY_COUNTDOWN_S, self.visibility_timeout_s / 4)
+
+    @property
+    def restore_mutex_s(self) -> float:
+        """How long kombu's lock on its scan for unacknowledged tasks may outlive a holder
+        that was killed (its default: 5 minutes, during which no task is handed back)."""
+        return min(RESTORE_MUTEX_S, self.visibility_timeout_s)
+
+    @property
+    def stranded_after_s(self) -> float:
+        """An unacknowledged task older than this was not handed back as it should have
+        been (a visibility timeout, then a scan no stale lock can delay longer than
+        another): the watchdog counts its match as nowhere."""
+        return self.visibility_timeout_s + self.restore_mutex_s + self.unacked_restore_interval_s

@@ -5,7 +5,9 @@ no message in the broker).
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
 rounds running before it is queued again: between a worker's pop of a message and its
-note of it as unacknowledged, the message is briefly in neither place. A match queued
+note of it as unacknowledged, the message is briefly in neither place. A message left
+unacknowledged long after kombu should have handed it back (its restore scan stalled, say
+by a lock whose holder was killed) counts as nowhere too. A match queued
 twice costs a referee's time, never a result (leases and HSETNX).
 """
 
@@ -47,7 +49,7 @@ class Watchdog:
         if not unplayed:
             self.missing = set()
             return []
-        lost = unplayed - broker.queued_matches(client())
+        lost = unplayed - broker.queued_matches(client(), stranded_after=settings.stranded_after_s)
         again = sorted(lost & self.missing)
         self.missing = lost - set(again)
         for tournament_id, match_id in again:

@@ -18,7 +18,7 @@ from arena.store import MatchResult, TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import WORKER_ENV, Arena
 from tests.tournament.test_infrastructure_faults import assert_complete_once
-from workers.broker import queued_matches
+from workers.broker import UNACKED, UNACKED_INDEX, queued_matches
 
 OLD_RETRY_BUDGET = 8
 """Attempts after which the workers once gave a match up for good."""
@@ -128,6 +128,31 @@ def test_a_match_lost_from_the_broker_is_queued_again(arena: Arena) -> None:
     assert len(requeued) == 1 and f"match {lost} of {tid}" in requeued[0], requeued
 
 
+def test_a_match_stranded_unacknowledged_is_queued_again(arena: Arena) -> None:
+    """kombu hands an unacknowledged message back only under a lock in Redis; a worker
+    killed while holding it stalls that for the lock's lifetime. The watchdog does not
+    wait for it."""
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "house")
+    tournament = arena.submit(["a", "b"], deals=2, games=["seep"])
+    step_scheduler(arena, tournament.id)
+    r = arena.redis
+    payload = r.lindex("celery", 0)  # the newest message: a match's
+    assert payload is not None and r.lrem("celery", 1, payload) == 1  # type: ignore[arg-type]
+    message = json.loads(payload)
+    tag = message["properties"]["delivery_tag"]
+    # As a worker killed long ago left it: taken, never acknowledged, never handed back.
+    r.hset(UNACKED, tag, json.dumps([message, "", "celery"]))
+    r.zadd(UNACKED_INDEX, {tag: time.time() - 3600})
+    r.set("unacked_mutex", "held by a killed worker", ex=600)
+    ((tid, stranded),) = queued_matches(r) - queued_matches(r, stranded_after=60)
+    worker = arena.start_worker("w", concurrency=2)
+    assert_complete_once(arena, tournament.id, 4)
+    requeued = [line for line in worker.output if "queued again" in line]
+    assert len(requeued) == 1 and f"match {stranded} of {tid}" in requeued[0], requeued
+    assert r.hexists(UNACKED, tag), "kombu's scan should still be locked out"
+
+
 def test_a_worker_killed_while_finalising_leaves_it_to_another(arena: Arena) -> None:
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "house")
@@ -176,3 +201,16 @@ def test_a_match_longer_than_the_visibility_timeout_is_played_once(arena: Arena)
     assert finished.matches_done == 2
     replays = list(arena.replay_dir.rglob("*.json*"))
     assert len(replays) == 2, f"{len(replays)} matches played for 2 scheduled"
+
+
+def test_kombus_restore_lock_outlives_a_killed_holder_by_one_visibility_timeout() -> None:
+    """Its default, 5 minutes, stalled every handing back of a killed worker's matches."""
+    code = (
+        "from workers.app import app; "
+        "print(app.conf.broker_transport_options['unacked_mutex_expire'])"
+    )
+    env = {**os.environ, **WORKER_ENV}
+    shown = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert float(shown.stdout) == float(WORKER_ENV["ARENA_VISIBILITY_TIMEOUT"])
