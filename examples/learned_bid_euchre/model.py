@@ -10,6 +10,7 @@ checked-in file small; inference runs in float32.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,7 +37,7 @@ class Policy:
         """He-initialized layers of the given sizes (inputs first, actions last)."""
         weights = [
             (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
-            for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+            for a, b in itertools.pairwise(sizes)
         ]
         biases = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
         return cls(mean.astype(np.float32), scale.astype(np.float32), weights, biases)

@@ -11,7 +11,7 @@ fitted by minibatch Adam on the masked cross-entropy.
 Everything random comes from ``--seed`` (deal seeds, exploration, initial weights and
 batch order), so a seed gives the same weights on the same machine.
 
-    python -m examples.learned_bid_euchre.train --episodes 1500 --epochs 12 --seed 1 \
+    python -m examples.learned_bid_euchre.train --episodes 800 --epochs 10 --seed 1 \
         --out examples/learned_bid_euchre/model.npz
 """
 
@@ -135,8 +135,8 @@ def accuracy(policy: Policy, data: Data) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", type=int, default=1500, help="matches to label")
-    parser.add_argument("--epochs", type=int, default=12, help="passes over the data")
+    parser.add_argument("--episodes", type=int, default=800, help="matches to label")
+    parser.add_argument("--epochs", type=int, default=10, help="passes over the data")
     parser.add_argument("--explore", type=float, default=0.15, help="chance of a random move")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, required=True, help="where to write the .npz")
@@ -144,10 +144,13 @@ def main(argv: list[str] | None = None) -> None:
     started = time.monotonic()
     data = collect(args.episodes, args.seed, args.explore)
     collected = time.monotonic()
-    print(f"{len(data.y)} decisions from {args.episodes} matches in {collected - started:.0f} s")
+    print(
+        f"{len(data.y)} decisions from {args.episodes} matches in {collected - started:.0f} s",
+        flush=True,
+    )
     policy, losses = fit(data, args.epochs, args.seed)
     for epoch, loss in enumerate(losses, 1):
-        print(f"epoch {epoch}: loss {loss:.4f}")
+        print(f"epoch {epoch}: loss {loss:.4f}", flush=True)
     policy.save(args.out)
     saved = Policy.load(args.out)
     print(
