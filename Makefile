@@ -59,8 +59,8 @@ test: install redis sandbox promtool chromium node lint
 	$(PY) -m pytest -q
 
 lint: install
-	$(VENV)/bin/ruff check arena workers tests bench proto
-	$(VENV)/bin/mypy arena workers tests bench
+	$(VENV)/bin/ruff check arena workers tests bench proto examples
+	$(VENV)/bin/mypy arena workers tests bench examples/learned_bid_euchre
 
 ## proto: regenerate arena/v1 from proto/arena/v1/*.proto.
 proto: install

@@ -1,11 +1,17 @@
-"""How much stronger is an example bot than random? Duplicate matches through a real
-referee, bots as separate processes: each deal seed is played twice with the teams
-swapped, so luck of the cards cancels. Prints matches and duplicate pairs won."""
+"""How much stronger is a bot than random? Duplicate matches through a real referee, bots
+as separate processes: each deal seed is played twice with the teams swapped, so luck of
+the cards cancels. Prints matches and duplicate pairs won.
+
+``--bot`` is an example bot (served by ``arena bot serve NAME``) or a Python bot file
+(``examples/learned_bid_euchre/bot.py``), run as its own process with ``--port 0``: the
+SDK's ``serve`` prints the same ready line as ``arena bot serve``, so both are started
+and found the same way."""
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import sys
 
 import grpc
 
@@ -14,15 +20,24 @@ from arena.processes import arena_command, services
 from arena.v1 import referee_pb2, referee_pb2_grpc
 
 
+def bot_command(bot: str) -> list[str]:
+    """The command serving ``bot`` on a port of its choosing, announced when ready."""
+    if bot.endswith(".py"):
+        return [sys.executable, bot, "--port", "0"]
+    return arena_command("bot", "serve", bot, "--port", "0")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="bid-euchre")
-    parser.add_argument("--bot", default="bid-euchre-basic", help="example bot to measure")
+    parser.add_argument(
+        "--bot", default="bid-euchre-basic", help="example bot, or FILE.py serving an SDK bot"
+    )
     parser.add_argument("--matches", type=int, default=200, help="matches (two per deal seed)")
     args = parser.parse_args()
     commands = [
         arena_command("referee", "serve", "--port", "0", "--replay-dir", "/tmp/arena-strength"),
-        arena_command("bot", "serve", args.bot, "--port", "0"),
+        bot_command(args.bot),
         arena_command("bot", "serve", "random", "--port", "0", "--seed", "99"),
     ]
     with services(commands) as (referee, bot, rand), grpc.insecure_channel(referee.address) as ch:

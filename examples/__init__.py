@@ -1,0 +1,2 @@
+"""Worked examples beyond the SDK's example bots; a package so ``python -m examples...`` runs
+them from the repository's root."""
