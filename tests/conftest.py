@@ -9,12 +9,20 @@ from pathlib import Path
 
 import grpc
 import pytest
+from hypothesis import settings
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.v1 import referee_pb2, referee_pb2_grpc
 
 TESTS = Path(__file__).resolve().parent
+
+# The property tests that name no example count of their own, the long playout runs,
+# take it from here: 200 in the default run (CI's), a thousand with
+# ``pytest --hypothesis-profile=thorough``.
+settings.register_profile("default", max_examples=200)
+settings.register_profile("thorough", max_examples=1000)
+settings.load_profile("default")
 _databases = itertools.count(1)
 
 

@@ -1,4 +1,5 @@
-"""Properties of Baloot's own rules, each over 1,000 seeded random playouts.
+"""Properties of Baloot's own rules, each over 200 seeded random
+playouts (a thousand with ``pytest --hypothesis-profile=thorough``).
 
 Each test draws a deal seed, a seed for the random player and the options, then plays a
 whole match choosing uniformly among the legal actions. Short matches (``max_rounds`` 1
@@ -57,7 +58,7 @@ def _every_card_is_somewhere(state: BalootState, _: random.Random) -> None:
     assert len(view.tricks) <= 8 and len(view.trick) < 4
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_all_32_cards_are_held_played_face_down_or_up_at_every_step(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -108,7 +109,7 @@ class Knowledge:
         self.read = len(events)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ONE_OR_TWO_ROUNDS)
 def test_events_show_cards_only_as_the_rules_make_them_public(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -255,7 +256,7 @@ def scores_from_log(events: Sequence[Event], max_rounds: int) -> tuple[list[int]
     raise AssertionError("the log ends without a final round")
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ANY_LENGTH)
 def test_scores_and_winner_follow_from_the_event_log_alone(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -272,7 +273,7 @@ def test_scores_and_winner_follow_from_the_event_log_alone(
 # --- events -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_each_action_is_first_described_by_an_event_of_its_actor(
     seed: int, policy_seed: int, options: dict[str, object]

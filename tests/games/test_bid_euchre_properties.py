@@ -1,4 +1,5 @@
-"""Properties of Bid Euchre's own rules, each over 1,000 seeded random playouts.
+"""Properties of Bid Euchre's own rules, each over 200 seeded random
+playouts (a thousand with ``pytest --hypothesis-profile=thorough``).
 
 Each test draws a deal seed, a seed for the random player and the options, then plays a
 whole match choosing uniformly among the legal actions. Short matches (``max_hands`` 1 to
@@ -79,7 +80,7 @@ def _every_card_is_somewhere(state: BidEuchreState, _: random.Random) -> None:
     assert views[0].hand_sizes == tuple(len(view.hand) for view in views)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_all_24_cards_are_held_or_played_at_every_step(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -108,7 +109,7 @@ def public_events_show_only_played_cards(events: Sequence[Event]) -> None:
             assert card_codes(event.data) <= public, event
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_public_events_name_only_played_cards(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -161,7 +162,7 @@ def scores_from_log(events: Sequence[Event], max_hands: int) -> tuple[list[int],
     raise AssertionError("the log ends without a final hand")
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ANY_LENGTH)
 def test_scores_and_winner_follow_from_the_event_log_alone(
     seed: int, policy_seed: int, options: dict[str, object]

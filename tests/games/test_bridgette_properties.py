@@ -1,4 +1,5 @@
-"""Properties of Bridgette's own rules, each over 1,000 seeded random playouts.
+"""Properties of Bridgette's own rules, each over 200 seeded random
+playouts (a thousand with ``pytest --hypothesis-profile=thorough``).
 
 Each test draws a deal seed, a seed for the random player and the number of deals, then
 plays a whole match choosing uniformly among the legal actions. Short matches (one or
@@ -44,7 +45,7 @@ def playout(
 # --- the length of a match --------------------------------------------------------------
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_a_match_lasts_its_deals_and_at_most_one_tie_deal(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -79,7 +80,7 @@ def _every_card_is_somewhere(state: BridgetteState, _: random.Random) -> None:
             assert len(view.hand) == 13 - len(view.tricks) - (view.seat in in_trick)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_all_55_cards_are_held_discarded_played_or_in_the_stock_at_every_step(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -108,7 +109,7 @@ def public_events_show_only_public_cards(events: Sequence[Event]) -> None:
             assert event.seat == event.visible_to[0], event
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ONE_DEAL)
 def test_public_events_show_only_the_up_card_and_cards_played(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -193,7 +194,7 @@ def scores_from_log(events: Sequence[Event], deals: int) -> tuple[list[int], int
     raise AssertionError("the log ends without a final deal")
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=ANY_LENGTH)
 def test_scores_and_winner_follow_from_the_event_log_alone(
     seed: int, policy_seed: int, options: dict[str, object]

@@ -1,4 +1,5 @@
-"""Properties of Seep's own rules, each over 1,000 seeded random playouts.
+"""Properties of Seep's own rules, each over 200 seeded random
+playouts (a thousand with ``pytest --hypothesis-profile=thorough``).
 
 Each test draws a deal seed, a seed for the random player and the options, then plays a
 whole match choosing uniformly among the legal actions. Short matches (one bazzi cut off
@@ -94,7 +95,7 @@ def _legal_list_is_canonical(state: SeepState, _: random.Random) -> None:
     assert keys == sorted(keys)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_every_match_ends_and_only_then_runs_out_of_legal_actions(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -125,7 +126,7 @@ def _every_card_is_somewhere(state: SeepState, _: random.Random) -> None:
     assert visible == 52 - len(state.stock)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_all_52_cards_are_held_on_the_floor_or_taken_at_every_step(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -156,7 +157,7 @@ def _floor_invariants_hold(state: SeepState, _: random.Random) -> None:
         assert not state.houses
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_invariants_i1_to_i3_hold_after_every_play(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -167,7 +168,7 @@ def test_invariants_i1_to_i3_hold_after_every_play(
 # --- the event log ---------------------------------------------------------------------------
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_each_action_is_logged_first_by_an_event_of_its_own_kind(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -258,7 +259,7 @@ def _no_hidden_leaks() -> Callable[[SeepState, random.Random], None]:
     return check
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=SHORT_MATCH)
 def test_no_seat_ever_sees_another_seats_unplayed_cards_or_the_face_down_floor(
     seed: int, policy_seed: int, options: dict[str, object]
@@ -397,7 +398,7 @@ class LogReplay:
         self.finished = True
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 @given(seed=SEEDS, policy_seed=SEEDS, options=LONGER_MATCH)
 def test_scores_and_winner_follow_from_the_event_log_alone(
     seed: int, policy_seed: int, options: dict[str, int]

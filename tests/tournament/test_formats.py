@@ -101,8 +101,13 @@ def test_a_knockout_is_seeded_by_the_arenas_ratings(arena: Arena) -> None:
     assert {final.a, final.b} >= {"top"} and bracket.champion == final.winner
 
 
+SPRT_WINDOW = {"ARENA_SCHEDULE_WINDOW": "4"}
+"""Few matches out at once: an SPRT stops handing out matches once it decides, and the
+ones already out are played all the same."""
+
+
 def test_arena_test_runs_an_sprt_until_it_decides(arena: Arena) -> None:
-    arena.start_worker("w1", concurrency=2)
+    arena.start_worker("w1", concurrency=2, env=SPRT_WINDOW)
     arena.start_bot("house", "house")
     arena.start_bot("rand", "random", "--seed", "3")
     command = arena_command(
@@ -121,7 +126,7 @@ def test_arena_test_runs_an_sprt_until_it_decides(arena: Arena) -> None:
 
 
 def test_arena_test_that_fails_exits_1(arena: Arena) -> None:
-    arena.start_worker("w1", concurrency=2)
+    arena.start_worker("w1", concurrency=2, env=SPRT_WINDOW)
     arena.start_bot("house", "house")
     arena.start_bot("rand", "random", "--seed", "3")
     command = arena_command(

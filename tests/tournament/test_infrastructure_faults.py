@@ -28,8 +28,9 @@ def assert_complete_once(arena: Arena, tournament_id: str, total: int) -> None:
 
 
 def test_a_worker_sigkilled_three_times_in_one_tournament(arena: Arena) -> None:
-    for name in ("a", "b", "c"):
-        arena.start_bot(name, "random", "--seed", str(ord(name)))
+    arena.start_bot("a", "house")  # two of three play well: matches of a few hands
+    arena.start_bot("b", "house")
+    arena.start_bot("c", "random", "--seed", "7")
     tournament = arena.submit(["a", "b", "c"], deals=5, games=["bid-euchre", "baloot"])
     done = 0
     for round_ in range(3):

@@ -48,7 +48,7 @@ def test_a_hung_referee_is_left_for_another(arena: Arena) -> None:
     hung = referee(arena.replay_dir)
     try:
         arena.start_worker("w", concurrency=2, referees=[hung.address, arena.referee.address])
-        arena.start_bot("a", "random", "--seed", "1")
+        arena.start_bot("a", "house")  # against random, matches of a few hands
         arena.start_bot("b", "paced", "--delay-ms", "2")
         tournament = arena.submit(["a", "b"], deals=6, games=["bid-euchre"])
         arena.wait_until(tournament.id, done=2)

@@ -38,9 +38,10 @@ class Live:
 def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     with real_arena(local_redis, tmp_path_factory.mktemp("live-replays")) as real:
         web = real.serve()
-        real.arena.start_worker("live1", concurrency=1)
+        # Two at once: the browser's tournament does not wait for this one's second match.
+        real.arena.start_worker("live1", concurrency=2)
         for name in ("paced-a", "paced-b"):
-            real.arena.start_bot(name, "paced", "--delay-ms", "10")
+            real.arena.start_bot(name, "paced", "--delay-ms", "4")
         tournament = real.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
         yield Live(real.arena, tournament, web)
 
