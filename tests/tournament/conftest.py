@@ -119,7 +119,9 @@ class Arena:
     def stop(self) -> None:
         if self.channel is not None:
             self.channel.close()
-        for service in [*self.workers, *self.bots.values(), self.api, self.referee]:
+        for worker in self.workers:  # a warm shutdown waits for its matches: seconds a test
+            worker.kill()
+        for service in [*self.bots.values(), self.api, self.referee]:
             service.stop()
 
 
