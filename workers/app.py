@@ -52,7 +52,7 @@ app.conf.update(
 def _say_ready(sender: Any = None, **_: Any) -> None:
     from workers import watchdog  # it needs the tasks, which need this app
 
-    watchdog.start()
+    watchdog.start(sender.hostname, int(sender.controller.concurrency))
     # The line process supervisors (the demo, the tests) wait for.
     print(f"arena worker ready as {sender.hostname}", flush=True)
 

@@ -5,7 +5,9 @@ in the tournament's record, feeds the format every stored result once, in the or
 results were stored, and keeps at most a window of matches handed out without a result
 (``ARENA_SCHEDULE_WINDOW``). So a tournament of 200,000 matches costs the broker and
 Redis a window's worth of messages, not 200,000, and asking for the next match costs the
-same at its end as at its start. Once the format is decided and every match it handed
+same at its end as at its start. A format that may decide while matches are out (an
+SPRT) gets no more out than two per live worker process (``workers.capacity``), so a
+decision leaves little to play for nothing. Once the format is decided and every match it handed
 out has a result, the scheduler rates the tournament and marks it finished.
 
 A step runs after each stored result (in the worker that stored it), when a tournament
@@ -28,7 +30,7 @@ from arena.store.tournaments import RUNNING
 from arena.tournament import formats
 from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
-from workers import failpoints
+from workers import capacity, failpoints
 from workers.app import app, settings
 from workers.broker import PLAY_MATCH
 from workers.stores import client, exclusive, history, packages, tournaments
@@ -37,6 +39,9 @@ log = logging.getLogger(__name__)
 
 READ_BATCH = 1000
 """Results read from Redis at a time when catching up."""
+PER_PROCESS = 2
+"""Matches out per worker process, for a format that decides early: one playing, one
+waiting, so no process idles between results."""
 _built: dict[str, formats.Format] = {}
 
 
@@ -98,7 +103,10 @@ def _step(tournament_id: str) -> None:
         if record.spec.format == LADDER and cursor // every > state["cursor"] // every:
             # A ladder never finishes; its results count as they come.
             _refit_arena_ratings(f"ladder {tournament_id} at {cursor} results")
-        room = settings.schedule_window - (record.issued - record.done)
+        out = record.issued - record.done
+        room = settings.schedule_window - out
+        if fmt.decides_early and (processes := capacity.live_processes(client())):
+            room = min(room, PER_PROCESS * processes - out)
         new: list[ScheduledMatch] = []
         if room > 0:
             format_state, new = fmt.next(format_state, room)

@@ -19,7 +19,7 @@ import threading
 import redis
 
 from arena.store.tournaments import RUNNING
-from workers import broker, metrics, scheduler
+from workers import broker, capacity, metrics, scheduler
 from workers.app import app, settings
 from workers.stores import client, exclusive, leases, tournaments
 
@@ -59,14 +59,18 @@ class Watchdog:
         return again
 
 
-def start() -> threading.Thread:
-    """Run rounds in a daemon thread for as long as the process lives."""
+def start(hostname: str, processes: int) -> threading.Thread:
+    """Run rounds in a daemon thread for as long as the process lives, announcing this
+    worker's ``processes`` (``workers.capacity``) first and in every round."""
+    interval = settings.watchdog_interval_s
+    capacity.announce(client(), hostname, processes, interval)  # before the ready line
 
     def run() -> None:
         watchdog = Watchdog()
         stop = threading.Event()
-        while not stop.wait(settings.watchdog_interval_s):
+        while not stop.wait(interval):
             try:
+                capacity.announce(client(), hostname, processes, interval)
                 watchdog.round()
             except redis.RedisError as error:  # Redis away: try next round
                 log.warning("watchdog round skipped: %s", error)

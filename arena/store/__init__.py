@@ -58,6 +58,9 @@ key                                type   holds
                                           lapses (renewed with the match's lease):
                                           workers pick the least loaded referee
                                           (``arena.store.referee_load``)
+``arena:workers``                  hash   worker hostname -> its pool size and until
+                                          when that holds (JSON), renewed every
+                                          watchdog round (``workers.capacity``)
 =================================  =====  ============================================
 
 The JSON records are typed and versioned (``arena.records``): a registered bot

@@ -89,6 +89,9 @@ class Format(ABC):
 
     name: ClassVar[str]
     """As the API, the CLI and stored specs spell it: ``round-robin``, ``swiss``..."""
+    decides_early: ClassVar[bool] = False
+    """It may decide while matches are out (an SPRT), and those then play for nothing:
+    the scheduler hands it out no more than the workers can play at once."""
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         """Raises InvalidFormat when ``params`` do not fit ``field``."""

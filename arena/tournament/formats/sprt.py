@@ -46,6 +46,7 @@ def _number(params: Mapping[str, Any], key: str) -> float:
 
 class Sprt(Format):
     name = "sprt"
+    decides_early = True
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
