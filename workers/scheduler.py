@@ -7,8 +7,8 @@ results were stored, and keeps at most a window of matches handed out without a 
 Redis a window's worth of messages, not 200,000, and asking for the next match costs the
 same at its end as at its start. A format that may decide while matches are out (an
 SPRT) gets no more out than two per live worker process (``workers.capacity``), so a
-decision leaves little to play for nothing. Once the format is decided and every match it handed
-out has a result, the scheduler rates the tournament and marks it finished.
+decision leaves little to play for nothing. Once the format is decided and every match
+it handed out has a result, the scheduler rates the tournament and marks it finished.
 
 A step runs after each stored result (in the worker that stored it), when a tournament
 is submitted or resumed (the ``arena.advance_tournament`` task), and in every watchdog

@@ -6,9 +6,9 @@ Every worker runs it in a thread of its main process, so it runs while any worke
 a Redis lock lets one of them act per round. A match must be found missing in two
 rounds running before it is queued again: between a worker's pop of a message and its
 note of it as unacknowledged, the message is briefly in neither place. A message left
-unacknowledged long after kombu should have handed it back (its restore scan stalled, say
-by a lock whose holder was killed) counts as nowhere too. A match queued
-twice costs a referee's time, never a result (leases and HSETNX).
+unacknowledged long after kombu should have handed it back (its restore scan stalled,
+say by a lock whose holder was killed) counts as nowhere too. A match queued twice
+costs a referee's time, never a result (leases and HSETNX).
 """
 
 from __future__ import annotations
