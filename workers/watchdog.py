@@ -1,6 +1,7 @@
 """The watchdog: steps every running tournament's scheduler (which finishes the decided
 ones), and queues again any match handed out that is nowhere (no result, no live lease,
-no message in the broker).
+no message in the broker, not a second half the scheduler holds back until its first
+half has ended: that one the scheduler queues).
 
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
@@ -44,8 +45,9 @@ class Watchdog:
             if state != RUNNING:
                 continue
             scheduler.advance(tournament_id)
-            left = store.unplayed_ids(tournament_id)
-            unplayed |= {(tournament_id, m) for m in left - leases().live(tournament_id)}
+            left = store.unplayed_ids(tournament_id) - leases().live(tournament_id)
+            left -= scheduler.held_back(store.get(tournament_id))
+            unplayed |= {(tournament_id, m) for m in left}
         if not unplayed:
             self.missing = set()
             return []

@@ -1,8 +1,10 @@
-"""Hosted bots through the API: SubmitBot, ListBotVersions, GetBotLogs and AddAuthor.
+"""Hosted bots through the API: SubmitBot, ListBotVersions, GetBotLogs, AddAuthor, and
+RemoveBot and RemoveBotVersion for every bot.
 
 Who may do what. The operator (the API's token, or anyone when it has none) may do
 everything. An author, whose token the operator issued (AddAuthor), may submit new bots,
-which become theirs, and new versions of their own bots, and read their own bots' logs.
+which become theirs, and new versions of their own bots, within their quotas
+(``arena.quotas``), remove them and their versions, and read their own bots' logs.
 Anyone may list a hosted bot's versions. Author tokens open none of the operator's calls:
 the API's guard (``arena.access``) checks those against the operator's token alone.
 
@@ -14,7 +16,12 @@ match (Referee.CheckBot): the API never runs a bot's code. Without, the API star
 a sandbox on its own host (see ``HostedBots._start``). An author learns there, with the
 bot's own last words, that it does not start, rather than from a tournament of
 forfeits. Then the package, the version and the registry entry are
-stored together (``BotRegistry.publish``), or nothing is.
+stored together (``BotRegistry.publish``), or nothing is. An author's quotas are checked
+before the bot is started (so one at a limit starts nothing) and again in that
+transaction (so two submissions at once cannot both slip under a limit).
+
+Removal deletes the versions and, at once or once no running tournament plays them any
+more, their packages (``arena.store.removal``).
 
 Logs are readable only once the match's tournament has ended (``revealed``): a log
 written in one half of a duplicate pair could show the cards dealt in the other.
@@ -24,13 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import re
 import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
 import grpc
 import redis
@@ -41,16 +49,19 @@ from arena.api.common import revealed, timestamp
 from arena.games import game_names
 from arena.grpc_server import abort, fit
 from arena.hosting import runtimes
+from arena.hosting.elf import not_static
 from arena.hosting.package import InvalidPackage, command_argv, digest, members
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
-from arena.hosting.sandbox import Limits, Sandbox, SandboxError
+from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained
 from arena.hosting.store import PackageStore as UnpackedPackages
+from arena.quotas import AuthorQuotas, OverQuota
 from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED, NotStarted, greet
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.authors import AuthorStore
 from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
 from arena.store.bots import Published
 from arena.store.packages import HostedVersion, PackageStore
+from arena.store.removal import Gone, Removal, Removed
 from arena.store.tournaments import RUNNING
 from arena.tournament.spec import TournamentPlan
 from arena.v1 import arena_pb2, bot_pb2, referee_pb2, referee_pb2_grpc
@@ -58,6 +69,7 @@ from arena.v1 import arena_pb2, bot_pb2, referee_pb2, referee_pb2_grpc
 if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
+log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 5.0
 CHECK_LIMITS = Limits(start_s=10.0)
 """The sandbox's usual limits, but a bot that has not listened within 10 s is refused:
@@ -66,6 +78,8 @@ CHECKS_AT_ONCE = 4
 """Submissions started in sandboxes at once; more wait their turn, so a burst of them
 cannot take the API's host."""
 PUBLISH_TRIES = 3
+SWEEP_EVERY_S = 60.0
+"""How often the API deletes the packages of removed versions that tournaments kept."""
 MATCH_ID = re.compile(r"^(t[0-9a-f]{12})-[a-z0-9-]+-[0-9]+-[0-9]+-[ab]\Z")
 """``t<12 hex>-<game>-<pairing>-<deal>-<a|b>`` (``arena.tournament.schedule``)."""
 NAMES_ALLOWED = "1 to 40 letters, digits, '-', '_' or '.'"
@@ -144,8 +158,10 @@ class HostedBots:
         bots: BotRegistry,
         tournaments: TournamentStore,
         referees: Referees | None = None,
+        quotas: AuthorQuotas | None = None,
     ) -> None:
         self.token = token
+        self.quotas = quotas if quotas is not None else AuthorQuotas()
         self.referees = referees if referees is not None and referees.addresses else None
         self._turn = itertools.count()
         self.bots = bots
@@ -153,6 +169,8 @@ class HostedBots:
         self.packages = PackageStore(client)
         self.authors = AuthorStore(client)
         self.logs = BotLogStore(client)
+        self.removal = Removal(client)
+        self._sweeper: asyncio.Task[None] | None = None
         self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
 
     async def caller(self, context: Context) -> Caller:
@@ -197,6 +215,14 @@ class HostedBots:
         author = await _claim(caller, name, existing, context)
         if await asyncio.to_thread(self.packages.version, name, label) is not None:
             await _label_taken(name, label, context)
+        if await asyncio.to_thread(self.packages.label_removed, name, label):
+            await abort(
+                context,
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"bot {name!r} had a version {label!r}, since removed: a label names one "
+                "package for good (results and ratings name versions by it), give this one "
+                f"a new label (`arena bot versions {name}` lists those in use)",
+            )
         # Checked on a referee, a runtime need not exist here: the referee has it.
         runtime = await _runtime(request.runtime, context, local=self.referees is None)
         blob = request.package
@@ -206,6 +232,12 @@ class HostedBots:
         except InvalidPackage as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         sha256 = await asyncio.to_thread(digest, blob)
+        quotas = None if caller.operator else self.quotas
+        if quotas is not None:
+            usage = await asyncio.to_thread(self.bots.usage, author)
+            why = quotas.refusal(author, usage, name, sha256, len(blob))
+            if why is not None:
+                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
         try:
             hello = await self._start(blob, sha256, runtime, argv, request.command)
         except NotStarted as error:
@@ -225,7 +257,12 @@ class HostedBots:
             entry = RegisteredBot(
                 name, "", games, hello.name, hello.version, now, hosted=True, author=author
             )
-            outcome = await asyncio.to_thread(self.bots.publish, entry, version, blob, existing)
+            try:
+                outcome = await asyncio.to_thread(
+                    self.bots.publish, entry, version, blob, existing, quotas
+                )
+            except OverQuota as over:
+                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(over))
             if outcome is Published.DONE:
                 return version_message(version)
             if outcome is Published.LABEL_TAKEN:
@@ -255,6 +292,9 @@ class HostedBots:
             try:
                 unpacked = UnpackedPackages(workdir / "packages")
                 await asyncio.to_thread(unpacked.add, blob, sha256)
+                program = unpacked.path(sha256) / argv[0]
+                if runtime.name == "binary" and (reason := not_static(program)):
+                    raise CheckFailed(grpc.StatusCode.INVALID_ARGUMENT, f"{argv[0]!r}: {reason}")
                 log = workdir / "bot.log"
                 try:
                     box = await Sandbox.start(
@@ -262,6 +302,12 @@ class HostedBots:
                     )
                 except SandboxError as error:
                     raise NotStarted(str(error)) from None
+                except Uncontained as error:
+                    raise CheckFailed(
+                        grpc.StatusCode.FAILED_PRECONDITION,
+                        f"this API cannot check hosted bots on its own host: {error}; "
+                        "give it a referee that can (arena api serve --referee)",
+                    ) from None
                 try:
                     return await greet(box, HELLO_TIMEOUT_S)
                 finally:
@@ -304,6 +350,94 @@ class HostedBots:
             grpc.StatusCode.UNAVAILABLE,
             f"no referee could check the bot, submit it again later: {'; '.join(failures)}",
         )
+
+    # RemoveBot, RemoveBotVersion
+
+    async def remove_bot(
+        self, request: arena_pb2.RemoveBotRequest, context: Context
+    ) -> arena_pb2.RemoveBotResponse:
+        caller = await self._known_caller("RemoveBot", context)
+        await _check_name(request.name, "bot name", context)
+        for _ in range(PUBLISH_TRIES):
+            bot = await self._removable(caller, request.name, context)
+            removed = await asyncio.to_thread(self.removal.remove_bot, bot)
+            if isinstance(removed, Removed):
+                return arena_pb2.RemoveBotResponse(
+                    versions=sorted(v.version for v in removed.versions),
+                    packages=removed_message(removed),
+                )
+        await _kept_changing(request.name, context)
+
+    async def remove_version(
+        self, request: arena_pb2.RemoveBotVersionRequest, context: Context
+    ) -> arena_pb2.RemoveBotVersionResponse:
+        caller = await self._known_caller("RemoveBotVersion", context)
+        name, label = request.name, request.version
+        await _check_name(name, "bot name", context)
+        await _check_name(label, "version", context)
+        for _ in range(PUBLISH_TRIES):
+            bot = await self._removable(caller, name, context)
+            if not bot.hosted:
+                await abort(
+                    context,
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"{name!r} is a remote bot, registered at an address: it has no versions "
+                    f"(`arena bot remove {name}` removes it)",
+                )
+            removed = await asyncio.to_thread(self.removal.remove_version, bot, label)
+            if removed is Gone.NO_VERSION:
+                await abort(
+                    context,
+                    grpc.StatusCode.NOT_FOUND,
+                    f"bot {name!r} has no version {label!r} (`arena bot versions {name}` "
+                    "lists them)",
+                )
+            if isinstance(removed, Removed):
+                return arena_pb2.RemoveBotVersionResponse(
+                    bot_removed=removed.bot_removed, packages=removed_message(removed)
+                )
+        await _kept_changing(name, context)
+
+    async def _removable(self, caller: Caller, name: str, context: Context) -> RegisteredBot:
+        """The bot ``name`` as it is now, if the caller may remove it."""
+        bot = await asyncio.to_thread(self.bots.get, name)
+        if bot is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {name!r}")
+        if not caller.operator and not (bot.hosted and bot.author == caller.author):
+            owner = f"author {bot.author!r}" if bot.author else "the operator"
+            await abort(
+                context,
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"bot {name!r} belongs to {owner}: an author may remove bots of their own, "
+                f"and their versions, only (you are {caller.author!r})",
+            )
+        return bot
+
+    async def sweep(self) -> None:
+        """Delete the packages of removed versions that no running tournament plays any
+        more; a failure leaves them to the next sweep."""
+        try:
+            await asyncio.to_thread(self.removal.sweep)
+        except redis.RedisError as error:
+            log.warning("cannot sweep the packages of removed versions: %s", error)
+
+    def start_sweeping(self) -> None:
+        """Sweep every ``SWEEP_EVERY_S``, so that the packages a tournament kept go once
+        the workers finish it (nothing here hears of that)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        try:  # once: packages of bots removed before removal deleted packages
+            await asyncio.to_thread(self.removal.note_unused)
+        except redis.RedisError as error:
+            log.warning("cannot look for unused packages: %s", error)
+        while True:
+            try:
+                await self.sweep()
+            except Exception:  # a record it cannot read: say so, and go on sweeping
+                log.exception("cannot sweep the packages of removed versions")
+            await asyncio.sleep(SWEEP_EVERY_S)
 
     # ListBotVersions
 
@@ -407,8 +541,8 @@ class HostedBots:
                 await abort(
                     context,
                     grpc.StatusCode.PERMISSION_DENIED,
-                    f"{entry} is not a version of {name!r} as it is now (the bot was "
-                    "removed since): its logs are the operator's only",
+                    f"{entry} is not a version of {name!r} as it is now (it was removed "
+                    "since): its logs are the operator's only",
                 )
 
     async def _why_none(self, match_id: str) -> str:
@@ -472,6 +606,22 @@ async def _label_taken(name: str, label: str, context: Context) -> None:
         grpc.StatusCode.ALREADY_EXISTS,
         f"bot {name!r} already has a version {label!r}: versions are never replaced, give "
         f"this one a new label (`arena bot versions {name}` lists them)",
+    )
+
+
+async def _kept_changing(name: str, context: Context) -> NoReturn:
+    await abort(
+        context,
+        grpc.StatusCode.ABORTED,
+        f"bot {name!r} kept changing while it was being removed: remove it again",
+    )
+
+
+def removed_message(removed: Removed) -> arena_pb2.RemovedPackages:
+    return arena_pb2.RemovedPackages(
+        freed_bytes=removed.freed_bytes,
+        kept_bytes=removed.kept_bytes,
+        kept_for=list(removed.kept_for),
     )
 
 

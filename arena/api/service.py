@@ -33,6 +33,7 @@ from arena.api.store_down import StoreDown
 from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
+from arena.quotas import AuthorQuotas
 from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RATED
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.history import Point, series
@@ -50,7 +51,7 @@ from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
 from arena.tournament.fair_play import PROTO
 from arena.tournament.seeding import by_rating
-from arena.tournament.spec import InvalidSpec, TooLarge, plan
+from arena.tournament.spec import InvalidSpec, TooLarge, TournamentPlan, plan
 from arena.tournament.standings import spec_format, standings
 from arena.v1 import arena_pb2, arena_pb2_grpc
 
@@ -199,6 +200,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         probe: Probe,
         token: str | None = None,
         referees: Referees | None = None,
+        quotas: AuthorQuotas | None = None,
     ) -> None:
         self.token = token
         self.bots = BotRegistry(client)
@@ -210,7 +212,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.packages = PackageStore(client)
         self.leases = MatchLeases(client)
         self.live = LiveMatches(client)
-        self.hosted = HostedBots(client, token, self.bots, self.tournaments, referees)
+        self.hosted = HostedBots(client, token, self.bots, self.tournaments, referees, quotas)
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -261,11 +263,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def RemoveBot(
         self, request: arena_pb2.RemoveBotRequest, context: Context
     ) -> arena_pb2.RemoveBotResponse:
-        """Removes a bot; a hosted one's versions go with it (their packages stay, for
-        the tournaments that play them)."""
-        if not await asyncio.to_thread(self.bots.remove, request.name):
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {request.name!r}")
-        return arena_pb2.RemoveBotResponse()
+        return await self.hosted.remove_bot(request, context)
+
+    async def RemoveBotVersion(
+        self, request: arena_pb2.RemoveBotVersionRequest, context: Context
+    ) -> arena_pb2.RemoveBotVersionResponse:
+        return await self.hosted.remove_version(request, context)
 
     async def SubmitTournament(
         self, request: arena_pb2.SubmitTournamentRequest, context: Context
@@ -292,9 +295,28 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             sorted(tournament_plan.played_games()),
             total=tournament_plan.total or 0,
         )
+        await self._still_stored(tournament_id, tournament_plan, context)
         # The scheduler hands out the matches; submission returns at once.
         await asyncio.to_thread(_start, tournament_id, [])
         return tournament_message(await self._tournament(tournament_id, context))
+
+    async def _still_stored(
+        self, tournament_id: str, spec: TournamentPlan, context: Context
+    ) -> None:
+        """Cancel the tournament just stored if a version it fixed was removed, package and
+        all, between planning and storing: once it is stored, removal keeps its packages
+        (``arena.store.removal``), but not before."""
+        hosted = {e.hosted.sha256: label for label, e in spec.lineup.items() if e.hosted}
+        gone = await asyncio.to_thread(self.packages.missing, hosted)
+        if gone:
+            await asyncio.to_thread(self.tournaments.set_state, tournament_id, CANCELLED)
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"{', '.join(sorted(hosted[d] for d in gone))} "
+                f"{'was' if len(gone) == 1 else 'were'} removed while this tournament was "
+                "being submitted: submit it again",
+            )
 
     async def GetTournament(
         self, request: arena_pb2.GetTournamentRequest, context: Context
@@ -341,6 +363,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 f"tournament {request.id!r} is already finished",
             )
         await asyncio.to_thread(self.tournaments.set_state, request.id, CANCELLED)
+        await self.hosted.sweep()  # the packages of removed versions it alone played
         return tournament_message(await self._tournament(request.id, context))
 
     async def WatchTournament(
@@ -616,11 +639,14 @@ async def start_server(
     bot_credentials: grpc.ChannelCredentials | None = None,
     bot_networks: BotNetworks = DEFAULT,
     referees: Referees | None = None,
+    quotas: AuthorQuotas | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the API; with ``token``, write calls must carry it (``arena.access``), and
     RegisterBot's callers, who then hold it, learn why a bot did not answer. SubmitBot
     starts bots on one of ``referees`` (Referee.CheckBot), or without any in sandboxes
-    on this host (``arena.hosting.sandbox``)."""
+    on this host (``arena.hosting.sandbox``), and holds authors to ``quotas`` (the
+    defaults of ``arena.quotas`` if None). From the start it sweeps the packages of
+    removed versions every minute (``arena.store.removal``)."""
     client = await asyncio.to_thread(connect, redis_url)  # StoreUnreachable: say so, stop
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
     if token:
@@ -632,9 +658,12 @@ async def start_server(
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)],
     )
     probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
-    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(client, probe, token, referees), server)
+    service = ArenaService(client, probe, token, referees, quotas)
+    arena_pb2_grpc.add_ArenaServicer_to_server(service, server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
-    return server, await start_serving(server, name, host, port, tls)
+    bound = await start_serving(server, name, host, port, tls)
+    service.hosted.start_sweeping()
+    return server, bound
 
 
 def serve(
@@ -647,6 +676,7 @@ def serve(
     bot_credentials: grpc.ChannelCredentials | None = None,
     bot_networks: BotNetworks = DEFAULT,
     referees: Referees | None = None,
+    quotas: AuthorQuotas | None = None,
 ) -> None:
     async def main() -> None:
         server, bound = await start_server(
@@ -658,6 +688,7 @@ def serve(
             bot_credentials=bot_credentials,
             bot_networks=bot_networks,
             referees=referees,
+            quotas=quotas,
         )
         if not token:
             print(API.open_warning(), file=sys.stderr, flush=True)

@@ -134,8 +134,37 @@ def logs(args: argparse.Namespace) -> None:
 
 def remove(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
-        api.RemoveBot(arena_pb2.RemoveBotRequest(name=args.name), timeout=10)
-    print(f"removed {args.name}")
+        if args.version is None:
+            bot = api.RemoveBot(arena_pb2.RemoveBotRequest(name=args.name), timeout=30)
+            versions = ""
+            if bot.versions:
+                plural = "s" if len(bot.versions) > 1 else ""
+                versions = f" and its version{plural} {', '.join(bot.versions)}"
+            print(f"removed {args.name}{versions}{_packages(bot.packages)}")
+            return
+        one = api.RemoveBotVersion(
+            arena_pb2.RemoveBotVersionRequest(name=args.name, version=args.version), timeout=30
+        )
+    also = f", its only version: {args.name} is removed too" if one.bot_removed else ""
+    print(f"removed {args.name}@{args.version}{also}{_packages(one.packages)}")
+
+
+def _packages(packages: arena_pb2.RemovedPackages) -> str:
+    """What became of the removed versions' packages, for the line that says so."""
+    said = []
+    if packages.freed_bytes:
+        said.append(f"{packages.freed_bytes:,} bytes of packages deleted")
+    if packages.kept_bytes:
+        held = list(packages.kept_for)
+        why = (
+            f"while tournament {held[0]} still plays them"
+            if len(held) == 1
+            else f"while tournaments {', '.join(held)} still play them"
+            if held
+            else "until the next sweep"
+        )
+        said.append(f"{packages.kept_bytes:,} bytes of packages kept {why}")
+    return "; " + "; ".join(said) if said else ""
 
 
 def check(args: argparse.Namespace) -> None:

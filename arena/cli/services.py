@@ -14,6 +14,7 @@ from arena.access import API, REFEREE
 from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import token_from_flags
+from arena.quotas import BOTS_ENV, BYTES_ENV, VERSIONS_ENV, AuthorQuotas, parse_count, parse_size
 from arena.tls import ServerTls, channel_credentials, server_tls
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ def bot_networks_from_flags(args: argparse.Namespace) -> BotNetworks:
 def referee_serve(args: argparse.Namespace) -> None:
     if args.processes < 1:
         raise UsageError(f"--processes must be 1 or more, not {args.processes}")
+    _say_containment(_launcher(args))
     if args.processes == 1:
         _serve_referee(args)
         return
@@ -129,9 +131,25 @@ def _serve_referee(
         raise CliError(str(error)) from None
 
 
+def _say_containment(launcher: Launcher) -> None:
+    """One line at start where hosted bots will be refused, or run without a cgroup."""
+    from arena.hosting import cgroups
+    from arena.hosting.pool import Bubblewrap, uncontained
+
+    if not isinstance(launcher, Bubblewrap):
+        return
+    try:
+        cgroups.hierarchy()
+    except cgroups.CgroupUnavailable as error:
+        if launcher.unsafe_no_cgroups:
+            print(f"arena: warning: hosted bots run without a cgroup ({error})", file=sys.stderr)
+        else:
+            print(f"arena: hosted bots are refused: {uncontained(error)}", file=sys.stderr)
+
+
 def _launcher(args: argparse.Namespace) -> Launcher:
     """What starts hosted bots: ``--launcher`` and the pod launcher's flags."""
-    from arena.hosting.pool import BUBBLEWRAP
+    from arena.hosting.pool import Bubblewrap
 
     pod_flags = args.hosted_image or args.pod_template or args.kubernetes_namespace
     if args.launcher != "kubernetes":
@@ -140,7 +158,9 @@ def _launcher(args: argparse.Namespace) -> Launcher:
                 "--hosted-image, --pod-template and --kubernetes-namespace need "
                 "--launcher kubernetes"
             )
-        return BUBBLEWRAP
+        return Bubblewrap(unsafe_no_cgroups=args.unsafe_no_cgroups)
+    if args.unsafe_no_cgroups:
+        raise UsageError("--unsafe-no-cgroups is for --launcher bubblewrap: pods have limits")
     from arena.hosting.kubernetes import (
         POD_RUNTIMES,
         KubernetesApi,
@@ -178,6 +198,7 @@ def api_serve(args: argparse.Namespace) -> None:
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, API)
     referees = _referees(args)
+    quotas = _quotas(args)
     try:
         serve(
             args.redis,
@@ -189,9 +210,24 @@ def api_serve(args: argparse.Namespace) -> None:
             bot_credentials=bot_credentials,
             bot_networks=bot_networks_from_flags(args),
             referees=referees,
+            quotas=quotas,
         )
     except OSError as error:
         raise CliError(str(error)) from None
+
+
+def _quotas(args: argparse.Namespace) -> AuthorQuotas:
+    """Authors' quotas from ``--author-max-*`` (whose defaults are the variables)."""
+    try:
+        return AuthorQuotas(
+            bots=parse_count(args.author_max_bots, f"--author-max-bots (${BOTS_ENV})"),
+            versions=parse_count(
+                args.author_max_versions, f"--author-max-versions (${VERSIONS_ENV})"
+            ),
+            bytes=parse_size(args.author_max_bytes, f"--author-max-bytes (${BYTES_ENV})"),
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def _referees(args: argparse.Namespace) -> Referees | None:

@@ -12,13 +12,23 @@ The package reaches the pod as a directory of a volume the referee shares with i
 pods (the ``hosted-packages`` claim), mounted read-only at ``/bot`` with ``subPath`` =
 the package's SHA-256: the directory the referee unpacked it into is named by it.
 
+The template gives a pod what the local sandbox gives its process, as far as a pod spec
+can hold it, each field written out rather than left to a cluster's defaults: namespaces
+of its own (no host network, PID or IPC, no shared process namespace) and a user
+namespace (``hostUsers: false``), a fixed non-root user, the runtime's default seccomp
+profile, no privileges or capabilities, a read-only root, no service account token and
+no Services in its environment. The NetworkPolicy of deploy/k8s/hosted-bot lets only the
+referee in and nothing out. Which launcher gives which guarantee: docs/architecture.md.
+
 Limits (``arena.hosting.sandbox.Limits``) become the container's memory limit
-(``memory_bytes``, for the whole pod) and a CPU rate of one core, the size of the tmpfs
-at ``/tmp`` (``tmp_bytes``), kernel resource limits set by ``prlimit`` before the bot
-starts (CPU seconds, address space, open files, file size) in the images that have it
-(python3.11, node20; not distroless static), the wait for the bot to listen
-(``start_s``) and the log kept (``log_bytes``). Processes are the node's to bound
-(kubelet ``podPidsLimit``): a pod spec cannot.
+(``box_memory_bytes``: the whole pod's, as the pod has one container, and its memory-backed
+``/tmp`` counts in it) and a CPU rate of one core, the size of that tmpfs
+(``tmp_bytes``), kernel resource limits set by ``prlimit`` before the bot starts (CPU
+seconds, address space, open files, file size) in the images that have it (python3.11,
+node20; not distroless static), the wait for the bot to listen (``start_s``) and the log
+kept (``log_bytes``). Processes and swap are the node's to bound (the kubelet's
+``podPidsLimit`` and ``memorySwap``: deploy/k8s/hosted-bot/kubelet-config.yaml): a pod
+spec cannot.
 
 The API is spoken with the standard library (``http.client`` in a thread): in a pod,
 ``KubernetesApi.in_cluster()`` reads the service account's token (again for every
@@ -64,7 +74,11 @@ USER = 10001
 LIFETIME_S = 21600
 """activeDeadlineSeconds: a backstop for a pod whose referee died before deleting it."""
 CPU_LIMIT = "1"
-REQUESTS = {"cpu": "250m", "memory": "256Mi"}
+EPHEMERAL_STORAGE = "128Mi"
+"""The node's disk a pod may fill before the kubelet evicts it: only its log does (the
+root is read-only, /tmp is memory, the package another volume), which the kubelet
+rotates at containerLogMaxSize x containerLogMaxFiles (50 MiB by default)."""
+REQUESTS = {"cpu": "250m", "memory": "256Mi", "ephemeral-storage": "16Mi"}
 SERVICE_ACCOUNT = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 COMPONENT_LABELS = {
     "app.kubernetes.io/name": "card-arena",
@@ -152,6 +166,11 @@ def template(runtime: str) -> dict[str, Any]:
             "activeDeadlineSeconds": LIFETIME_S,
             "automountServiceAccountToken": False,
             "enableServiceLinks": False,
+            "hostNetwork": False,
+            "hostPID": False,
+            "hostIPC": False,
+            "shareProcessNamespace": False,
+            "hostUsers": False,
             "securityContext": {
                 "runAsNonRoot": True,
                 "runAsUser": USER,
@@ -248,10 +267,17 @@ def quantity(size: int) -> str:
     return f"{size // MiB}Mi" if size % MiB == 0 else str(size)
 
 
-def resources(limits: Limits, cpu: str = CPU_LIMIT) -> dict[str, str]:
-    """The container's resource limits for ``limits``: its memory for the whole pod, and
-    a CPU rate (``Limits`` bounds CPU seconds, which prlimit applies)."""
-    return {"cpu": cpu, "memory": quantity(limits.memory_bytes)}
+def resources(
+    limits: Limits, cpu: str = CPU_LIMIT, ephemeral_storage: str = EPHEMERAL_STORAGE
+) -> dict[str, str]:
+    """The container's resource limits for ``limits``: its memory, which is the whole
+    pod's (one container, whose memory ``/tmp`` is charged to it too); a CPU rate, as
+    ``Limits`` bounds CPU seconds, which prlimit applies; and the node's disk (its log)."""
+    return {
+        "cpu": cpu,
+        "memory": quantity(limits.box_memory_bytes),
+        "ephemeral-storage": ephemeral_storage,
+    }
 
 
 def command(runtime: PodRuntime, argv: Sequence[str], limits: Limits) -> list[str]:
@@ -519,8 +545,12 @@ class PodLauncher:
         container["env"] = [{"name": HOSTED_ADDRESS_ENV, "value": f"0.0.0.0:{self.port}"}, *env]
         container["ports"] = [{"name": "grpc", "containerPort": self.port}]
         resources_ = container.setdefault("resources", {})
-        cpu = resources_.get("limits", {}).get("cpu", CPU_LIMIT)
-        resources_["limits"] = resources(limits, cpu)
+        given = resources_.get("limits", {})  # the template's rate and disk stand
+        resources_["limits"] = resources(
+            limits,
+            given.get("cpu", CPU_LIMIT),
+            given.get("ephemeral-storage", EPHEMERAL_STORAGE),
+        )
         mount = _named(container.get("volumeMounts", []), PACKAGE_VOLUME, "volume mount")
         mount["subPath"] = digest
         mount["readOnly"] = True
@@ -644,6 +674,12 @@ class HostedPod:
         phase = self.pod.get("status", {}).get("phase")
         return not (self._closed or self.pod.get("gone") or phase in ("Failed", "Succeeded"))
 
+    def freeze(self) -> None:
+        """Nothing: Kubernetes cannot pause a pod (docs/architecture.md says so)."""
+
+    def thaw(self) -> None:
+        """Nothing, as ``freeze``."""
+
     def kill(self) -> None:
         """Nothing at once: ``close`` (which a pool's ``dispose`` calls) deletes the pod."""
 
@@ -661,7 +697,7 @@ class HostedPod:
         if terminated:
             reason, code = terminated.get("reason", ""), int(terminated.get("exitCode", 0))
             if reason == "OOMKilled":
-                return f"OOMKilled: its memory limit ({self.limits.memory_bytes // MiB} MiB)"
+                return f"OOMKilled: its memory limit ({self.limits.box_memory_bytes // MiB} MiB)"
             words = exit_words(code)
             known = words != f"status {code}" or reason in ("", "Error")
             return words if known else f"{words} ({reason})"

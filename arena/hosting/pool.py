@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from arena.hosting.runtimes import Runtime, runtime
+from arena.hosting import cgroups
+from arena.hosting.runtimes import Runtime, RuntimeUnavailable, runtime
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError
 
 MAX_TOTAL = 16
@@ -51,6 +52,12 @@ class Launched(Protocol):
         ...
 
     def kill(self) -> None: ...
+
+    def freeze(self) -> None:
+        """Stop the bot where it stands, until ``thaw`` (as far as the launcher can)."""
+        ...
+
+    def thaw(self) -> None: ...
 
     async def stop(self) -> None:
         """End the bot and wait until all it wrote is at ``log_path``."""
@@ -84,10 +91,22 @@ class Launcher(Protocol):
     ) -> Launched: ...
 
 
+@dataclass(frozen=True)
 class Bubblewrap:
-    """The local launcher: a bubblewrap sandbox per bot, runtimes of this host."""
+    """The local launcher: a bubblewrap sandbox per bot, runtimes of this host.
+
+    It offers no runtime at all where it cannot give each sandbox a cgroup, unless the
+    operator said ``unsafe_no_cgroups``: a referee that cannot bound a box's memory and
+    processes as a whole is one hosted bot away from losing its host."""
+
+    unsafe_no_cgroups: bool = False
 
     def runtime(self, name: str, /) -> Runtime:
+        if not self.unsafe_no_cgroups:
+            try:
+                cgroups.hierarchy()
+            except cgroups.CgroupUnavailable as error:
+                raise RuntimeUnavailable(f"{name}: {uncontained(error)}") from None
         return runtime(name)
 
     async def start(
@@ -102,10 +121,21 @@ class Bubblewrap:
         match_id: str = "",
         seat: int | str = "",
     ) -> Sandbox:
-        return await Sandbox.start(package, runtime, argv, log_path, limits)
+        return await Sandbox.start(
+            package, runtime, argv, log_path, limits, unsafe_no_cgroups=self.unsafe_no_cgroups
+        )
 
 
 BUBBLEWRAP = Bubblewrap()
+
+
+def uncontained(error: cgroups.CgroupUnavailable) -> str:
+    """Why this host runs no hosted bot, and what the operator can do about it."""
+    return (
+        f"this host cannot give each sandbox a cgroup ({error}): run the referee as root "
+        "on a host with cgroup v2, or v1 memory, pids, cpu and freezer; on a laptop, "
+        "--unsafe-no-cgroups runs them without"
+    )
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,26 @@
-"""One hosted bot process in a bubblewrap sandbox: no network, no memory across matches.
+"""One hosted bot in a bubblewrap sandbox: a box of its own, no network, no memory.
 
-Each sandbox is fresh: new mount, PID, network, IPC and UTS namespaces; a read-only view
-of its runtime (``arena.hosting.runtimes``), ``/usr`` and the bot's files at ``/bot``; a
-private tmpfs at ``/tmp`` that goes with it; and one writable directory, ``/run/arena``,
-where the bot listens on a Unix socket (``$ARENA_BOT_ADDRESS``), the only way in or out
-(a tmpfs of 256 KiB and 16 files when the arena runs as root).
-The loopback interface of its own network namespace reaches nothing.
+Each sandbox is fresh: new mount, PID, network, IPC, UTS and cgroup namespaces and, as
+root too, a user namespace of its own; a read-only view of its runtime
+(``arena.hosting.runtimes``), ``/usr`` and the bot's files at ``/bot``; a private tmpfs
+at ``/tmp`` that goes with it; and one writable directory, ``/run/arena``, where the bot
+listens on a Unix socket (``$ARENA_BOT_ADDRESS``), the only way in or out (a tmpfs of
+256 KiB and 16 files when the arena runs as root). The loopback interface of its own
+network namespace reaches nothing. ``/sys`` is not there, and the host-wide counters of
+``/proc`` show a still picture (``arena.hosting.host_view``).
 
-Limits are kernel resource limits, set before the bot starts: CPU seconds, address
-space, open files, the largest file it may write and the processes its user may run.
-Run as root, the arena gives every sandbox a user id of its own from ``UIDS`` (locked
-across processes), so the process limit is the sandbox's alone and sandboxes cannot
-signal each other; otherwise sandboxes run as the arena's user, and the process limit
-counts that user's other processes too.
+Run as root, bubblewrap sets the box up as root and then starts, under a host user id
+of the box's own from ``UIDS`` (locked across processes) with no capabilities, a second
+bubblewrap that makes the user namespace, forbids any further one, installs the
+seccomp filter (``arena.hosting.seccomp``) and starts the bot. Nothing keyed by user id
+(keyrings, IPC, locks) is shared with another box or outlives it. Run as another user,
+one unprivileged bubblewrap does all of it in its own user namespace.
+
+Limits: a cgroup per box (``arena.hosting.cgroups``) holds all its processes to one
+memory limit (swap included), one process count and one CPU share, and can freeze it;
+kernel resource limits per process add CPU seconds, address space, open files and file
+size. Without a usable cgroup hierarchy (not root, or no such controllers) a sandbox
+starts only when the operator said ``unsafe_no_cgroups``, for a laptop.
 
 What the bot writes to stdout and stderr is kept up to ``Limits.log_bytes``; the rest
 is read and dropped, so a bot that floods its output neither blocks nor fills a disk.
@@ -27,6 +35,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
@@ -34,7 +43,9 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from arena.bots.sdk import HOSTED_ADDRESS_ENV
-from arena.hosting.runtimes import SYSTEM, Runtime
+from arena.hosting import cgroups, host_view, seccomp
+from arena.hosting.private import open_no_follow, private_directory, state_root
+from arena.hosting.runtimes import Runtime
 
 SOCKET = "/run/arena/bot.sock"
 DRAIN_S = 2.0
@@ -44,6 +55,11 @@ UIDS = range(61000, 62000)
 """User ids for sandboxes; no account on the host should use them."""
 MiB = 1 << 20
 T = TypeVar("T")
+
+
+class Uncontained(OSError):
+    """This host cannot hold a sandbox in a cgroup and the operator did not allow
+    sandboxes without one: the host's fault, never the bot's."""
 
 
 class SandboxError(RuntimeError):
@@ -59,12 +75,17 @@ class SandboxError(RuntimeError):
 
 @dataclass(frozen=True)
 class Limits:
-    """What one sandboxed bot may use. Each process limit applies to every process of
-    the sandbox; ``processes`` counts them all."""
+    """What one sandboxed bot may use. ``box_memory_bytes``, ``processes`` and ``cpus``
+    hold for the whole box (its cgroup); the others for each of its processes."""
 
     cpu_s: int = 300
+    """CPU seconds per process."""
     memory_bytes: int = 2048 * MiB
     """Address space per process (RLIMIT_AS): Node.js reserves about 1 GiB up front."""
+    box_memory_bytes: int = 1024 * MiB
+    """Memory of all the box's processes and its /tmp together, swap included."""
+    cpus: float = 1.0
+    """The box's share of CPU time, in cores."""
     processes: int = 64
     """Threads count: a gRPC server runs a dozen."""
     open_files: int = 256
@@ -84,25 +105,35 @@ def bwrap() -> str:
     return found
 
 
+def default_root() -> Path:
+    """Where sandboxes keep their state unless told otherwise: shared by every referee
+    of this user on the host, which the user-id locks need."""
+    return state_root() / "sandboxes"
+
+
 class _UidLease:
     """A sandbox user id, held through a lock file so that no two sandboxes on this host
-    share one, whichever process started them."""
+    share one, whichever process started them. The lock files live in a directory of
+    root's alone and are opened without following links."""
 
     def __init__(self, directory: Path) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
+        private_directory(directory)
         for uid in UIDS:
-            handle = open(directory / f"{uid}.lock", "w")  # noqa: SIM115 - held until release
+            try:
+                handle = open_no_follow(directory, f"{uid}.lock", os.O_RDWR | os.O_CREAT)
+            except OSError:  # a link or worse where its lock should be: not that one
+                continue
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                handle.close()
+                os.close(handle)
                 continue
             self.uid, self._handle = uid, handle
             return
         raise SandboxError(f"all {len(UIDS)} sandbox user ids are in use on this host")
 
     def release(self) -> None:
-        self._handle.close()
+        os.close(self._handle)
 
 
 @dataclass
@@ -117,6 +148,8 @@ class Sandbox:
     _uid: _UidLease | None
     _info: int
     """The read end of bubblewrap's --info-fd, which names the sandbox's first process."""
+    box: cgroups.Box | None = None
+    """The box's cgroup (None only where the operator allowed sandboxes without one)."""
     _first: int | None = None
 
     @classmethod
@@ -128,34 +161,42 @@ class Sandbox:
         log_path: Path,
         limits: Limits | None = None,
         root: Path | None = None,
+        *,
+        unsafe_no_cgroups: bool = False,
     ) -> Sandbox:
         """Start ``command`` (a word of ``runtime.programs`` or a file of ``package``,
-        then its arguments) and wait until it listens; SandboxError if it does not."""
+        then its arguments) and wait until it listens; SandboxError if it does not,
+        Uncontained if this host cannot give it a cgroup and that was not allowed."""
         limits = limits or Limits()
-        root = root or Path(tempfile.gettempdir()) / "arena-sandboxes"
+        root = private_directory(root or default_root())
+        box = _new_box(limits, unsafe_no_cgroups)
         uid = _UidLease(root / "uids") if os.geteuid() == 0 else None
-        workdir = Path(tempfile.mkdtemp(prefix="sandbox-", dir=root))
+        workdir = Path(tempfile.mkdtemp(prefix=f"sandbox-{os.getpid()}-", dir=root))
         info, info_w = os.pipe()
         os.set_blocking(info, False)
+        rules, rules_w = os.pipe()
         try:
+            os.write(rules_w, seccomp.compiled())  # far less than a pipe holds
+            os.close(rules_w)
             sockets = workdir / "run"
             sockets.mkdir()
             if uid is not None:  # a mount cut short would finish after the undoing
                 await _to_the_end(_small_tmpfs(sockets, uid.uid))
-            argv = _argv(package, runtime, command, sockets, limits, uid.uid if uid else None)
-            at = argv.index(bwrap()) + 1
-            argv[at:at] = ["--info-fd", str(info_w)]  # names the sandbox's first process
+            view = _host_view(root, limits)
+            plan = _Plan(package, runtime, command, sockets, limits, view, rules, info_w)
+            argv = _argv(plan, uid.uid if uid else None, box)
             log_path.parent.mkdir(parents=True, exist_ok=True)
-            process = await _spawn(argv, info_w, info)
+            process = await _spawn(argv, (info_w, rules), info)
         except BaseException:
-            await _to_the_end(_undo(workdir, uid, info))
+            await _to_the_end(_undo(workdir, uid, info, box))
             raise
         finally:
             os.close(info_w)
+            os.close(rules)
         assert process.stdout is not None
         drain = asyncio.create_task(_keep(process.stdout, log_path.open("wb"), limits.log_bytes))
         address = f"unix:{sockets / 'bot.sock'}"
-        sandbox = cls(process, address, workdir, log_path, drain, uid, info)
+        sandbox = cls(process, address, workdir, log_path, drain, uid, info, box)
         try:
             await sandbox._listening(sockets / "bot.sock", limits.start_s)
         except BaseException:
@@ -177,7 +218,11 @@ class Sandbox:
     def describe_exit(self) -> str:
         """How the process ended, in words (a resource limit names itself)."""
         code = self.process.returncode
-        return "nothing yet: it runs" if code is None else exit_words(code)
+        if code is None:
+            return "nothing yet: it runs"
+        if self.box is not None and self.box.oom_kills():
+            return f"{exit_words(code)}; a process of it was killed at the box's memory limit"
+        return exit_words(code)
 
     def tail(self, lines: int = 20) -> str:
         """The last lines the bot wrote, as a suffix for a message (empty if none)."""
@@ -187,15 +232,34 @@ class Sandbox:
         """Whether its process has not ended yet."""
         return self.process.returncode is None
 
+    def freeze(self) -> None:
+        """Stop every process of the box where it stands (its cgroup's freezer) until
+        ``thaw``: a seat computes only while it is asked to act. Nothing without a
+        cgroup, or once the box is gone."""
+        if self.box is not None and self.process.returncode is None:
+            with contextlib.suppress(OSError):
+                self.box.freeze()
+
+    def thaw(self) -> None:
+        if self.box is not None:
+            with contextlib.suppress(OSError):
+                self.box.thaw()
+
     def kill(self) -> None:
         """Kill the sandbox now, and with it every process in it; ``stop`` waits for that."""
+        self.thaw()  # a frozen process takes no signal, not even SIGKILL, under cgroup v1
         if self.process.returncode is None:
             self._first = _kill(self.process.pid, self._info, self._first)
 
     async def stop(self) -> None:
         """Kill every process of the sandbox and wait until all they wrote is in the log."""
         self.kill()
-        await self.process.wait()
+        try:
+            await asyncio.wait_for(asyncio.shield(self.process.wait()), DRAIN_S)
+        except TimeoutError:  # bubblewrap did not end once its box had: end it
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            await self.process.wait()
         done, _ = await asyncio.wait({self._drain}, timeout=DRAIN_S)
         if not done:  # a process outlived its sandbox; the log is whole enough
             self._drain.cancel()
@@ -203,8 +267,11 @@ class Sandbox:
             await self._drain
 
     async def close(self) -> None:
-        """Kill every process of the sandbox and remove its files."""
+        """Kill every process of the sandbox and remove its files and its cgroup."""
         await self.stop()
+        if self.box is not None:
+            await self.box.remove()
+            self.box = None
         if self._uid is not None:
             await _run("umount", "--lazy", str(self.workdir / "run"))
         shutil.rmtree(self.workdir, ignore_errors=True)
@@ -214,6 +281,28 @@ class Sandbox:
         if self._info >= 0:
             os.close(self._info)
             self._info = -1
+
+
+def sweep(root: Path | None = None) -> list[str]:
+    """Remove what sandboxes of processes that no longer run left behind (a referee
+    killed with its boxes open): their socket mounts, directories and cgroups. Boxes of
+    processes that still run, another referee's, are left alone. Returns what went."""
+    root = root or default_root()
+    removed = []
+    with contextlib.suppress(OSError):
+        for entry in root.iterdir():
+            parts = entry.name.split("-")
+            if parts[0] != "sandbox" or len(parts) < 3 or not parts[1].isdigit():
+                continue
+            if cgroups.alive(int(parts[1])):
+                continue
+            if os.path.ismount(entry / "run"):
+                subprocess.run(["umount", "--lazy", str(entry / "run")], check=False)
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry.name)
+    with contextlib.suppress(cgroups.CgroupUnavailable):
+        removed += cgroups.hierarchy().sweep()
+    return removed
 
 
 def log_tail(path: Path, lines: int = 20) -> str:
@@ -242,7 +331,7 @@ def exit_words(code: int) -> str:
     return f"status {code}"
 
 
-async def _spawn(argv: list[str], info_w: int, info: int) -> asyncio.subprocess.Process:
+async def _spawn(argv: list[str], fds: tuple[int, ...], info: int) -> asyncio.subprocess.Process:
     """Start bubblewrap. A start cut short once the process exists still ends with it
     killed, sandbox and all: nothing may run on that nobody can stop."""
     spawning = asyncio.ensure_future(
@@ -253,7 +342,7 @@ async def _spawn(argv: list[str], info_w: int, info: int) -> asyncio.subprocess.
             stderr=asyncio.subprocess.STDOUT,
             env={"PATH": "/usr/bin:/bin"},
             start_new_session=True,
-            pass_fds=(info_w,),
+            pass_fds=fds,
         )
     )
     try:
@@ -270,9 +359,11 @@ async def _reap(spawning: asyncio.Future[asyncio.subprocess.Process], info: int)
         await process.wait()
 
 
-async def _undo(workdir: Path, uid: _UidLease | None, info: int) -> None:
+async def _undo(workdir: Path, uid: _UidLease | None, info: int, box: cgroups.Box | None) -> None:
     """Undo a start that failed before its sandbox existed."""
     os.close(info)
+    if box is not None:
+        await box.remove()
     if uid is not None:
         await _run("umount", "--lazy", str(workdir / "run"))
         uid.release()
@@ -303,7 +394,9 @@ def _kill(pid: int, info: int, first: int | None) -> int | None:
     sandbox dies with it. Bubblewrap would kill it when bubblewrap dies, but only once
     it has set that up, which a sandbox killed as it starts has not; so bubblewrap is
     stopped first (it can then neither start that process nor reap it, whose PID is
-    therefore still its own), the first process is killed, then bubblewrap."""
+    therefore still its own) and the first process is killed. Then bubblewrap goes on,
+    reaps it and ends by itself, so that no zombie is left to the host's init; only
+    one stopped before it named that process is killed with everything it started."""
     try:
         os.kill(pid, signal.SIGSTOP)
         state = os.waitid(os.P_PID, pid, os.WSTOPPED | os.WEXITED | os.WNOWAIT)
@@ -316,7 +409,10 @@ def _kill(pid: int, info: int, first: int | None) -> int | None:
         with contextlib.suppress(ProcessLookupError):
             os.kill(process, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
+        if first is not None:
+            os.kill(pid, signal.SIGCONT)
+        else:
+            os.killpg(pid, signal.SIGKILL)
     return first
 
 
@@ -370,16 +466,34 @@ async def _keep(stream: asyncio.StreamReader, log: IO[bytes], limit: int) -> Non
                 log.flush()
 
 
-def _argv(
-    package: Path,
-    runtime: Runtime,
-    command: Sequence[str],
-    sockets: Path,
-    limits: Limits,
-    uid: int | None,
-) -> list[str]:
-    program = runtime.program(command[0])
-    inner = [program or f"/bot/{command[0]}", *command[1:]]
+JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+"""A shell that puts itself in the box's cgroup (every v1 controller's, in turn) and then
+becomes the sandbox: joined before it starts, nothing of the bot runs outside the box."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one sandbox's command line is made of."""
+
+    package: Path
+    runtime: Runtime
+    command: Sequence[str]
+    sockets: Path
+    limits: Limits
+    host_view: Path
+    """A directory of the files that cover /proc's host-wide counters."""
+    rules: int
+    """A descriptor to read the compiled seccomp filter from."""
+    info: int
+    """bubblewrap's --info-fd."""
+
+
+def _argv(plan: _Plan, uid: int | None, box: cgroups.Box | None) -> list[str]:
+    limits = plan.limits
+    program = plan.runtime.program(plan.command[0])
+    inner = [program or f"/bot/{plan.command[0]}", *plan.command[1:]]
+    join = ["/bin/sh", "-c", JOIN, "arena-box", *box.procs_files, "--"] if box else []
+    nproc = limits.processes if uid is not None else limits.processes + _own_processes()
     prlimit = [
         "prlimit",
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}",  # SIGXCPU first, which names the limit
@@ -387,36 +501,111 @@ def _argv(
         f"--nofile={limits.open_files}",
         f"--fsize={limits.file_bytes}",
         "--core=0",
-        f"--nproc={limits.processes if uid is not None else limits.processes + _own_processes()}",
+        f"--nproc={nproc}",
         "--",
     ]
-    sandbox = [
-        bwrap(),
+    setup = [
+        bwrap(), "--info-fd", str(plan.info),
         "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-        *(["--unshare-user"] if uid is None else []),
-        "--die-with-parent", "--new-session", "--clearenv",
+        "--as-pid-1", "--die-with-parent", "--new-session", "--clearenv",
         "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/tmp",
         "--setenv", HOSTED_ADDRESS_ENV, f"unix:{SOCKET}",
-        *(a for name, value in runtime.env for a in ("--setenv", name, value)),
-        "--ro-bind", SYSTEM, SYSTEM,
-        "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-        "--symlink", "usr/bin", "/bin",
+        *(a for name, value in plan.runtime.env for a in ("--setenv", name, value)),
     ]  # fmt: skip
-    for source, target in runtime.binds:
-        sandbox += [*_parents(target), "--ro-bind", source, target]
-    sandbox += [
-        "--ro-bind", str(package), "/bot",
-        *_parents("/run/arena"), "--bind", str(sockets), "/run/arena",
-        "--proc", "/proc", "--dev", "/dev",
-        "--size", str(limits.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
-        "--chdir", "/bot",
+    confine = ["--disable-userns", "--seccomp", str(plan.rules)]
+    if uid is None:  # one unprivileged bubblewrap does it all, in a user namespace
+        view = _view(plan, plan.runtime.system, host=True)
+        return [*join, *prlimit, setup[0], "--unshare-user", *confine, *setup[1:], *view, *inner]
+    # Root: bubblewrap makes the box as root, with /usr for the two programs that follow;
+    # the box's own user, without privileges, then runs a second bubblewrap, which makes
+    # the user namespace, shows the bot only what its runtime needs of what the first
+    # one mounted, and installs the filter.
+    with_usr = ["--ro-bind", "/usr", "/usr", *_links(("/usr/lib", "/usr/lib64", "/usr/bin"))]
+    own_user = [
+        "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+        "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+        bwrap(), "--unshare-user", *confine, "--die-with-parent",
+        *_view(plan, plan.runtime.system, host=False), "--",
     ]  # fmt: skip
-    if uid is not None:  # root: do the mounts, then become the sandbox's own user
-        sandbox += [
-            "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
-            "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+    return [*join, *prlimit, *setup, *with_usr, *_view(plan, (), host=True), *own_user, *inner]
+
+
+def _view(plan: _Plan, system: Sequence[str], *, host: bool) -> list[str]:
+    """Bubblewrap's words for the filesystem the bot sees: ``system`` directories, its
+    runtime's binds, its package at /bot, its socket directory, /proc with the host's
+    counters masked, /dev and a private /tmp. With ``host``, made from the host's files;
+    else bound again from a sandbox that already shows them where they go."""
+    words = []
+    for path in system:
+        words += ["--ro-bind", path, path]
+    words += _links(system)
+    for source, target in plan.runtime.binds:
+        words += [*_parents(target), "--ro-bind", source if host else target, target]
+    if host:
+        for path in plan.runtime.hidden:
+            words += ["--tmpfs", path]
+        return [
+            *words,
+            "--ro-bind", str(plan.package), "/bot",
+            *_parents("/run/arena"), "--bind", str(plan.sockets), "/run/arena",
+            "--proc", "/proc", *_masks(plan.host_view), "--dev", "/dev",
+            "--size", str(plan.limits.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
+            "--remount-ro", "/", "--chdir", "/bot",
         ]  # fmt: skip
-    return [*prlimit, *sandbox, *inner]
+    return [
+        *words,
+        "--ro-bind", "/bot", "/bot",
+        *_parents("/run/arena"), "--bind", "/run/arena", "/run/arena",
+        "--bind", "/proc", "/proc", "--dev-bind", "/dev", "/dev", "--bind", "/tmp", "/tmp",
+        "--remount-ro", "/", "--chdir", "/bot",
+    ]  # fmt: skip
+
+
+def _links(system: Sequence[str]) -> list[str]:
+    """The top-level links a dynamically linked program expects (/lib64/ld-linux...)."""
+    words = []
+    for path in system:
+        words += ["--symlink", path.removeprefix("/"), "/" + Path(path).name]
+    return words
+
+
+def _masks(view: Path) -> list[str]:
+    """Bubblewrap's words that cover /proc's host-wide counters with the files of
+    ``view``, and its directories of them with empty ones."""
+    words = []
+    for file in sorted(view.iterdir()):
+        words += ["--ro-bind", str(file), f"/proc/{file.name}"]
+    for name in host_view.masked_directories():
+        words += ["--tmpfs", f"/proc/{name}"]
+    return words
+
+
+def _host_view(root: Path, limits: Limits) -> Path:
+    """The directory of masking files for boxes of this memory size, written once."""
+    view = root / f"host-view-{limits.box_memory_bytes}"
+    if view.is_dir():
+        return view
+    making = Path(tempfile.mkdtemp(prefix=".host-view-", dir=root))
+    for name, text in host_view.masked_files(limits.box_memory_bytes).items():
+        (making / name).write_bytes(text)
+        (making / name).chmod(0o444)
+    making.chmod(0o755)
+    try:
+        os.rename(making, view)
+    except OSError:  # another sandbox wrote the same files first
+        shutil.rmtree(making, ignore_errors=True)
+    return view
+
+
+def _new_box(limits: Limits, unsafe_no_cgroups: bool) -> cgroups.Box | None:
+    """The cgroup of a new sandbox; None where there can be none and that was allowed."""
+    try:
+        found = cgroups.hierarchy()
+    except cgroups.CgroupUnavailable as error:
+        if unsafe_no_cgroups:
+            return None
+        raise Uncontained(f"{error}; hosted bots need one (or --unsafe-no-cgroups)") from None
+    return found.new_box(limits.box_memory_bytes, limits.processes, limits.cpus)
 
 
 def _parents(target: str) -> list[str]:

@@ -29,16 +29,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.hosting.elf import not_static
 from arena.hosting.package import InvalidPackage, command_argv
-from arena.hosting.pool import BUBBLEWRAP, MAX_TOTAL, Launch, Launched, Launcher, SandboxPool
+from arena.hosting.pool import (
+    BUBBLEWRAP,
+    MAX_TOTAL,
+    Bubblewrap,
+    Launch,
+    Launched,
+    Launcher,
+    SandboxPool,
+)
+from arena.hosting.private import private_directory, state_root
 from arena.hosting.runtimes import NAMES, Runtime, RuntimeUnavailable
-from arena.hosting.sandbox import Limits, SandboxError
+from arena.hosting.sandbox import Limits, SandboxError, sweep
 from arena.hosting.store import PackageStore
 from arena.referee.bot_client import BotConnection, BotFault
 from arena.v1 import bot_pb2, referee_pb2
 
 KILLED = "killed at the end of the match"
-DEFAULT_DIRECTORY = Path(tempfile.gettempdir()) / "arena-hosting"
+DEFAULT_DIRECTORY = state_root() / "hosting"
 CHECK_HELLO_S = 5.0
 """How long a bot that CheckBot started has to answer Hello once it listens."""
 CHECKS_AT_ONCE = 4
@@ -125,11 +135,15 @@ class Hosting:
         pool_max: int = MAX_TOTAL,
         launcher: Launcher = BUBBLEWRAP,
     ) -> None:
-        if pool_size and launcher is not BUBBLEWRAP:
+        if pool_size and not isinstance(launcher, Bubblewrap):
             raise ValueError("only the bubblewrap launcher keeps a pool of started bots")
-        self.directory = directory
+        self.directory = private_directory(directory)
         self.limits = limits or Limits()
         self.launcher = launcher
+        if isinstance(launcher, Bubblewrap):
+            swept = sweep()
+            if swept:
+                log.warning("removed what killed referees' sandboxes left: %s", ", ".join(swept))
         self.store = PackageStore(directory / "packages")
         self._pool_dir = directory / "pool" / secrets.token_hex(8)  # this referee's own
         self.pool = SandboxPool(
@@ -203,6 +217,9 @@ class Hosting:
         files = await asyncio.to_thread(self.store.files, entry.sha256)
         try:
             argv = command_argv(entry.command, found, files)
+            program = self.store.path(entry.sha256) / argv[0]
+            if found.name == "binary" and (reason := await asyncio.to_thread(not_static, program)):
+                raise InvalidPackage(f"{argv[0]!r}: {reason}")
         except InvalidPackage as error:
             command = entry.command[:100]
             raise Refused(f"{entry.field}.command {command!r}: {error}") from None
@@ -270,6 +287,20 @@ class HostedSeats:
         """Where the seat's bot listens ("" if it did not start): for dialling only."""
         box = self.boxes.get(seat)
         return box.address if box is not None else ""
+
+    def freeze(self, *seats: int) -> None:
+        """Stop these seats' bots (all of them if none is named) until ``thaw``: a
+        hosted seat runs only while it is asked to act, so it cannot compute on another
+        seat's time nor time another seat's work through the CPU they share."""
+        for seat in seats or tuple(self.boxes):
+            if seat in self.boxes:
+                self.boxes[seat].freeze()
+
+    def thaw(self, *seats: int) -> None:
+        """Let these seats' bots (all if none is named) run again."""
+        for seat in seats or tuple(self.boxes):
+            if seat in self.boxes:
+                self.boxes[seat].thaw()
 
     def ended(self, seat: int) -> str | None:
         """How the seat's process ended, in a fault's words; None while it runs."""

@@ -219,9 +219,13 @@ class MatchRunner:
                 seats = [
                     self._conversation(s, connections, streams) for s in range(self.info.num_seats)
                 ]
+                if self.hosted is not None:
+                    self.hosted.freeze()  # each seat runs again when asked to act
                 try:
                     await self._play(state, seats, outcome)
                 finally:
+                    if self.hosted is not None:
+                        self.hosted.thaw()  # to hear MatchEnded and to be ended
                     for conversation in seats:
                         await conversation.close()
             result = self._result(state, outcome, time.monotonic() - started)
@@ -335,6 +339,8 @@ class MatchRunner:
             )
             sent = time.perf_counter()
             problem: tuple[FaultKind, str] | None
+            if self.hosted is not None:
+                self.hosted.thaw(seat)
             try:
                 response = await seats[seat].act(request, self.clocks.allowance(seat), index)
                 action = response.action_id
@@ -343,6 +349,9 @@ class MatchRunner:
                 )
             except BotFault as fault:
                 problem = fault.kind, fault.detail
+            finally:
+                if self.hosted is not None:
+                    self.hosted.freeze(seat)
             think_s = time.perf_counter() - sent
             self.clocks.spend(seat, think_s, problem is not None and problem[0] in OUT_OF_TIME)
             self._seat_latency[seat].observe(think_s)

@@ -26,6 +26,7 @@ from arena.referee.feed import FeedRegistry
 from arena.referee.hosted import (
     DEFAULT_DIRECTORY,
     NOT_STARTED,
+    HostedEntry,
     Hosting,
     NotStarted,
     Refused,
@@ -37,7 +38,7 @@ from arena.referee.requests import InvalidRequest, checked_bot, match_spec
 from arena.referee.siblings import Relay, relay, start_private
 from arena.replay import ReplayNotFound, ReplayStore
 from arena.tls import ServerTls
-from arena.v1 import referee_pb2, referee_pb2_grpc
+from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
 
 DEFAULT_MAX_CONCURRENT_MATCHES = 256
 DEFAULT_MAX_WATCHERS = 256
@@ -138,14 +139,32 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         await _check_size(request.ByteSize() - len(request.bot.package), context)
         try:
             entry = checked_bot(request)
+        except InvalidRequest as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        held = self.hosting.store.has(entry.sha256)
+        try:
+            hello = await self._check_bot(entry, context)
+        except BaseException:
+            if not held:  # unpacked for this check: a bot that fails it leaves nothing here
+                await asyncio.to_thread(self.hosting.store.remove, entry.sha256)
+            raise
+        return referee_pb2.CheckBotResponse(
+            name=hello.name,
+            version=hello.version,
+            games=list(hello.games),
+            supports_stream=hello.supports_stream,
+        )
+
+    async def _check_bot(self, entry: HostedEntry, context: Context) -> bot_pb2.HelloResponse:
+        try:
             (launch,) = await self.hosting.prepare([entry])
-        except (InvalidRequest, Refused) as error:
+        except Refused as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except Unavailable as error:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
         assert launch is not None
         try:
-            hello = await self.hosting.check(launch)
+            return await self.hosting.check(launch)
         except NotStarted as error:
             # The caller holds the referee's token: it may read what the bot wrote.
             await abort(
@@ -153,12 +172,6 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 grpc.StatusCode.FAILED_PRECONDITION,
                 fit(f"{NOT_STARTED}{error}"),
             )
-        return referee_pb2.CheckBotResponse(
-            name=hello.name,
-            version=hello.version,
-            games=list(hello.games),
-            supports_stream=hello.supports_stream,
-        )
 
     async def wind_down(self) -> None:
         """End the matches still in play, and wait until each has ended its sandboxes

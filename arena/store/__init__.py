@@ -7,8 +7,14 @@ key                                type   holds
                                           (an address) or hosted (an author)
 ``arena:hosted:{name}``            hash   a hosted bot's version label -> the version
                                           (JSON: runtime, command, package digest, ...)
+``arena:hosted:{name}:removed``    set    the labels of its removed versions, which are
+                                          not given out again while the bot exists
 ``arena:package:{sha256}``         str    a hosted bot's package (tar.gz), named by the
-                                          SHA-256 of its bytes; never deleted
+                                          SHA-256 of its bytes; deleted once no version
+                                          uses it and no running tournament plays it
+``arena:packages:removed``         set    digests of removed versions' packages that may
+                                          still be stored: what the next sweep looks at
+                                          (``arena.store.removal``)
 ``arena:authors``                  hash   author name -> SHA-256 of their token
 ``arena:author-tokens``            hash   SHA-256 of a token -> author name
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
@@ -75,8 +81,10 @@ version 1, and is upgraded in memory on reading (the keys it lacks get what read
 assumed of them), so readers see only the current type and never raw keys.
 
 A hosted bot's entry, its new version and the package are written in one transaction
-(``BotRegistry.publish``); removing it drops its versions with it, never its packages,
-which tournaments that fixed a version still play. Tokens are kept as hashes only.
+(``BotRegistry.publish``), which also holds its author to their quotas
+(``arena.quotas``). Removing a bot or a version deletes the records in one transaction
+and then the packages nothing else uses, once no running tournament plays them
+(``arena.store.removal``). Tokens are kept as hashes only.
 
 A result is written with HSETNX: a match played twice (a worker died after the referee
 finished, and the task ran again) is stored once, and only the first write counts.

@@ -16,8 +16,9 @@ from typing import Any
 
 import redis
 
+from arena.quotas import AuthorQuotas, OverQuota, Usage
 from arena.records import Fields, check_version, parse, upgrade
-from arena.store.packages import BLOB, VERSIONS, HostedVersion
+from arena.store.packages import BLOB, REMOVED_LABELS, VERSIONS, HostedVersion
 
 BOTS = "arena:bots"
 KIND = "registered bot"
@@ -116,19 +117,34 @@ class BotRegistry:
                     continue  # another bot changed meanwhile: look again
 
     def publish(
-        self, bot: RegisteredBot, version: HostedVersion, blob: bytes, seen: RegisteredBot | None
+        self,
+        bot: RegisteredBot,
+        version: HostedVersion,
+        blob: bytes,
+        seen: RegisteredBot | None,
+        quotas: AuthorQuotas | None = None,
     ) -> Published:
         """Store a hosted bot's new ``version``, its package and its registry entry
         ``bot`` together, if the entry is still ``seen`` (what the caller's access
-        decision was made on; None: no such bot) and the label is new."""
+        decision was made on; None: no such bot) and the label is new. With ``quotas``,
+        raises ``OverQuota`` (nothing written) if the version would take the bot's author
+        past one: checked here, on what the transaction watches, so two submissions at
+        once cannot both slip under a limit."""
         versions = VERSIONS.format(name=bot.name)
         with self.redis.pipeline() as pipe:
             try:
-                pipe.watch(BOTS, versions)  # type: ignore[no-untyped-call]
+                pipe.watch(BOTS, versions, REMOVED_LABELS.format(name=bot.name))  # type: ignore[no-untyped-call]
                 if _parse(pipe.hget(BOTS, bot.name)) != seen:
                     return Published.CHANGED
-                if pipe.hexists(versions, version.version):
+                if pipe.hexists(versions, version.version) or pipe.sismember(
+                    REMOVED_LABELS.format(name=bot.name), version.version
+                ):
                     return Published.LABEL_TAKEN
+                if quotas is not None and bot.author:
+                    usage = _usage(pipe, bot.author)
+                    why = quotas.refusal(bot.author, usage, bot.name, version.sha256, version.size)
+                    if why is not None:
+                        raise OverQuota(why)
                 pipe.multi()
                 pipe.set(BLOB.format(sha256=version.sha256), blob, nx=True)
                 pipe.hset(versions, version.version, version.to_json())
@@ -138,6 +154,10 @@ class BotRegistry:
             except redis.WatchError:
                 return Published.CHANGED
 
+    def usage(self, author: str) -> Usage:
+        """What ``author``'s hosted bots hold, for their quotas (``arena.quotas``)."""
+        return _usage(self.redis, author)
+
     def get(self, name: str) -> RegisteredBot | None:
         return _parse(self.redis.hget(BOTS, name))
 
@@ -145,15 +165,26 @@ class BotRegistry:
         raw: dict[bytes, bytes] = self.redis.hgetall(BOTS)  # type: ignore[assignment]
         return sorted((RegisteredBot.from_json(v) for v in raw.values()), key=lambda b: b.name)
 
-    def remove(self, name: str) -> bool:
-        """Drop ``name`` and, if it is hosted, its versions, together (packages stay:
-        tournaments that fixed a version still play it); False if there was no such bot."""
-        with self.redis.pipeline() as pipe:
-            pipe.hdel(BOTS, name)
-            pipe.delete(VERSIONS.format(name=name))
-            removed, _ = pipe.execute()
-        return bool(removed)
-
 
 def _parse(text: object) -> RegisteredBot | None:
     return None if text is None else RegisteredBot.from_json(text)  # type: ignore[arg-type]
+
+
+def _usage(client: redis.Redis | redis.client.Pipeline, author: str) -> Usage:
+    """What ``author``'s bots hold, read through ``client``: in a transaction, a pipeline
+    that has started watching, which then watches their versions too."""
+    raw: dict[bytes, bytes] = client.hgetall(BOTS)  # type: ignore[assignment]
+    bots = (RegisteredBot.from_json(v) for v in raw.values())
+    mine = sorted(b.name for b in bots if b.hosted and b.author == author)
+    keys = [VERSIONS.format(name=name) for name in mine]
+    if keys and isinstance(client, redis.client.Pipeline):
+        client.watch(*keys)  # type: ignore[no-untyped-call]
+    versions: dict[str, int] = {}
+    packages: dict[str, int] = {}
+    for name, key in zip(mine, keys, strict=True):
+        held: dict[bytes, bytes] = client.hgetall(key)  # type: ignore[assignment]
+        versions[name] = len(held)
+        for text in held.values():
+            version = HostedVersion.from_json(text)
+            packages[version.sha256] = version.size
+    return Usage(versions, packages)

@@ -1,18 +1,21 @@
 """Hosted bots' packages and versions in Redis.
 
 A package is stored once under the SHA-256 of its bytes, however many versions (or
-bots) use it. A hosted bot keeps every version it was ever submitted with; versions
-are never replaced, so a tournament that fixed ``name@version`` at submission plays
-exactly that package to its end. A new version is stored together with its package
-and its bot's registry entry (``arena.store.bots.BotRegistry.publish``); ``put_blob``
-and ``add_version`` are the same writes one at a time, for tools and tests.
+bots) use it. A hosted bot keeps every version it was submitted with until one is
+removed; versions are never replaced, and a removed version's label is not given out
+again while the bot exists, so ``name@version`` names one package for good and a
+tournament that fixed it at submission plays exactly that package to its end. A new
+version is stored together with its package and its bot's registry entry
+(``arena.store.bots.BotRegistry.publish``); removal and the deletion of packages nothing
+uses any more are in ``arena.store.removal``. ``put_blob`` and ``add_version`` are the
+same writes as ``publish`` one at a time, for tools and tests.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,6 +26,11 @@ from arena.records import Fields, check_version, parse, upgrade
 BLOB = "arena:package:{sha256}"
 VERSIONS = "arena:hosted:{name}"
 """Hash: version label -> the version's JSON."""
+REMOVED_LABELS = "arena:hosted:{name}:removed"
+"""Set: the labels of the bot's removed versions, which are not given out again."""
+REMOVED = "arena:packages:removed"
+"""Set: digests of removed versions' packages whose bytes may still be stored
+(``arena.store.removal``)."""
 KIND = "hosted version"
 VERSION = 2
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -106,6 +114,21 @@ class PackageStore:
         data: bytes | None = self.redis.get(BLOB.format(sha256=sha256))  # type: ignore[assignment]
         return data
 
+    def missing(self, digests: Iterable[str]) -> list[str]:
+        """Those of ``digests`` whose package is not stored."""
+        wanted = sorted(set(digests))
+        if not wanted:
+            return []
+        with self.redis.pipeline(transaction=False) as pipe:
+            for sha256 in wanted:
+                pipe.exists(BLOB.format(sha256=sha256))
+            found = pipe.execute()
+        return [sha256 for sha256, there in zip(wanted, found, strict=True) if not there]
+
+    def label_removed(self, name: str, label: str) -> bool:
+        """Whether ``name`` had a version ``label``, since removed."""
+        return bool(self.redis.sismember(REMOVED_LABELS.format(name=name), label))
+
     def add_version(self, version: HostedVersion) -> bool:
         """Record a new version; False (and nothing written) if the label exists."""
         key = VERSIONS.format(name=version.name)
@@ -124,7 +147,3 @@ class PackageStore:
             return newest[0] if newest else None
         text = self.redis.hget(VERSIONS.format(name=name), label)
         return None if text is None else HostedVersion.from_json(text)
-
-    def forget(self, name: str) -> None:
-        """Drop ``name``'s versions (packages stay: other versions may share them)."""
-        self.redis.delete(VERSIONS.format(name=name))

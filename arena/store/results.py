@@ -1,12 +1,13 @@
 """A match's stored result (``arena:t:{id}:results``): the record type, its JSON and the
 migration of results stored before records had versions (``arena.records``).
 
-The JSON keys are the dataclass's fields, in its order; ``seat_bots`` is written only
-when set. Version 1 (no ``record_version``) is every result stored before: the first
-seventeen keys always (``finished_at`` as good as always), the rest added as the arena
-learned to keep them; a version 1 result lacking them reads with what the readers
-assumed of it (no time, no fault kinds, no deal commitment, rated as a duplicate half,
-fair play and the seed's source not recorded).
+The JSON keys are the dataclass's fields, in its order; ``seat_bots`` and ``started_at``
+are written only when set (a reader that does not know a key ignores it). Version 1 (no
+``record_version``) is every result stored before: the first seventeen keys always
+(``finished_at`` as good as always), the rest added as the arena learned to keep them;
+a version 1 result lacking them reads with what the readers assumed of it (no time, no
+fault kinds, no deal commitment, rated as a duplicate half, fair play and the seed's
+source not recorded).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ ENDS = tuple(name.removeprefix("MATCH_END_").lower() for name, _ in referee_pb2.
 TEAMS = 2
 """Every game the arena has is played by two teams; a result names an entry per team."""
 SEAT_BOTS = "seat_bots"
+STARTED_AT = "started_at"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,9 @@ class MatchResult:
     seat_bots: tuple[str, ...] | None = None
     """The bot in each seat, when a team's seats are held by different bots (a later
     format); None: every seat of team ``t`` is ``entries[t]``."""
+    started_at: float | None = None
+    """When the worker asked the referee to play the attempt that counted (seconds since
+    the epoch); None for a result stored before it was kept."""
     record_version: int = VERSION
 
     @property
@@ -117,6 +122,8 @@ class MatchResult:
         }
         if self.seat_bots is not None:
             data[SEAT_BOTS] = list(self.seat_bots)
+        if self.started_at is not None:
+            data[STARTED_AT] = self.started_at
         data["record_version"] = self.record_version
         _read(data)
         return data
@@ -173,6 +180,7 @@ def _read(data: Mapping[str, Any]) -> MatchResult:
         fair_play=f.optional_text("fair_play", _MODES),
         operator_seed=f.optional_flag("operator_seed"),
         seat_bots=None if data.get(SEAT_BOTS) is None else f.texts(SEAT_BOTS),
+        started_at=None if data.get(STARTED_AT) is None else f.number(STARTED_AT, 0),
         record_version=f.integer("record_version", VERSION, VERSION),
     )
 
@@ -197,4 +205,4 @@ def _fault_kinds(f: Fields) -> tuple[Mapping[str, int], ...] | None:
     return tuple(dict(kinds) for kinds in value)
 
 
-__all__ = ["ENDS", "KIND", "SEAT_BOTS", "VERSION", "MatchResult", "RecordError"]
+__all__ = ["ENDS", "KIND", "SEAT_BOTS", "STARTED_AT", "VERSION", "MatchResult", "RecordError"]

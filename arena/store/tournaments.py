@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,6 +246,17 @@ class TournamentStore:
 
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
+
+    def with_results(self, tournament_id: str, match_ids: Collection[str]) -> set[str]:
+        """Those of ``match_ids`` that have a stored result."""
+        if not match_ids:
+            return set()
+        ids = sorted(match_ids)
+        with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.hexists(_key(tournament_id, "results"), match_id)
+            found = pipe.execute()
+        return {m for m, stored in zip(ids, found, strict=True) if stored}
 
     def unplayed_ids(self, tournament_id: str) -> set[str]:
         """Ids of scheduled matches with no result (keys only: cheap for a big schedule)."""

@@ -8,6 +8,11 @@ anyone. What it must never learn is a deal it still has to play. So:
 - every deal seed derives from the master seed and the match's *deal key*;
 - in ``open`` every match has a deal key of its own, so no entry meets a deal twice;
   ``sealed`` and ``trusted`` give both halves of a duplicate pair the same key;
+- a pair's second half starts only once its first half has ended (``workers.scheduler``,
+  ``arena.tournament.schedule.release``): no bot of the first is still running to pass
+  the cards to one of the second through what the host shares (CPU load, timing). Sealed
+  needs it; trusted, whose entries the operator vouches for, follows the same rule,
+  which costs it nothing;
 - results, replays and seeds of a tournament are published when it ends.
 
 Commitment texts (hash: lowercase hex SHA-256 of the UTF-8 text; parts separated by

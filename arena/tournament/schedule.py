@@ -6,7 +6,9 @@ What the matches deal depends on the fair-play mode (``fair_play``):
 - ``open``: every match has a deal key, and so a deal, of its own; an entry never sees a
   deal twice, and each match is rated on its own;
 - ``sealed`` / ``trusted``: the two seatings of a deal share one key (a duplicate pair:
-  both sides hold the same cards) and the pair is rated as one outcome.
+  both sides hold the same cards) and the pair is rated as one outcome. The second half
+  (seating ``b``) starts only once the first (seating ``a``) has ended (``release``), so
+  no bot of the first half is still running to signal the cards to one of the second.
 
 Keys name the game, the pairing and the deal, never the tournament: the same operator
 seed deals the same cards in another tournament, which is what reproducible runs want.
@@ -14,7 +16,7 @@ seed deals the same cards in another tournament, which is what reproducible runs
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -34,9 +36,46 @@ class ScheduledMatch:
     paired: bool = True
     """Rated with its other half (duplicate), rather than on its own."""
 
+    @property
+    def first_half(self) -> str | None:
+        """The match that must have ended before this one starts: for the second half of a
+        duplicate pair (``<pair_key>-b``, ``formats.unit_matches``) its first half, else None."""
+        if not self.paired or self.match_id != f"{self.pair_key}-b":
+            return None
+        return f"{self.pair_key}-a"
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScheduledMatch:
         return cls(**{**data, "entries": tuple(data["entries"])})
+
+
+def release(
+    held: Mapping[str, str], new: Sequence[ScheduledMatch], ended: Collection[str]
+) -> tuple[list[str], dict[str, str]]:
+    """Which matches to queue now, and which to hold back (second half -> first half).
+
+    ``held`` are the second halves held back so far, ``new`` the matches just handed
+    out, ``ended`` the first halves that have ended: a result is stored and no attempt
+    at them is still playing. A second half is queued once its first half has ended, and
+    never before: the halves of a pair deal the same cards, so while both run a bot of the
+    first could tell the cards to one of the second through anything the host shares (CPU
+    load, timing). Only the two halves of one pair wait for each other; different pairs
+    still play at once, so a tournament of many pairs keeps every worker busy.
+    """
+    queue: list[str] = []
+    still: dict[str, str] = {}
+    for second, first in sorted(held.items()):
+        if first in ended:
+            queue.append(second)
+        else:
+            still[second] = first
+    for match in new:
+        waits_for = match.first_half
+        if waits_for is None or waits_for in ended:
+            queue.append(match.match_id)
+        else:
+            still[match.match_id] = waits_for
+    return queue, still

@@ -462,20 +462,125 @@ Global___RemoveBotRequest: _TypeAlias = RemoveBotRequest  # noqa: Y015
 
 @_typing.final
 class RemoveBotResponse(_message.Message):
-    """Empty response."""
+    """What RemoveBot removed."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    PACKAGES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The hosted bot's version labels removed with it; none for a remote bot."""
+
+    @_builtins.property
+    def packages(self) -> Global___RemovedPackages:
+        """What became of their packages."""
+
     def __init__(
         self,
+        *,
+        versions: _abc.Iterable[_builtins.str] | None = ...,
+        packages: Global___RemovedPackages | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["packages", b"packages"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["packages", b"packages", "versions", b"versions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RemoveBotResponse: _TypeAlias = RemoveBotResponse  # noqa: Y015
+
+@_typing.final
+class RemoveBotVersionRequest(_message.Message):
+    """Remove one version of a hosted bot."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Bot name."""
+    version: _builtins.str
+    """Version label, as ListBotVersions shows it."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RemoveBotVersionRequest: _TypeAlias = RemoveBotVersionRequest  # noqa: Y015
+
+@_typing.final
+class RemoveBotVersionResponse(_message.Message):
+    """What RemoveBotVersion removed."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_REMOVED_FIELD_NUMBER: _builtins.int
+    PACKAGES_FIELD_NUMBER: _builtins.int
+    bot_removed: _builtins.bool
+    """True when it was the bot's only version, so the bot went with it."""
+    @_builtins.property
+    def packages(self) -> Global___RemovedPackages:
+        """What became of its package."""
+
+    def __init__(
+        self,
+        *,
+        bot_removed: _builtins.bool = ...,
+        packages: Global___RemovedPackages | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["packages", b"packages"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_removed", b"bot_removed", "packages", b"packages"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RemoveBotVersionResponse: _TypeAlias = RemoveBotVersionResponse  # noqa: Y015
+
+@_typing.final
+class RemovedPackages(_message.Message):
+    """What became of the packages of removed versions. Each package is stored once, under
+    its SHA-256, for every version (of any bot) that uses it: one that another version
+    still uses stays, and is counted in neither field.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FREED_BYTES_FIELD_NUMBER: _builtins.int
+    KEPT_BYTES_FIELD_NUMBER: _builtins.int
+    KEPT_FOR_FIELD_NUMBER: _builtins.int
+    freed_bytes: _builtins.int
+    """Bytes deleted from the store now."""
+    kept_bytes: _builtins.int
+    """Bytes kept because running tournaments still play them; the arena deletes them once
+    none does (it looks every minute, and whenever a bot or version is removed or a
+    tournament cancelled).
+    """
+    @_builtins.property
+    def kept_for(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The running tournaments that keep them, by id."""
+
+    def __init__(
+        self,
+        *,
+        freed_bytes: _builtins.int = ...,
+        kept_bytes: _builtins.int = ...,
+        kept_for: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["freed_bytes", b"freed_bytes", "kept_bytes", b"kept_bytes", "kept_for", b"kept_for"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RemovedPackages: _TypeAlias = RemovedPackages  # noqa: Y015
 
 @_typing.final
 class TournamentSpec(_message.Message):
@@ -2240,11 +2345,15 @@ class SubmitBotRequest(_message.Message):
     operator).
     """
     version: _builtins.str
-    """Version label, new for this bot: 1 to 40 letters, digits, '-', '_' or '.'."""
+    """Version label, new for this bot (a removed version's label is not given out again):
+    1 to 40 letters, digits, '-', '_' or '.'.
+    """
     runtime: _builtins.str
-    """Runtime from the allow-list: "python3.11" (with the arena's SDK importable as
-    arena.bots.sdk), "node20" (bring node_modules in the package) or "binary" (a
-    statically linked executable of the package, in any language).
+    """Runtime from the allow-list: "python3.11" (the standard library, the arena's SDK as
+    arena.bots.sdk, grpc, protobuf and numpy; bring anything else in the package),
+    "node20" (bring node_modules in the package) or "binary" (a statically linked
+    executable of the package, in any language; a dynamically linked one or a script is
+    refused with INVALID_ARGUMENT, as the sandbox has no loader, library or shell).
     """
     command: _builtins.str
     """The command that starts the bot, run in the package's directory: a program of the

@@ -50,6 +50,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.RemoveBotRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.RemoveBotResponse.FromString,
                 _registered_method=True)
+        self.RemoveBotVersion = channel.unary_unary(
+                '/arena.v1.Arena/RemoveBotVersion',
+                request_serializer=arena_dot_v1_dot_arena__pb2.RemoveBotVersionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.RemoveBotVersionResponse.FromString,
+                _registered_method=True)
         self.SubmitTournament = channel.unary_unary(
                 '/arena.v1.Arena/SubmitTournament',
                 request_serializer=arena_dot_v1_dot_arena__pb2.SubmitTournamentRequest.SerializeToString,
@@ -147,7 +152,22 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def RemoveBot(self, request, context):
-        """Removes a bot from the registry; its past results stay.
+        """Removes a bot from the registry; its past results, ratings and replays stay. A
+        hosted bot's versions go with it, and so does each of their packages that no other
+        version uses, at once or, while a running tournament still plays it, as soon as none
+        does (RemoveBotResponse.packages says which). The operator may remove any bot; an
+        author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
+        for another's bot; NOT_FOUND for no such bot.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveBotVersion(self, request, context):
+        """Removes one version of a hosted bot, and its package as RemoveBot does; removing
+        the only version removes the bot. The label is not given out again. Who may: as
+        RemoveBot. NOT_FOUND for no such bot or version; FAILED_PRECONDITION for a remote
+        bot, which has no versions.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -250,12 +270,15 @@ class ArenaServicer:
         """Submits a version of a hosted bot: the arena checks its package, starts it in a
         sandbox, calls its Hello, and keeps it only if that answers. An author (with an
         author token) may submit bots of their own only; the operator, any. Each version is
-        kept; tournaments play the newest unless an entry names one ("name@version").
-        Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
-        another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
-        ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
-        remote bot's, the runtime is missing on this arena, or the bot does not start or
-        plays none of the arena's games (the message ends with what the bot wrote).
+        kept until removed (RemoveBotVersion); tournaments play the newest unless an entry
+        names one ("name@version"). Refusals store nothing: UNAUTHENTICATED without a
+        token; PERMISSION_DENIED for another's bot; INVALID_ARGUMENT for a bad name, label,
+        runtime, package or command; ALREADY_EXISTS for a label the bot has or had;
+        FAILED_PRECONDITION when the name is a remote bot's, the runtime is missing on this
+        arena, or the bot does not start or plays none of the arena's games (the message
+        ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
+        (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
+        use and the limit. The operator has no quotas.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -303,6 +326,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.RemoveBot,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.RemoveBotRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.RemoveBotResponse.SerializeToString,
+            ),
+            'RemoveBotVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveBotVersion,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.RemoveBotVersionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.RemoveBotVersionResponse.SerializeToString,
             ),
             'SubmitTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.SubmitTournament,
@@ -462,6 +490,33 @@ class Arena:
             '/arena.v1.Arena/RemoveBot',
             arena_dot_v1_dot_arena__pb2.RemoveBotRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.RemoveBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveBotVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/RemoveBotVersion',
+            arena_dot_v1_dot_arena__pb2.RemoveBotVersionRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.RemoveBotVersionResponse.FromString,
             options,
             channel_credentials,
             insecure,

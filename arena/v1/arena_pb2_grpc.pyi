@@ -42,7 +42,19 @@ class ArenaStub:
     ListBots: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsResponse]
     """Every registered bot, sorted by name."""
     RemoveBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotRequest, _arena_pb2.RemoveBotResponse]
-    """Removes a bot from the registry; its past results stay."""
+    """Removes a bot from the registry; its past results, ratings and replays stay. A
+    hosted bot's versions go with it, and so does each of their packages that no other
+    version uses, at once or, while a running tournament still plays it, as soon as none
+    does (RemoveBotResponse.packages says which). The operator may remove any bot; an
+    author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
+    for another's bot; NOT_FOUND for no such bot.
+    """
+    RemoveBotVersion: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotVersionRequest, _arena_pb2.RemoveBotVersionResponse]
+    """Removes one version of a hosted bot, and its package as RemoveBot does; removing
+    the only version removes the bot. The label is not given out again. Who may: as
+    RemoveBot. NOT_FOUND for no such bot or version; FAILED_PRECONDITION for a remote
+    bot, which has no versions.
+    """
     SubmitTournament: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitTournamentRequest, _arena_pb2.Tournament]
     """Stores a tournament and returns at once; the workers' scheduler then hands out its
     matches, a bounded window at a time, as its format decides (TournamentSpec.format).
@@ -91,12 +103,15 @@ class ArenaStub:
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
     author token) may submit bots of their own only; the operator, any. Each version is
-    kept; tournaments play the newest unless an entry names one ("name@version").
-    Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
-    another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
-    ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
-    remote bot's, the runtime is missing on this arena, or the bot does not start or
-    plays none of the arena's games (the message ends with what the bot wrote).
+    kept until removed (RemoveBotVersion); tournaments play the newest unless an entry
+    names one ("name@version"). Refusals store nothing: UNAUTHENTICATED without a
+    token; PERMISSION_DENIED for another's bot; INVALID_ARGUMENT for a bad name, label,
+    runtime, package or command; ALREADY_EXISTS for a label the bot has or had;
+    FAILED_PRECONDITION when the name is a remote bot's, the runtime is missing on this
+    arena, or the bot does not start or plays none of the arena's games (the message
+    ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
+    (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
+    use and the limit. The operator has no quotas.
     """
     ListBotVersions: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotVersionsRequest, _arena_pb2.ListBotVersionsResponse]
     """Every version of a hosted bot, newest first. Open to anyone."""
@@ -123,7 +138,19 @@ class ArenaAsyncStub(ArenaStub):
     ListBots: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsResponse]  # type: ignore[assignment]
     """Every registered bot, sorted by name."""
     RemoveBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotRequest, _arena_pb2.RemoveBotResponse]  # type: ignore[assignment]
-    """Removes a bot from the registry; its past results stay."""
+    """Removes a bot from the registry; its past results, ratings and replays stay. A
+    hosted bot's versions go with it, and so does each of their packages that no other
+    version uses, at once or, while a running tournament still plays it, as soon as none
+    does (RemoveBotResponse.packages says which). The operator may remove any bot; an
+    author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
+    for another's bot; NOT_FOUND for no such bot.
+    """
+    RemoveBotVersion: _aio.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotVersionRequest, _arena_pb2.RemoveBotVersionResponse]  # type: ignore[assignment]
+    """Removes one version of a hosted bot, and its package as RemoveBot does; removing
+    the only version removes the bot. The label is not given out again. Who may: as
+    RemoveBot. NOT_FOUND for no such bot or version; FAILED_PRECONDITION for a remote
+    bot, which has no versions.
+    """
     SubmitTournament: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
     """Stores a tournament and returns at once; the workers' scheduler then hands out its
     matches, a bounded window at a time, as its format decides (TournamentSpec.format).
@@ -172,12 +199,15 @@ class ArenaAsyncStub(ArenaStub):
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
     author token) may submit bots of their own only; the operator, any. Each version is
-    kept; tournaments play the newest unless an entry names one ("name@version").
-    Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
-    another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
-    ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
-    remote bot's, the runtime is missing on this arena, or the bot does not start or
-    plays none of the arena's games (the message ends with what the bot wrote).
+    kept until removed (RemoveBotVersion); tournaments play the newest unless an entry
+    names one ("name@version"). Refusals store nothing: UNAUTHENTICATED without a
+    token; PERMISSION_DENIED for another's bot; INVALID_ARGUMENT for a bad name, label,
+    runtime, package or command; ALREADY_EXISTS for a label the bot has or had;
+    FAILED_PRECONDITION when the name is a remote bot's, the runtime is missing on this
+    arena, or the bot does not start or plays none of the arena's games (the message
+    ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
+    (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
+    use and the limit. The operator has no quotas.
     """
     ListBotVersions: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotVersionsRequest, _arena_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
     """Every version of a hosted bot, newest first. Open to anyone."""
@@ -219,7 +249,25 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.RemoveBotRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.RemoveBotResponse, _abc.Awaitable[_arena_pb2.RemoveBotResponse]]:
-        """Removes a bot from the registry; its past results stay."""
+        """Removes a bot from the registry; its past results, ratings and replays stay. A
+        hosted bot's versions go with it, and so does each of their packages that no other
+        version uses, at once or, while a running tournament still plays it, as soon as none
+        does (RemoveBotResponse.packages says which). The operator may remove any bot; an
+        author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
+        for another's bot; NOT_FOUND for no such bot.
+        """
+
+    @_abc_1.abstractmethod
+    def RemoveBotVersion(
+        self,
+        request: _arena_pb2.RemoveBotVersionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.RemoveBotVersionResponse, _abc.Awaitable[_arena_pb2.RemoveBotVersionResponse]]:
+        """Removes one version of a hosted bot, and its package as RemoveBot does; removing
+        the only version removes the bot. The label is not given out again. Who may: as
+        RemoveBot. NOT_FOUND for no such bot or version; FAILED_PRECONDITION for a remote
+        bot, which has no versions.
+        """
 
     @_abc_1.abstractmethod
     def SubmitTournament(
@@ -340,12 +388,15 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """Submits a version of a hosted bot: the arena checks its package, starts it in a
         sandbox, calls its Hello, and keeps it only if that answers. An author (with an
         author token) may submit bots of their own only; the operator, any. Each version is
-        kept; tournaments play the newest unless an entry names one ("name@version").
-        Refusals store nothing: UNAUTHENTICATED without a token; PERMISSION_DENIED for
-        another's bot; INVALID_ARGUMENT for a bad name, label, runtime, package or command;
-        ALREADY_EXISTS for a label the bot has; FAILED_PRECONDITION when the name is a
-        remote bot's, the runtime is missing on this arena, or the bot does not start or
-        plays none of the arena's games (the message ends with what the bot wrote).
+        kept until removed (RemoveBotVersion); tournaments play the newest unless an entry
+        names one ("name@version"). Refusals store nothing: UNAUTHENTICATED without a
+        token; PERMISSION_DENIED for another's bot; INVALID_ARGUMENT for a bad name, label,
+        runtime, package or command; ALREADY_EXISTS for a label the bot has or had;
+        FAILED_PRECONDITION when the name is a remote bot's, the runtime is missing on this
+        arena, or the bot does not start or plays none of the arena's games (the message
+        ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
+        (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
+        use and the limit. The operator has no quotas.
         """
 
     @_abc_1.abstractmethod

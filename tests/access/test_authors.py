@@ -105,12 +105,12 @@ def test_an_author_submits_bots_of_their_own_only(api: HostedApi, tmp_path: Path
 
 def test_an_authors_token_opens_none_of_the_operators_calls(api: HostedApi) -> None:
     ada = author(api, "ada-again")
+    BotRegistry(api.redis).put(
+        RegisteredBot("op-remote", "127.0.0.1:5999", ("seep",), "random", "1", 0.0)
+    )
     calls = {
         "RegisterBot": lambda md: api.stub.RegisterBot(
             arena_pb2.RegisterBotRequest(name="x", address="127.0.0.1:1"), metadata=md
-        ),
-        "RemoveBot": lambda md: api.stub.RemoveBot(
-            arena_pb2.RemoveBotRequest(name="op-bot"), metadata=md
         ),
         "SubmitTournament": lambda md: api.stub.SubmitTournament(
             arena_pb2.SubmitTournamentRequest(), metadata=md
@@ -132,6 +132,12 @@ def test_an_authors_token_opens_none_of_the_operators_calls(api: HostedApi) -> N
         assert message == f"{name}: the token is not valid; {HOW}"
         code, message = refusal(call, ())
         assert code == grpc.StatusCode.UNAUTHENTICATED, name
+    # Authors remove bots of their own (tests/api/test_bot_storage.py), no one else's.
+    code, message = refusal(
+        api.stub.RemoveBot, arena_pb2.RemoveBotRequest(name="op-remote"), metadata=ada
+    )
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    assert message.startswith("bot 'op-remote' belongs to the operator: ")
     assert stored(api.redis) == before
 
 

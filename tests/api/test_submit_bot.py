@@ -17,6 +17,7 @@ from arena.store import BotRegistry, RegisteredBot
 from arena.v1 import arena_pb2
 from tests.api.hosted import (
     OPERATOR,
+    SERVES,
     HostedApi,
     as_,
     python_package,
@@ -234,15 +235,16 @@ def test_remote_and_hosted_bots_never_share_a_name(api: HostedApi, tmp_path: Pat
     assert stored(api.redis) == before
 
 
-def test_removing_a_hosted_bot_forgets_its_versions_but_keeps_its_package(
+def test_removing_a_hosted_bot_forgets_its_versions_and_the_packages_only_it_used(
     api: HostedApi, tmp_path: Path
 ) -> None:
-    blob = python_package(tmp_path / "gone")
+    blob = python_package(tmp_path / "gone", SERVES + "    # only 'gone' uses this\n")
     api.stub.SubmitBot(request("gone", blob), metadata=OP)
-    api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="gone"), metadata=OP)
+    removed = api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="gone"), metadata=OP)
+    assert list(removed.versions) == ["v1"] and removed.packages.freed_bytes == len(blob)
     code, message = refusal(api.stub.ListBotVersions, arena_pb2.ListBotVersionsRequest(name="gone"))
     assert (code, message) == (grpc.StatusCode.NOT_FOUND, "no hosted bot 'gone'")
-    assert api.redis.exists(f"arena:package:{digest(blob)}")  # tournaments may still play it
+    assert not api.redis.exists(f"arena:package:{digest(blob)}")  # tests/api/test_bot_storage
 
 
 def test_listing_versions_is_open_and_says_what_has_none(api: HostedApi) -> None:

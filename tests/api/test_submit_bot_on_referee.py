@@ -91,7 +91,8 @@ def test_a_crashing_bot_is_refused_with_its_own_words_from_the_referee(
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert message.startswith("the bot did not start: the bot exited with status 3"), message
     assert message.endswith("loading the opening book\nbook.bin: no such file, giving up")
-    assert (hosting_dir / "packages" / digest(crash)).is_dir()  # it ran on the referee
+    # it ran on the referee, which keeps nothing of a package whose check failed
+    assert not (hosting_dir / "packages" / digest(crash)).exists()
 
 
 def test_check_bot_needs_the_referees_token(referee: Service, tmp_path: Path) -> None:

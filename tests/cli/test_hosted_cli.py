@@ -146,3 +146,49 @@ def test_submit_errors_are_one_line(api: HostedApi, tmp_path: Path) -> None:
     )
     author = arena("author", "add", "x", "--api", api.address)
     assert one_line_error(author).startswith("UNAUTHENTICATED: AddAuthor changes the arena")
+
+
+def test_an_author_removes_a_version_then_the_bot_and_hears_what_was_deleted(
+    api: HostedApi, tmp_path: Path
+) -> None:
+    token = arena("author", "add", "rem", "--api", api.address, "--token", OPERATOR).stdout.strip()
+    blobs = []
+    for label in ("v1", "v2"):
+        directory = python_bot(tmp_path / label)
+        (directory / "marker.txt").write_text(label)  # a package of its own
+        blobs.append(pack(directory))
+        done = arena("bot", "submit", "rem-bot", str(directory), "--api", api.address,
+                     "--runtime", "python3.11", "--command", "python3 bot.py",
+                     "--version", label, token=token)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    other = arena("author", "add", "oth", "--api", api.address, "--token", OPERATOR).stdout.strip()
+    refused = arena(
+        "bot", "remove", "rem-bot", "--version", "v1", "--api", api.address, token=other
+    )
+    assert one_line_error(refused) == (
+        "PERMISSION_DENIED: bot 'rem-bot' belongs to author 'rem': an author may remove bots "
+        "of their own, and their versions, only (you are 'oth')"
+    )
+
+    one = arena("bot", "remove", "rem-bot", "--version", "v1", "--api", api.address, token=token)
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == f"removed rem-bot@v1; {len(blobs[0]):,} bytes of packages deleted\n"
+    assert not api.redis.exists(f"arena:package:{digest(blobs[0])}")
+
+    whole = arena("bot", "remove", "rem-bot", "--api", api.address, token=token)
+    assert whole.returncode == 0, whole.stderr
+    assert whole.stdout == (
+        f"removed rem-bot and its version v2; {len(blobs[1]):,} bytes of packages deleted\n"
+    )
+    assert not api.redis.exists(f"arena:package:{digest(blobs[1])}")
+    gone = arena("bot", "remove", "rem-bot", "--api", api.address, token=token)
+    assert one_line_error(gone) == "NOT_FOUND: no bot 'rem-bot'"
+
+
+def test_quota_flags_that_are_not_numbers_are_usage_errors() -> None:
+    done = arena("api", "serve", "--port", "0", "--author-max-bytes", "lots")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "arena: error: --author-max-bytes ($ARENA_AUTHOR_MAX_BYTES) must be a number of "
+        "bytes, optionally with a unit (KiB, MiB, GiB: 64MiB), not 'lots'\n"
+    )

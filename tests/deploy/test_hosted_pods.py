@@ -31,7 +31,9 @@ from arena.hosting import runtimes
 from arena.hosting.example_packages import HOUSE_BOT, PYTHON_COMMAND, python_package
 from arena.hosting.kubernetes import (
     BOT_PORT,
+    EPHEMERAL_STORAGE,
     POD_RUNTIMES,
+    USER,
     HostedPod,
     KubernetesApi,
     KubernetesError,
@@ -46,7 +48,14 @@ from arena.hosting.sandbox import Limits, Sandbox, SandboxError
 from arena.referee.hosted import KILLED
 from arena.referee.service import start_server
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.deploy.support import K8S, PROJECT_IMAGE, k8s_documents, load_yaml, load_yaml_documents
+from tests.deploy.support import (
+    K8S,
+    PROJECT_IMAGE,
+    ROOT,
+    k8s_documents,
+    load_yaml,
+    load_yaml_documents,
+)
 
 HOSTED = K8S / "hosted-bot"
 DIGEST = "ab" * 32
@@ -139,54 +148,94 @@ def test_runtime_images_are_pinned() -> None:
     )
 
 
-@pytest.mark.parametrize("runtime", runtimes.NAMES)
-def test_a_rendered_pod_has_every_security_property(runtime: str) -> None:
-    pod = render(runtime)
+HOST_SHARING = ("hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace")
+CREDENTIAL_VOLUMES = {"hostPath", "secret", "configMap", "projected", "downwardAPI"}
+CONTAINER_SECURITY = {
+    "allowPrivilegeEscalation": False,
+    "privileged": False,
+    "readOnlyRootFilesystem": True,
+    "capabilities": {"drop": ["ALL"]},
+}
+
+
+def assert_parity(pod: dict[str, Any], limits: Limits) -> None:
+    """Every guarantee of docs/architecture.md's "Which launcher gives which guarantee"
+    that a pod spec can hold, field by field: each is written out, not left to a default
+    that a cluster or a later Kubernetes may choose otherwise."""
     spec = pod["spec"]
-    limits = Limits()
+    # A fresh identity: no namespace of the node or of another container, a user
+    # namespace of its own (hostUsers), and a fixed user that is not root.
+    for shared in HOST_SHARING:
+        assert spec[shared] is False, shared
+    assert spec["hostUsers"] is False
+    security = spec["securityContext"]
+    assert security["runAsNonRoot"] is True
+    assert security["runAsUser"] == security["runAsGroup"] == USER != 0
+    # A seccomp filter, no privileges, no capabilities, a read-only root; and nothing of
+    # the container's own loosens the pod's (no user, profile or procMount of its own).
+    assert security["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert not spec.get("initContainers") and not spec.get("ephemeralContainers")
+    (container,) = spec["containers"]
+    assert container["securityContext"] == CONTAINER_SECURITY
+
+    # Whole-pod limits from the sandbox's Limits: one container, so its limits are the
+    # pod's; its memory /tmp (a tmpfs of tmp_bytes) is charged to the same memory limit.
+    resources = container["resources"]
+    kinds = {"cpu", "memory", "ephemeral-storage"}
+    assert set(resources["limits"]) == set(resources["requests"]) == kinds
+    assert parse_quantity(resources["limits"]["memory"]) == limits.box_memory_bytes
+    assert parse_quantity(resources["limits"]["cpu"]) == 1
+    assert parse_quantity(resources["limits"]["ephemeral-storage"]) == parse_quantity(
+        EPHEMERAL_STORAGE
+    )
+    for kind in kinds:
+        request, limit = (parse_quantity(resources[k][kind]) for k in ("requests", "limits"))
+        assert 0 < request <= limit, kind
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    assert volumes["tmp"]["emptyDir"]["medium"] == "Memory"
+    assert parse_quantity(volumes["tmp"]["emptyDir"]["sizeLimit"]) == limits.tmp_bytes
+
+    # No service token, nor any other credential: no account of its own, no token
+    # mounted, no Secret, ConfigMap, projected or host volume, no Services in its env.
+    assert spec["automountServiceAccountToken"] is False
+    assert spec["enableServiceLinks"] is False
+    assert "serviceAccountName" not in spec and "serviceAccount" not in spec
+    for volume in volumes.values():
+        assert set(volume) & CREDENTIAL_VOLUMES == set(), volume["name"]
+    assert all("valueFrom" not in e for e in container["env"]) and "envFrom" not in container
+
+    # No network but the referee's connection in: the NetworkPolicy selects it.
+    selector = policy()["spec"]["podSelector"]["matchLabels"]
+    assert selector.items() <= pod["metadata"]["labels"].items()
+
+
+@pytest.mark.parametrize("runtime", runtimes.NAMES)
+def test_the_templates_in_deploy_k8s_give_every_guarantee(runtime: str) -> None:
+    assert_parity(pod_templates()[runtime], Limits())
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [Limits(), Limits(box_memory_bytes=512 << 20, tmp_bytes=8 << 20)],
+    ids=["default", "small"],
+)
+@pytest.mark.parametrize("runtime", runtimes.NAMES)
+def test_a_rendered_pod_has_every_security_property(runtime: str, limits: Limits) -> None:
+    pod = render(runtime, limits)
+    assert_parity(pod, limits)
+    spec = pod["spec"]
     assert DNS_LABEL.match(pod["metadata"]["name"])
     assert spec["restartPolicy"] == "Never"
     assert isinstance(spec["activeDeadlineSeconds"], int) and spec["activeDeadlineSeconds"] > 0
-    assert spec["automountServiceAccountToken"] is False
-    assert spec["enableServiceLinks"] is False
-    for shared in ("hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace"):
-        assert not spec.get(shared), shared
-    assert "serviceAccountName" not in spec and "nodeName" not in spec
-    assert not spec.get("initContainers") and not spec.get("ephemeralContainers")
-    security = spec["securityContext"]
-    assert security["runAsNonRoot"] is True
-    assert isinstance(security["runAsUser"], int) and security["runAsUser"] > 0
-    assert security["seccompProfile"] == {"type": "RuntimeDefault"}
-
+    assert "nodeName" not in spec
     (container,) = spec["containers"]
-    csec = container["securityContext"]
-    assert csec["allowPrivilegeEscalation"] is False
-    assert csec["readOnlyRootFilesystem"] is True
-    assert csec.get("privileged", False) is False
-    assert csec["capabilities"] == {"drop": ["ALL"]}
-    assert csec.get("runAsUser", security["runAsUser"]) != 0
-    assert "seccompProfile" not in csec or csec["seccompProfile"] == {"type": "RuntimeDefault"}
-
-    # Limits, converted: memory for the pod, a CPU rate, requests within the limits.
-    resources = container["resources"]
-    assert parse_quantity(resources["limits"]["memory"]) == limits.memory_bytes
-    assert parse_quantity(resources["limits"]["cpu"]) == 1
-    for resource in ("cpu", "memory"):
-        request = parse_quantity(resources["requests"][resource])
-        assert 0 < request <= parse_quantity(resources["limits"][resource])
 
     # Volumes: the package, read-only twice over, by its digest; /tmp a small tmpfs.
     volumes = {v["name"]: v for v in spec["volumes"]}
     assert set(volumes) == {"package", "tmp"}
-    for volume in volumes.values():
-        assert (
-            set(volume) & {"hostPath", "secret", "configMap", "projected", "downwardAPI"} == set()
-        )
     assert volumes["package"]["persistentVolumeClaim"]["readOnly"] is True
     claim = load_yaml(HOSTED / "packages.yaml")
     assert volumes["package"]["persistentVolumeClaim"]["claimName"] == claim["metadata"]["name"]
-    assert volumes["tmp"]["emptyDir"]["medium"] == "Memory"
-    assert parse_quantity(volumes["tmp"]["emptyDir"]["sizeLimit"]) == limits.tmp_bytes
     mounts = {m["mountPath"]: m for m in container["volumeMounts"]}
     assert set(mounts) == {"/bot", "/tmp"}
     assert mounts["/bot"] == {
@@ -198,15 +247,58 @@ def test_a_rendered_pod_has_every_security_property(runtime: str) -> None:
     assert mounts["/tmp"]["name"] == "tmp" and not mounts["/tmp"].get("readOnly")
     assert container["workingDir"] == "/bot"
 
-    # Where it listens, and nothing from a Secret.
+    # Where it listens.
     env = {e["name"]: e for e in container["env"]}
     assert env["ARENA_BOT_ADDRESS"]["value"] == f"0.0.0.0:{BOT_PORT}"
-    assert all("valueFrom" not in e for e in env.values()) and "envFrom" not in container
     assert [p["containerPort"] for p in container["ports"]] == [BOT_PORT]
 
-    # The NetworkPolicy selects it.
-    selector = policy()["spec"]["podSelector"]["matchLabels"]
-    assert selector.items() <= pod["metadata"]["labels"].items()
+
+def test_the_kubelet_note_bounds_processes_and_swap_and_the_log_fits_the_disk_limit() -> None:
+    """What a pod spec cannot say, the nodes' kubelet does: processes per pod (the
+    sandbox's Limits.processes, and the pod's pause process), no swap; and the log it
+    keeps of a bot, rotated, stays under the pod's ephemeral-storage limit, so that a
+    chatty bot is not evicted for output the kubelet drops anyway."""
+    (config,) = load_yaml_documents(HOSTED / "kubelet-config.yaml")
+    assert (config["apiVersion"], config["kind"]) == (
+        "kubelet.config.k8s.io/v1beta1",
+        "KubeletConfiguration",
+    )
+    assert config["podPidsLimit"] == Limits().processes + 1
+    assert config["memorySwap"] == {"swapBehavior": "NoSwap"}
+    kept = parse_quantity(config["containerLogMaxSize"]) * config["containerLogMaxFiles"]
+    assert kept < parse_quantity(EPHEMERAL_STORAGE)
+
+
+def test_the_architecture_page_says_which_launcher_gives_which_guarantee() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    heading = "### Which launcher gives which guarantee"
+    assert heading in text
+    section = text.split(heading, 1)[1].split("\n#", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    assert header[1:] == ["bubblewrap (local)", "Kubernetes pod"]
+    guarantees = [row.strip("|").split("|")[0].strip().lower() for row in rows[2:]]
+    for wanted in (
+        "fresh identity",
+        "seccomp",
+        "memory",
+        "frozen between turns",
+        "masked host counters",
+        "minimal filesystem",
+        "no network",
+        "no service token",
+    ):
+        assert any(wanted in row for row in guarantees), wanted
+    kubernetes = " ".join(row.strip("|").split("|")[2] for row in rows[2:])
+    for field_ in (
+        "hostUsers",
+        "seccompProfile",
+        "podPidsLimit",
+        "readOnlyRootFilesystem",
+        "automountServiceAccountToken",
+        "hosted-bots",
+    ):
+        assert field_ in kubernetes, field_
 
 
 @pytest.mark.parametrize("runtime", runtimes.NAMES)
@@ -235,7 +327,7 @@ def test_the_command_carries_the_kernel_limits_where_the_image_can(runtime: str)
 
 
 def test_rendering_follows_the_limits_the_port_and_the_launcher_options() -> None:
-    limits = Limits(memory_bytes=512 << 20, tmp_bytes=8 << 20)
+    limits = Limits(box_memory_bytes=512 << 20, tmp_bytes=8 << 20)
     pod = render(
         "python3.11",
         limits,
@@ -245,7 +337,11 @@ def test_rendering_follows_the_limits_the_port_and_the_launcher_options() -> Non
         owner=("referee-abc", "uid-1"),
     )
     (container,) = pod["spec"]["containers"]
-    assert container["resources"]["limits"] == {"cpu": "1", "memory": "512Mi"}
+    assert container["resources"]["limits"] == {
+        "cpu": "1",
+        "memory": "512Mi",
+        "ephemeral-storage": EPHEMERAL_STORAGE,
+    }
     assert pod["spec"]["volumes"][1]["emptyDir"]["sizeLimit"] == "8Mi"
     assert pod["spec"]["activeDeadlineSeconds"] == 600
     assert container["image"] == "registry.example/card-arena:0.1.0"
@@ -622,7 +718,7 @@ def test_an_oom_killed_pod_is_an_error_naming_the_limit_with_its_output(
             )
         )
     message = str(raised.value)
-    assert "ended before it listened: OOMKilled: its memory limit (2048 MiB)" in message
+    assert "ended before it listened: OOMKilled: its memory limit (1024 MiB)" in message
     assert message.endswith("; its output ends:\nloading the opening book\nallocating 3 GiB")
     assert "allocating" not in raised.value.reason, "the bot's words go to its author only"
     assert not state.pods
@@ -882,6 +978,7 @@ def test_a_referee_with_the_pod_launcher_plays_a_match_with_a_hosted_bot(tmp_pat
     assert {d.path.rsplit("/", 1)[-1] for d in deletes} == names
     assert {post.body["metadata"]["labels"]["card-arena/seat"] for post in posts} == {"0", "2"}
     for post in posts:
+        assert_parity(post.body, Limits())  # what the API is asked to make, as it is asked
         assert post.body["metadata"]["annotations"]["card-arena/match-id"] == "on-pods"
         (container,) = post.body["spec"]["containers"]
         assert container["volumeMounts"][0]["subPath"] == sha

@@ -161,8 +161,13 @@ def test_the_manifests_have_every_object_asked_for() -> None:
 
 
 # Manifests that are not resources: the hosted bots' pod template, which the referee
-# renders per seat, and their package volume, applied with the pod launcher.
-NOT_RESOURCES = {"hosted-bot/pod.yaml", "hosted-bot/packages.yaml"}
+# renders per seat, their package volume, applied with the pod launcher, and the kubelet
+# settings of the nodes that run them (not an API object at all).
+NOT_RESOURCES = {
+    "hosted-bot/pod.yaml",
+    "hosted-bot/packages.yaml",
+    "hosted-bot/kubelet-config.yaml",
+}
 
 
 def test_the_kustomization_lists_every_manifest() -> None:

@@ -615,3 +615,60 @@ def test_hostile_bots_mid_match_end_with_a_result_and_leave_a_neighbour_unharmed
     assert results["calls out"].end == referee_pb2.MATCH_END_COMPLETED
     assert "refused" in calls and "reached" not in calls
     assert processes_of(tmp_path / "hosting") == []
+
+
+TICKER = """
+    import threading, time
+    from arena.bots.examples.house import HouseBot
+    from arena.bots.sdk import serve
+
+    ticks = 0
+
+    def tick():
+        global ticks
+        while True:
+            time.sleep(0.001)
+            ticks += 1
+
+    threading.Thread(target=tick, daemon=True).start()
+
+    class Ticker(HouseBot):
+        answered = None
+
+        def act(self, request):
+            now = time.monotonic()
+            if self.answered is not None:
+                gap_ms = (now - self.answered[0]) * 1000
+                print(f"GAP {gap_ms:.1f} {ticks - self.answered[1]}", flush=True)
+            time.sleep(0.02)  # the others' time, for each of the others
+            answer = super().act(request)
+            self.answered = (time.monotonic(), ticks)
+            return answer
+
+    serve(Ticker())
+"""
+
+
+def test_a_hosted_seat_computes_only_while_it_is_asked_to_act(tmp_path: Path) -> None:
+    """Each bot ticks a counter in a thread of its own. Between its answer and its next
+    request the other seats think (20 ms each): a bot that ran meanwhile would tick
+    about once a millisecond; a frozen one does not tick at all."""
+    ticker = Package(tmp_path / "ticker", TICKER)
+
+    async def scenario() -> referee_pb2.MatchResult:
+        async with referee(tmp_path) as (stub, _):
+            return await play(stub, ["", ""], {0: ticker.entry(), 1: ticker.entry()})
+
+    result = asyncio.run(scenario())
+    assert result.end == referee_pb2.MATCH_END_COMPLETED and not result.faults
+    gaps = [
+        (float(ms), int(ticks))
+        for log in logs_by_seat(result).values()
+        for line in log.output.decode().splitlines()
+        if line.startswith("GAP ")
+        for ms, ticks in [line.split()[1:]]
+    ]
+    waited_ms = sum(ms for ms, _ in gaps)
+    ticked = sum(ticks for _, ticks in gaps)
+    assert len(gaps) > 20 and waited_ms > 20 * len(gaps)  # the others took their time
+    assert ticked < 0.05 * waited_ms, (ticked, waited_ms)  # and it did not run meanwhile

@@ -1,6 +1,7 @@
 """Hosted bots in tournaments, end to end: packages submitted through the API, played by
 real workers through a referee that starts each seat in a sandbox of its own; sealed
-tournaments of hosted bots play duplicate pairs, and authors read their logs after."""
+tournaments of hosted bots play duplicate pairs, one half after the other, and authors
+read their logs after."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from arena.access import bearer
 from arena.hosting.example_packages import python_package
 from arena.hosting.package import pack
 from arena.local_redis import LocalRedis
+from arena.store import TournamentStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena, start_arena
 
@@ -79,6 +81,11 @@ def test_a_sealed_tournament_of_hosted_bots_plays_duplicate_pairs_and_logs_for_a
         ["sealed-house@v1", "sealed-random@v1"],
         ["sealed-random@v1", "sealed-house@v1"],
     ]
+    # The second half started once the first had ended and its sandboxes were gone.
+    first, second = TournamentStore(arena.redis).results(tournament.id)
+    assert first.match_id.endswith("-a") and second.match_id.endswith("-b")
+    assert first.finished_at is not None and second.started_at is not None
+    assert first.finished_at <= second.started_at
 
     logs = arena.stub.GetBotLogs(
         arena_pb2.GetBotLogsRequest(bot="sealed-house", match_id=results[0].match_id),

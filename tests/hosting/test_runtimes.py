@@ -4,6 +4,7 @@ example bot as a package, and a statically linked C program."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import grpc
 import pytest
 
 from arena.hosting.example_packages import node_package
+from arena.hosting.package import digest, pack
 from arena.hosting.runtimes import NAMES, declared, runtime
-from arena.hosting.sandbox import Sandbox
+from arena.hosting.sandbox import Sandbox, SandboxError
+from arena.referee.hosted import HostedEntry, Hosting, Refused
 from arena.v1 import bot_pb2, bot_pb2_grpc
 
 STATIC_BOT = r"""
@@ -81,3 +84,115 @@ def test_a_runtime_as_declared_knows_its_program_words_whatever_the_host_has() -
         declared("ruby3")
     for name in NAMES:  # what a host runs offers the words the declaration names
         assert [w for w, _ in runtime(name).programs] == [w for w, _ in declared(name).programs]
+
+
+LIST_ROOT = r"""
+#include <dirent.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  DIR *root = opendir("/");
+  struct dirent *entry;
+  printf("ROOT");
+  while ((entry = readdir(root)) != NULL)
+    if (entry->d_name[0] != '.') printf(" %s", entry->d_name);
+  printf("\nUSR %d\n", access("/usr", F_OK) == 0);
+  return 0;
+}
+"""
+PYTHON_VIEW = """
+import importlib, json, os
+found = {}
+for name in ("grpc", "google.protobuf", "numpy", "arena.bots.sdk", "celery", "starlette", "redis", "pytest"):
+    try:
+        importlib.import_module(name)
+        found[name] = True
+    except ImportError:
+        found[name] = False
+found["/usr/bin"] = os.path.exists("/usr/bin")
+found["/usr/lib"] = os.path.exists("/usr/lib")
+print("VIEW " + json.dumps(found), flush=True)
+"""
+NODE_VIEW = """
+const fs = require("fs");
+console.log("VIEW " + JSON.stringify({usr_bin: fs.existsSync("/usr/bin/python3"), gcc: fs.existsSync("/usr/bin/gcc"), opt: fs.existsSync("/opt/arena")}));
+"""
+
+
+def said(package: Path, runtime_name: str, argv: list[str], log: Path) -> str:
+    """What a program that prints and exits wrote, from the refusal of its start."""
+
+    async def run() -> None:
+        box = await Sandbox.start(package, runtime(runtime_name), argv, log)
+        await box.close()
+
+    with pytest.raises(SandboxError):
+        asyncio.run(run())
+    return log.read_text()
+
+
+def test_a_binary_bot_sees_nothing_of_the_host(tmp_path: Path) -> None:
+    package = tmp_path / "lister"
+    package.mkdir()
+    (tmp_path / "list.c").write_text(LIST_ROOT)
+    subprocess.run(
+        ["gcc", "-static", "-o", str(package / "bot"), str(tmp_path / "list.c")], check=True
+    )
+    output = said(package, "binary", ["./bot"], tmp_path / "log")
+    (root,) = [line.split()[1:] for line in output.splitlines() if line.startswith("ROOT")]
+    assert set(root) == {"bot", "dev", "proc", "run", "tmp"}, root
+    assert "USR 0" in output
+
+
+def test_a_python_bot_imports_the_sdk_and_nothing_else_of_the_arenas_environment(
+    tmp_path: Path,
+) -> None:
+    package = tmp_path / "view"
+    package.mkdir()
+    (package / "bot.py").write_text(PYTHON_VIEW)
+    output = said(package, "python3.11", ["python3", "bot.py"], tmp_path / "log")
+    (line,) = [x for x in output.splitlines() if x.startswith("VIEW ")]
+    view = json.loads(line.removeprefix("VIEW "))
+    assert view == {
+        "grpc": True, "google.protobuf": True, "numpy": True, "arena.bots.sdk": True,
+        "celery": False, "starlette": False, "redis": False, "pytest": False,
+        "/usr/bin": False, "/usr/lib": True,
+    }  # fmt: skip
+
+
+def test_a_node_bot_sees_node_and_no_other_program(tmp_path: Path) -> None:
+    package = tmp_path / "view"
+    package.mkdir()
+    (package / "bot.js").write_text(NODE_VIEW)
+    output = said(package, "node20", ["node", "bot.js"], tmp_path / "log")
+    (line,) = [x for x in output.splitlines() if x.startswith("VIEW ")]
+    assert json.loads(line.removeprefix("VIEW ")) == {"usr_bin": False, "gcc": False, "opt": False}
+
+
+def test_a_binary_bot_that_is_not_a_static_executable_is_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "t.c").write_text("int main(void) { return 0; }\n")
+    dynamic = tmp_path / "dynamic"
+    dynamic.mkdir()
+    subprocess.run(["gcc", "-o", str(dynamic / "bot"), str(tmp_path / "t.c")], check=True)
+    script = tmp_path / "script"
+    script.mkdir()
+    (script / "bot").write_text("#!/bin/sh\necho hi\n")
+    (script / "bot").chmod(0o755)
+
+    async def refusal(directory: Path) -> str:
+        hosting = Hosting(tmp_path / "hosting")
+        blob = pack(directory)
+        entry = HostedEntry(0, digest(blob), "binary", "./bot", blob)
+        try:
+            with pytest.raises(Refused) as refused:
+                await hosting.prepare([entry])
+            return str(refused.value)
+        finally:
+            await hosting.close()
+
+    said_dynamic = asyncio.run(refusal(dynamic))
+    assert said_dynamic.startswith("hosted[0].command './bot': './bot': it is dynamically linked")
+    assert "gcc -static" in said_dynamic
+    assert "it is a script (#!/bin/sh)" in asyncio.run(refusal(script))

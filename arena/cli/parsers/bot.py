@@ -102,7 +102,16 @@ def bot(parser: argparse.ArgumentParser) -> None:
     add_api_flag(listing)
     listing.set_defaults(run="bot:list_bots")
 
-    remove = bots.add_parser("remove", help="remove a bot from the registry")
+    remove = bots.add_parser(
+        "remove",
+        help="remove a bot, or one version of a hosted bot, and the packages only it used "
+        "(an author: bots of their own)",
+    )
     remove.add_argument("name")
+    remove.add_argument(
+        "--version",
+        metavar="V",
+        help="remove only this version of the hosted bot (its only one: the bot too)",
+    )
     add_api_flag(remove)
     remove.set_defaults(run="bot:remove")

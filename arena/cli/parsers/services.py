@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
-from pathlib import Path
 
 from arena.cli.common import DEFAULT_REPLAY_DIR
 from arena.cli.parsers import (
@@ -15,8 +13,10 @@ from arena.cli.parsers import (
     add_tls_server_flags,
     subcommands,
 )
+from arena.hosting.private import state_root
+from arena.quotas import BOTS_ENV, BYTES_ENV, VERSIONS_ENV, AuthorQuotas, MiB
 
-DEFAULT_HOSTING_DIR = Path(tempfile.gettempdir()) / "arena-hosting"
+DEFAULT_HOSTING_DIR = state_root() / "hosting"
 """As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
 
 
@@ -82,6 +82,14 @@ def referee(parser: argparse.ArgumentParser) -> None:
         "each process keeps its own pool, with --processes)",
     )
     serve.add_argument(
+        "--unsafe-no-cgroups",
+        action="store_true",
+        help="with --launcher bubblewrap, where this host cannot give each sandbox a "
+        "cgroup (not root, or no such controllers): run hosted bots anyway, each process "
+        "held only by its own limits, so one bot can take the host's memory. For a laptop; "
+        "without it such a referee refuses hosted bots",
+    )
+    serve.add_argument(
         "--launcher",
         choices=("bubblewrap", "kubernetes"),
         default="bubblewrap",
@@ -138,6 +146,27 @@ def api(parser: argparse.ArgumentParser) -> None:
         "unreachable; with none, the API starts it in a bubblewrap sandbox on this host",
     )
     _referee_client_flags(api)
+    quotas = AuthorQuotas()
+    api.add_argument(
+        "--author-max-bots",
+        default=os.environ.get(BOTS_ENV, str(quotas.bots)),
+        metavar="N",
+        help=f"hosted bots an author may have (default ${BOTS_ENV} or {quotas.bots}); the "
+        "operator has no quotas",
+    )
+    api.add_argument(
+        "--author-max-versions",
+        default=os.environ.get(VERSIONS_ENV, str(quotas.versions)),
+        metavar="N",
+        help=f"versions of each (default ${VERSIONS_ENV} or {quotas.versions})",
+    )
+    api.add_argument(
+        "--author-max-bytes",
+        default=os.environ.get(BYTES_ENV, f"{quotas.bytes // MiB}MiB"),
+        metavar="SIZE",
+        help=f"bytes of packages an author's versions hold, each distinct package once, e.g. "
+        f"64MiB or 1GiB (default ${BYTES_ENV} or {quotas.bytes // MiB}MiB)",
+    )
     api.set_defaults(run="services:api_serve")
 
 

@@ -1,0 +1,274 @@
+"""One control group per sandbox: limits on the whole box, not on each of its processes.
+
+Per-process limits let an author multiply them: 64 processes of 2 GiB each. A cgroup
+holds every process of one sandbox, so its memory (swap included), its process count
+and its CPU share are the box's, whatever it forks, and the cgroup can be frozen while
+the bot waits for its turn.
+
+Both cgroup versions are supported: v2 (a unified hierarchy with the memory, pids and
+cpu controllers) and v1 (memory, pids, cpu and freezer each mounted on its own, as on
+hosts that keep the legacy layout). Boxes go under ``arena-sandboxes`` in the cgroup of
+the process that makes them (v1) or at the top of the hierarchy it sees (v2, where a
+cgroup that holds processes cannot hand controllers down), so a host's own limits on
+the referee still hold over its bots. Each box is named after the process that made
+it, so that a referee starting up can remove the boxes of one that was killed
+(``sweep``) without touching those of a neighbour that still runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import os
+import secrets
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+PARENT = "arena-sandboxes"
+V1_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
+V2_CONTROLLERS = ("memory", "pids", "cpu")
+CPU_PERIOD_US = 100_000
+REMOVE_TRIES = 50
+"""Tries, 20 ms apart, to remove a box whose processes are still being torn down."""
+
+
+class CgroupUnavailable(RuntimeError):
+    """No cgroup hierarchy this process can put sandboxes in; the message says why."""
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """Where this process makes its boxes: one parent directory per v1 controller, or
+    one for v2 (under the key ``""``)."""
+
+    version: int
+    parents: tuple[tuple[str, Path], ...]
+
+    def new_box(self, memory_bytes: int, processes: int, cpus: float) -> Box:
+        """A new, empty box with these limits; OSError if the kernel refuses one."""
+        name = f"box-{os.getpid()}-{secrets.token_hex(6)}"
+        box = Box(self.version, tuple(parent / name for _, parent in self.parents))
+        try:
+            for path in box.paths:
+                path.mkdir()
+            box.limit(memory_bytes, processes, cpus)
+        except BaseException:
+            box.remove_now()
+            raise
+        return box
+
+    def sweep(self) -> list[str]:
+        """Remove the boxes of processes that no longer run, killing what is left in
+        them; the names removed."""
+        removed = set()
+        for _, parent in self.parents:
+            with contextlib.suppress(OSError):
+                for entry in parent.iterdir():
+                    maker = _maker(entry.name)
+                    if maker is not None and not alive(maker):
+                        Box(self.version, (entry,)).kill_all()
+                        with contextlib.suppress(OSError):
+                            entry.rmdir()
+                            removed.add(entry.name)
+        return sorted(removed)
+
+
+@dataclass(frozen=True)
+class Box:
+    """One sandbox's cgroup: a directory per v1 controller, or one for v2."""
+
+    version: int
+    paths: tuple[Path, ...]
+
+    @property
+    def procs_files(self) -> list[str]:
+        """Where a process writes its PID to join the box (all of them, for v1)."""
+        return [str(path / "cgroup.procs") for path in self.paths]
+
+    def limit(self, memory_bytes: int, processes: int, cpus: float) -> None:
+        quota = max(1000, int(cpus * CPU_PERIOD_US))
+        if self.version == 2:
+            (path,) = self.paths
+            _write(path / "memory.max", memory_bytes)
+            _write(path / "memory.swap.max", 0, missing_ok=True)  # no swap beyond memory
+            _write(path / "pids.max", processes)
+            _write(path / "cpu.max", f"{quota} {CPU_PERIOD_US}")
+            return
+        for path in self.paths:
+            files = {file.name for file in path.iterdir()}
+            if "memory.limit_in_bytes" in files:
+                _write(path / "memory.limit_in_bytes", memory_bytes)
+                # memory and swap together: no more than memory alone (where swap is counted)
+                _write(path / "memory.memsw.limit_in_bytes", memory_bytes, missing_ok=True)
+            elif "pids.max" in files:
+                _write(path / "pids.max", processes)
+            elif "cpu.cfs_quota_us" in files:
+                _write(path / "cpu.cfs_period_us", CPU_PERIOD_US)
+                _write(path / "cpu.cfs_quota_us", quota)
+
+    def freeze(self) -> None:
+        """Stop every process of the box where it stands until ``thaw``."""
+        self._freezer("1" if self.version == 2 else "FROZEN")
+
+    def thaw(self) -> None:
+        self._freezer("0" if self.version == 2 else "THAWED")
+
+    def oom_kills(self) -> int:
+        """How many processes the kernel killed for the box's memory limit."""
+        for path in self.paths:
+            for name in ("memory.events", "memory.oom_control"):
+                with contextlib.suppress(OSError):
+                    for line in (path / name).read_text().splitlines():
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill":
+                            return int(value)
+        return 0
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the box (frozen first, so none forks meanwhile)."""
+        with contextlib.suppress(OSError):
+            self.freeze()
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                for pid in (path / "cgroup.procs").read_text().split():
+                    with contextlib.suppress(ProcessLookupError, ValueError):
+                        os.kill(int(pid), signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.thaw()  # a frozen process cannot die
+
+    async def remove(self) -> None:
+        """Remove the box once its processes are gone (killing any that are not)."""
+        for attempt in range(REMOVE_TRIES):
+            if self.remove_now():
+                return
+            if attempt == 5:
+                self.kill_all()
+            await asyncio.sleep(0.02)
+
+    def remove_now(self) -> bool:
+        """Remove what can be removed now; whether all of it is gone."""
+        gone = True
+        for path in self.paths:
+            try:
+                path.rmdir()
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                if error.errno != errno.EBUSY:
+                    raise
+                gone = False
+        return gone
+
+    def _freezer(self, value: str) -> None:
+        for path in self.paths:
+            for name in ("cgroup.freeze", "freezer.state"):
+                if (path / name).exists():
+                    (path / name).write_text(value)
+                    return
+        raise OSError(errno.ENOTSUP, "the box has no freezer")
+
+
+def _write(path: Path, value: object, *, missing_ok: bool = False) -> None:
+    try:
+        path.write_text(str(value))
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+
+
+def _maker(name: str) -> int | None:
+    parts = name.split("-")
+    if len(parts) == 3 and parts[0] == "box" and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
+def alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs (or is a zombie not yet reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def parse(
+    mountinfo: str, self_cgroup: str, controllers_at: Callable[[Path], str] | None = None
+) -> tuple[int, dict[str, Path]]:
+    """Where this process's cgroups are, per controller: (2, {"": path}) when a v2
+    hierarchy has every controller a box needs, else (1, {controller: path}) when v1
+    has them all; CgroupUnavailable saying what is missing otherwise.
+
+    ``mountinfo`` and ``self_cgroup`` are the texts of /proc/self/mountinfo and
+    /proc/self/cgroup; ``controllers_at`` reads a v2 mount's cgroup.controllers."""
+    controllers_at = controllers_at or _controllers_at
+    own = {}
+    for line in self_cgroup.splitlines():
+        number, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if number != "0" else [""]:
+            own[controller] = path
+    v1: dict[str, Path] = {}
+    v2: Path | None = None
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        dash = fields.index("-")
+        root, point, fstype, options = fields[3], fields[4], fields[dash + 1], fields[-1]
+        if fstype == "cgroup2" and "" in own:
+            with contextlib.suppress(OSError):
+                if set(V2_CONTROLLERS) <= set(controllers_at(Path(point)).split()):
+                    v2 = Path(point)
+        elif fstype == "cgroup":
+            for controller in set(options.split(",")) & set(V1_CONTROLLERS):
+                if controller in own:
+                    inside = os.path.relpath(own[controller], root)
+                    v1[controller] = Path(point) / inside if inside != "." else Path(point)
+    if v2 is not None:
+        return 2, {"": v2}
+    missing = [c for c in V1_CONTROLLERS if c not in v1]
+    if not missing:
+        return 1, v1
+    raise CgroupUnavailable(
+        "no cgroup v2 hierarchy with the memory, pids and cpu controllers, and no v1 "
+        f"hierarchy for {', '.join(missing)}"
+    )
+
+
+@cache
+def hierarchy() -> Hierarchy:
+    """This process's place for boxes, made ready once; CgroupUnavailable if there is
+    none it can use (not root, no such controllers, or the kernel said no)."""
+    if os.geteuid() != 0:
+        raise CgroupUnavailable("only root can make a cgroup for each sandbox here")
+    try:
+        version, where = parse(
+            Path("/proc/self/mountinfo").read_text(), Path("/proc/self/cgroup").read_text()
+        )
+        if version == 2:
+            top = where[""]
+            _enable(top)
+            (top / PARENT).mkdir(exist_ok=True)
+            _enable(top / PARENT)
+            return Hierarchy(2, (("", top / PARENT),))
+        parents = []
+        for controller, path in sorted(where.items()):
+            (path / PARENT).mkdir(exist_ok=True)
+            parents.append((controller, path / PARENT))
+        return Hierarchy(1, tuple(parents))
+    except OSError as error:
+        raise CgroupUnavailable(f"cannot make sandbox cgroups: {error}") from None
+
+
+def _controllers_at(mount: Path) -> str:
+    return (mount / "cgroup.controllers").read_text()
+
+
+def _enable(path: Path) -> None:
+    wanted = set(V2_CONTROLLERS) - set((path / "cgroup.subtree_control").read_text().split())
+    if wanted:
+        (path / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in sorted(wanted)))

@@ -1,0 +1,296 @@
+"""A sandbox against an author who wants more than one box: memory across matches,
+channels between boxes, the kernel's rarer doors, the host's memory. Each test starts
+real packages in real sandboxes (as root, as CI and the deploy files run the referee)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from arena.hosting import cgroups, host_view, seccomp
+from arena.hosting.pool import Bubblewrap
+from arena.hosting.private import UnsafeDirectory, private_directory
+from arena.hosting.runtimes import RuntimeUnavailable, runtime
+from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained, sweep
+from tests.hosting.test_sandbox import hello
+
+HOSTILE = Path(__file__).with_name("hostile_bot.py")
+AS_ROOT = os.geteuid() == 0
+as_root = pytest.mark.skipif(not AS_ROOT, reason="the referee runs as root in CI and deploy")
+
+
+def hostile_package(directory: Path) -> Path:
+    directory.mkdir(parents=True)
+    shutil.copy(HOSTILE, directory / "bot.py")
+    return directory
+
+
+def serve_and_report(
+    pkg: Path, log: Path, *args: str, limits: Limits | None = None, root: Path | None = None
+) -> dict[str, object]:
+    """Start the hostile bot, see it serve, stop it; what it reported."""
+
+    async def run() -> None:
+        command = ["python3", "bot.py", *args]
+        box = await Sandbox.start(pkg, runtime("python3.11"), command, log, limits, root)
+        try:
+            assert (await hello(box.address)).name == "random"
+        finally:
+            await box.close()
+
+    asyncio.run(run())
+    (line,) = [x for x in log.read_text().splitlines() if x.startswith("PROBE ")]
+    report: dict[str, object] = json.loads(line.removeprefix("PROBE "))
+    return report
+
+
+@as_root
+def test_a_keyring_key_left_in_one_match_is_not_there_in_the_next_nor_for_another_author(
+    tmp_path: Path,
+) -> None:
+    first = serve_and_report(hostile_package(tmp_path / "a"), tmp_path / "a.log", "hand=AS,KH")
+    again = serve_and_report(hostile_package(tmp_path / "a2"), tmp_path / "a2.log")
+    other = serve_and_report(hostile_package(tmp_path / "b"), tmp_path / "b.log")
+    assert first["add_key"] == "refused: EPERM"
+    for report in (first, again, other):
+        assert str(report["key_before"]).startswith("refused"), report["key_before"]
+        assert str(report["key_after"]).startswith("refused"), report["key_after"]
+
+
+@as_root
+def test_a_box_makes_no_namespace_no_mount_and_no_io_uring_under_its_seccomp_filter(
+    tmp_path: Path,
+) -> None:
+    report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
+    assert report["unshare_user"] == "refused: EPERM"
+    assert report["unshare_mount_net"] == "refused: EPERM"
+    assert report["io_uring_setup"] == "refused: EPERM"
+    assert report["mount"] == "refused: EPERM"
+    assert report["seccomp"] == ["Seccomp:\t2"]  # a filter is installed
+
+
+@as_root
+def test_a_box_runs_in_a_user_namespace_of_its_own_under_a_user_id_of_its_own(
+    tmp_path: Path,
+) -> None:
+    report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
+    uid_map = report["uid_map"]
+    assert isinstance(uid_map, list)
+    inside, outside, count = uid_map
+    assert count == "1" and inside == outside  # one id mapped: not the host's namespace
+    assert 61000 <= int(outside) < 62000
+
+
+@as_root
+def test_no_file_lock_can_pass_a_bit_between_boxes(tmp_path: Path) -> None:
+    report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
+    assert report["flock_shared"] == "refused: EPERM"
+    assert report["lockf_tmp"] == "refused: EPERM"
+
+
+@as_root
+def test_the_hosts_counters_are_a_still_picture_and_sys_is_not_there(tmp_path: Path) -> None:
+    limits = Limits(box_memory_bytes=300 << 20)
+    burner = tmp_path / "burner"
+    burner.mkdir()
+    (burner / "bot.py").write_text("while True:\n    pass\n")
+
+    async def burn_while(work: asyncio.Future[dict[str, object]]) -> dict[str, object]:
+        # a neighbour that loads the host as hard as it can meanwhile
+        with contextlib.suppress(SandboxError):
+            await Sandbox.start(burner, runtime("python3.11"), ["python3", "bot.py"],
+                                tmp_path / "burn.log", Limits(start_s=3))  # fmt: skip
+        return await work
+
+    async def both() -> tuple[dict[str, object], dict[str, object]]:
+        pkg = hostile_package(tmp_path / "p")
+        one = asyncio.to_thread(serve_and_report, pkg, tmp_path / "1.log", limits=limits)
+        quiet = await one
+        loaded = await burn_while(
+            asyncio.ensure_future(
+                asyncio.to_thread(serve_and_report, pkg, tmp_path / "2.log", limits=limits)
+            )
+        )
+        return quiet, loaded
+
+    quiet, loaded = asyncio.run(both())
+    masked = host_view.masked_files(limits.box_memory_bytes)
+    for name in ("loadavg", "stat", "meminfo", "uptime"):
+        assert quiet[name] == loaded[name] == masked[name].decode(), name
+    assert f"MemTotal:       {300 << 10} kB" in str(quiet["meminfo"])
+    assert quiet["sys"] == "absent"
+    pid1 = str(quiet["pid1"])
+    assert "prlimit" not in pid1 and "--cpu" not in pid1 and "cgroup" not in pid1, pid1
+
+
+@as_root
+def test_the_processes_of_a_box_share_one_memory_limit(tmp_path: Path) -> None:
+    """Four children of 120 MiB each: each is far inside its own address-space limit,
+    but together they pass the box's 256 MiB, so the kernel kills at least one."""
+    pkg = tmp_path / "hog"
+    pkg.mkdir()
+    (pkg / "bot.py").write_text(
+        textwrap.dedent(
+            """
+            import os, time
+            children = []
+            for _ in range(4):
+                pid = os.fork()
+                if pid == 0:
+                    hoard = bytearray(120 << 20)
+                    for i in range(0, len(hoard), 4096):
+                        hoard[i] = 1
+                    time.sleep(2)
+                    os._exit(0)
+                children.append(pid)
+            ends = [os.waitpid(pid, 0)[1] for pid in children]
+            print("CHILDREN " + " ".join(str(os.waitstatus_to_exitcode(e)) for e in ends), flush=True)
+            from arena.bots.examples.random_bot import RandomBot
+            from arena.bots.sdk import serve
+            serve(RandomBot())
+            """
+        )
+    )
+    limits = Limits(box_memory_bytes=256 << 20, start_s=30)
+
+    async def run() -> str:
+        try:
+            box = await Sandbox.start(
+                pkg, runtime("python3.11"), ["python3", "bot.py"], tmp_path / "hog.log", limits
+            )
+        except SandboxError as error:
+            return str(error)
+        await box.close()
+        return (tmp_path / "hog.log").read_text()
+
+    said = asyncio.run(run())
+    if "CHILDREN" in said:  # the parent lived: at least one child did not
+        (line,) = [x for x in said.splitlines() if x.startswith("CHILDREN")]
+        assert "-9" in line.split(), line
+    else:
+        assert "killed at the box's memory limit" in said, said
+
+
+@as_root
+def test_a_lock_file_planted_as_a_link_is_not_followed(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("root's own\n")
+    root = private_directory(tmp_path / "state")
+    private_directory(root / "uids")
+    (root / "uids" / "61000.lock").symlink_to(victim)
+    report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=root)
+    assert victim.read_text() == "root's own\n"
+    assert report["uid_map"][1] != "61000"  # type: ignore[index]
+
+
+def test_a_state_directory_that_another_user_could_touch_is_refused(tmp_path: Path) -> None:
+    open_to_all = tmp_path / "open"
+    open_to_all.mkdir(mode=0o777)
+    open_to_all.chmod(0o777)
+    with pytest.raises(UnsafeDirectory, match="mode 0777; it must be 0700"):
+        private_directory(open_to_all)
+    (tmp_path / "link").symlink_to(tmp_path)
+    with pytest.raises(UnsafeDirectory, match="is not a directory"):
+        private_directory(tmp_path / "link")
+    if AS_ROOT:
+        theirs = tmp_path / "theirs"
+        theirs.mkdir(mode=0o700)
+        os.chown(theirs, 65534, 65534)
+        with pytest.raises(UnsafeDirectory, match="belongs to user 65534"):
+            private_directory(theirs)
+        with pytest.raises(UnsafeDirectory):
+            serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=theirs)
+    assert private_directory(tmp_path / "mine").stat().st_mode & 0o777 == 0o700
+
+
+@as_root
+def test_what_a_killed_referees_boxes_left_is_swept_and_a_live_ones_is_not(tmp_path: Path) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    root = private_directory(tmp_path / "state")
+    left = root / f"sandbox-{dead.pid}-x"
+    (left / "run").mkdir(parents=True)
+    subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "left", str(left / "run")], check=True
+    )
+    live = root / f"sandbox-{os.getpid()}-y"
+    live.mkdir()
+    box = cgroups.hierarchy().new_box(64 << 20, 8, 1.0)
+    stale = [path.with_name(f"box-{dead.pid}-z") for path in box.paths]
+    for path in stale:
+        path.mkdir()
+    try:
+        removed = sweep(root)
+        assert left.name in removed and f"box-{dead.pid}-z" in removed
+        assert not left.exists() and live.exists()
+        assert not any(path.exists() for path in stale)
+        assert all(path.exists() for path in box.paths)  # this process's own box stays
+    finally:
+        box.remove_now()
+
+
+def test_without_a_usable_cgroup_hierarchy_hosted_bots_are_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host without cgroups cannot be made here: its detection is replaced."""
+
+    def none() -> cgroups.Hierarchy:
+        raise cgroups.CgroupUnavailable("no cgroup v2 hierarchy with the memory controller")
+
+    monkeypatch.setattr(cgroups, "hierarchy", none)
+    with pytest.raises(RuntimeUnavailable) as refused:
+        Bubblewrap().runtime("python3.11")
+    assert "cannot give each sandbox a cgroup" in str(refused.value)
+    assert "--unsafe-no-cgroups" in str(refused.value) and "\n" not in str(refused.value)
+    assert Bubblewrap(unsafe_no_cgroups=True).runtime("python3.11").name == "python3.11"
+    with pytest.raises(Uncontained, match="hosted bots need one"):
+        serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
+
+
+V1_MOUNTINFO = """\
+30 25 0:26 / /sys/fs/cgroup ro,nosuid - tmpfs tmpfs ro,mode=755
+31 30 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw
+33 30 0:29 / /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory
+34 30 0:30 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids
+35 30 0:31 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct
+36 30 0:32 / /sys/fs/cgroup/freezer rw - cgroup cgroup rw,freezer
+"""
+V1_SELF = "5:freezer:/\n4:cpu,cpuacct:/svc\n3:pids:/\n2:memory:/svc/referee\n0::/\n"
+V2_MOUNTINFO = "30 25 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+
+
+def test_cgroup_layouts_are_read_from_the_kernels_own_tables() -> None:
+    version, where = cgroups.parse(V1_MOUNTINFO, V1_SELF, lambda _: "hugetlb")
+    assert version == 1
+    assert where == {
+        "memory": Path("/sys/fs/cgroup/memory/svc/referee"),
+        "pids": Path("/sys/fs/cgroup/pids"),
+        "cpu": Path("/sys/fs/cgroup/cpu,cpuacct/svc"),
+        "freezer": Path("/sys/fs/cgroup/freezer"),
+    }
+    assert cgroups.parse(
+        V2_MOUNTINFO, "0::/system.slice/referee\n", lambda _: "cpu memory pids io"
+    ) == (
+        2,
+        {"": Path("/sys/fs/cgroup")},
+    )
+    with pytest.raises(cgroups.CgroupUnavailable, match="v1 hierarchy for pids, freezer"):
+        cgroups.parse(V1_MOUNTINFO.replace("pids", "x").replace("freezer", "y"), V1_SELF)
+
+
+def test_every_call_the_documentation_lists_as_refused_is_in_the_filter() -> None:
+    """Each refused call resolves on this architecture, so none is silently skipped."""
+    import pyseccomp
+
+    arch = pyseccomp.system_arch()
+    for call, _why in seccomp.rules():
+        assert pyseccomp.resolve_syscall(arch, call) >= 0, call
+    assert len(seccomp.compiled()) % 8 == 0 and seccomp.compiled()  # BPF: 8-byte insns
