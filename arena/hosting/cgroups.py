@@ -31,7 +31,9 @@ from pathlib import Path
 PARENT = "arena-sandboxes"
 V1_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
 V2_CONTROLLERS = ("memory", "pids", "cpu")
-CPU_PERIOD_US = 100_000
+CPU_PERIOD_US = 10_000
+"""The CPU quota's period: a box over its share waits out the rest of a period, so a
+short one keeps a burst (every thread of a bot woken at once) from stalling a move."""
 REMOVE_TRIES = 50
 """Tries, 20 ms apart, to remove a box whose processes are still being torn down."""
 

@@ -265,6 +265,8 @@ class HostedSeats:
         self.match_id = match_id
         self.boxes: dict[int, Launched] = {}
         self.exits: dict[int, str] = {}
+        self._awake: int | None = None
+        """The seat let run last (``take_turn``), if its box is not frozen since."""
         self._released = False
 
     def __contains__(self, seat: int) -> bool:
@@ -295,12 +297,27 @@ class HostedSeats:
         for seat in seats or tuple(self.boxes):
             if seat in self.boxes:
                 self.boxes[seat].freeze()
+        if not seats or self._awake in seats:
+            self._awake = None
 
     def thaw(self, *seats: int) -> None:
         """Let these seats' bots (all if none is named) run again."""
         for seat in seats or tuple(self.boxes):
             if seat in self.boxes:
                 self.boxes[seat].thaw()
+        self._awake = None
+
+    def take_turn(self, seat: int) -> None:
+        """Let ``seat`` run, the seat that ran last having been frozen first: one seat at
+        a time runs, from the request it is sent until another seat is asked. A seat asked
+        twice in a row stays awake (each freeze wakes every thread of the box to stop it,
+        which costs more than the referee's moment between the two requests)."""
+        if self._awake == seat:
+            return
+        if self._awake is not None:
+            self.freeze(self._awake)
+        self.thaw(seat)
+        self._awake = seat
 
     def ended(self, seat: int) -> str | None:
         """How the seat's process ended, in a fault's words; None while it runs."""

@@ -340,7 +340,7 @@ class MatchRunner:
             sent = time.perf_counter()
             problem: tuple[FaultKind, str] | None
             if self.hosted is not None:
-                self.hosted.thaw(seat)
+                self.hosted.take_turn(seat)
             try:
                 response = await seats[seat].act(request, self.clocks.allowance(seat), index)
                 action = response.action_id
@@ -349,9 +349,6 @@ class MatchRunner:
                 )
             except BotFault as fault:
                 problem = fault.kind, fault.detail
-            finally:
-                if self.hosted is not None:
-                    self.hosted.freeze(seat)
             think_s = time.perf_counter() - sent
             self.clocks.spend(seat, think_s, problem is not None and problem[0] in OUT_OF_TIME)
             self._seat_latency[seat].observe(think_s)
