@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from arena.hosting.pool import Bubblewrap
 from arena.hosting.private import UnsafeDirectory, private_directory
 from arena.hosting.runtimes import RuntimeUnavailable, runtime
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained, sweep
+from arena.referee.hosted import Hosting
 from tests.hosting.test_sandbox import hello
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
@@ -294,3 +296,32 @@ def test_every_call_the_documentation_lists_as_refused_is_in_the_filter() -> Non
     for call, _why in seccomp.rules():
         assert pyseccomp.resolve_syscall(arch, call) >= 0, call
     assert len(seccomp.compiled()) % 8 == 0 and seccomp.compiled()  # BPF: 8-byte insns
+
+
+@as_root
+def test_a_second_local_user_squatting_the_referees_paths_gets_a_refusal_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Another user of the host plants, in a shared temporary directory, a directory of
+    theirs where the referee's hosting directory goes and a link where its sandbox state
+    goes: the referee refuses both in one line and writes through neither."""
+    shared = Path(tempfile.mkdtemp(prefix="arena-squat-", dir="/tmp"))
+    try:
+        shared.chmod(0o1777)  # as /tmp is
+        victim = tmp_path / "victim"
+        victim.write_text("root's own\n")
+        plant = f"mkdir -m 777 {shared}/hosting && ln -s {victim} {shared}/sandboxes"
+        subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c", plant],
+            check=True,
+        )
+        with pytest.raises(UnsafeDirectory, match="belongs to user 65534"):
+            Hosting(shared / "hosting")
+        with pytest.raises(UnsafeDirectory, match="is not a directory"):
+            serve_and_report(
+                hostile_package(tmp_path / "p"), tmp_path / "p.log", root=shared / "sandboxes"
+            )
+        assert victim.read_text() == "root's own\n"
+        assert sorted(p.name for p in (shared / "hosting").iterdir()) == []
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
