@@ -49,7 +49,7 @@ from arena.api.common import revealed, timestamp
 from arena.games import game_names
 from arena.grpc_server import abort, fit
 from arena.hosting import runtimes
-from arena.hosting.elf import not_static
+from arena.hosting.elf import check_program
 from arena.hosting.package import InvalidPackage, command_argv, digest, members
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained
@@ -292,9 +292,10 @@ class HostedBots:
             try:
                 unpacked = UnpackedPackages(workdir / "packages")
                 await asyncio.to_thread(unpacked.add, blob, sha256)
-                program = unpacked.path(sha256) / argv[0]
-                if runtime.name == "binary" and (reason := not_static(program)):
-                    raise CheckFailed(grpc.StatusCode.INVALID_ARGUMENT, f"{argv[0]!r}: {reason}")
+                try:
+                    check_program(runtime.name, unpacked.path(sha256), argv)
+                except InvalidPackage as error:
+                    raise CheckFailed(grpc.StatusCode.INVALID_ARGUMENT, str(error)) from None
                 log = workdir / "bot.log"
                 try:
                     box = await Sandbox.start(

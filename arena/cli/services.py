@@ -136,15 +136,12 @@ def _say_containment(launcher: Launcher) -> None:
     from arena.hosting import cgroups
     from arena.hosting.pool import Bubblewrap, uncontained
 
-    if not isinstance(launcher, Bubblewrap):
+    if not isinstance(launcher, Bubblewrap) or (missing := cgroups.why_not()) is None:
         return
-    try:
-        cgroups.hierarchy()
-    except cgroups.CgroupUnavailable as error:
-        if launcher.unsafe_no_cgroups:
-            print(f"arena: warning: hosted bots run without a cgroup ({error})", file=sys.stderr)
-        else:
-            print(f"arena: hosted bots are refused: {uncontained(error)}", file=sys.stderr)
+    if launcher.unsafe_no_cgroups:
+        print(f"arena: warning: hosted bots run without a cgroup ({missing})", file=sys.stderr)
+    else:
+        print(f"arena: hosted bots are refused: {uncontained(missing)}", file=sys.stderr)
 
 
 def _launcher(args: argparse.Namespace) -> Launcher:

@@ -29,6 +29,8 @@ from functools import cache
 from pathlib import Path
 
 PARENT = "arena-sandboxes"
+BOX = "box"
+"""How a box's name begins: ``box-<pid of its maker>-<random>``."""
 V1_CONTROLLERS = ("memory", "pids", "cpu", "freezer")
 V2_CONTROLLERS = ("memory", "pids", "cpu")
 CPU_PERIOD_US = 10_000
@@ -52,8 +54,8 @@ class Hierarchy:
 
     def new_box(self, memory_bytes: int, processes: int, cpus: float) -> Box:
         """A new, empty box with these limits; OSError if the kernel refuses one."""
-        name = f"box-{os.getpid()}-{secrets.token_hex(6)}"
-        box = Box(self.version, tuple(parent / name for _, parent in self.parents))
+        name = f"{BOX}-{os.getpid()}-{secrets.token_hex(6)}"
+        box = Box(self.version, tuple((c, parent / name) for c, parent in self.parents))
         try:
             for path in box.paths:
                 path.mkdir()
@@ -67,12 +69,11 @@ class Hierarchy:
         """Remove the boxes of processes that no longer run, killing what is left in
         them; the names removed."""
         removed = set()
-        for _, parent in self.parents:
+        for controller, parent in self.parents:
             with contextlib.suppress(OSError):
                 for entry in parent.iterdir():
-                    maker = _maker(entry.name)
-                    if maker is not None and not alive(maker):
-                        Box(self.version, (entry,)).kill_all()
+                    if left_behind(entry.name, BOX):
+                        Box(self.version, ((controller, entry),)).kill_all()
                         with contextlib.suppress(OSError):
                             entry.rmdir()
                             removed.add(entry.name)
@@ -81,10 +82,15 @@ class Hierarchy:
 
 @dataclass(frozen=True)
 class Box:
-    """One sandbox's cgroup: a directory per v1 controller, or one for v2."""
+    """One sandbox's cgroup: a directory per v1 controller, or one for v2 (``""``)."""
 
     version: int
-    paths: tuple[Path, ...]
+    parts: tuple[tuple[str, Path], ...]
+    """(controller, directory) pairs."""
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        return tuple(path for _, path in self.parts)
 
     @property
     def procs_files(self) -> list[str]:
@@ -100,15 +106,14 @@ class Box:
             _write(path / "pids.max", processes)
             _write(path / "cpu.max", f"{quota} {CPU_PERIOD_US}")
             return
-        for path in self.paths:
-            files = {file.name for file in path.iterdir()}
-            if "memory.limit_in_bytes" in files:
+        for controller, path in self.parts:
+            if controller == "memory":
                 _write(path / "memory.limit_in_bytes", memory_bytes)
                 # memory and swap together: no more than memory alone (where swap is counted)
                 _write(path / "memory.memsw.limit_in_bytes", memory_bytes, missing_ok=True)
-            elif "pids.max" in files:
+            elif controller == "pids":
                 _write(path / "pids.max", processes)
-            elif "cpu.cfs_quota_us" in files:
+            elif controller == "cpu":
                 _write(path / "cpu.cfs_period_us", CPU_PERIOD_US)
                 _write(path / "cpu.cfs_quota_us", quota)
 
@@ -121,13 +126,12 @@ class Box:
 
     def oom_kills(self) -> int:
         """How many processes the kernel killed for the box's memory limit."""
-        for path in self.paths:
-            for name in ("memory.events", "memory.oom_control"):
-                with contextlib.suppress(OSError):
-                    for line in (path / name).read_text().splitlines():
-                        key, _, value = line.partition(" ")
-                        if key == "oom_kill":
-                            return int(value)
+        with contextlib.suppress(OSError):
+            counts = self._file("memory", "memory.events", "memory.oom_control")
+            for line in counts.read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
         return 0
 
     def kill_all(self) -> None:
@@ -166,12 +170,18 @@ class Box:
         return gone
 
     def _freezer(self, value: str) -> None:
-        for path in self.paths:
-            for name in ("cgroup.freeze", "freezer.state"):
-                if (path / name).exists():
-                    (path / name).write_text(value)
-                    return
-        raise OSError(errno.ENOTSUP, "the box has no freezer")
+        self._file("freezer", "cgroup.freeze", "freezer.state").write_text(value)
+
+    def _file(self, controller: str, v2_name: str, v1_name: str) -> Path:
+        """A control file of the box: ``v2_name`` in its one directory, or ``v1_name``
+        in the directory of the v1 ``controller``."""
+        if self.version == 2:
+            return self.parts[0][1] / v2_name
+        for name, path in self.parts:
+            if name == controller:
+                return path / v1_name
+        # a box of one controller's directory only, as a sweep finds them
+        raise OSError(errno.ENOTSUP, f"the box has no {controller} controller")
 
 
 def _write(path: Path, value: object, *, missing_ok: bool = False) -> None:
@@ -182,11 +192,11 @@ def _write(path: Path, value: object, *, missing_ok: bool = False) -> None:
             raise
 
 
-def _maker(name: str) -> int | None:
-    parts = name.split("-")
-    if len(parts) == 3 and parts[0] == "box" and parts[1].isdigit():
-        return int(parts[1])
-    return None
+def left_behind(name: str, kind: str) -> bool:
+    """Whether ``name`` is one of ``kind``'s, ``<kind>-<pid>-<random>``, made by a
+    process that no longer runs: what a starting referee may remove."""
+    parts = name.split("-", 2)
+    return len(parts) == 3 and parts[0] == kind and parts[1].isdigit() and not alive(int(parts[1]))
 
 
 def alive(pid: int) -> bool:
@@ -264,6 +274,15 @@ def hierarchy() -> Hierarchy:
         return Hierarchy(1, tuple(parents))
     except OSError as error:
         raise CgroupUnavailable(f"cannot make sandbox cgroups: {error}") from None
+
+
+def why_not() -> CgroupUnavailable | None:
+    """Why this process cannot give sandboxes a cgroup, or None if it can."""
+    try:
+        hierarchy()
+    except CgroupUnavailable as error:
+        return error
+    return None
 
 
 def _controllers_at(mount: Path) -> str:

@@ -10,7 +10,10 @@ interpreter (``PT_INTERP``) is dynamically linked; a static-pie one has none.
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from pathlib import Path
+
+from arena.hosting.package import InvalidPackage
 
 PT_INTERP = 3
 STATIC_HINT = "link it statically (e.g. gcc -static, CGO_ENABLED=0 go build, musl targets)"
@@ -48,3 +51,10 @@ def not_static(path: Path) -> str | None:
                 + STATIC_HINT
             )
     return None
+
+
+def check_program(runtime: str, package: Path, argv: Sequence[str]) -> None:
+    """InvalidPackage, saying why, if ``runtime`` is ``binary`` and the program the
+    command starts (a file of the unpacked ``package``) is not a static executable."""
+    if runtime == "binary" and (reason := not_static(package / argv[0])):
+        raise InvalidPackage(f"{argv[0]!r}: {reason}")

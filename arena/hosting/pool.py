@@ -102,11 +102,8 @@ class Bubblewrap:
     unsafe_no_cgroups: bool = False
 
     def runtime(self, name: str, /) -> Runtime:
-        if not self.unsafe_no_cgroups:
-            try:
-                cgroups.hierarchy()
-            except cgroups.CgroupUnavailable as error:
-                raise RuntimeUnavailable(f"{name}: {uncontained(error)}") from None
+        if not self.unsafe_no_cgroups and (missing := cgroups.why_not()):
+            raise RuntimeUnavailable(f"{name}: {uncontained(missing)}")
         return runtime(name)
 
     async def start(

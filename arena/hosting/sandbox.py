@@ -169,15 +169,16 @@ class Sandbox:
         Uncontained if this host cannot give it a cgroup and that was not allowed."""
         limits = limits or Limits()
         root = private_directory(root or default_root())
-        box = _new_box(limits, unsafe_no_cgroups)
         uid = _UidLease(root / "uids") if os.geteuid() == 0 else None
         workdir = Path(tempfile.mkdtemp(prefix=f"sandbox-{os.getpid()}-", dir=root))
         info, info_w = os.pipe()
         os.set_blocking(info, False)
         rules, rules_w = os.pipe()
+        box: cgroups.Box | None = None
         try:
             os.write(rules_w, seccomp.compiled())  # far less than a pipe holds
             os.close(rules_w)
+            box = _new_box(limits, unsafe_no_cgroups)
             sockets = workdir / "run"
             sockets.mkdir()
             if uid is not None:  # a mount cut short would finish after the undoing
@@ -291,10 +292,7 @@ def sweep(root: Path | None = None) -> list[str]:
     removed = []
     with contextlib.suppress(OSError):
         for entry in root.iterdir():
-            parts = entry.name.split("-")
-            if parts[0] != "sandbox" or len(parts) < 3 or not parts[1].isdigit():
-                continue
-            if cgroups.alive(int(parts[1])):
+            if not cgroups.left_behind(entry.name, "sandbox"):
                 continue
             if os.path.ismount(entry / "run"):
                 subprocess.run(["umount", "--lazy", str(entry / "run")], check=False)

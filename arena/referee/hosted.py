@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.hosting.elf import not_static
+from arena.hosting.elf import check_program
 from arena.hosting.package import InvalidPackage, command_argv
 from arena.hosting.pool import (
     BUBBLEWRAP,
@@ -217,9 +217,8 @@ class Hosting:
         files = await asyncio.to_thread(self.store.files, entry.sha256)
         try:
             argv = command_argv(entry.command, found, files)
-            program = self.store.path(entry.sha256) / argv[0]
-            if found.name == "binary" and (reason := await asyncio.to_thread(not_static, program)):
-                raise InvalidPackage(f"{argv[0]!r}: {reason}")
+            package = self.store.path(entry.sha256)
+            await asyncio.to_thread(check_program, found.name, package, argv)
         except InvalidPackage as error:
             command = entry.command[:100]
             raise Refused(f"{entry.field}.command {command!r}: {error}") from None
@@ -266,7 +265,7 @@ class HostedSeats:
         self.boxes: dict[int, Launched] = {}
         self.exits: dict[int, str] = {}
         self._awake: int | None = None
-        """The seat let run last (``take_turn``), if its box is not frozen since."""
+        """The seat let run last (``take_turn``), until all are frozen or thawed."""
         self._released = False
 
     def __contains__(self, seat: int) -> bool:
@@ -290,21 +289,18 @@ class HostedSeats:
         box = self.boxes.get(seat)
         return box.address if box is not None else ""
 
-    def freeze(self, *seats: int) -> None:
-        """Stop these seats' bots (all of them if none is named) until ``thaw``: a
-        hosted seat runs only while it is asked to act, so it cannot compute on another
-        seat's time nor time another seat's work through the CPU they share."""
-        for seat in seats or tuple(self.boxes):
-            if seat in self.boxes:
-                self.boxes[seat].freeze()
-        if not seats or self._awake in seats:
-            self._awake = None
+    def freeze_all(self) -> None:
+        """Stop every seat's bot where it stands: a hosted seat runs only while it is
+        asked to act (``take_turn``), so it cannot compute on another seat's time nor
+        time another seat's work through the CPU they share."""
+        for box in self.boxes.values():
+            box.freeze()
+        self._awake = None
 
-    def thaw(self, *seats: int) -> None:
-        """Let these seats' bots (all if none is named) run again."""
-        for seat in seats or tuple(self.boxes):
-            if seat in self.boxes:
-                self.boxes[seat].thaw()
+    def thaw_all(self) -> None:
+        """Let every seat's bot run again (to hear MatchEnded, and to be ended)."""
+        for box in self.boxes.values():
+            box.thaw()
         self._awake = None
 
     def take_turn(self, seat: int) -> None:
@@ -314,9 +310,10 @@ class HostedSeats:
         which costs more than the referee's moment between the two requests)."""
         if self._awake == seat:
             return
-        if self._awake is not None:
-            self.freeze(self._awake)
-        self.thaw(seat)
+        if self._awake in self.boxes:
+            self.boxes[self._awake].freeze()
+        if seat in self.boxes:
+            self.boxes[seat].thaw()
         self._awake = seat
 
     def ended(self, seat: int) -> str | None:

@@ -220,12 +220,12 @@ class MatchRunner:
                     self._conversation(s, connections, streams) for s in range(self.info.num_seats)
                 ]
                 if self.hosted is not None:
-                    self.hosted.freeze()  # each seat runs again when asked to act
+                    self.hosted.freeze_all()  # each seat runs again when asked to act
                 try:
                     await self._play(state, seats, outcome)
                 finally:
                     if self.hosted is not None:
-                        self.hosted.thaw()  # to hear MatchEnded and to be ended
+                        self.hosted.thaw_all()  # to hear MatchEnded and to be ended
                     for conversation in seats:
                         await conversation.close()
             result = self._result(state, outcome, time.monotonic() - started)
