@@ -6,8 +6,10 @@ root too, a user namespace of its own; a read-only view of its runtime
 at ``/tmp`` that goes with it; and one writable directory, ``/run/arena``, where the bot
 listens on a Unix socket (``$ARENA_BOT_ADDRESS``), the only way in or out (a tmpfs of
 256 KiB and 16 files when the arena runs as root). The loopback interface of its own
-network namespace reaches nothing. ``/sys`` is not there, and the host-wide counters of
-``/proc`` show a still picture (``arena.hosting.host_view``).
+network namespace reaches nothing. Neither ``/proc`` nor ``/sys`` is there: both show
+host-wide figures that move when any process works (load, CPU ticks, open files, inodes,
+entropy) and host paths (``/proc/self/mountinfo``), so two boxes could talk through them;
+the runtimes need neither.
 
 Run as root, bubblewrap sets the box up as root and then starts, under a host user id
 of the box's own from ``UIDS`` (locked across processes) with no capabilities, a second
@@ -43,7 +45,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from arena.bots.sdk import HOSTED_ADDRESS_ENV
-from arena.hosting import cgroups, host_view, seccomp
+from arena.hosting import cgroups, seccomp
 from arena.hosting.private import open_no_follow, private_directory, state_root
 from arena.hosting.runtimes import Runtime
 
@@ -183,8 +185,7 @@ class Sandbox:
             sockets.mkdir()
             if uid is not None:  # a mount cut short would finish after the undoing
                 await _to_the_end(_small_tmpfs(sockets, uid.uid))
-            view = _host_view(root, limits)
-            plan = _Plan(package, runtime, command, sockets, limits, view, rules, info_w)
+            plan = _Plan(package, runtime, command, sockets, limits, rules, info_w)
             argv = _argv(plan, uid.uid if uid else None, box)
             log_path.parent.mkdir(parents=True, exist_ok=True)
             process = await _spawn(argv, (info_w, rules), info)
@@ -478,8 +479,6 @@ class _Plan:
     command: Sequence[str]
     sockets: Path
     limits: Limits
-    host_view: Path
-    """A directory of the files that cover /proc's host-wide counters."""
     rules: int
     """A descriptor to read the compiled seccomp filter from."""
     info: int
@@ -514,11 +513,15 @@ def _argv(plan: _Plan, uid: int | None, box: cgroups.Box | None) -> list[str]:
     if uid is None:  # one unprivileged bubblewrap does it all, in a user namespace
         view = _view(plan, plan.runtime.system, host=True)
         return [*join, *prlimit, setup[0], "--unshare-user", *confine, *setup[1:], *view, *inner]
-    # Root: bubblewrap makes the box as root, with /usr for the two programs that follow;
-    # the box's own user, without privileges, then runs a second bubblewrap, which makes
-    # the user namespace, shows the bot only what its runtime needs of what the first
-    # one mounted, and installs the filter.
-    with_usr = ["--ro-bind", "/usr", "/usr", *_links(("/usr/lib", "/usr/lib64", "/usr/bin"))]
+    # Root: bubblewrap makes the box as root, with /usr for the two programs that follow
+    # and /proc for the second to write its user namespace's maps; the box's own user,
+    # without privileges, then runs a second bubblewrap, which makes the user namespace,
+    # shows the bot only what its runtime needs of what the first one mounted (no /proc),
+    # and installs the filter.
+    with_usr = [
+        "--ro-bind", "/usr", "/usr", *_links(("/usr/lib", "/usr/lib64", "/usr/bin")),
+        "--proc", "/proc",
+    ]  # fmt: skip
     own_user = [
         "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
         "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
@@ -530,9 +533,9 @@ def _argv(plan: _Plan, uid: int | None, box: cgroups.Box | None) -> list[str]:
 
 def _view(plan: _Plan, system: Sequence[str], *, host: bool) -> list[str]:
     """Bubblewrap's words for the filesystem the bot sees: ``system`` directories, its
-    runtime's binds, its package at /bot, its socket directory, /proc with the host's
-    counters masked, /dev and a private /tmp. With ``host``, made from the host's files;
-    else bound again from a sandbox that already shows them where they go."""
+    runtime's binds, its package at /bot, its socket directory, /dev and a private /tmp.
+    With ``host``, made from the host's files; else bound again from a sandbox that
+    already shows them where they go."""
     words = []
     for path in system:
         words += ["--ro-bind", path, path]
@@ -546,7 +549,7 @@ def _view(plan: _Plan, system: Sequence[str], *, host: bool) -> list[str]:
             *words,
             "--ro-bind", str(plan.package), "/bot",
             *_parents("/run/arena"), "--bind", str(plan.sockets), "/run/arena",
-            "--proc", "/proc", *_masks(plan.host_view), "--dev", "/dev",
+            "--dev", "/dev",
             "--size", str(plan.limits.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
             "--remount-ro", "/", "--chdir", "/bot",
         ]  # fmt: skip
@@ -554,7 +557,7 @@ def _view(plan: _Plan, system: Sequence[str], *, host: bool) -> list[str]:
         *words,
         "--ro-bind", "/bot", "/bot",
         *_parents("/run/arena"), "--bind", "/run/arena", "/run/arena",
-        "--bind", "/proc", "/proc", "--dev-bind", "/dev", "/dev", "--bind", "/tmp", "/tmp",
+        "--dev-bind", "/dev", "/dev", "--bind", "/tmp", "/tmp",
         "--remount-ro", "/", "--chdir", "/bot",
     ]  # fmt: skip
 
@@ -565,34 +568,6 @@ def _links(system: Sequence[str]) -> list[str]:
     for path in system:
         words += ["--symlink", path.removeprefix("/"), "/" + Path(path).name]
     return words
-
-
-def _masks(view: Path) -> list[str]:
-    """Bubblewrap's words that cover /proc's host-wide counters with the files of
-    ``view``, and its directories of them with empty ones."""
-    words = []
-    for file in sorted(view.iterdir()):
-        words += ["--ro-bind", str(file), f"/proc/{file.name}"]
-    for name in host_view.masked_directories():
-        words += ["--tmpfs", f"/proc/{name}"]
-    return words
-
-
-def _host_view(root: Path, limits: Limits) -> Path:
-    """The directory of masking files for boxes of this memory size, written once."""
-    view = root / f"host-view-{limits.box_memory_bytes}"
-    if view.is_dir():
-        return view
-    making = Path(tempfile.mkdtemp(prefix=".host-view-", dir=root))
-    for name, text in host_view.masked_files(limits.box_memory_bytes).items():
-        (making / name).write_bytes(text)
-        (making / name).chmod(0o444)
-    making.chmod(0o755)
-    try:
-        os.rename(making, view)
-    except OSError:  # another sandbox wrote the same files first
-        shutil.rmtree(making, ignore_errors=True)
-    return view
 
 
 def _new_box(limits: Limits, unsafe_no_cgroups: bool) -> cgroups.Box | None:

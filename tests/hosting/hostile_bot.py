@@ -1,6 +1,6 @@
 """A hosted bot that tries what an author who wants more than one box would try: keep
 a kernel keyring key for its next match, make a user namespace, reach io_uring, lock a
-file every box sees, read the host's counters. It reports each outcome on stdout as one
+file every box sees, read the host's counters in /proc. It reports each outcome on stdout as one
 JSON line, then serves like any bot. Argument: a word to store in the keyring."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ libc = ctypes.CDLL(None, use_errno=True)
 SYS_ADD_KEY, SYS_REQUEST_KEY, SYS_KEYCTL, SYS_IO_URING_SETUP = 248, 249, 250, 425
 KEY_SPEC_USER_KEYRING = -4
 CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET = 0x10000000, 0x00020000, 0x40000000
+PR_GET_SECCOMP = 21
 
 
 def outcome(result: int) -> str:
@@ -64,14 +65,6 @@ def record_lock() -> str:
     return "allowed"
 
 
-def read(path: str) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4096).decode(errors="replace")
-    except OSError as error:
-        return f"refused: {errno.errorcode.get(error.errno or 0, error.errno)}"
-
-
 report = {
     "key_before": find_key(),
     "add_key": add_key(sys.argv[1] if len(sys.argv) > 1 else "hand=AS,KH,7D"),
@@ -83,13 +76,8 @@ report = {
     "lockf_tmp": record_lock(),
     "mount": outcome(libc.mount(b"none", b"/tmp", b"tmpfs", 0, None)),
     "sys": sorted(os.listdir("/sys")) if os.path.isdir("/sys") else "absent",
-    "loadavg": read("/proc/loadavg"),
-    "stat": read("/proc/stat"),
-    "meminfo": read("/proc/meminfo"),
-    "uptime": read("/proc/uptime"),
-    "pid1": read("/proc/1/cmdline").replace("\0", " "),
-    "uid_map": read("/proc/self/uid_map").split(),
-    "seccomp": [x for x in read("/proc/self/status").splitlines() if x.startswith("Seccomp:")],
+    "proc": sorted(os.listdir("/proc")) if os.path.isdir("/proc") else "absent",
+    "seccomp": libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0),
 }
 print("PROBE " + json.dumps(report), flush=True)
 

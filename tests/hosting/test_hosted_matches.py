@@ -131,8 +131,7 @@ def request(
         bots=bots,
         hosted=hosted,
         seed=3,
-        options=SHORT,
-        **{"move_deadline": wire.duration(2.0), **fields},  # type: ignore[arg-type]
+        **{"options": SHORT, "move_deadline": wire.duration(2.0), **fields},  # type: ignore[arg-type]
     )
 
 

@@ -18,6 +18,7 @@ from arena.hosting.package import pack
 from arena.local_redis import LocalRedis
 from arena.store import TournamentStore
 from arena.v1 import arena_pb2
+from tests.hosting.test_sandbox_hostile import assert_at_chance, channel_package
 from tests.tournament.conftest import Arena, start_arena
 
 HOUSE = """
@@ -46,10 +47,12 @@ def arena(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> 
     stack.stop()
 
 
-def submit(arena: Arena, name: str, blob: bytes, token: str = "") -> arena_pb2.HostedBotVersion:
+def submit(
+    arena: Arena, name: str, blob: bytes, token: str = "", command: str = "python3 bot.py"
+) -> arena_pb2.HostedBotVersion:
     version: arena_pb2.HostedBotVersion = arena.stub.SubmitBot(
         arena_pb2.SubmitBotRequest(
-            name=name, version="v1", runtime="python3.11", command="python3 bot.py", package=blob
+            name=name, version="v1", runtime="python3.11", command=command, package=blob
         ),
         metadata=(bearer(token),) if token else None,
     )
@@ -129,3 +132,35 @@ def test_packages_too_big_to_travel_together_reach_the_referee_one_by_one(
     tournament = arena.submit(["big-a", "big-b"], games=["seep"])
     done = arena.wait_until(tournament.id)
     assert done.matches_done == 2 and done.forfeits == 0
+
+
+def test_the_halves_of_a_sealed_pair_pass_no_bit_through_the_host(
+    arena: Arena, tmp_path: Path
+) -> None:
+    """A sender and a receiver (``channel_bot.py``) meet in a sealed duplicate pair. The
+    receiver's seats of the second half read the host for the bits the sender's seats
+    set in the first (and every receiver for the slots it measured): none reaches it."""
+    token = arena.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="eve")).token
+    blob = pack(channel_package(tmp_path / "channel"))
+    submit(arena, "chan-send", blob, token, "python3 bot.py send 0.12 12")
+    submit(arena, "chan-receive", blob, token, "python3 bot.py receive 0.12 12")
+    tournament = arena.submit(
+        ["chan-send", "chan-receive"], games=["bid-euchre"], fair_play=arena_pb2.FAIR_PLAY_SEALED
+    )
+    done = arena.wait_until(tournament.id)
+    assert done.matches_done == 2 and done.forfeits == 0
+    first, second = TournamentStore(arena.redis).results(tournament.id)
+    assert first.finished_at is not None and second.started_at is not None
+    assert first.finished_at <= second.started_at
+
+    def outputs(bot: str, match_id: str) -> list[str]:
+        logs = arena.stub.GetBotLogs(
+            arena_pb2.GetBotLogsRequest(bot=bot, match_id=match_id), metadata=(bearer(token),)
+        )
+        assert not any(seat.truncated for seat in logs.seats)
+        return [seat.output for seat in logs.seats]
+
+    sent = outputs("chan-send", first.match_id)
+    received = outputs("chan-receive", second.match_id)
+    assert all("SENT" in x for x in sent) and all("TURN" in x for x in received)
+    assert_at_chance([[*sent, *received], outputs("chan-receive", first.match_id)])

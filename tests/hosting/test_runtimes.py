@@ -140,7 +140,7 @@ def test_a_binary_bot_sees_nothing_of_the_host(tmp_path: Path) -> None:
     )
     output = said(package, "binary", ["./bot"], tmp_path / "log")
     (root,) = [line.split()[1:] for line in output.splitlines() if line.startswith("ROOT")]
-    assert set(root) == {"bot", "dev", "proc", "run", "tmp"}, root
+    assert set(root) == {"bot", "dev", "run", "tmp"}, root
     assert "USR 0" in output
 
 

@@ -5,7 +5,6 @@ real packages in real sandboxes (as root, as CI and the deploy files run the ref
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import shutil
@@ -16,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.hosting import cgroups, host_view, seccomp
+from arena.hosting import cgroups, seccomp
+from arena.hosting.example_packages import HOUSE_BOT
 from arena.hosting.pool import Bubblewrap
 from arena.hosting.private import UnsafeDirectory, private_directory
 from arena.hosting.runtimes import RuntimeUnavailable, runtime
@@ -38,20 +38,40 @@ def hostile_package(directory: Path) -> Path:
 def serve_and_report(
     pkg: Path, log: Path, *args: str, limits: Limits | None = None, root: Path | None = None
 ) -> dict[str, object]:
-    """Start the hostile bot, see it serve, stop it; what it reported."""
+    """Start the hostile bot, see it serve, stop it: what it reported, and what the host
+    sees of its process (``host_*``: its user map, seccomp mode and user namespace)."""
+    seen: dict[str, object] = {}
 
     async def run() -> None:
         command = ["python3", "bot.py", *args]
         box = await Sandbox.start(pkg, runtime("python3.11"), command, log, limits, root)
         try:
             assert (await hello(box.address)).name == "random"
+            seen.update(seen_from_the_host(box))
         finally:
             await box.close()
 
     asyncio.run(run())
     (line,) = [x for x in log.read_text().splitlines() if x.startswith("PROBE ")]
     report: dict[str, object] = json.loads(line.removeprefix("PROBE "))
-    return report
+    return report | seen
+
+
+def seen_from_the_host(box: Sandbox) -> dict[str, object]:
+    """The bot's own process, as the host's /proc shows it: the box shows the bot none."""
+    assert box.box is not None
+    pids = Path(box.box.procs_files[0]).read_text().split()
+    argvs = {p: Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0") for p in pids}
+    (bot,) = [p for p, argv in argvs.items() if argv[1:2] == [b"bot.py"]]
+    status = dict(
+        line.split(":\t", 1) for line in Path(f"/proc/{bot}/status").read_text().splitlines()
+    )
+    return {
+        "host_uid_map": Path(f"/proc/{bot}/uid_map").read_text().split(),
+        "host_seccomp": status["Seccomp"],
+        "host_own_user_namespace": os.readlink(f"/proc/{bot}/ns/user")
+        != os.readlink("/proc/self/ns/user"),
+    }
 
 
 @as_root
@@ -76,7 +96,7 @@ def test_a_box_makes_no_namespace_no_mount_and_no_io_uring_under_its_seccomp_fil
     assert report["unshare_mount_net"] == "refused: EPERM"
     assert report["io_uring_setup"] == "refused: EPERM"
     assert report["mount"] == "refused: EPERM"
-    assert report["seccomp"] == ["Seccomp:\t2"]  # a filter is installed
+    assert report["seccomp"] == 2 and report["host_seccomp"] == "2"  # a filter is installed
 
 
 @as_root
@@ -84,7 +104,8 @@ def test_a_box_runs_in_a_user_namespace_of_its_own_under_a_user_id_of_its_own(
     tmp_path: Path,
 ) -> None:
     report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
-    uid_map = report["uid_map"]
+    assert report["host_own_user_namespace"] is True
+    uid_map = report["host_uid_map"]
     assert isinstance(uid_map, list)
     inside, outside, count = uid_map
     assert count == "1" and inside == outside  # one id mapped: not the host's namespace
@@ -98,39 +119,11 @@ def test_no_file_lock_can_pass_a_bit_between_boxes(tmp_path: Path) -> None:
     assert report["lockf_tmp"] == "refused: EPERM"
 
 
-@as_root
-def test_the_hosts_counters_are_a_still_picture_and_sys_is_not_there(tmp_path: Path) -> None:
-    limits = Limits(box_memory_bytes=300 << 20)
-    burner = tmp_path / "burner"
-    burner.mkdir()
-    (burner / "bot.py").write_text("while True:\n    pass\n")
-
-    async def burn_while(work: asyncio.Future[dict[str, object]]) -> dict[str, object]:
-        # a neighbour that loads the host as hard as it can meanwhile
-        with contextlib.suppress(SandboxError):
-            await Sandbox.start(burner, runtime("python3.11"), ["python3", "bot.py"],
-                                tmp_path / "burn.log", Limits(start_s=3))  # fmt: skip
-        return await work
-
-    async def both() -> tuple[dict[str, object], dict[str, object]]:
-        pkg = hostile_package(tmp_path / "p")
-        one = asyncio.to_thread(serve_and_report, pkg, tmp_path / "1.log", limits=limits)
-        quiet = await one
-        loaded = await burn_while(
-            asyncio.ensure_future(
-                asyncio.to_thread(serve_and_report, pkg, tmp_path / "2.log", limits=limits)
-            )
-        )
-        return quiet, loaded
-
-    quiet, loaded = asyncio.run(both())
-    masked = host_view.masked_files(limits.box_memory_bytes)
-    for name in ("loadavg", "stat", "meminfo", "uptime"):
-        assert quiet[name] == loaded[name] == masked[name].decode(), name
-    assert f"MemTotal:       {300 << 10} kB" in str(quiet["meminfo"])
-    assert quiet["sys"] == "absent"
-    pid1 = str(quiet["pid1"])
-    assert "prlimit" not in pid1 and "--cpu" not in pid1 and "cgroup" not in pid1, pid1
+def test_a_box_has_neither_proc_nor_sys(tmp_path: Path) -> None:
+    """Both show host-wide figures that move when any process works (open files, inodes,
+    load) and the host's paths: a box sees neither, so none can carry a bit."""
+    report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
+    assert report["proc"] == "absent" and report["sys"] == "absent"
 
 
 @as_root
@@ -190,7 +183,7 @@ def test_a_lock_file_planted_as_a_link_is_not_followed(tmp_path: Path) -> None:
     (root / "uids" / "61000.lock").symlink_to(victim)
     report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=root)
     assert victim.read_text() == "root's own\n"
-    assert report["uid_map"][1] != "61000"  # type: ignore[index]
+    assert report["host_uid_map"][1] != "61000"  # type: ignore[index]
 
 
 def test_a_state_directory_that_another_user_could_touch_is_refused(tmp_path: Path) -> None:
@@ -325,3 +318,103 @@ def test_a_second_local_user_squatting_the_referees_paths_gets_a_refusal_and_wri
         assert sorted(p.name for p in (shared / "hosting").iterdir()) == []
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+CHANNEL = Path(__file__).with_name("channel_bot.py")
+
+
+def channel_package(directory: Path) -> Path:
+    directory.mkdir(parents=True)
+    shutil.copy(CHANNEL, directory / "bot.py")
+    return directory
+
+
+def decoded(matches: list[list[str]]) -> dict[str, tuple[int, float]]:
+    """For each signal the receivers measured, in the outputs of the seats of each
+    match (or pair of halves), how many bits they measured it for and the most a decoder
+    could make of it: its balanced accuracy (the mean of the shares of 1-bits and of
+    0-bits guessed right) at the best threshold and direction. A signal that carries
+    nothing scores 0.5; the score is one half plus half the Kolmogorov-Smirnov distance
+    between the signal's values under 1-bits and under 0-bits."""
+    rows: dict[str, list[tuple[int, int]]] = {"work": [], "runnable": [], "open files": []}
+    for outputs in matches:
+        lines = [line.split() for text in outputs for line in text.splitlines()]
+        sent = sorted((int(x[1]), int(x[2])) for x in lines if x[:1] == ["SENT"])
+        for x in lines:
+            if x[:1] == ["SLOT"]:
+                rows["work"].append((int(x[2]), int(x[3])))
+                rows["runnable"].append((int(x[2]), int(x[4])))
+            elif x[:1] == ["TURN"] and (before := [b for i, b in sent if i < int(x[1])]):
+                rows["open files"].append((before[-1], int(x[2])))
+    found = {}
+    for signal, measured in rows.items():
+        ones = [value for bit, value in measured if bit]
+        zeros = [value for bit, value in measured if not bit]
+        distance = max(
+            (
+                abs(sum(v > t for v in ones) / len(ones) - sum(v > t for v in zeros) / len(zeros))
+                for _, t in measured
+            ),
+            default=0.0,
+        ) if ones and zeros else 0.0  # fmt: skip
+        found[signal] = (len(measured), 0.5 + distance / 2)
+    return found
+
+
+AT_CHANCE = 0.75
+"""The most a decoder may make of a signal measured for 60 slots (30 decisions) or more. By chance alone a score this high
+comes about once in ten thousand runs (the Kolmogorov-Smirnov tail); the channels this
+arena had before boxes took turns and lost /proc decoded 84-90% of bits, and a box
+signalling to itself scores 0.8 or more here."""
+
+
+def assert_at_chance(matches: list[list[str]]) -> None:
+    found = decoded(matches)
+    assert found["work"][0] >= 60 and found["open files"][0] >= 30, found
+    assert all(score <= AT_CHANCE for _, score in found.values()), found
+
+
+@as_root
+def test_a_receiver_decodes_a_channel_that_exists(tmp_path: Path) -> None:
+    """The decoder's own check: one box that both loads itself and measures its work
+    reads the pattern back, so a receiver that reads nothing elsewhere would have."""
+    log = tmp_path / "self.log"
+
+    async def run() -> None:
+        command = ["python3", "bot.py", "self"]
+        box = await Sandbox.start(channel_package(tmp_path / "p"), runtime("python3.11"),
+                                  command, log)  # fmt: skip
+        try:
+            await asyncio.sleep(4)
+            box.freeze()  # its slots from serving to here, none from its end
+        finally:
+            await box.close()
+
+    asyncio.run(run())
+    serving = log.read_text().partition("listening on")[2]
+    found = decoded([[serving]])
+    assert found["work"][0] >= 60 and found["work"][1] >= 0.8, found
+    assert found["runnable"][1] == 0.5  # no /proc: nothing to read
+
+
+@as_root
+def test_partner_seats_pass_no_bit_through_the_host(tmp_path: Path) -> None:
+    """The two seats of one entry in a Bid Euchre match: the first loads the host in the
+    pattern's 1-slots, the other measures every slot it runs in. Boxes take turns, so the
+    receiver never runs while the sender does, and it reads no host counter."""
+    from tests.hosting.test_hosted_matches import Package, logs_by_seat, play, referee
+
+    channel = Package(channel_package(tmp_path / "channel"))
+    house = Package(tmp_path / "house", HOUSE_BOT)
+
+    async def scenario() -> object:
+        async with referee(tmp_path) as (stub, _):
+            partner = channel.entry(command="python3 bot.py partner 0.12")
+            return await play(stub, ["", ""], {0: partner, 1: house.entry()},
+                              options={"max_hands": "5"})  # fmt: skip
+
+    result = asyncio.run(scenario())
+    logs = logs_by_seat(result)  # type: ignore[arg-type]
+    sender, receiver = logs[0].output.decode(), logs[2].output.decode()
+    assert "SENT" in sender and "SLOT" not in sender and "TURN" in receiver
+    assert_at_chance([[sender, receiver]])
