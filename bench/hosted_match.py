@@ -47,14 +47,17 @@ def referee(directory: Path, pool: int) -> list[str]:
     )  # fmt: skip
 
 
-def timed(stub: referee_pb2_grpc.RefereeStub, request: referee_pb2.PlayMatchRequest) -> float:
-    """Seconds the caller waits for the match; checks it was played to the end."""
+def timed(
+    stub: referee_pb2_grpc.RefereeStub, request: referee_pb2.PlayMatchRequest
+) -> tuple[float, int]:
+    """Seconds the caller waits for the match, and its decisions; checks it was played
+    to the end."""
     started = time.perf_counter()
     result = stub.PlayMatch(request, timeout=300)
     seconds = time.perf_counter() - started
     if result.end != referee_pb2.MATCH_END_COMPLETED or result.faults:
         raise SystemExit(f"match {result.match_id} did not complete cleanly: {result}")
-    return seconds
+    return seconds, result.decisions
 
 
 WAYS = {
@@ -86,10 +89,11 @@ def rounds(
     houses: list[str],
     hosted: referee_pb2.HostedBot,
     args: argparse.Namespace,
-) -> list[dict[str, float]]:
-    """Seconds per match, round by round, each way (round 0, which warms up and sends
-    the package to both referees, left out)."""
+) -> tuple[list[dict[str, float]], list[int]]:
+    """Seconds per match, round by round, each way, and each round's decisions (round
+    0, which warms up and sends the package to both referees, left out)."""
     rows: list[dict[str, float]] = []
+    decisions: list[int] = []
     with (
         grpc.insecure_channel(pooled) as pooled_channel,
         grpc.insecure_channel(unpooled) as unpooled_channel,
@@ -104,17 +108,19 @@ def rounds(
         for seed in range(args.rounds + 1):
             row = {}
             for way, request in requests(seed, houses, hosted).items():
-                row[way] = timed(stubs[way], request)
+                row[way], made = timed(stubs[way], request)
                 time.sleep(args.pause)
             hosted.ClearField("package")  # each referee holds it now
             if seed:
                 rows.append(row)
+                decisions.append(made)  # the same deal, played the same way, each way
                 print(
                     f"round {seed:2}: "
-                    + "; ".join(f"{WAYS[w]} {row[w] * 1000:4.0f} ms" for w in WAYS),
+                    + "; ".join(f"{WAYS[w]} {row[w] * 1000:4.0f} ms" for w in WAYS)
+                    + f" ({made} decisions)",
                     flush=True,
                 )
-    return rows
+    return rows, decisions
 
 
 def main() -> None:
@@ -131,7 +137,7 @@ def main() -> None:
     commands = [referee(work / "pooled", POOL), referee(work / "unpooled", 0), *[house] * 4]
     with services(commands) as (pooled, unpooled, *houses):
         addresses = [h.address for h in houses]
-        rows = rounds(pooled.address, unpooled.address, addresses, hosted, args)
+        rows, decisions = rounds(pooled.address, unpooled.address, addresses, hosted, args)
     print(
         "median match: "
         + ", ".join(
@@ -142,6 +148,13 @@ def main() -> None:
         ratio = statistics.median(r[way] / r[against] for r in rows)
         aim = " (aim <= 1.50)" if (way, against) == ("pooled", "remote") else ""
         print(f"median ratio {WAYS[way]} / {WAYS[against]}: {ratio:.2f}{aim}")
+    per_decision = statistics.median(
+        (r["pooled"] - r["seats"]) / made * 1e6 for r, made in zip(rows, decisions, strict=True)
+    )
+    print(
+        f"hosting's cost per decision (hosted with the pool - a process per seat): "
+        f"{per_decision:.0f} us, against {statistics.median(decisions)} decisions a match"
+    )
 
 
 if __name__ == "__main__":

@@ -153,6 +153,7 @@ class Sandbox:
     box: cgroups.Box | None = None
     """The box's cgroup (None only where the operator allowed sandboxes without one)."""
     _first: int | None = None
+    _freezer: cgroups.Freezer | None = None
 
     @classmethod
     async def start(
@@ -200,6 +201,7 @@ class Sandbox:
         address = f"unix:{sockets / 'bot.sock'}"
         sandbox = cls(process, address, workdir, log_path, drain, uid, info, box)
         try:
+            sandbox._freezer = box.freezer() if box else None
             await sandbox._listening(sockets / "bot.sock", limits.start_s)
         except BaseException:
             await _to_the_end(sandbox.close())
@@ -238,14 +240,14 @@ class Sandbox:
         """Stop every process of the box where it stands (its cgroup's freezer) until
         ``thaw``: a seat computes only while it is asked to act. Nothing without a
         cgroup, or once the box is gone."""
-        if self.box is not None and self.process.returncode is None:
+        if self._freezer is not None and self.process.returncode is None:
             with contextlib.suppress(OSError):
-                self.box.freeze()
+                self._freezer.freeze()
 
     def thaw(self) -> None:
-        if self.box is not None:
+        if self._freezer is not None:
             with contextlib.suppress(OSError):
-                self.box.thaw()
+                self._freezer.thaw()
 
     def kill(self) -> None:
         """Kill the sandbox now, and with it every process in it; ``stop`` waits for that."""
@@ -271,6 +273,9 @@ class Sandbox:
     async def close(self) -> None:
         """Kill every process of the sandbox and remove its files and its cgroup."""
         await self.stop()
+        if self._freezer is not None:
+            self._freezer.close()
+            self._freezer = None
         if self.box is not None:
             await self.box.remove()
             self.box = None
