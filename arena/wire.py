@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from google.protobuf import descriptor as _descriptor
-from google.protobuf import duration_pb2
+from google.protobuf import duration_pb2, timestamp_pb2
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
@@ -185,6 +185,18 @@ def duration(seconds: float) -> duration_pb2.Duration:
     d = duration_pb2.Duration()
     d.FromTimedelta(timedelta(seconds=seconds))
     return d
+
+
+def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
+    """A Timestamp message of a time.time() value."""
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(seconds * 1e9))
+    return stamp
+
+
+def instant(value: timestamp_pb2.Timestamp) -> float:
+    """A Timestamp as a time.time() value."""
+    return value.seconds + value.nanos / 1e9
 
 
 MAX_DURATION_SECONDS = 315_576_000_000  # 10,000 years: google.protobuf.Duration's range

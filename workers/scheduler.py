@@ -137,14 +137,19 @@ def _step(tournament_id: str) -> None:
 
 
 def _ended(tournament_id: str, held: dict[str, str], new: list[ScheduledMatch]) -> set[str]:
-    """The first halves, of the held and the new second halves, that have ended: a
-    result is stored and no attempt holds a lease (a copy whose lease had lapsed, say
-    its worker was stopped, may still be playing one; it takes the lease again when it
-    renews it)."""
+    """The first halves, of the held and the new second halves, that have ended."""
     firsts = set(held.values()) | {m.first_half for m in new if m.first_half is not None}
-    if not firsts:
+    return ended(tournament_id, firsts)
+
+
+def ended(tournament_id: str, matches: set[str]) -> set[str]:
+    """Those of ``matches`` that have ended: a result is stored and no attempt holds a
+    lease (a copy whose lease had lapsed, say its worker was stopped, may still be
+    playing one; it takes the lease again when it renews it). What a duplicate pair's
+    second half waits for."""
+    if not matches:
         return set()
-    return tournaments().with_results(tournament_id, firsts) - leases().live(tournament_id)
+    return tournaments().with_results(tournament_id, matches) - leases().live(tournament_id)
 
 
 def held_back(record: TournamentRecord | None) -> set[str]:

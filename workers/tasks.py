@@ -18,6 +18,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -83,13 +84,15 @@ def _channel_options() -> list[tuple[str, int]]:
     ]
 
 
-def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
+def _play(
+    referee: str, request: referee_pb2.PlayMatchRequest, lease: Lease
+) -> referee_pb2.MatchResult:
     """Play ``request`` on ``referee``. A hosted entry's package goes with it only when
     the referee says it has not got it, one package a call (two 16 MiB packages would
     not fit in one request), so each referee receives each package once."""
     for _ in request.hosted:
         try:
-            return _call(referee, request)
+            return _call(referee, request, lease)
         except grpc.RpcError as error:
             missing = MISSING_PACKAGE.match(error.details() or "")
             if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
@@ -101,10 +104,12 @@ def _play(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.Ma
             hosted.package = b""
         first = next(h for h in request.hosted.values() if h.package_sha256 == missing[1])
         first.package = blob
-    return _call(referee, request)
+    return _call(referee, request, lease)
 
 
-def _call(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.MatchResult:
+def _call(
+    referee: str, request: referee_pb2.PlayMatchRequest, lease: Lease
+) -> referee_pb2.MatchResult:
     credentials = _referee_credentials()
     options = _channel_options()
     opened = (
@@ -116,6 +121,8 @@ def _call(referee: str, request: referee_pb2.PlayMatchRequest) -> referee_pb2.Ma
         # A stopped referee's kernel still accepts the connection; HTTP/2 never starts.
         grpc.channel_ready_future(channel).result(timeout=2 * settings.referee_keepalive_s)
         token = settings.referee_token
+        # Stale once the lease may have lapsed: another worker may have played it since.
+        request.start_by.CopyFrom(wire.timestamp(lease.until))
         result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(
             request, metadata=(bearer(token),) if token else None
         )
@@ -131,15 +138,26 @@ def _reason(referee: str, error: Exception) -> str:
     )
 
 
+@dataclass
+class Lease:
+    """Until when this worker holds its lease on a match, as far as it knows."""
+
+    until: float
+
+
 @contextmanager
-def _heartbeat(tournament_id: str, match_id: str, holder: str, referee: str) -> Iterator[None]:
+def _heartbeat(
+    tournament_id: str, match_id: str, holder: str, referee: str, lease: Lease
+) -> Iterator[None]:
     """Renew the match's lease, and its count on ``referee``, while the block runs."""
     stop = threading.Event()
 
     def beat() -> None:
         while not stop.wait(settings.match_lease_s / 3):
             try:
-                leases().claim(tournament_id, match_id, holder, settings.match_lease_s)
+                now = time.time()
+                if leases().claim(tournament_id, match_id, holder, settings.match_lease_s):
+                    lease.until = now + settings.match_lease_s
                 referee_load().renew(referee, tournament_id, match_id, settings.match_lease_s)
             except redis.RedisError as error:  # the lease may lapse; the result still counts once
                 log.warning("cannot renew the lease of %s: %s", match_id, error)
@@ -196,20 +214,13 @@ def _to_play(
     return record, match
 
 
-def _waits_for(
-    tournaments: TournamentStore, tournament_id: str, match: ScheduledMatch
-) -> str | None:
+def _waits_for(tournament_id: str, match: ScheduledMatch) -> str | None:
     """Why the match may not start yet, or None: a duplicate pair's second half waits
-    until its first half has a result and no attempt at it holds a lease (one whose
-    worker stalled past its lease takes it again when it renews it)."""
+    until its first half has ended (``scheduler.ended``)."""
     first = match.first_half
-    if first is None:
+    if first is None or first in scheduler.ended(tournament_id, {first}):
         return None
-    if not tournaments.has_result(tournament_id, first):
-        return f"its first half {first} has not ended"
-    if first in leases().live(tournament_id):
-        return f"an attempt at its first half {first} is still playing"
-    return None
+    return f"its first half {first} has not ended"
 
 
 def _seating(record: TournamentRecord) -> dict[str, Entry]:
@@ -253,7 +264,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     if isinstance(found, str):
         return {"match_id": match_id, "skipped": found}
     record, match = found
-    if (waiting := _waits_for(tournaments, tournament_id, match)) is not None:
+    if (waiting := _waits_for(tournament_id, match)) is not None:
         if match_id in scheduler.held_back(record):
             # The scheduler queues it once its first half has ended.
             return {"match_id": match_id, "skipped": f"held back: {waiting}"}
@@ -261,6 +272,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         # stalled attempt at the first half came back): look again later.
         raise self.retry(countdown=settings.match_lease_s)
     holder = uuid.uuid4().hex
+    lease = Lease(time.time() + settings.match_lease_s)
     if not leases().claim(tournament_id, match_id, holder, settings.match_lease_s):
         # Another copy is playing it. Look again once its lease could have lapsed: if
         # that worker dies, this copy plays the match.
@@ -272,8 +284,8 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     # Watchable until its result is stored: a watcher then finds the result instead.
     with _watchable(tournament_id, match, referee, request.match_id):
         try:
-            with _heartbeat(tournament_id, match_id, holder, referee):
-                result = _play(referee, request)
+            with _heartbeat(tournament_id, match_id, holder, referee, lease):
+                result = _play(referee, request, lease)
         except (grpc.RpcError, grpc.FutureTimeoutError) as error:
             referee_load().failed(referee, tournament_id, match_id)
             leases().release(tournament_id, match_id, holder)

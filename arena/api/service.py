@@ -598,6 +598,8 @@ def record_message(result: MatchResult, revealed: bool) -> arena_pb2.MatchRecord
     )
     if result.finished_at is not None:
         message.finished_at.CopyFrom(timestamp(result.finished_at))
+    if result.started_at is not None:
+        message.started_at.CopyFrom(timestamp(result.started_at))
     if revealed or result.pair_key == result.match_id:
         # The referee's id opens the match's events (WatchMatch); a duplicate half's
         # would show the cards of its other half, which may still be played.

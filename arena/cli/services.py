@@ -96,6 +96,8 @@ def _check_limits(args: argparse.Namespace) -> None:
         raise UsageError(f"--max-watchers must be 1 or more, not {args.max_watchers}")
     if args.sandbox_pool < 0:
         raise UsageError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
+    if args.caller_keepalive < 0.1:
+        raise UsageError(f"--caller-keepalive must be 0.1 s or more, not {args.caller_keepalive}")
 
 
 def _serve_referee(
@@ -126,6 +128,7 @@ def _serve_referee(
             max_watchers=args.max_watchers,
             siblings=siblings,
             on_ready=on_ready,
+            caller_keepalive_s=args.caller_keepalive,
         )
     except OSError as error:
         raise CliError(str(error)) from None

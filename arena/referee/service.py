@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -95,6 +96,16 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         except Unavailable as error:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        if (
+            request.HasField("start_by")
+            and (late := time.time() - wire.instant(request.start_by)) > 0
+        ):
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"the request came {late:.1f} s after its start_by: its sender's claim on "
+                "the match had lapsed, so nothing was played",
+            )
         # No await from here until the feed is open: a match id is taken at once.
         if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
             await abort(
@@ -299,6 +310,25 @@ KEEPALIVE_POLICY = [
     ("grpc.http2.max_ping_strikes", 0),
     ("grpc.keepalive_permit_without_calls", 1),
 ]
+DEFAULT_CALLER_KEEPALIVE_S = 10.0
+"""How often the referee pings its callers, and how long it waits for the answer."""
+
+
+def caller_keepalive(seconds: float) -> list[tuple[str, int]]:
+    """The referee pings its callers too, and drops the connection of one that has not
+    answered within ``seconds``: its matches are abandoned (sandboxes and all) within
+    twice ``seconds`` of the caller stopping, hung or cut off. A worker's lease on a
+    match lasts longer (``ARENA_MATCH_LEASE``, 30 s against 2 x 10 s), so by the time
+    another worker may play the match again, the first attempt has stopped: two
+    attempts never run at once, nor a duplicate pair's halves."""
+    milliseconds = int(seconds * 1000)
+    return [
+        ("grpc.keepalive_time_ms", milliseconds),
+        ("grpc.keepalive_timeout_ms", milliseconds),
+        ("grpc.http2.ping_timeout_ms", milliseconds),  # else a ping waits 60 s
+        ("grpc.http2.min_time_between_pings_ms", milliseconds),
+        ("grpc.http2.max_pings_without_data", 0),  # else it stops pinging after two
+    ]
 
 
 async def start_server(
@@ -318,6 +348,7 @@ async def start_server(
     launcher: Launcher = BUBBLEWRAP,
     max_watchers: int = DEFAULT_MAX_WATCHERS,
     siblings: Siblings | None = None,
+    caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
@@ -333,7 +364,11 @@ async def start_server(
         serve_metrics(host, metrics_port)
     mutual = tls is not None and tls.mutual
     interceptors = [TokenCheck(REFEREE, token)] if token and not mutual else []
-    options = [*KEEPALIVE_POLICY, ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)]
+    options = [
+        *KEEPALIVE_POLICY,
+        *caller_keepalive(caller_keepalive_s),
+        ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+    ]
     if siblings is not None:  # gRPC's default on Linux too, but siblings depend on it
         options.append(("grpc.so_reuseport", 1))
     hosting = Hosting(
@@ -385,6 +420,7 @@ def serve(
     launcher: Launcher = BUBBLEWRAP,
     max_watchers: int = DEFAULT_MAX_WATCHERS,
     siblings: Siblings | None = None,
+    caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
     on_ready: Callable[[int], None] | None = None,
 ) -> None:
     """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes.
@@ -407,6 +443,7 @@ def serve(
             launcher=launcher,
             max_watchers=max_watchers,
             siblings=siblings,
+            caller_keepalive_s=caller_keepalive_s,
         )
         if on_ready is None:
             announce(host, bound, tls=tls, token=token, metrics_port=metrics_port)

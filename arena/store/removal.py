@@ -86,6 +86,15 @@ class Removed:
     kept_for: tuple[str, ...] = ()
 
 
+def _watch(pipe: redis.client.Pipeline, seen: RegisteredBot) -> list[HostedVersion] | None:
+    """Watch the bot ``seen`` and its versions; its versions, or None where it is no
+    longer what the caller saw."""
+    pipe.watch(BOTS, VERSIONS.format(name=seen.name))  # type: ignore[no-untyped-call]
+    if _parse(pipe.hget(BOTS, seen.name)) != seen:
+        return None
+    return _versions(pipe.hgetall(VERSIONS.format(name=seen.name)))
+
+
 class Removal:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
@@ -98,10 +107,9 @@ class Removal:
         versions_key = VERSIONS.format(name=name)
         with self.redis.pipeline() as pipe:
             try:
-                pipe.watch(BOTS, versions_key)  # type: ignore[no-untyped-call]
-                if _parse(pipe.hget(BOTS, name)) != seen:
+                versions = _watch(pipe, seen)
+                if versions is None:
                     return Gone.CHANGED
-                versions = _versions(pipe.hgetall(versions_key))
                 pipe.multi()
                 pipe.hdel(BOTS, name)
                 pipe.delete(versions_key, REMOVED_LABELS.format(name=name))
@@ -120,10 +128,9 @@ class Removal:
         versions_key = VERSIONS.format(name=name)
         with self.redis.pipeline() as pipe:
             try:
-                pipe.watch(BOTS, versions_key)  # type: ignore[no-untyped-call]
-                if _parse(pipe.hget(BOTS, name)) != seen:
+                versions = _watch(pipe, seen)
+                if versions is None:
                     return Gone.CHANGED
-                versions = _versions(pipe.hgetall(versions_key))
                 removed = next((v for v in versions if v.version == label), None)
                 if removed is None:
                     return Gone.NO_VERSION

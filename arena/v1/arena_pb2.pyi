@@ -2034,6 +2034,7 @@ class MatchRecord(_message.Message):
     REFEREE_MATCH_ID_FIELD_NUMBER: _builtins.int
     TEAM_FAULT_KINDS_FIELD_NUMBER: _builtins.int
     FINISHED_AT_FIELD_NUMBER: _builtins.int
+    STARTED_AT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id in the tournament's schedule."""
     game: _builtins.str
@@ -2099,6 +2100,13 @@ class MatchRecord(_message.Message):
         result stored before the arena kept the time.
         """
 
+    @_builtins.property
+    def started_at(self) -> _timestamp_pb2.Timestamp:
+        """When the worker sent the stored attempt to its referee. The second half of a
+        duplicate pair starts after its first half's finished_at. Unset for a result stored
+        before the arena kept the time.
+        """
+
     def __init__(
         self,
         *,
@@ -2123,10 +2131,11 @@ class MatchRecord(_message.Message):
         referee_match_id: _builtins.str = ...,
         team_fault_kinds: _abc.Iterable[Global___TeamFaults] | None = ...,
         finished_at: _timestamp_pb2.Timestamp | None = ...,
+        started_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "seed", b"seed", "winner_team", b"winner_team"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "seed", b"seed", "started_at", b"started_at", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "started_at", b"started_at", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015

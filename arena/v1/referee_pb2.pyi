@@ -9,6 +9,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
@@ -419,6 +420,7 @@ class PlayMatchRequest(_message.Message):
     DISCLOSURE_FIELD_NUMBER: _builtins.int
     BOT_NAMES_FIELD_NUMBER: _builtins.int
     HOSTED_FIELD_NUMBER: _builtins.int
+    START_BY_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, one of ListGames."""
     seed: _builtins.int
@@ -475,6 +477,17 @@ class PlayMatchRequest(_message.Message):
         sandbox's socket itself.
         """
 
+    @_builtins.property
+    def start_by(self) -> _timestamp_pb2.Timestamp:
+        """Optional: the latest time at which the match may begin. A request that reaches the
+        referee later is refused with FAILED_PRECONDITION, and nothing is played. A worker
+        sets it to when its lease on the match lapses: once another worker may have played
+        the match again, a copy sent by a worker that stalled before sending it is stale,
+        and playing it could run beside the match's later attempt or beside the second
+        half of its duplicate pair. Needs the caller's and the referee's clocks to agree
+        (NTP) to well within the time a match takes.
+        """
+
     def __init__(
         self,
         *,
@@ -489,10 +502,11 @@ class PlayMatchRequest(_message.Message):
         disclosure: Global___DealDisclosure.ValueType = ...,
         bot_names: _abc.Iterable[_builtins.str] | None = ...,
         hosted: _abc.Mapping[_builtins.int, Global___HostedBot] | None = ...,
+        start_by: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "start_by", b"start_by", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "hosted", b"hosted", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "hosted", b"hosted", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "start_by", b"start_by", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -49,9 +49,14 @@ def test_a_match_with_its_own_deal_shows_its_referee_id_while_it_runs() -> None:
     assert alone.replay_id == "" and not alone.HasField("seed")
 
 
-def test_the_time_a_result_was_stored_is_shown_when_it_was_kept() -> None:
-    kept = replace(stored("t-seep-3", "t-seep-3"), finished_at=1_700_000_000.25)
-    assert record_message(kept, revealed=False).finished_at.ToMilliseconds() == 1_700_000_000_250
-    unkept = replace(stored("t-seep-3", "t-seep-3"), finished_at=None)
+def test_when_a_result_started_and_was_stored_is_shown_when_it_was_kept() -> None:
+    kept = replace(
+        stored("t-seep-3", "t-seep-3"), started_at=1_699_999_990.5, finished_at=1_700_000_000.25
+    )
+    shown = record_message(kept, revealed=False)
+    assert shown.started_at.ToMilliseconds() == 1_699_999_990_500
+    assert shown.finished_at.ToMilliseconds() == 1_700_000_000_250
+    unkept = replace(stored("t-seep-3", "t-seep-3"), started_at=None, finished_at=None)
     older = record_message(unkept, revealed=True)
-    assert not older.HasField("finished_at")  # stored before the arena kept the time
+    # stored before the arena kept the times
+    assert not older.HasField("finished_at") and not older.HasField("started_at")

@@ -52,6 +52,16 @@ def referee(parser: argparse.ArgumentParser) -> None:
         "reaches the port",
     )
     serve.add_argument(
+        "--caller-keepalive",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="ping callers this often and abandon the matches of one that has not answered "
+        "within as long again (default 10): a stopped or cut-off worker's match ends "
+        "within twice this, before its lease (ARENA_MATCH_LEASE, 30 s) lets another "
+        "worker play it again",
+    )
+    serve.add_argument(
         "--metrics-port",
         type=int,
         help="serve Prometheus metrics on this port; with --processes, the sum of all "
