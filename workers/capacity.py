@@ -1,45 +1,68 @@
-"""How many matches the live workers can play at once: each worker's main process
-announces its pool size in Redis when it starts and in every watchdog round, with a
-lifetime of a few rounds, so a worker that died or stopped drops out on its own.
+"""What each live worker says of itself: its main process announces, when it starts
+and in every watchdog round, how many matches it can play at once and which broker
+deliveries it holds, with a lifetime of a few rounds, so a worker that died or stopped
+drops out on its own.
 
-The scheduler reads it for formats that may decide while matches are out (an SPRT):
-handing out no more than the workers can play keeps what a decision leaves to waste to
-about that many matches, as fishtest's batches do, rather than a whole schedule window.
+The scheduler reads the pool sizes for formats that may decide while matches are out
+(an SPRT): handing out no more than the workers can play keeps what a decision leaves to
+waste to about that many matches, as fishtest's batches do, rather than a whole schedule
+window. The watchdog reads the deliveries (``workers.deliveries``): one that no live
+worker holds is handed back to the queue.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import redis
 
 KEY = "arena:workers"
-"""Hash: worker hostname -> {"processes": n, "until": unix time}."""
+"""Hash: worker hostname -> {"processes": n, "until": unix time, "held": [delivery tag]}."""
 ROUNDS_ALIVE = 3
 """Watchdog rounds an announcement outlives, so one late round does not drop a worker."""
 
 
-def announce(client: redis.Redis, hostname: str, processes: int, interval_s: float) -> None:
+@dataclass(frozen=True)
+class Announced:
+    processes: int
+    held: frozenset[str]
+
+
+def announce(
+    client: redis.Redis,
+    hostname: str,
+    processes: int,
+    interval_s: float,
+    held: Iterable[str] = (),
+) -> None:
     until = time.time() + ROUNDS_ALIVE * interval_s
-    client.hset(KEY, hostname, json.dumps({"processes": processes, "until": until}))
+    said = {"processes": processes, "until": until, "held": sorted(held)}
+    client.hset(KEY, hostname, json.dumps(said))
 
 
-def live_processes(client: redis.Redis) -> int:
-    """Pool processes of the workers heard from lately (0: none has announced itself);
-    announcements past their time are removed."""
-    now, total, gone = time.time(), 0, []
+def live(client: redis.Redis) -> dict[str, Announced]:
+    """The workers heard from lately, by hostname; announcements past their time (or
+    unreadable) are removed."""
+    now, found, gone = time.time(), {}, []
     raw: dict[bytes, bytes] = client.hgetall(KEY)  # type: ignore[assignment]
     for hostname, value in raw.items():
         try:
-            seen = json.loads(value)
-            alive, processes = float(seen["until"]) > now, int(seen["processes"])
+            said = json.loads(value)
+            if float(said["until"]) > now:
+                held = frozenset(str(tag) for tag in said.get("held", ()))
+                found[hostname.decode()] = Announced(int(said["processes"]), held)
+                continue
         except (ValueError, KeyError, TypeError):
-            alive, processes = False, 0
-        if alive:
-            total += processes
-        else:
-            gone.append(hostname)
+            pass
+        gone.append(hostname)
     if gone:
         client.hdel(KEY, *gone)
-    return total
+    return found
+
+
+def live_processes(client: redis.Redis) -> int:
+    """Pool processes of the workers heard from lately (0: none has announced itself)."""
+    return sum(worker.processes for worker in live(client).values())

@@ -41,6 +41,11 @@ MATCHES_RETRIED = Counter(
     "Match attempts that failed at a referee and will be tried on the next one, by game.",
     ["game"],
 )
+DELIVERIES_HANDED_BACK = Counter(
+    "arena_worker_deliveries_handed_back",
+    "Broker deliveries taken by a worker that is gone (or that lost them with its "
+    "connection), handed back to the queue by the watchdog.",
+)
 MATCHES_REQUEUED = Counter(
     "arena_worker_matches_requeued",
     "Matches the watchdog found nowhere (no result, no lease, no message) and queued again.",

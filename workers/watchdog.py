@@ -1,7 +1,8 @@
-"""The watchdog: steps every running tournament's scheduler (which finishes the decided
-ones), and queues again any match handed out that is nowhere (no result, no live lease,
-no message in the broker, not a second half the scheduler holds back until its first
-half has ended: that one the scheduler queues).
+"""The watchdog: hands back to the queue the deliveries no live worker holds
+(``workers.deliveries``), steps every running tournament's scheduler (which finishes the
+decided ones), and queues again any match handed out that is nowhere (no result, no live
+lease, no message in the broker, not a second half the scheduler holds back until its
+first half has ended: that one the scheduler queues).
 
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
@@ -20,7 +21,7 @@ import threading
 import redis
 
 from arena.store.tournaments import RUNNING
-from workers import broker, capacity, metrics, scheduler
+from workers import broker, capacity, deliveries, metrics, scheduler
 from workers.app import app, settings
 from workers.stores import client, exclusive, leases, tournaments
 
@@ -39,6 +40,10 @@ class Watchdog:
             return self._round() if held else []
 
     def _round(self) -> list[tuple[str, str]]:
+        held = {tag for worker in capacity.live(client()).values() for tag in worker.held}
+        if stale := deliveries.stranded(client(), held, settings.watchdog_interval_s):
+            deliveries.hand_back(stale)
+            metrics.DELIVERIES_HANDED_BACK.inc(len(stale))
         store = tournaments()
         unplayed: set[tuple[str, str]] = set()
         for tournament_id, state in store.states().items():
@@ -72,7 +77,8 @@ def start(hostname: str, processes: int) -> threading.Thread:
         stop = threading.Event()
         while not stop.wait(interval):
             try:
-                capacity.announce(client(), hostname, processes, interval)
+                held = deliveries.held_here()
+                capacity.announce(client(), hostname, processes, interval, held)
                 watchdog.round()
             except redis.RedisError as error:  # Redis away: try next round
                 log.warning("watchdog round skipped: %s", error)

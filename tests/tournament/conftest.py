@@ -1,5 +1,11 @@
 """A whole arena per test: its own Redis database, a referee, the API, Celery workers and
-bots, all real processes on loopback."""
+bots, all real processes on loopback.
+
+Workers run with settings shorter than the shipped ones (``WORKER_ENV``), so that the
+many tests that kill, stop or cut off a part see it recovered within seconds rather than
+the shipped minute or two. The soak runs with every shipped setting
+(``tests/shipped.py``), and the fault tests with the shipped visibility timeout, which
+recovery must not wait for."""
 
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ from arena.v1 import arena_pb2, arena_pb2_grpc
 from tests.conftest import next_database
 
 # Short enough that a killed worker's task, a lapsed lease, a lost match and a hung
-# referee are all noticed within seconds.
+# referee are all noticed within seconds (shipped: tests/shipped.py).
 WORKER_ENV = {
     "ARENA_VISIBILITY_TIMEOUT": "8",
     "ARENA_UNACKED_RESTORE_INTERVAL": "1",
@@ -57,7 +63,10 @@ class Arena:
         referees: list[str] | None = None,
         extra: Sequence[str] = (),
         env: dict[str, str] | None = None,
+        settings: dict[str, str] | None = None,
     ) -> Service:
+        """``settings`` replace ``WORKER_ENV`` (the shipped ones, say); ``env`` adds to
+        them."""
         flags = [f for r in referees or [self.referee.address] for f in ("--referee", r)]
         flags += extra
         worker = start_service(
@@ -73,7 +82,7 @@ class Arena:
                 "--loglevel",
                 os.environ.get("ARENA_TEST_LOGLEVEL", "WARNING"),
             ),
-            env={**WORKER_ENV, **(env or {})},
+            env={**(WORKER_ENV if settings is None else settings), **(env or {})},
         )
         self.workers.append(worker)
         return worker

@@ -13,6 +13,7 @@ from arena.local_redis import LocalRedis, start_redis
 from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
 from arena.v1 import arena_pb2
+from tests import shipped
 from tests.tournament.conftest import Arena
 
 
@@ -28,19 +29,26 @@ def assert_complete_once(arena: Arena, tournament_id: str, total: int) -> None:
 
 
 def test_a_worker_sigkilled_three_times_in_one_tournament(arena: Arena) -> None:
+    """With the visibility timeout as shipped (an hour): what each killed worker held
+    comes back because no live worker holds it (``workers.deliveries``), not because the
+    timeout ran out."""
     arena.start_bot("a", "house")  # two of three play well: matches of a few hands
     arena.start_bot("b", "house")
     arena.start_bot("c", "random", "--seed", "7")
     tournament = arena.submit(["a", "b", "c"], deals=5, games=["bid-euchre", "baloot"])
     done = 0
     for round_ in range(3):
-        victim = arena.start_worker(f"victim{round_}", concurrency=2)
+        victim = arena.start_worker(
+            f"victim{round_}", concurrency=2, env=shipped.visibility_timeout()
+        )
         done = arena.wait_until(tournament.id, done=done + 3).matches_done
         victim.kill()  # SIGKILL, pool children included
         assert arena.redis.hlen("unacked") > 0, "the worker held no task when killed"
     assert done < tournament.matches_total
-    arena.start_worker("survivor", concurrency=2)
+    arena.start_worker("survivor", concurrency=2, env=shipped.visibility_timeout())
     assert_complete_once(arena, tournament.id, 60)
+    said = [line for worker in arena.workers for line in worker.output]
+    assert any("handed back to the queue" in line for line in said)
 
 
 def test_a_referee_sigkilled_mid_match_is_replaced_by_another(arena: Arena) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.store import MatchResult, TournamentStore
 from arena.v1 import arena_pb2
+from tests import shipped
 from tests.tournament.conftest import WORKER_ENV, Arena
 from tests.tournament.test_infrastructure_faults import assert_complete_once
 from workers.broker import UNACKED, UNACKED_INDEX, queued_matches
@@ -128,10 +129,11 @@ def test_a_match_lost_from_the_broker_is_queued_again(arena: Arena) -> None:
     assert len(requeued) == 1 and f"match {lost} of {tid}" in requeued[0], requeued
 
 
-def test_a_match_stranded_unacknowledged_is_queued_again(arena: Arena) -> None:
-    """kombu hands an unacknowledged message back only under a lock in Redis; a worker
-    killed while holding it stalls that for the lock's lifetime. The watchdog does not
-    wait for it."""
+def test_a_delivery_no_live_worker_holds_is_handed_back_at_once(arena: Arena) -> None:
+    """kombu hands an unacknowledged message back only after its visibility timeout (an
+    hour as shipped), and under a lock in Redis that a killed worker may hold for its
+    lifetime. A delivery that no live worker holds is handed back by the watchdog
+    without waiting for either; it is played once, from its own message."""
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "house")
     tournament = arena.submit(["a", "b"], deals=2, games=["seep"])
@@ -141,16 +143,18 @@ def test_a_match_stranded_unacknowledged_is_queued_again(arena: Arena) -> None:
     assert payload is not None and r.lrem("celery", 1, payload) == 1  # type: ignore[arg-type]
     message = json.loads(payload)
     tag = message["properties"]["delivery_tag"]
-    # As a worker killed long ago left it: taken, never acknowledged, never handed back.
+    # As a worker killed a while ago left it: taken, never acknowledged, never handed back.
     r.hset(UNACKED, tag, json.dumps([message, "", "celery"]))
-    r.zadd(UNACKED_INDEX, {tag: time.time() - 3600})
+    r.zadd(UNACKED_INDEX, {tag: time.time() - 60})
     r.set("unacked_mutex", "held by a killed worker", ex=600)
-    ((tid, stranded),) = queued_matches(r) - queued_matches(r, stranded_after=60)
-    worker = arena.start_worker("w", concurrency=2)
+    ((tid, stranded),) = queued_matches(r) - queued_matches(r, stranded_after=30)
+    worker = arena.start_worker("w", concurrency=2, env=shipped.visibility_timeout())
     assert_complete_once(arena, tournament.id, 4)
-    requeued = [line for line in worker.output if "queued again" in line]
-    assert len(requeued) == 1 and f"match {stranded} of {tid}" in requeued[0], requeued
-    assert r.hexists(UNACKED, tag), "kombu's scan should still be locked out"
+    handed = [line for line in worker.output if "handed back to the queue" in line]
+    assert len(handed) == 1 and tag in handed[0], handed
+    assert not any("queued again" in line for line in worker.output)
+    assert not r.hexists(UNACKED, tag)
+    assert stranded in {m.match_id for m in results(arena, tid)}
 
 
 def test_a_worker_killed_while_finalising_leaves_it_to_another(arena: Arena) -> None:

@@ -3,7 +3,9 @@ schedule kills and stops workers, referees and Redis, among bots that misbehave.
 scheduled match must end with exactly one stored result whose replay verifies and
 agrees with it, and every fault a stored result counts must be in its referee's metrics.
 
-Bounded (a few minutes); the figures it prints are the ones in docs/architecture.md.
+Workers and referees run with the settings deploy ships (``SETTINGS``), visibility
+timeout, leases and keepalives included. Bounded (a few minutes); the figures it prints
+are the ones in docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ from arena.replay.store import ReplayStore
 from arena.replay.verify import verify_replay
 from arena.store import TournamentStore
 from arena.v1 import arena_pb2
+from tests import shipped
 from tests.tournament.conftest import Arena
 from tests.tournament.test_infrastructure_faults import assert_complete_once
 from tests.tournament.test_worker_metrics import samples, scrape, total
+
+SETTINGS = shipped.worker_env()
 
 
 @dataclass
@@ -102,7 +107,10 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
     for name in ("r1", "r2"):
         soak.start_referee(name)
     referees = [soak.address("r1"), soak.address("r2")]
-    workers = [arena.start_worker(f"w{i}", concurrency=2, referees=referees) for i in (1, 2, 3)]
+    workers = [
+        arena.start_worker(f"w{i}", concurrency=2, referees=referees, settings=SETTINGS)
+        for i in (1, 2, 3)
+    ]
     arena.start_bot("rand", "random", "--seed", "7")
     arena.start_bot("house", "house")
     arena.start_bot("garbage", "chaos", "--mode", "garbage", "--after", "4")
@@ -121,7 +129,9 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
         def act() -> None:
             workers[index].kill()
             if restart:
-                workers[index] = arena.start_worker(f"w{index + 1}b", 2, referees)
+                workers[index] = arena.start_worker(
+                    f"w{index + 1}b", 2, referees, settings=SETTINGS
+                )
 
         return act
 
@@ -158,7 +168,7 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
         (0.25, "SIGSTOP referee r1 for 4 s", pause(soak.referees["r1"], 4, group=False)),
         (0.40, "SIGKILL Redis (restarted from its AOF)", restart_redis),
         (0.55, "SIGKILL referee r2 (restarted)", restart_referee("r2")),
-        (0.70, "SIGSTOP worker w2 for 5 s", lambda: pause(workers[1], 5, group=True)()),
+        (0.70, "SIGSTOP worker w2 for 40 s", lambda: pause(workers[1], 40, group=True)()),
         (0.85, "SIGKILL worker w3 (not restarted)", kill_worker(2, restart=False)),
     ]
     for share, what, act in schedule:
@@ -190,11 +200,13 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
             seen = total(r1_metrics, "arena_referee_faults_total", kind=kind)
             assert seen >= count, (kind, seen, count)
     tries = [int(n) for n in arena.redis.hvals(f"arena:t:{tid}:tries")]
+    said = [line for worker in arena.workers for line in worker.output]
+    handed = sum("handed back to the queue" in line for line in said)
     print(
         f"\nsoak: {scheduled} matches, {len(soak.injected)} infrastructure faults injected "
         f"({'; '.join(soak.injected)}), {sum(stored_faults.values())} bot faults in "
         f"{forfeits} forfeits, {sum(tries)} attempts ({sum(n > 1 for n in tries)} matches "
-        "tried more than once); lost 0, double-counted 0"
+        f"tried more than once, {handed} deliveries handed back); lost 0, double-counted 0"
     )
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tid))
     assert board.matches == scheduled
