@@ -186,4 +186,4 @@ def _refit_arena_ratings(event: str) -> None:
     everything = [r for t in store.ids() for r in store.results(t)]
     boards = ratings_by_game(everything)
     store.save_ratings({game: board.to_json() for game, board in boards.items()})
-    history().record(history_points(boards, as_of, event))
+    history().record(event, history_points(boards, as_of, event))

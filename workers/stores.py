@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from functools import cache
@@ -34,14 +35,30 @@ def client() -> redis.Redis:
 
 @contextmanager
 def exclusive(name: str, timeout_s: float) -> Iterator[bool]:
-    """Whether this caller holds the lock ``name`` for the block (no one else did). A
-    holder that dies lets it lapse after ``timeout_s``."""
-    lock = client().lock(name, timeout=timeout_s, blocking=False)
+    """Whether this caller holds the lock ``name`` for the block (no one else did). The
+    lock is renewed every third of ``timeout_s`` for as long as the block runs (a
+    finalisation that refits a large arena's ratings may take minutes); a holder that
+    dies or stops lets it lapse after ``timeout_s``."""
+    lock = client().lock(name, timeout=timeout_s, blocking=False, thread_local=False)
     held = bool(lock.acquire())
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(timeout_s / 3):
+            try:
+                lock.reacquire()
+            except (redis.exceptions.LockError, redis.RedisError):
+                return  # lapsed (another may hold it now): nothing left to renew
+
+    renewing = threading.Thread(target=renew, name=f"lock-{name}", daemon=True)
+    if held:
+        renewing.start()
     try:
         yield held
     finally:
         if held:
+            stop.set()
+            renewing.join()
             with suppress(redis.exceptions.LockError):  # it lapsed meanwhile
                 lock.release()
 

@@ -32,13 +32,29 @@ def test_the_store_keeps_points_in_order_and_only_the_newest(local_redis: LocalR
     written: list[Point] = []
     for refit in range(4):
         batch = {"a": points("a", refit, 100.0 + refit), "b": points("b", refit, 100.0 + refit)[:1]}
-        store.record(batch)
+        assert store.record(f"refit {refit}", batch)
         written += batch["a"]
     assert store.points("a") == written[-5:]  # 8 written, the newest 5 kept, oldest first
     assert [p.time for p in store.points("b")] == [100.0, 101.0, 102.0, 103.0]
     assert client.llen("arena:history:a") == 5
-    store.record({})  # a refit with no boards writes nothing
+    store.record("empty", {})  # a refit with no boards writes nothing
     assert store.points("nobody") == []
+
+
+def test_an_events_points_are_written_once_however_often_it_is_recorded(
+    local_redis: LocalRedis,
+) -> None:
+    """A tournament finalised twice (its lock's holder stopped past the lock's life)
+    records its points once."""
+    client = redis.Redis.from_url(local_redis.url(next_database()))
+    store = RatingHistoryStore(client)
+    batch = {"a": points("a", 1, 100.0), "b": points("b", 2, 100.0)}
+    assert store.record("tournament t1 finished", batch)
+    again = {"a": points("a", 9, 200.0), "b": points("b", 9, 200.0)}
+    assert not store.record("tournament t1 finished", again)
+    assert store.points("a") == batch["a"] and store.points("b") == batch["b"]
+    assert store.record("tournament t2 finished", again)
+    assert store.points("a") == batch["a"] + again["a"]
 
 
 def history(arena: Arena, bot: str, game: str = "") -> arena_pb2.RatingHistory:
