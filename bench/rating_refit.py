@@ -1,12 +1,18 @@
 """What refitting the arena-wide ratings costs once the arena has a long history.
 
-When a tournament finishes, ``workers.tasks.finalize`` reads every stored result of
-every tournament (JSON) and refits every board: ``ratings_by_game`` over everything.
-Measured here, at N stored results: that refit once one more duplicate pair (its two
-results) is stored, so the ratings do change, on a table with draws and on one
-without (no pair ever level, which puts the draw margin on its clamp). Baseline in the
-same run: JSON-decoding the same N results, the floor of anything that reads them all
-(the refit's figure does not include it).
+When a tournament finishes, ``workers.scheduler.finalize`` refits every board. It keeps
+each finished tournament's tallies (its pairings' W/D/L counts by game:
+``arena.ratings.leaderboard.tallies``) and their sum, and refits from the sum rather
+than from the results, so the refit's cost follows the arena's pairings and not its
+history. Measured here, at N stored results in finished tournaments of 2,000 results
+each: what finishing one more tournament (one duplicate pair, so the ratings do change)
+costs, decoding the kept sum, adding that tournament's tally, encoding the sum again
+and refitting every board, on a table with draws and on one without (no pair ever
+level, which puts the draw margin on its clamp); aim: flat, the 100k figure within 2x
+of the 1k one.
+Beside it, in the same run: the refit from every result, as before tallies were kept,
+and JSON-decoding the N results, the floor of anything that reads them all (neither
+refit figure includes reading them).
 
 Results are synthetic but shaped like ``workers.tasks._outcome``'s: 20 bots with fixed
 strengths in each of the five games, every deal played twice with the seats swapped.
@@ -21,7 +27,7 @@ import statistics
 import time
 
 from arena.games import game_names
-from arena.ratings.leaderboard import ratings_by_game
+from arena.ratings.leaderboard import merged, ratings_by_game, tallies
 from arena.store.results import VERSION, MatchResult
 
 BOTS = 20
@@ -90,37 +96,50 @@ def synthetic_results(count: int, draws: bool, seed: int = 1) -> list[MatchResul
 
 
 def measure(count: int, draws: bool, rounds: int) -> tuple[float, float, float]:
-    """(refit s, JSON decoding s, median of the rounds' ratios). The two alternate
-    within each round, so a drift of the machine's speed hits both alike."""
+    """Medians of (refit from tallies s, refit from every result s, JSON decoding s).
+    The three alternate within each round, so a drift of the machine's speed hits all
+    alike."""
     results = synthetic_results(count + 2, draws)
     stored = [json.dumps(r.to_json()) for r in results[:count]]
     history = [MatchResult.from_json(s) for s in stored]
-    refits, decodes, ratios = [], [], []
+    by_tournament: dict[str, list[MatchResult]] = {}
+    for result in history:
+        by_tournament.setdefault(result.tournament_id, []).append(result)
+    kept = json.dumps(merged(tallies(t) for t in by_tournament.values()))
+    new = results[count:]  # one more tournament: one pair, both halves
+    counted, refits, decodes = [], [], []
     for _ in range(rounds):
         started = time.perf_counter()
+        total = merged([json.loads(kept), tallies(new)])
+        json.dumps(total)
+        ratings_by_game([], [total])
+        from_tallies = time.perf_counter()
         [json.loads(s) for s in stored]
         decoded = time.perf_counter()
-        ratings_by_game([*history, *results[count:]])  # one more pair: both halves
+        ratings_by_game([*history, *new])
         refitted = time.perf_counter()
-        decodes.append(decoded - started)
+        counted.append(from_tallies - started)
+        decodes.append(decoded - from_tallies)
         refits.append(refitted - decoded)
-        ratios.append(refits[-1] / decodes[-1])
-    return statistics.median(refits), statistics.median(decodes), statistics.median(ratios)
+    return statistics.median(counted), statistics.median(refits), statistics.median(decodes)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--results", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     print(f"{BOTS} bots x {len(game_names())} games, duplicate pairs; medians of {args.rounds}")
-    for count in args.results:
-        for draws in (True, False):
-            refit, decode, ratio = measure(count, draws, args.rounds)
-            table = "with draws" if draws else "no draws  "
+    for draws in (True, False):
+        table = "with draws" if draws else "no draws"
+        first = None
+        for count in args.results:
+            counted, refit, decode = measure(count, draws, args.rounds)
+            first = first or counted
             print(
-                f"{count:>7,} results, {table}: refit {refit * 1000:8.1f} ms, "
-                f"JSON decoding {decode * 1000:7.1f} ms, refit / decoding {ratio:5.2f}"
+                f"{count:>7,} results, {table:>10}: refit from tallies {counted * 1000:7.1f} ms "
+                f"({counted / first:4.2f}x the smallest; aim <= 2), from every result "
+                f"{refit * 1000:8.1f} ms, JSON decoding {decode * 1000:7.1f} ms"
             )
 
 

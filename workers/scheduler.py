@@ -31,9 +31,15 @@ import logging
 import time
 
 from arena.ratings.history import history_points
-from arena.ratings.leaderboard import duplicate_result, leaderboard, ratings_by_game
+from arena.ratings.leaderboard import (
+    duplicate_result,
+    leaderboard,
+    merged,
+    ratings_by_game,
+    tallies,
+)
 from arena.store import BotRegistry, TournamentRecord
-from arena.store.tournaments import RUNNING
+from arena.store.tournaments import FINISHED, RUNNING
 from arena.tournament import formats
 from arena.tournament.schedule import ScheduledMatch, release
 from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
@@ -171,6 +177,7 @@ def finalize(tournament_id: str) -> bool:
     failpoints.reach(failpoints.FINALIZE)
     results = store.results(tournament_id)
     store.save_leaderboard(tournament_id, leaderboard(results).to_json())
+    store.save_tallies(tournament_id, tallies(results))  # what the arena's refits read
     # First: whoever sees the tournament finished sees it rated.
     _refit_arena_ratings(f"tournament {tournament_id} finished")
     return store.finish(tournament_id)
@@ -180,10 +187,25 @@ def _refit_arena_ratings(event: str) -> None:
     """The arena-wide boards (metrics, knockout seeding) from every stored result, and a
     point of every bot's rating history for each board, marked with the ``event`` that
     caused the refit. A refit that dies between the two leaves the boards saved and
-    that point missing; the next refit records the ratings as they then are."""
+    that point missing; the next refit records the ratings as they then are.
+
+    A finished tournament counts through its tallies (its pairings' counts, kept when
+    it finished, or now for one finished before they were kept), summed once into a
+    kept total, so a refit costs what the arena's pairings do and not what its history
+    does; unfinished ones (running, cancelled, a ladder) count through their results."""
     store = tournaments()
     as_of = time.time()  # before reading: the points are the ratings as of then
-    everything = [r for t in store.ids() for r in store.results(t)]
-    boards = ratings_by_game(everything)
+    states, tallied = store.states(), store.tallied()
+    for tournament_id, state in states.items():
+        if state == FINISHED and tournament_id not in tallied:
+            store.save_tallies(tournament_id, tallies(store.results(tournament_id)))
+            tallied.add(tournament_id)
+    summed, total = store.tally_sum()
+    if new := (tallied & states.keys()) - summed:
+        total = merged([total, *store.tallies(sorted(new))])
+        summed |= new
+        store.save_tally_sum(summed, total)
+    raw = [r for t in states if t not in summed for r in store.results(t)]
+    boards = ratings_by_game(raw, [total])
     store.save_ratings({game: board.to_json() for game, board in boards.items()})
     history().record(event, history_points(boards, as_of, event))

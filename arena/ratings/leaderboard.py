@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arena.ratings.board import (
     EXCLUDED,
@@ -19,7 +19,15 @@ from arena.ratings.board import (
 )
 from arena.ratings.bound import lower_bound, upper_bound
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
-from arena.ratings.elo import PRIOR_SIGMA, Counts, Rating, RatingTable, count_outcomes, fit_counts
+from arena.ratings.elo import (
+    PRIOR_SIGMA,
+    Counts,
+    Rating,
+    RatingTable,
+    add_counts,
+    count_outcomes,
+    fit_counts,
+)
 from arena.ratings.groups import groups
 from arena.ratings.overall import overall
 from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CAVEAT
@@ -27,10 +35,16 @@ from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CA
 if TYPE_CHECKING:
     from arena.store.results import MatchResult
 
-__all__ = ["Leaderboard", "Row", "caveats", "duplicate_result", "leaderboard", "ratings_by_game"]
-
-
-__all__ = ["Leaderboard", "Row", "caveats", "duplicate_result", "leaderboard", "ratings_by_game"]
+__all__ = [
+    "Leaderboard",
+    "Row",
+    "caveats",
+    "duplicate_result",
+    "leaderboard",
+    "merged",
+    "ratings_by_game",
+    "tallies",
+]
 
 
 def caveats(results: Iterable[MatchResult]) -> tuple[str, ...]:
@@ -59,9 +73,11 @@ def duplicate_result(result: MatchResult) -> DuplicateResult | None:
 
 @dataclass
 class _Tally:
-    """What a board needs from its results, gathered in one pass over them."""
+    """What a board needs from its results, gathered in one pass over them: the halves
+    not yet paired, and the counts of outcomes already paired (a stored tally's)."""
 
     halves: list[DuplicateResult] = field(default_factory=list)
+    counts: Counts = field(default_factory=dict)
     played: Counter[str] = field(default_factory=Counter)
     forfeited: Counter[str] = field(default_factory=Counter)
     matches: int = 0
@@ -81,11 +97,36 @@ class _Tally:
 
     def merge(self, other: _Tally) -> None:
         self.halves += other.halves
+        self.counts = add_counts([self.counts, other.counts])
         self.played += other.played
         self.forfeited += other.forfeited
         self.matches += other.matches
         self.trusted += other.trusted
         self.operator += other.operator
+
+    def to_json(self) -> dict[str, Any]:
+        """The tally with its halves paired into counts: all a board needs of results
+        that will not change (a finished tournament's), in the size of its pairings."""
+        counts = add_counts([self.counts, count_outcomes(pair_outcomes(self.halves))])
+        return {
+            "counts": [[a, b, w, d, lo] for (a, b), (w, d, lo) in sorted(counts.items())],
+            "played": dict(self.played),
+            "forfeited": dict(self.forfeited),
+            "matches": self.matches,
+            "trusted": self.trusted,
+            "operator": self.operator,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> _Tally:
+        return cls(
+            counts={(a, b): (w, d, lo) for a, b, w, d, lo in raw["counts"]},
+            played=Counter(raw["played"]),
+            forfeited=Counter(raw["forfeited"]),
+            matches=raw["matches"],
+            trusted=raw["trusted"],
+            operator=raw["operator"],
+        )
 
     def caveats(self) -> tuple[str, ...]:
         notes = []
@@ -99,8 +140,8 @@ class _Tally:
         """One game's board (or any one table's): fitted group by group, without the bots
         that forfeited every match, each row saying how far it can be trusted."""
         excluded = {bot for bot, n in self.forfeited.items() if n == self.played[bot]}
-        halves = [h for h in self.halves if h.a not in excluded and h.b not in excluded]
-        counts = count_outcomes(pair_outcomes(halves))
+        paired = add_counts([self.counts, count_outcomes(pair_outcomes(self.halves))])
+        counts = {p: v for p, v in paired.items() if p[0] not in excluded and p[1] not in excluded}
         parts = groups(set(self.played) - excluded, counts)
         rows: list[Row] = []
         covariance: dict[str, dict[str, float]] = {}
@@ -191,18 +232,43 @@ def leaderboard(results: Iterable[MatchResult], game: str = "") -> Leaderboard:
     return tally.board(game)
 
 
-def ratings_by_game(results: Iterable[MatchResult]) -> dict[str, Leaderboard]:
+def tallies(results: Iterable[MatchResult]) -> dict[str, dict[str, Any]]:
+    """Each game's tally of ``results`` (a finished tournament's, which will not change),
+    as JSON: ``ratings_by_game`` takes it instead of the results, so a refit of the
+    arena's ratings costs what its pairings do, not what its history does."""
+    return {game: tally.to_json() for game, tally in _by_game(results).items()}
+
+
+def merged(stored: Iterable[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """One tally by game of several ``tallies``: what ``ratings_by_game`` makes of it is
+    what it makes of them all."""
+    by_game: dict[str, _Tally] = {}
+    for tally in stored:
+        for game, raw in tally.items():
+            by_game.setdefault(game, _Tally()).merge(_Tally.from_json(raw))
+    return {game: tally.to_json() for game, tally in sorted(by_game.items())}
+
+
+def ratings_by_game(
+    results: Iterable[MatchResult], stored: Iterable[dict[str, dict[str, Any]]] = ()
+) -> dict[str, Leaderboard]:
     """The board of each game, and (key ``""``) the overall one made from them
-    (``arena.ratings.overall``), in one pass over the results."""
-    tallies: dict[str, _Tally] = {}
-    for result in results:
-        tally = tallies.get(result.game)
-        if tally is None:
-            tally = tallies[result.game] = _Tally()
-        tally.add(result)
-    per_game = {game: tallies[game].board(game) for game in sorted(tallies)}
+    (``arena.ratings.overall``), in one pass over the results and the ``stored`` tallies
+    (``tallies``) of other results."""
+    by_game = _by_game(results)
+    for tally in stored:
+        for game, raw in tally.items():
+            by_game.setdefault(game, _Tally()).merge(_Tally.from_json(raw))
+    per_game = {game: by_game[game].board(game) for game in sorted(by_game)}
     everything = _Tally()
-    for tally in tallies.values():
-        everything.merge(tally)
+    for each in by_game.values():
+        everything.merge(each)
     board = overall(per_game, everything.matches, everything.caveats())
     return {"": board, **per_game}
+
+
+def _by_game(results: Iterable[MatchResult]) -> dict[str, _Tally]:
+    found: dict[str, _Tally] = {}
+    for result in results:
+        found.setdefault(result.game, _Tally()).add(result)
+    return found

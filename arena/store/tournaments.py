@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,11 @@ from arena.tournament.spec import Entry, TournamentPlan
 
 TOURNAMENTS = "arena:tournaments"
 RATINGS = "arena:ratings"
+TALLIES = "arena:ratings:tallies"
+"""Hash: finished tournament id -> its results' tallies by game (JSON,
+``arena.ratings.leaderboard.tallies``), which the arena's refit reads instead of them."""
+TALLY_SUM = "arena:ratings:tally-sum"
+"""JSON: {"ids": [tournament id], "tallies": the merged tallies of those tournaments}."""
 RESULTS_VERSION = "arena:results:version"
 """Counts results ever stored, so readers can tell whether anything changed."""
 RESULTS_EPOCH = "arena:results:epoch"
@@ -323,6 +328,33 @@ class TournamentStore:
     def save_ratings(self, boards: dict[str, dict[str, Any]]) -> None:
         """The arena-wide ratings: leaderboards by game ('' for all games together)."""
         self.redis.set(RATINGS, json.dumps(boards))
+
+    def save_tallies(self, tournament_id: str, tallies: dict[str, dict[str, Any]]) -> None:
+        """A finished tournament's tallies by game, whose results will not change."""
+        self.redis.hset(TALLIES, tournament_id, json.dumps(tallies))
+
+    def tallied(self) -> set[str]:
+        """The tournaments whose tallies are kept."""
+        raw: list[bytes] = self.redis.hkeys(TALLIES)  # type: ignore[assignment]
+        return {key.decode() for key in raw}
+
+    def tallies(self, tournament_ids: Iterable[str]) -> list[dict[str, dict[str, Any]]]:
+        wanted = list(tournament_ids)
+        raw: list[bytes | None] = self.redis.hmget(TALLIES, wanted) if wanted else []  # type: ignore[assignment]
+        return [json.loads(value) for value in raw if value is not None]
+
+    def tally_sum(self) -> tuple[set[str], dict[str, dict[str, Any]]]:
+        """The tournaments summed so far, and their merged tallies."""
+        raw = self.redis.get(TALLY_SUM)
+        if raw is None:
+            return set(), {}
+        found = json.loads(raw)
+        return set(found["ids"]), found["tallies"]
+
+    def save_tally_sum(self, ids: set[str], merged: dict[str, dict[str, Any]]) -> None:
+        """The ids go with the sum in one value: a reader never sees one without the
+        other, and concurrent writers each write a consistent pair."""
+        self.redis.set(TALLY_SUM, json.dumps({"ids": sorted(ids), "tallies": merged}))
 
     def ratings(self) -> dict[str, dict[str, Any]]:
         raw = self.redis.get(RATINGS)

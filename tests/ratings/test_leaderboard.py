@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Sequence
@@ -122,3 +123,30 @@ def test_each_game_is_fitted_once(monkeypatch: pytest.MonkeyPatch) -> None:
     fits.clear()
     boards.leaderboard(history(random.Random(3)))
     assert len(fits) == len(GAMES)
+
+
+def test_stored_tallies_of_finished_tournaments_give_the_boards_their_results_give() -> None:
+    """The arena's refit reads a finished tournament's tally (its pairings' counts)
+    instead of its results. Split into tournaments by pair, some stored as tallies
+    (through JSON) and the rest read raw, the boards are the same; so is a bot that
+    forfeited every match, one in a tally and one raw, left out of both."""
+    results = history(random.Random(5))
+    results += [
+        stored(950, 0, "seep", ["fox", "ace"], 0, forfeit_team=0),
+        stored(950, 1, "seep", ["ace", "fox"], 0, forfeit_team=1),
+        stored(952, 0, "seep", ["bee", "fox"], 0, forfeit_team=1),
+        stored(952, 1, "seep", ["fox", "bee"], 0, forfeit_team=0),
+    ]
+
+    def tournament(r: MatchResult) -> int:  # a pair's halves share its number: m<n>-<half>
+        return int(r.match_id[1:].split("-")[0]) % 4
+
+    finished = [
+        json.loads(json.dumps(boards.tallies(r for r in results if tournament(r) == t)))
+        for t in (1, 2, 3)
+    ]
+    raw = [r for r in results if tournament(r) == 0]  # fox's pair 952 among them
+    assert 0 < len(raw) < len(results)
+    split = boards.ratings_by_game(raw, finished)
+    assert split == boards.ratings_by_game(results)
+    assert any(row.bot == "fox" and row.status == "excluded" for row in split["seep"].rows)

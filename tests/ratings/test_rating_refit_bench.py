@@ -12,5 +12,5 @@ def test_the_bench_tables_have_draws_or_none_and_it_measures() -> None:
     assert sum(r.draws for r in with_draws.rows) > 0
     assert sum(r.draws for r in without.rows) == 0
     assert without.draw_elo < 1e-3
-    refit, decode, ratio = measure(200, draws=False, rounds=1)
-    assert refit > 0 and decode > 0 and ratio > 0
+    counted, refit, decode = measure(200, draws=False, rounds=1)
+    assert counted > 0 and refit > 0 and decode > 0

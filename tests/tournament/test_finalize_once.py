@@ -1,9 +1,12 @@
-"""Finalising happens once: the tournament's lock is renewed for as long as the work
-takes, and a second finalisation (its holder stopped past the lock's life) adds no
-rating-history point twice (``test_rating_history.py`` tests the history's gate)."""
+"""Finalising happens once and costs what the arena's pairings do: the tournament's
+lock is renewed for as long as the work takes, a second finalisation (its holder
+stopped past the lock's life) adds no rating-history point twice
+(``test_rating_history.py`` tests the history's gate), and the arena's refit reads
+kept tallies instead of every result (``bench.rating_refit`` measures it)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +17,11 @@ import pytest
 import redis
 
 from arena.local_redis import LocalRedis
+from arena.ratings.leaderboard import ratings_by_game
+from arena.store import TournamentStore
+from arena.store.tournaments import TALLIES, TALLY_SUM
 from tests.conftest import next_database
+from tests.tournament.conftest import Arena
 
 HOLD = """
 import time
@@ -48,3 +55,27 @@ def test_a_lock_held_past_its_life_is_renewed_and_no_one_else_takes_it(url: str)
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_the_arenas_ratings_from_kept_tallies_are_those_of_every_result(arena: Arena) -> None:
+    """Refits read finished tournaments' tallies, summed once, not their results: the
+    boards are those of every result, and a tournament finished before tallies were
+    kept is tallied at the next refit."""
+    arena.start_worker("w", concurrency=2)
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "house")
+    arena.start_bot("c", "random", "--seed", "2")
+    first = arena.submit(["a", "b", "c"], games=["seep"])
+    arena.wait_until(first.id)
+    r = arena.redis
+    r.hdel(TALLIES, first.id)  # as if it had finished before tallies were kept
+    r.delete(TALLY_SUM)
+    second = arena.submit(["a", "b"], deals=2, games=["bid-euchre", "seep"])
+    arena.wait_until(second.id)
+    store = TournamentStore(r)
+    everything = [*store.results(first.id), *store.results(second.id)]
+    boards = ratings_by_game(everything)
+    expected = json.loads(json.dumps({game: board.to_json() for game, board in boards.items()}))
+    assert json.loads(r.get("arena:ratings") or "{}") == expected
+    assert store.tallied() == {first.id, second.id}
+    assert store.tally_sum()[0] == {first.id, second.id}
