@@ -59,12 +59,13 @@ class LocalRedis:
 def start_redis(
     port: int | None = None, timeout: float = 10.0, aof_dir: str | None = None
 ) -> LocalRedis:
-    """A Redis on loopback; with ``aof_dir``, one that logs every write there (fsync'd
-    each time) and replays the log when restarted on the same directory."""
+    """A Redis on loopback; with ``aof_dir``, one that logs every write there and
+    replays the log when restarted on the same directory, fsync'd every second as
+    ``deploy/redis.conf`` has it."""
     port = port or free_port()
     persistence = ["--appendonly", "no"]
     if aof_dir is not None:
-        persistence = ["--appendonly", "yes", "--appendfsync", "always", "--dir", aof_dir]
+        persistence = ["--appendonly", "yes", "--appendfsync", "everysec", "--dir", aof_dir]
     process = subprocess.Popen(
         [
             redis_server_binary(),

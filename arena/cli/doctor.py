@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 import grpc
@@ -24,8 +25,12 @@ from arena.cli.connect import HEALTH_CHECK, authorized
 from arena.v1 import arena_pb2, arena_pb2_grpc, bot_pb2, bot_pb2_grpc
 
 UP, DOWN, UNKNOWN, HOSTED, NONE = "up", "down", "unknown", "hosted", "none"
+UNSAFE = "unsafe"
+"""Answers, but set up to lose data (a Redis that keeps no append-only file)."""
 FAILING = (DOWN, UNKNOWN)
-"""States that make the exit code 1; a hosted bot or an empty registry is no fault."""
+"""States that make the exit code 1; a hosted bot, an empty registry or an unsafe Redis
+(which serves) is no fault, though the page names it."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 SERVING = b"\x08\x01"
 """``grpc.health.v1.HealthCheckResponse(status=SERVING)`` as bytes: no health stubs needed."""
@@ -111,18 +116,49 @@ def check_redis(url: str, timeout: float) -> Finding:
     except ValueError as error:
         raise CliError(f"--redis / ARENA_REDIS_URL: {error}") from None
     address = where(client)
-    port = client.connection_pool.connection_kwargs.get("port", 6379)
-    start = f"redis-server --bind 127.0.0.1 --port {port} &"
+    kwargs = client.connection_pool.connection_kwargs
+    host, port = kwargs.get("host", "localhost"), kwargs.get("port", 6379)
+    # A command for a Redis on this machine; for one elsewhere, where it should be.
+    local = host in LOOPBACK and "path" not in kwargs
+    start = f"redis-server --bind 127.0.0.1 --port {port} --appendonly yes &" if local else ""
+    elsewhere = (
+        ""
+        if local
+        else f"; start the Redis at {address} (with appendonly yes), or give --redis / "
+        "ARENA_REDIS_URL the address of yours"
+    )
     try:
         with client:
             client.ping()
+            aof = _appendonly(client)
     except redis.TimeoutError:
-        return Finding("redis", "redis", DOWN, address, "no answer in time", start)
+        return Finding("redis", "redis", DOWN, address, "no answer in time" + elsewhere, start)
     except redis.ConnectionError as error:
-        return Finding("redis", "redis", DOWN, address, _first_line(error), start)
+        return Finding("redis", "redis", DOWN, address, _first_line(error) + elsewhere, start)
     except redis.RedisError as error:  # it answered: a password, a read-only replica...
         return Finding("redis", "redis", DOWN, address, _first_line(error))
-    return Finding("redis", "redis", UP, address, "answered PING")
+    if aof == "no":
+        cli = "redis-cli" + ("" if local else f" -h {host}") + f" -p {port}"
+        return Finding(
+            "redis", "redis", UNSAFE, address,
+            "answered PING, but keeps no append-only file: a crash loses every write since "
+            f"its last snapshot; turn it on: {cli} config set appendonly yes (and "
+            "appendonly yes in its configuration)",
+        )  # fmt: skip
+    seen = "append-only file on" if aof == "yes" else "its persistence not shown (CONFIG off)"
+    return Finding("redis", "redis", UP, address, f"answered PING; {seen}")
+
+
+def _appendonly(client: Any) -> str | None:
+    """Its ``appendonly`` setting; None where CONFIG is refused (a managed Redis)."""
+    import redis
+
+    try:
+        found: dict[str, str] = client.config_get("appendonly")
+    except redis.ResponseError:
+        return None
+    value = found.get("appendonly")
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def check_referee(address: str, ca: str | None, timeout: float) -> Finding:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.local_redis import LocalRedis
+from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
 from tests.tournament.conftest import Arena, start_arena
 
@@ -50,8 +50,16 @@ def started(command: str) -> Service:
 
 
 @pytest.fixture
-def stack(local_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
-    arena = start_arena(local_redis, tmp_path)
+def safe_redis(tmp_path: Path) -> Iterator[LocalRedis]:
+    """A Redis that keeps an append-only file, as documented and deployed."""
+    server = start_redis(aof_dir=str(tmp_path))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def stack(safe_redis: LocalRedis, tmp_path: Path) -> Iterator[Arena]:
+    arena = start_arena(safe_redis, tmp_path)
     arena.start_worker("doctor")
     arena.start_bot("house", "house")
     yield arena
@@ -129,7 +137,10 @@ def test_nothing_running_prints_every_start_command() -> None:
     assert done.returncode == 1, done.stderr
     assert done.stderr == ""
     expected = {
-        "redis": (f"127.0.0.1:{redis_port}/0", f"redis-server --bind 127.0.0.1 --port {redis_port} &"),
+        "redis": (
+            f"127.0.0.1:{redis_port}/0",
+            f"redis-server --bind 127.0.0.1 --port {redis_port} --appendonly yes &",
+        ),
         "referee": (referee, f"arena referee serve --port {referee_port} &"),
         "api": (f"127.0.0.1:{api_port}", f"arena api serve --port {api_port} &"),
         "workers": (f"127.0.0.1:{redis_port}/0", f"arena worker --referee {referee} &"),
@@ -162,9 +173,9 @@ def test_a_bad_timeout_is_bad_usage() -> None:
 
 
 def test_an_arena_without_bots_is_up_and_says_how_to_register_one(
-    local_redis: LocalRedis, tmp_path: Path
+    safe_redis: LocalRedis, tmp_path: Path
 ) -> None:
-    arena = start_arena(local_redis, tmp_path)
+    arena = start_arena(safe_redis, tmp_path)
     try:
         arena.start_worker("lonely")
         done = doctor(
@@ -178,3 +189,33 @@ def test_an_arena_without_bots_is_up_and_says_how_to_register_one(
     assert [state for state, _ in found.values()] == ["up"] * 4 + ["none"]
     assert found["api"][1].endswith("serving, 0 bots registered")
     assert found["bots"][1].endswith("register one: arena bot register NAME HOST:PORT")
+
+
+def test_a_redis_that_keeps_no_append_only_file_is_named_with_the_fix(
+    local_redis: LocalRedis,
+) -> None:
+    """The tests' own Redis keeps nothing on disk: it serves, so the exit code is 0, but
+    the page says it would lose everything in a crash and how to stop that."""
+    done = doctor("--redis", local_redis.url(0), "--api", "127.0.0.1:1", "--referee", "127.0.0.1:1")
+    state, rest = lines(done.stdout)["redis"]
+    assert state == "unsafe"
+    assert "keeps no append-only file" in rest
+    assert rest.endswith(f"redis-cli -p {local_redis.port} config set appendonly yes (and "
+                         "appendonly yes in its configuration)")  # fmt: skip
+    report = json.loads(doctor("--redis", local_redis.url(0), "--json").stdout)
+    assert report["components"][0]["state"] == "unsafe"
+
+
+def test_a_remote_redis_that_is_down_gets_advice_for_where_it_is() -> None:
+    """No loopback command for a Redis on another host: where it should be, instead."""
+    done = doctor("--redis", "redis://192.0.2.7:6390/2", "--timeout", "0.5")
+    state, rest = lines(done.stdout)["redis"]
+    assert state == "down" and "redis-server" not in rest
+    report = json.loads(doctor("--redis", "redis://192.0.2.7:6390/2", "--timeout", "0.5",
+                               "--json").stdout)  # fmt: skip
+    redis_found = report["components"][0]
+    assert redis_found["start"] == ""
+    assert redis_found["detail"].endswith(
+        "start the Redis at 192.0.2.7:6390/2 (with appendonly yes), or give --redis / "
+        "ARENA_REDIS_URL the address of yours"
+    )

@@ -46,6 +46,8 @@ COMMANDS = {
     "test": ("sprt", "test a new version against an old one until an SPRT decides"),
     "play": ("play", "play a match yourself in the terminal against a bot"),
     "doctor": ("doctor", "check that Redis, referees, the API, workers and bots answer"),
+    "backup": ("backup", "copy the arena's Redis database into a file"),
+    "restore": ("backup", "put a backup into an empty Redis database"),
 }
 """Each top-level command: the module here whose function of the same name adds its
 arguments, and its line in ``arena --help``."""
