@@ -50,6 +50,11 @@ from workers.stores import tournaments as store
 log = logging.getLogger(__name__)
 
 
+CHARGE_CUT_OFF_AFTER = 3
+"""Failed attempts after which a referee charges the bots even for faults made while it
+had lost them all (``FaultPolicy.charge_cut_off``)."""
+
+
 def pick_referee(tournament_id: str, match_id: str) -> str:
     """The referee with the fewest matches in flight, as every worker counts them
     (``arena.store.referee_load``), avoiding those this match failed on; the match is
@@ -280,6 +285,9 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     attempt = leases().next_try(tournament_id, match_id)
     referee = pick_referee(tournament_id, match_id)
     request = _request(record, match)
+    # A referee that lost every bot at once abandons the match (its network, most
+    # likely); after a few failed attempts, bots that are all down must forfeit at last.
+    request.fault_policy.charge_cut_off = attempt >= CHARGE_CUT_OFF_AFTER
     started_at, started = time.time(), time.monotonic()
     # Watchable until its result is stored: a watcher then finds the result instead.
     with _watchable(tournament_id, match, referee, request.match_id):

@@ -17,6 +17,14 @@ so a replay verifies exactly when the referee would have done what it records.
   the referee to dial (``arena.bot_networks``). When no team can play, the match is no
   contest.
 - After a forfeit the other team wins, when there are two.
+- A referee's fault is not a bot's. When a remote seat's bot cannot be reached or does
+  not answer in time, the referee asks every other remote bot of the match; if there is
+  one and none answers either, the referee has lost every bot at once, which is its own
+  network far more often than every bot failing in the same instant. The match is then
+  abandoned (``CutOff``): nothing is stored, and the caller plays it again elsewhere,
+  unless the policy says ``charge_cut_off`` (a caller that has seen the match fail
+  several times: bots that are all truly down must forfeit at last). A match with one
+  remote bot has no one else to ask, and its faults are charged as any other.
 """
 
 from __future__ import annotations
@@ -52,10 +60,26 @@ OUT_OF_TIME = frozenset({referee_pb2.FAULT_KIND_TIMEOUT, referee_pb2.FAULT_KIND_
 @dataclass(frozen=True)
 class FaultPolicy:
     max_faults: int = DEFAULT_MAX_FAULTS
+    charge_cut_off: bool = False
+    """Charge the bots even for faults made while the referee had lost them all."""
 
     @classmethod
     def from_proto(cls, policy: referee_pb2.FaultPolicy) -> FaultPolicy:
-        return cls(max_faults=policy.max_faults or DEFAULT_MAX_FAULTS)
+        return cls(
+            max_faults=policy.max_faults or DEFAULT_MAX_FAULTS,
+            charge_cut_off=policy.charge_cut_off,
+        )
+
+
+class CutOff(Exception):
+    """The referee lost every bot of the match at once: the match is abandoned."""
+
+
+def cut_off(policy: FaultPolicy, others_answered: Sequence[bool]) -> bool:
+    """Whether a remote seat's missing answer is the referee's fault and not its bot's:
+    there is another remote bot to ask, none of them answered, and the policy does not
+    charge such faults to the bots."""
+    return not policy.charge_cut_off and bool(others_answered) and not any(others_answered)
 
 
 @dataclass(frozen=True)

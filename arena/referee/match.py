@@ -27,11 +27,13 @@ from arena.referee.commitment import deal_commitment, new_salt
 from arena.referee.faults import (
     KIND_NAMES,
     OUT_OF_TIME,
+    CutOff,
     Fault,
     FaultKind,
     FaultLedger,
     FaultPolicy,
     answer_fault,
+    cut_off,
     ending_before_play,
     forfeit_winner,
     substitute_action,
@@ -130,6 +132,7 @@ class MatchRunner:
         self.addresses = list(spec.seat_bots)
         """Where each seat's bot is dialled: a hosted seat's sandbox once started."""
         self._hosted_addresses: set[str] = set()
+        self._connections: dict[str, BotConnection] = {}
         self._caller_details: dict[int, str] = {}
         """Fuller fault details (by index in the ledger) for the PlayMatch caller only."""
         self.feed = feed
@@ -171,6 +174,16 @@ class MatchRunner:
             if hosted is not None:
                 await hosted.stop()  # a log is whole once its processes are gone
                 result.seat_logs.extend(hosted.logs())
+        except CutOff as cut:
+            metrics.MATCHES_CUT_OFF.inc()
+            self.feed.post(
+                referee_pb2.MatchEvent(
+                    kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
+                    text=f"match abandoned, to be played again: {cut}",
+                ),
+                last=True,
+            )
+            raise
         finally:
             if hosted is not None:  # however the match ended, even cancelled
                 hosted.release()
@@ -211,6 +224,7 @@ class MatchRunner:
         }
         unplayable |= await self._start_hosted()
         connections = self._connect(channels, unplayable)
+        self._connections = connections
         try:
             failed, streams = await self._greet(connections, unplayable)
             if failed:
@@ -350,6 +364,8 @@ class MatchRunner:
             except BotFault as fault:
                 problem = fault.kind, fault.detail
             think_s = time.perf_counter() - sent
+            if problem is not None and problem[0] in OUT_OF_TIME:
+                await self._unless_cut_off(seat, problem[1])
             self.clocks.spend(seat, think_s, problem is not None and problem[0] in OUT_OF_TIME)
             self._seat_latency[seat].observe(think_s)
             before = len(state.events)
@@ -381,6 +397,27 @@ class MatchRunner:
             )
             outcome.decisions += 1
             self._publish_events(state, before)
+
+    async def _unless_cut_off(self, seat: int, detail: str) -> None:
+        """Raise ``CutOff`` if ``seat``'s bot is remote and no other remote bot of the
+        match answers a Hello either (``arena.referee.faults``)."""
+        address = self.addresses[seat]
+        if self._is_hosted(address):
+            return
+        others = [
+            connection
+            for other, connection in self._connections.items()
+            if other != address and not self._is_hosted(other)
+        ]
+        answers = await asyncio.gather(
+            *(c.say_hello(HELLO_TIMEOUT_S) for c in others), return_exceptions=True
+        )
+        answered = [not isinstance(answer, BaseException) for answer in answers]
+        if cut_off(self.spec.policy, answered):
+            raise CutOff(
+                f"the referee lost every bot of the match at once: seat {seat}'s did not "
+                f"answer ({detail}), nor did any other in {HELLO_TIMEOUT_S:g} s"
+            )
 
     def _publish_events(self, state: State, start: int) -> None:
         new = state.events[start:]

@@ -31,6 +31,11 @@ FAULTS = Counter(
     "Bot faults by kind (timeout, rpc_error, unreachable, illegal_action, wrong_match).",
     ["kind", "bot"],
 )
+MATCHES_CUT_OFF = Counter(
+    "arena_referee_matches_cut_off",
+    "Matches abandoned because the referee lost every bot at once (its network, most "
+    "likely): played again elsewhere, never charged to a bot.",
+)
 MATCHES_RUNNING = Gauge(
     "arena_referee_matches_running",
     "Matches being played right now.",

@@ -23,6 +23,7 @@ from arena.hosting.sandbox import Limits
 from arena.referee import metrics
 from arena.referee.banner import announce
 from arena.referee.bot_client import MAX_MESSAGE_BYTES, BotChannels
+from arena.referee.faults import CutOff
 from arena.referee.feed import FeedRegistry
 from arena.referee.hosted import (
     DEFAULT_DIRECTORY,
@@ -131,6 +132,13 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             return await MatchRunner(
                 spec, feed, self.replays, self.channels, self.bot_networks, hosted
             ).run()
+        except CutOff as cut:
+            await abort(
+                context,
+                grpc.StatusCode.UNAVAILABLE,
+                f"{cut}; the match is abandoned and nothing is stored: play it again, on "
+                "another referee (or set fault_policy.charge_cut_off to charge the bots)",
+            )
         finally:
             self.matches.discard(this)
             self.running -= 1

@@ -345,18 +345,29 @@ class FaultPolicy(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     MAX_FAULTS_FIELD_NUMBER: _builtins.int
+    CHARGE_CUT_OFF_FIELD_NUMBER: _builtins.int
     max_faults: _builtins.int
     """A team whose seats make this many faults in one match forfeits it. 0 means the
     default, 3. Every fault is answered with a legal action chosen from the seed.
+    """
+    charge_cut_off: _builtins.bool
+    """When a remote seat's bot cannot be reached, or does not answer in time, the referee
+    asks every other remote bot of the match (a Hello). If none answers either, the
+    referee has lost them all at once, most likely through its own network: by default
+    it abandons the match (PlayMatch ends UNAVAILABLE, nothing is stored) so that it is
+    played again, elsewhere, rather than charged to a bot. True charges such faults to
+    the bots as any other: workers set it once a match has failed three attempts, so
+    that bots that are truly all down forfeit.
     """
     def __init__(
         self,
         *,
         max_faults: _builtins.int = ...,
+        charge_cut_off: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_faults", b"max_faults"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["charge_cut_off", b"charge_cut_off", "max_faults", b"max_faults"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
