@@ -44,7 +44,7 @@ def play_and_cut(
                 assert error.code() == grpc.StatusCode.NOT_FOUND, error
                 threading.Event().wait(0.05)
                 watched = stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id=match_id))
-        watched.cancel()
+        watched.cancel()  # type: ignore[no-untyped-call]
         for bot in bots:
             bot.kill()
         try:
