@@ -162,10 +162,20 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         held = self.hosting.store.has(entry.sha256)
         try:
-            hello = await self._check_bot(entry, context)
-        except BaseException:
-            if not held:  # unpacked for this check: a bot that fails it leaves nothing here
+            hello = await self._check_bot(entry)
+        except BaseException as error:
+            # Unpacked for this check: a bot that fails it leaves nothing here, and its
+            # caller hears so only once it is gone (an abort answers at once).
+            if not held:
                 await asyncio.to_thread(self.hosting.store.remove, entry.sha256)
+            if isinstance(error, Refused):
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            if isinstance(error, Unavailable):
+                await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            if isinstance(error, NotStarted):
+                # The caller holds the referee's token: it may read what the bot wrote.
+                message = fit(f"{NOT_STARTED}{error}")
+                await abort(context, grpc.StatusCode.FAILED_PRECONDITION, message)
             raise
         return referee_pb2.CheckBotResponse(
             name=hello.name,
@@ -174,23 +184,10 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             supports_stream=hello.supports_stream,
         )
 
-    async def _check_bot(self, entry: HostedEntry, context: Context) -> bot_pb2.HelloResponse:
-        try:
-            (launch,) = await self.hosting.prepare([entry])
-        except Refused as error:
-            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        except Unavailable as error:
-            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
+    async def _check_bot(self, entry: HostedEntry) -> bot_pb2.HelloResponse:
+        (launch,) = await self.hosting.prepare([entry])
         assert launch is not None
-        try:
-            return await self.hosting.check(launch)
-        except NotStarted as error:
-            # The caller holds the referee's token: it may read what the bot wrote.
-            await abort(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                fit(f"{NOT_STARTED}{error}"),
-            )
+        return await self.hosting.check(launch)
 
     async def wind_down(self) -> None:
         """End the matches still in play, and wait until each has ended its sandboxes
