@@ -40,7 +40,11 @@ key                                type   holds
 ``arena:t:{id}:playing``           zset   matches being played, scored by when their
                                           lease runs out (``arena.store.leases``)
 ``arena:t:{id}:holders``           hash   match id -> the lease holder's token
-``arena:t:{id}:tries``             hash   match id -> attempts so far (the backoff)
+``arena:t:{id}:tries``             hash   match id -> attempts so far (the backoff); this
+                                          and ``holders``, ``playing``, ``failed-on``
+                                          and ``failures`` go when the tournament
+                                          finishes, leaving ``attempts`` and ``retried``
+                                          (matches tried more than once) on ``arena:t:{id}``
 ``arena:t:{id}:failed-on``         hash   match id -> the referees it failed on (JSON
                                           list, most recent last): retries avoid them
 ``arena:t:{id}:failures``          hash   match id -> its last failed attempt (JSON),

@@ -71,14 +71,26 @@ return redis.call('HMGET', KEYS[1], unpack(ids))
 """
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
 # Only a running tournament finishes, and only once.
+# Finishing keeps of the per-match bookkeeping (attempts, lease holders, failures) only
+# the attempts' totals: a finished tournament's keys do not grow with its matches beyond
+# its schedule, results and logs.
 _FINISH = """
 if redis.call('HGET', KEYS[1], 'state') == 'running' then
-  redis.call('HSET', KEYS[1], 'state', 'finished')
+  local attempts, retried = 0, 0
+  for _, n in ipairs(redis.call('HVALS', KEYS[2])) do
+    n = tonumber(n)
+    attempts = attempts + n
+    if n > 1 then retried = retried + 1 end
+  end
+  redis.call('HSET', KEYS[1], 'state', 'finished', 'attempts', attempts, 'retried', retried)
   redis.call('HDEL', KEYS[1], 'waiting_since', 'waiting_reason')
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
   return 1
 end
 return 0
 """
+PER_MATCH = ("tries", "holders", "playing", "failed-on", "failures")
+"""Bookkeeping kept per match while a tournament runs, dropped when it finishes."""
 
 
 def _key(tournament_id: str, part: str = "") -> str:
@@ -105,6 +117,9 @@ class TournamentRecord:
     """Matches handed to the workers so far (the schedule as it stands)."""
     scheduler: dict[str, Any] | None = None
     """The scheduler's state (``workers.scheduler``): None before its first step."""
+    attempts: int | None = None
+    """Once finished: attempts at its matches, and matches tried more than once."""
+    retried: int | None = None
 
 
 class TournamentStore:
@@ -173,6 +188,8 @@ class TournamentStore:
             ),
             issued=int(issued),
             scheduler=json.loads(fields[b"scheduler"]) if b"scheduler" in fields else None,
+            attempts=int(fields[b"attempts"]) if b"attempts" in fields else None,
+            retried=int(fields[b"retried"]) if b"retried" in fields else None,
         )
 
     def ids(self) -> list[str]:
@@ -184,7 +201,8 @@ class TournamentStore:
 
     def finish(self, tournament_id: str) -> bool:
         """Mark a running tournament finished; False if it was not running."""
-        return bool(self._finish(keys=[_key(tournament_id)]))
+        keys = [_key(tournament_id), *(_key(tournament_id, part) for part in PER_MATCH)]
+        return bool(self._finish(keys=keys))
 
     def states(self) -> dict[str, str]:
         """Every tournament's state, by id."""

@@ -19,8 +19,9 @@ import redis
 from arena.local_redis import LocalRedis
 from arena.ratings.leaderboard import ratings_by_game
 from arena.store import TournamentStore
-from arena.store.tournaments import TALLIES, TALLY_SUM
+from arena.store.tournaments import PER_MATCH, TALLIES, TALLY_SUM
 from tests.conftest import next_database
+from tests.records import spec
 from tests.tournament.conftest import Arena
 
 HOLD = """
@@ -79,3 +80,19 @@ def test_the_arenas_ratings_from_kept_tallies_are_those_of_every_result(arena: A
     assert json.loads(r.get("arena:ratings") or "{}") == expected
     assert store.tallied() == {first.id, second.id}
     assert store.tally_sum()[0] == {first.id, second.id}
+
+
+def test_finishing_drops_the_per_match_bookkeeping_and_keeps_its_totals(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    store = TournamentStore(client)
+    store.create("t1", spec(("a", "b"), ("seep",), deals=1), ["seep"], total=2)
+    client.hset("arena:t:t1:tries", mapping={"t1-m1": 1, "t1-m2": 3})
+    client.hset("arena:t:t1:holders", "t1-m2", "token")
+    client.zadd("arena:t:t1:playing", {"t1-m2": 1.0})
+    client.hset("arena:t:t1:failed-on", "t1-m2", '["r1"]')
+    client.hset("arena:t:t1:failures", "t1-m2", "{}")
+    assert store.finish("t1")
+    record = store.get("t1")
+    assert record is not None and (record.attempts, record.retried) == (4, 1)
+    assert not any(client.exists(f"arena:t:t1:{part}") for part in PER_MATCH)
+    assert not store.finish("t1")  # once

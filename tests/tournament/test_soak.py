@@ -199,13 +199,15 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
         if referee == soak.address("r1"):
             seen = total(r1_metrics, "arena_referee_faults_total", kind=kind)
             assert seen >= count, (kind, seen, count)
-    tries = [int(n) for n in arena.redis.hvals(f"arena:t:{tid}:tries")]
+    record = TournamentStore(arena.redis).get(tid)
+    assert record is not None and record.attempts is not None and record.retried is not None
+    assert not arena.redis.exists(f"arena:t:{tid}:tries")  # dropped with its end
     said = [line for worker in arena.workers for line in worker.output]
     handed = sum("handed back to the queue" in line for line in said)
     print(
         f"\nsoak: {scheduled} matches, {len(soak.injected)} infrastructure faults injected "
         f"({'; '.join(soak.injected)}), {sum(stored_faults.values())} bot faults in "
-        f"{forfeits} forfeits, {sum(tries)} attempts ({sum(n > 1 for n in tries)} matches "
+        f"{forfeits} forfeits, {record.attempts} attempts ({record.retried} matches "
         f"tried more than once, {handed} deliveries handed back); lost 0, double-counted 0"
     )
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tid))
