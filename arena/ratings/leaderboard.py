@@ -242,10 +242,7 @@ def tallies(results: Iterable[MatchResult]) -> dict[str, dict[str, Any]]:
 def merged(stored: Iterable[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
     """One tally by game of several ``tallies``: what ``ratings_by_game`` makes of it is
     what it makes of them all."""
-    by_game: dict[str, _Tally] = {}
-    for tally in stored:
-        for game, raw in tally.items():
-            by_game.setdefault(game, _Tally()).merge(_Tally.from_json(raw))
+    by_game = _with_stored({}, stored)
     return {game: tally.to_json() for game, tally in sorted(by_game.items())}
 
 
@@ -255,10 +252,7 @@ def ratings_by_game(
     """The board of each game, and (key ``""``) the overall one made from them
     (``arena.ratings.overall``), in one pass over the results and the ``stored`` tallies
     (``tallies``) of other results."""
-    by_game = _by_game(results)
-    for tally in stored:
-        for game, raw in tally.items():
-            by_game.setdefault(game, _Tally()).merge(_Tally.from_json(raw))
+    by_game = _with_stored(_by_game(results), stored)
     per_game = {game: by_game[game].board(game) for game in sorted(by_game)}
     everything = _Tally()
     for each in by_game.values():
@@ -272,3 +266,13 @@ def _by_game(results: Iterable[MatchResult]) -> dict[str, _Tally]:
     for result in results:
         found.setdefault(result.game, _Tally()).add(result)
     return found
+
+
+def _with_stored(
+    by_game: dict[str, _Tally], stored: Iterable[dict[str, dict[str, Any]]]
+) -> dict[str, _Tally]:
+    """``by_game`` with each of the ``stored`` tallies merged into its game's."""
+    for tally in stored:
+        for game, raw in tally.items():
+            by_game.setdefault(game, _Tally()).merge(_Tally.from_json(raw))
+    return by_game

@@ -75,11 +75,11 @@ class CutOff(Exception):
     """The referee lost every bot of the match at once: the match is abandoned."""
 
 
-def cut_off(policy: FaultPolicy, others_answered: Sequence[bool]) -> bool:
-    """Whether a remote seat's missing answer is the referee's fault and not its bot's:
-    there is another remote bot to ask, none of them answered, and the policy does not
-    charge such faults to the bots."""
-    return not policy.charge_cut_off and bool(others_answered) and not any(others_answered)
+def cut_off(others_answered: Sequence[bool]) -> bool:
+    """Whether a remote seat's missing answer is the referee's fault and not its bot's
+    (asked only where the policy does not ``charge_cut_off``): there is another remote
+    bot to ask, and none of them answered."""
+    return bool(others_answered) and not any(others_answered)
 
 
 @dataclass(frozen=True)

@@ -400,9 +400,10 @@ class MatchRunner:
 
     async def _unless_cut_off(self, seat: int, detail: str) -> None:
         """Raise ``CutOff`` if ``seat``'s bot is remote and no other remote bot of the
-        match answers a Hello either (``arena.referee.faults``)."""
+        match answers a Hello either (``arena.referee.faults``); asks none where the
+        policy charges such faults to the bots anyway."""
         address = self.addresses[seat]
-        if self._is_hosted(address):
+        if self.spec.policy.charge_cut_off or self._is_hosted(address):
             return
         others = [
             connection
@@ -413,7 +414,7 @@ class MatchRunner:
             *(c.say_hello(HELLO_TIMEOUT_S) for c in others), return_exceptions=True
         )
         answered = [not isinstance(answer, BaseException) for answer in answers]
-        if cut_off(self.spec.policy, answered):
+        if cut_off(answered):
             raise CutOff(
                 f"the referee lost every bot of the match at once: seat {seat}'s did not "
                 f"answer ({detail}), nor did any other in {HELLO_TIMEOUT_S:g} s"

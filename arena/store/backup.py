@@ -80,9 +80,9 @@ def entries(path: Path) -> list[Entry]:
                     f"reads format {VERSION}"
                 )
             return list(_entries(source))
+    except BackupError:
+        raise
     except (struct.error, ValueError, EOFError) as error:
-        if isinstance(error, BackupError):
-            raise
         raise BackupError(f"{path} is cut short or damaged ({error})") from None
 
 
