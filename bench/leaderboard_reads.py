@@ -37,7 +37,7 @@ def history(store: TournamentStore, results: int, rng: random.Random) -> None:
         a, b = rng.sample(BOTS, 2)
         game = rng.choice(games)
         for seating, entries in enumerate(([a, b], [b, a])):
-            store.record_result("history", result(n, seating, game, entries, rng))
+            store.record_result("history", result(n, seating, game, entries, rng), b"")
 
 
 def result(n: int, seating: int, game: str, entries: list[str], rng: random.Random) -> MatchResult:
@@ -110,7 +110,7 @@ def main() -> None:
                 stub = arena_pb2_grpc.ArenaStub(channel)
                 fresh, cached, floor = [], [], []
                 for r in range(args.rounds):
-                    store.record_result("history", result(10**9 + r, 0, "seep", BOTS[:2], rng))
+                    store.record_result("history", result(10**9 + r, 0, "seep", BOTS[:2], rng), b"")
                     fresh.append(page_ms(stub))
                     cached.append(page_ms(stub))
                     started = time.perf_counter()

@@ -143,7 +143,7 @@ def finish(store: TournamentStore, tournament_id: str) -> None:
     """Give every match handed out a result, as workers would."""
     for match in store.schedule(tournament_id):
         if not store.has_result(tournament_id, match.match_id):
-            store.record_result(tournament_id, played(tournament_id, match))
+            store.record_result(tournament_id, played(tournament_id, match), b"")
 
 
 def played(tournament_id: str, match: ScheduledMatch) -> MatchResult:

@@ -111,10 +111,13 @@ def basic_bot() -> Iterator[Service]:
 def with_addresses(
     watched: referee_pb2.MatchResult, result: referee_pb2.MatchResult
 ) -> referee_pb2.MatchResult:
-    """A watcher's copy of ``result`` (WatchMatch names bots, never their addresses) with
-    the addresses put back, to compare with what the PlayMatch caller got."""
+    """A watcher's copy of ``result`` (WatchMatch names bots, never their addresses, and
+    never sends the record) with the addresses and record put back, to compare with what
+    the PlayMatch caller got."""
+    assert not watched.HasField("log"), "a watcher got the match's record"
     restored = referee_pb2.MatchResult()
     restored.CopyFrom(watched)
+    restored.log.CopyFrom(result.log)
     for team, played in zip(restored.teams, result.teams, strict=True):
         assert not set(team.bots) & set(played.bots), "a watcher learned a bot's address"
         team.bots[:] = played.bots

@@ -5,10 +5,13 @@ in the tournament's record, feeds the format every stored result once, in the or
 results were stored, and keeps at most a window of matches handed out without a result
 (``ARENA_SCHEDULE_WINDOW``). So a tournament of 200,000 matches costs the broker and
 Redis a window's worth of messages, not 200,000, and asking for the next match costs the
-same at its end as at its start. A format that may decide while matches are out (an
-SPRT) gets no more out than two per live worker process (``workers.capacity``), so a
-decision leaves little to play for nothing. Once the format is decided and every match
-it handed out has a result, the scheduler rates the tournament and marks it finished.
+same at its end as at its start. Within that window the running tournaments share the
+workers: each may have queued or playing an equal part of two matches per live worker
+process (``fair_share``, ``workers.capacity``), so the queue is never long and a newcomer
+is not stuck behind a big tournament's backlog, and a format that may decide while
+matches are out (an SPRT) leaves little to play for nothing. Once the format is decided
+and every match it handed out has a result, the scheduler rates the tournament and marks
+it finished.
 
 In ``sealed`` and ``trusted`` tournaments the second half of a duplicate pair is held
 back (stored in the schedule, not queued) until its first half has ended: its result is
@@ -28,6 +31,7 @@ watchdog, which queues any match that is nowhere.
 from __future__ import annotations
 
 import logging
+import math
 import time
 
 from arena.ratings.history import history_points
@@ -53,8 +57,11 @@ log = logging.getLogger(__name__)
 READ_BATCH = 1000
 """Results read from Redis at a time when catching up."""
 PER_PROCESS = 2
-"""Matches out per worker process, for a format that decides early: one playing, one
-waiting, so no process idles between results."""
+"""Matches queued or playing per live worker process, every running tournament's
+together: one playing, one waiting, so no process idles between results."""
+MIN_SHARE = 2
+"""What a tournament may have out however many share the workers (or before any worker
+has announced itself)."""
 HELD = "held"
 """The scheduler state's second halves held back: match id -> its first half's id."""
 _built: dict[str, formats.Format] = {}
@@ -119,9 +126,10 @@ def _step(tournament_id: str) -> None:
             # A ladder never finishes; its results count as they come.
             _refit_arena_ratings(f"ladder {tournament_id} at {cursor} results")
         out = record.issued - record.done
-        room = settings.schedule_window - out
-        if fmt.decides_early and (processes := capacity.live_processes(client())):
-            room = min(room, PER_PROCESS * processes - out)
+        # Held second halves are not queued; a format that decides early counts them,
+        # so a decision leaves at most its share to play for nothing.
+        in_flight = out if fmt.decides_early else out - len(state.get(HELD, {}))
+        room = min(settings.schedule_window - out, fair_share(store.running_count()) - in_flight)
         new: list[ScheduledMatch] = []
         if room > 0:
             format_state, new = fmt.next(format_state, room)
@@ -140,6 +148,16 @@ def _step(tournament_id: str) -> None:
         decided, issued = fmt.decided(format_state), record.issued + len(new)
     if decided and record.done >= issued and finalize(tournament_id):
         log.info("tournament %s finished", tournament_id)
+
+
+def fair_share(running: int) -> int:
+    """The matches one of ``running`` tournaments may have queued or playing: an equal
+    part of ``PER_PROCESS`` per live worker process. The queue then never holds more than
+    about one match per process beyond those playing, so a tournament submitted behind a
+    big one, or beside a ladder that never ends, waits only for the matches already out
+    (about one round of the others' matches) and then gets its part of the workers."""
+    processes = capacity.live_processes(client())
+    return max(MIN_SHARE, math.ceil(PER_PROCESS * processes / max(1, running)))
 
 
 def _ended(tournament_id: str, held: dict[str, str], new: list[ScheduledMatch]) -> set[str]:

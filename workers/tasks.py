@@ -32,6 +32,7 @@ from arena.access import bearer
 from arena.games import get_game
 from arena.referee.faults import KIND_NAMES
 from arena.referee.hosted import MISSING_PACKAGE
+from arena.replay.match_log import encode
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.bot_logs import SeatOutput, clip
 from arena.store.live import LiveAttempt
@@ -307,7 +308,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         metrics.MATCHES_PLAYED.labels(match.game, end).inc()
         metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
         outcome = _outcome(record, match, result, referee, end, started_at)
-        stored = tournaments.record_result(tournament_id, outcome)
+        stored = tournaments.record_result(tournament_id, outcome, encode(result.log))
     if stored:  # the logs of the attempt whose result counts, and only those
         logs().put(tournament_id, match_id, _seat_outputs(match, result))
     leases().release(tournament_id, match_id, holder)

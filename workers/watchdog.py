@@ -46,7 +46,9 @@ class Watchdog:
             metrics.DELIVERIES_HANDED_BACK.inc(len(stale))
         store = tournaments()
         unplayed: set[tuple[str, str]] = set()
-        for tournament_id, state in store.states().items():
+        states = store.states()
+        store.note_running(states)
+        for tournament_id, state in states.items():
             if state != RUNNING:
                 continue
             scheduler.advance(tournament_id)

@@ -8,6 +8,7 @@ hosted bots and their authors live in ``arena.api.hosted``.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import time
 import uuid
@@ -40,6 +41,8 @@ from arena.ratings.history import Point, series
 from arena.ratings.leaderboard import Leaderboard, leaderboard
 from arena.ratings.skill import SkillTable, skill_table
 from arena.referee.requests import InvalidRequest, check_address
+from arena.replay.match_log import decode, replay_document
+from arena.replay.verify import ReplayMismatch
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.history import RatingHistoryStore
 from arena.store.leases import MatchLeases
@@ -53,7 +56,7 @@ from arena.tournament.fair_play import PROTO
 from arena.tournament.seeding import by_rating
 from arena.tournament.spec import InvalidSpec, TooLarge, TournamentPlan, plan
 from arena.tournament.standings import spec_format, standings
-from arena.v1 import arena_pb2, arena_pb2_grpc
+from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
@@ -489,12 +492,60 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         except InvalidPage as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         record = await self._tournament(request.tournament_id, context)
-        results, more = await asyncio.to_thread(self._results_page, page)
         public = revealed(record)
+        if request.with_logs and not public:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
+        results, more = await asyncio.to_thread(self._results_page, page)
+        messages = [record_message(r, public) for r in results]
+        if request.with_logs:
+            logs = await asyncio.to_thread(
+                self.tournaments.match_logs, record.id, [r.match_id for r in results]
+            )
+            for message, data in zip(messages, logs, strict=True):
+                if data is not None:
+                    try:
+                        message.log.CopyFrom(decode(data))
+                    except ReplayMismatch as error:
+                        message.log_error = str(error)
         return arena_pb2.ListResultsResponse(
-            results=[record_message(r, public) for r in results],
+            results=messages,
             next_page_token=page.next_token(results[-1].match_id) if more else "",
         )
+
+    async def GetMatchReplay(
+        self, request: arena_pb2.GetMatchReplayRequest, context: Context
+    ) -> referee_pb2.Replay:
+        record = await self._tournament(request.tournament_id, context)
+        if not revealed(record):
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
+        match_id = request.match_id
+        stored, data = await asyncio.to_thread(self._result_and_log, record.id, match_id)
+        if not stored:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"tournament {record.id} has no result for match {match_id!r}",
+            )
+        if data is None:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                f"the result of {match_id} was stored without its record (before the arena "
+                "kept them): `arena replay import` brings in a referee's replay files",
+            )
+        try:
+            document = await asyncio.to_thread(replay_document, decode(data))
+        except ReplayMismatch as error:
+            await abort(
+                context,
+                grpc.StatusCode.DATA_LOSS,
+                f"the stored record of {match_id} does not re-run: {error}",
+            )
+        return referee_pb2.Replay(replay_id=match_id, json=json.dumps(document))
+
+    def _result_and_log(self, tournament_id: str, match_id: str) -> tuple[bool, bytes | None]:
+        stored = self.tournaments.has_result(tournament_id, match_id)
+        return stored, self.tournaments.match_logs(tournament_id, [match_id])[0]
 
     def _results_page(self, page: PageRequest) -> tuple[list[MatchResult], bool]:
         """The page's results and whether any follow it; a page of ``size`` reads
@@ -609,6 +660,13 @@ def record_message(result: MatchResult, revealed: bool) -> arena_pb2.MatchRecord
         message.replay_id = result.replay_id
         message.deal_salt = result.deal_salt
     return message
+
+
+def _unrevealed(tournament_id: str) -> str:
+    return (
+        f"tournament {tournament_id} is still running: its match records (every card "
+        "dealt) are published when it ends, as its seeds are"
+    )
 
 
 def live_message(record: TournamentRecord, attempt: LiveAttempt) -> arena_pb2.LiveMatch:

@@ -1,6 +1,6 @@
 """``arena backup`` and ``arena restore``: the arena's Redis database to a file and back
-into an empty one (``arena.store.backup``). Replays and bot packages kept on the
-referees' disks are not in it (deploy/README.md, *Backup and restore*)."""
+into an empty one (``arena.store.backup``), the records replays are built from with the
+results (deploy/README.md, *Backup and restore*)."""
 
 from __future__ import annotations
 

@@ -164,6 +164,18 @@ def _replay_text(args: argparse.Namespace) -> str:
     from arena.replay import ReplayNotFound, ReplayStore
 
     path = Path(args.replay)
+    if args.tournament:
+        from arena.cli.connect import arena_api
+        from arena.v1 import arena_pb2
+
+        with arena_api(args) as api:
+            reply = api.GetMatchReplay(
+                arena_pb2.GetMatchReplayRequest(
+                    tournament_id=args.tournament, match_id=args.replay
+                ),
+                timeout=60,
+            )
+            return reply.json
     if args.referee:
         with referee(args) as stub:
             text: str = stub.GetReplay(
@@ -206,3 +218,19 @@ def verify_replay(args: argparse.Namespace) -> None:
             print(json.dumps({"verified": False, "replay": args.replay, "reason": str(mismatch)}))
         raise CliError(f"replay {args.replay} does not verify: {mismatch}") from None
     print(json.dumps(verified.to_json()) if args.json else verified.summary())
+
+
+def import_replays(args: argparse.Namespace) -> None:
+    import redis
+
+    from arena.replay.importing import ImportFailed, import_replays
+    from arena.store import TournamentStore
+
+    directory = Path(args.directory)
+    try:
+        report = import_replays(TournamentStore(redis.Redis.from_url(args.redis)), directory)
+    except ImportFailed as error:
+        raise CliError(f"nothing imported: {error}") from None
+    except redis.RedisError as error:
+        raise CliError(f"cannot use Redis at {args.redis}: {error}") from None
+    print(report.summary(directory))

@@ -37,6 +37,8 @@ from arena.tournament.progress import (
 from arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.wording import count
 
+LOG_PAGE = 200
+"""Results read at once with their records."""
 FAIR_PLAY_CHOICES = {
     name: arena_pb2.FairPlay.Value(f"FAIR_PLAY_{name.upper()}") for name in FAIR_PLAY
 }
@@ -89,13 +91,30 @@ def verify(args: argparse.Namespace) -> None:
 
     with arena_api(args) as api:
         tournament = api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)
-        results = api.ListResults(
-            arena_pb2.ListResultsRequest(tournament_id=args.id), timeout=60
-        ).results
+        # The records are published with the seed: verify says so if it is not yet.
+        results = _with_logs(api, args.id) if tournament.seed.revealed else []
     try:
         print(verify_tournament(tournament, results))
     except TournamentMismatch as mismatch:
         raise CliError(f"tournament {args.id} does not verify: {mismatch}") from None
+
+
+def _with_logs(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+    """Every result with its record, a page at a time: records of a big tournament
+    would not fit in one message."""
+    results: list[arena_pb2.MatchRecord] = []
+    token = ""
+    while True:
+        page = api.ListResults(
+            arena_pb2.ListResultsRequest(
+                tournament_id=tournament_id, page_size=LOG_PAGE, page_token=token, with_logs=True
+            ),
+            timeout=60,
+        )
+        results.extend(page.results)
+        token = page.next_page_token
+        if not token:
+            return results
 
 
 def run(args: argparse.Namespace) -> None:

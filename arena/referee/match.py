@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import re
 import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import timedelta
 from typing import Any
 
 from arena import wire, wire_bytes
@@ -40,7 +40,8 @@ from arena.referee.faults import (
 )
 from arena.referee.feed import MatchFeed
 from arena.referee.hosted import HostedEntry, HostedSeats
-from arena.replay import ReplayRecorder, ReplayStore
+from arena.replay import ReplayStore
+from arena.replay.match_log import replay_document, think_units
 from arena.v1 import bot_pb2, referee_pb2
 
 HELLO_TIMEOUT_S = 2.0
@@ -121,7 +122,7 @@ class MatchRunner:
         self,
         spec: MatchSpec,
         feed: MatchFeed,
-        replays: ReplayStore,
+        replays: ReplayStore | None,
         channels: BotChannels | None = None,
         bot_networks: BotNetworks = ANYWHERE,
         hosted: HostedSeats | None = None,
@@ -143,22 +144,21 @@ class MatchRunner:
         self.salt = new_salt()
         self.commitment = deal_commitment(spec.match_id, spec.seed, self.salt)
         self.replay_id = spec.replay_id or spec.match_id
-        self.recorder = ReplayRecorder(
+        self.record = referee_pb2.MatchLog(
             match_id=spec.match_id,
             game=self.info.name,
             seed=spec.seed,
-            deal_commitment=self.commitment,
             deal_salt=self.salt,
             bot_match_id=spec.bot_match_id,
-            options=spec.options,
-            seats=[
-                {"seat": s, "team": self.info.seat_teams[s], "bot": spec.seat_name(s)}
-                for s in range(self.info.num_seats)
-            ],
-            move_deadline_s=spec.move_deadline_s,
+            options_json=json.dumps(spec.options, sort_keys=True) if spec.options else "",
+            seat_names=[spec.seat_name(s) for s in range(self.info.num_seats)],
+            move_deadline=wire.duration(spec.move_deadline_s),
+            time_bank=wire.duration(spec.time_bank_s) if spec.time_bank_s else None,
             max_faults=spec.policy.max_faults,
-            time_bank_s=spec.time_bank_s,
         )
+        """The match's record (``arena.replay.match_log``), filled in as it is played."""
+        # To the millisecond, and the duration to the microsecond, as replays show them.
+        self.record.started_at.FromMilliseconds(round(time.time() * 1000))
         self.clocks = SeatClocks(self.info.num_seats, spec.move_deadline_s, spec.time_bank_s)
         # Labelled metric children, looked up once: the lookup costs more than the update.
         self._seat_latency = [
@@ -245,7 +245,7 @@ class MatchRunner:
             result = self._result(state, outcome, time.monotonic() - started)
             end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
             metrics.MATCH_SECONDS.labels(self.info.name, end).observe(time.monotonic() - started)
-            self._save_replay(state, outcome.played, result)
+            self._finish_log(outcome, result)
             await self._notify_end(connections, state, result)
         finally:
             troubled = {self.addresses[f.seat] for f in self.ledger.faults}
@@ -327,7 +327,7 @@ class MatchRunner:
             if ended is not None:
                 problem = BotFault(problem.kind, ended)
             failed_teams.add(self.info.seat_teams[seat])
-            self._record_fault(Fault(seat, 0, problem.kind, problem.detail), 0, problem)
+            self._record_fault(Fault(seat, 0, problem.kind, problem.detail), problem)
         return failed_teams, streams
 
     async def _play(
@@ -378,23 +378,14 @@ class MatchRunner:
                 action = substitute_action(spec.seed, index, legal)
                 text = state.action_text(action)
                 noted = Fault(seat, index, kind, detail, text)
-                forfeit = self._record_fault(noted, before)
+                forfeit = self._record_fault(noted)
                 if forfeit is not None:
                     outcome.end = referee_pb2.MATCH_END_FORFEIT
                     outcome.forfeit_team = forfeit
                     return
             state.apply(action)
-            self.recorder.decision(
-                before,
-                index=index,
-                seat=seat,
-                action=action,
-                text=text,
-                think_s=think_s,
-                substituted=problem is not None,
-                time_bank_s=self.clocks.bank(seat) if self.clocks.has_bank else None,
-                table=state.public_table(),
-            )
+            self.record.choices.append(0 if problem is not None else legal.index(action))
+            self.record.think_100us.append(think_units(think_s))
             outcome.decisions += 1
             self._publish_events(state, before)
 
@@ -427,12 +418,9 @@ class MatchRunner:
             if event.public:
                 self.feed.post_game(event.seat, event.kind, event.text, scores)
 
-    def _record_fault(
-        self, fault: Fault, events_before: int, cause: BotFault | None = None
-    ) -> int | None:
-        """Record a fault after the first ``events_before`` engine events (0 before play,
-        so it falls in no hand); returns the team that forfeits, if any. The caller's
-        copy of the result gets ``cause.caller_detail`` instead, when it has one."""
+    def _record_fault(self, fault: Fault, cause: BotFault | None = None) -> int | None:
+        """Record a fault; returns the team that forfeits, if any. The caller's copy of the
+        result gets ``cause.caller_detail`` instead, when it has one."""
         label = self.spec.seat_label(fault.seat)
         said = cause.caller_detail if cause is not None and cause.caller_detail else None
         metrics.FAULTS.labels(fault.kind_name, label).inc()
@@ -442,7 +430,9 @@ class MatchRunner:
         if said is not None:
             self._caller_details[len(self.ledger.faults)] = self._public(said)
         fault = replace(fault, detail=self._public(fault.detail))
-        self.recorder.fault(events_before, fault.to_json())
+        logged = self.record.faults.add()
+        logged.CopyFrom(fault.to_proto())
+        logged.ClearField("substituted_action")  # the engine gives it back
         self.feed.post(
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_FAULT,
@@ -491,20 +481,21 @@ class MatchRunner:
             result.faults[index].detail = detail
         return result
 
-    def _save_replay(self, state: State, played: bool, result: referee_pb2.MatchResult) -> None:
-        document = self.recorder.finish(
-            state.events if played else (),
-            {
-                "end": referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower(),
-                "scores": list(state.scores()),
-                "winner_team": result.winner_team if result.HasField("winner_team") else None,
-                "forfeit_team": result.forfeit_team if result.HasField("forfeit_team") else None,
-                "decisions": result.decisions,
-                "seat_faults": list(result.seat_faults),
-                "duration_ms": round(result.duration.ToTimedelta() / timedelta(milliseconds=1), 3),
-            },
-        )
-        self.replays.save(self.replay_id, document)
+    def _finish_log(self, outcome: _Outcome, result: referee_pb2.MatchResult) -> None:
+        """Close the record, hand it back with the result, and write the replay it gives
+        to the referee's cache, if it keeps one: a cache that cannot take it (a full
+        disk) costs the cache its copy, never the match."""
+        self.record.end = result.end
+        self.record.played = outcome.played
+        self.record.duration.FromMicroseconds(result.duration.ToMicroseconds())
+        result.log.CopyFrom(self.record)
+        if self.replays is None:
+            return
+        try:
+            self.replays.save(self.replay_id, replay_document(self.record))
+        except OSError as error:
+            metrics.REPLAY_CACHE_ERRORS.inc()
+            log.warning("replay %s not cached in %s: %s", self.replay_id, self.replays, error)
 
     async def _notify_end(
         self,
@@ -560,6 +551,7 @@ class MatchRunner:
         for index in self._caller_details:
             public.faults[index].detail = self.ledger.faults[index].detail
         public.ClearField("seat_logs")
+        public.ClearField("log")  # the seed and every hand
         if not self.spec.public:
             public.ClearField("seed")
             public.ClearField("deal_salt")

@@ -52,3 +52,8 @@ MATCH_SECONDS = Histogram(
     ["game", "end"],
     buckets=MATCH_BUCKETS,
 )
+REPLAY_CACHE_ERRORS = Counter(
+    "arena_referee_replay_cache_errors_total",
+    "Replays the referee could not write to its --replay-dir cache (a full disk, say); "
+    "the match and its record are not affected.",
+)

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 class RefereeService(referee_pb2_grpc.RefereeServicer):
     def __init__(
         self,
-        replays: ReplayStore,
+        replays: ReplayStore | None,
         max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
         bot_credentials: grpc.ChannelCredentials | None = None,
         bot_networks: BotNetworks = DEFAULT,
@@ -108,7 +108,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 "the match had lapsed, so nothing was played",
             )
         # No await from here until the feed is open: a match id is taken at once.
-        if spec.match_id in self.feeds or self.replays.exists(spec.match_id):
+        if spec.match_id in self.feeds or (
+            self.replays is not None and self.replays.exists(spec.match_id)
+        ):
             await abort(
                 context,
                 grpc.StatusCode.ALREADY_EXISTS,
@@ -234,6 +236,14 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def GetReplay(
         self, request: referee_pb2.GetReplayRequest, context: Context
     ) -> referee_pb2.Replay:
+        if self.replays is None:
+            await abort(
+                context,
+                grpc.StatusCode.NOT_FOUND,
+                "this referee keeps no replays (it serves without --replay-dir): a match's "
+                "record comes back in PlayMatch's answer, and the arena's GetMatchReplay "
+                "builds the replay from the stored record",
+            )
         try:
             text = self.replays.load_text(request.replay_id)
         except ReplayNotFound as error:
@@ -340,7 +350,7 @@ async def start_server(
     *,
     host: str = "127.0.0.1",
     port: int = 50051,
-    replay_dir: str | Path = "replays",
+    replay_dir: str | Path | None = None,
     max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
     metrics_port: int | None = None,
     token: str | None = None,
@@ -356,8 +366,9 @@ async def start_server(
     caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
-    given), serving TLS with ``tls`` and calling bots over TLS with ``bot_credentials``;
-    PlayMatch needs ``token`` if given, unless ``tls`` is mutual (``arena.access``).
+    given), keeping a copy of each replay in ``replay_dir`` if given, serving TLS with
+    ``tls`` and calling bots over TLS with ``bot_credentials``; PlayMatch needs
+    ``token`` if given, unless ``tls`` is mutual (``arena.access``).
     Hosted bots' packages and logs go in ``hosting_dir``, with ``sandbox_pool`` started
     sandboxes kept ready per hosted bot (``arena.hosting.pool``); ``launcher`` starts
     them (a local sandbox, or a pod with ``arena.hosting.kubernetes.PodLauncher``, which
@@ -380,7 +391,7 @@ async def start_server(
         Path(hosting_dir), pool_size=sandbox_pool, limits=sandbox_limits, launcher=launcher
     )
     service = RefereeService(
-        ReplayStore(replay_dir),
+        ReplayStore(replay_dir) if replay_dir else None,
         max_concurrent,
         bot_credentials,
         bot_networks,
@@ -413,7 +424,7 @@ def serve(
     *,
     host: str = "127.0.0.1",
     port: int = 50051,
-    replay_dir: str | Path = "replays",
+    replay_dir: str | Path | None = None,
     max_concurrent: int = DEFAULT_MAX_CONCURRENT_MATCHES,
     metrics_port: int | None = None,
     token: str | None = None,

@@ -48,14 +48,17 @@ class ReplayRecorder:
         game: str,
         seed: int,
         deal_commitment: str,
-        deal_salt: str,
+        deal_salt: str | None,
         bot_match_id: str,
         options: dict[str, Any],
         seats: Sequence[dict[str, Any]],
         move_deadline_s: float,
         max_faults: int,
         time_bank_s: float = 0.0,
+        started_at: dt.datetime | None = None,
     ) -> None:
+        """``deal_salt`` None: a commitment from before salts (an imported replay)."""
+        started = started_at or dt.datetime.now(dt.UTC)
         self._doc: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -68,12 +71,14 @@ class ReplayRecorder:
             "options": dict(options),
             "move_deadline_ms": round(move_deadline_s * 1000, 3),
             "max_faults": max_faults,
-            "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
+            "started_at": started.isoformat(timespec="milliseconds"),
             "seats": list(seats),
             "hands": [],
             "faults": [],
             "result": None,
         }
+        if deal_salt is None:
+            del self._doc["deal_salt"]
         if time_bank_s:
             self._doc["time_bank_ms"] = round(time_bank_s * 1000, 3)
         self._notes: list[tuple[int, dict[str, Any] | _Decision]] = []

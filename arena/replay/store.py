@@ -1,4 +1,6 @@
-"""Replays on local disk, one JSON file per match, written atomically."""
+"""Replays on local disk, one JSON file per match, written atomically: a referee's
+optional cache and ``arena match``'s output (the record kept with a result is the
+replay's source: ``arena.replay.match_log``)."""
 
 from __future__ import annotations
 
@@ -31,12 +33,19 @@ class ReplayStore:
         path = self._path(replay_id)
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            # Compact: the C encoder is ten times faster than indented output.
-            out.write(json.dumps(document, separators=(",", ":")))
-            out.write("\n")
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                # Compact: the C encoder is ten times faster than indented output.
+                out.write(json.dumps(document, separators=(",", ":")))
+                out.write("\n")
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)  # a full disk leaves no half-written file
+            raise
         return path
+
+    def __str__(self) -> str:
+        return str(self.directory)
 
     def exists(self, replay_id: str) -> bool:
         return self._path(replay_id).exists()

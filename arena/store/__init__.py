@@ -18,6 +18,8 @@ key                                type   holds
 ``arena:authors``                  hash   author name -> SHA-256 of their token
 ``arena:author-tokens``            hash   SHA-256 of a token -> author name
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
+``arena:tournaments:running``      set    the ids of running tournaments, which share the
+                                          workers (``workers.scheduler``)
 ``arena:t:{id}``                   hash   ``spec``, ``games``, ``state``, ``created_at``,
                                           ``total`` (matches the format will play, 0 if
                                           it decides as it goes), ``scheduler`` (the
@@ -27,6 +29,9 @@ key                                type   holds
 ``arena:t:{id}:schedule``          hash   match id -> scheduled match (JSON), for the
                                           matches handed out so far
 ``arena:t:{id}:results``           hash   match id -> result (JSON), written once (HSETNX)
+``arena:t:{id}:match-logs``        hash   match id -> the match's record
+                                          (``arena.v1.MatchLog``, binary), written with
+                                          its result, in the same script
 ``arena:t:{id}:order``             zset   the match ids of ``results``, all scored 0:
                                           match id order, for reading a page
                                           (ZRANGEBYLEX); written with each result, and

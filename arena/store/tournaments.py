@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,8 @@ from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import Entry, TournamentPlan
 
 TOURNAMENTS = "arena:tournaments"
+RUNNING_IDS = "arena:tournaments:running"
+"""Set: the ids of running tournaments, which share the workers (``workers.scheduler``)."""
 RATINGS = "arena:ratings"
 TALLIES = "arena:ratings:tallies"
 """Hash: finished tournament id -> its results' tallies by game (JSON,
@@ -31,10 +33,12 @@ data set) is not mistaken for the one before."""
 
 # The result, its forfeit mark, its place in the order of finishing (which the
 # scheduler reads on from), its place in match id order (which pages read) and the
-# version bump happen together or not at all; a stored result also ends the
-# tournament's wait (``arena.store.leases``).
+# version bump happen together or not at all, and so does its record (the decisions a
+# replay is built from): a result without its record cannot exist. A stored result
+# also ends the tournament's wait (``arena.store.leases``).
 _RECORD_ONCE = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  if ARGV[4] ~= '' then redis.call('HSET', KEYS[8], ARGV[1], ARGV[4]) end
   if ARGV[3] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) end
   redis.call('INCR', KEYS[3])
   redis.call('HDEL', KEYS[4], ARGV[1])
@@ -85,10 +89,12 @@ if redis.call('HGET', KEYS[1], 'state') == 'running' then
   redis.call('HSET', KEYS[1], 'state', 'finished', 'attempts', attempts, 'retried', retried)
   redis.call('HDEL', KEYS[1], 'waiting_since', 'waiting_reason')
   redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+  redis.call('SREM', KEYS[7], ARGV[1])
   return 1
 end
 return 0
 """
+MATCH_LOGS = "match-logs"
 PER_MATCH = ("tries", "holders", "playing", "failed-on", "failures")
 """Bookkeeping kept per match while a tournament runs, dropped when it finishes."""
 
@@ -159,6 +165,7 @@ class TournamentStore:
                     mapping={m.match_id: json.dumps(m.to_json()) for m in matches},
                 )
             pipe.zadd(TOURNAMENTS, {tournament_id: int(now * 1000)})
+            pipe.sadd(RUNNING_IDS, tournament_id)
             pipe.execute()
 
     def get(self, tournament_id: str) -> TournamentRecord | None:
@@ -197,12 +204,35 @@ class TournamentStore:
         return [i.decode() for i in raw]
 
     def set_state(self, tournament_id: str, state: str) -> None:
-        self.redis.hset(_key(tournament_id), "state", state)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(_key(tournament_id), "state", state)
+            if state == RUNNING:
+                pipe.sadd(RUNNING_IDS, tournament_id)
+            else:
+                pipe.srem(RUNNING_IDS, tournament_id)
+            pipe.execute()
 
     def finish(self, tournament_id: str) -> bool:
         """Mark a running tournament finished; False if it was not running."""
         keys = [_key(tournament_id), *(_key(tournament_id, part) for part in PER_MATCH)]
-        return bool(self._finish(keys=keys))
+        return bool(self._finish(keys=[*keys, RUNNING_IDS], args=[tournament_id]))
+
+    def running_count(self) -> int:
+        """How many tournaments are running (at least 1: the caller's own)."""
+        return max(1, int(self.redis.scard(RUNNING_IDS)))
+
+    def note_running(self, states: dict[str, str]) -> None:
+        """Bring the set of running ids in line with ``states`` (``states()``, read just
+        before), for tournaments from before the set was kept: ids created since that
+        read are left alone."""
+        running = [i for i, state in states.items() if state == RUNNING]
+        ended = [i for i, state in states.items() if state != RUNNING]
+        with self.redis.pipeline(transaction=False) as pipe:
+            if running:
+                pipe.sadd(RUNNING_IDS, *running)
+            if ended:
+                pipe.srem(RUNNING_IDS, *ended)
+            pipe.execute()
 
     def states(self) -> dict[str, str]:
         """Every tournament's state, by id."""
@@ -289,9 +319,11 @@ class TournamentStore:
             scheduled, done = pipe.execute()
         return {m.decode() for m in set(scheduled) - set(done)}
 
-    def record_result(self, tournament_id: str, result: MatchResult) -> bool:
-        """Store a match result unless one is already stored; True if this one counted.
-        Raises ``RecordError`` (and stores nothing) if the result is not valid."""
+    def record_result(self, tournament_id: str, result: MatchResult, match_log: bytes) -> bool:
+        """Store a match result and its record (``arena.v1.MatchLog``, serialized) unless
+        a result is already stored; True if this one counted. Raises ``RecordError`` (and
+        stores nothing) if the result is not valid. Only a test's made-up result comes
+        without a record (``b""``): a referee's answer always carries one."""
         stored = json.dumps(result.to_json())
         forfeit = "1" if result.forfeit_team is not None else "0"
         written = self._record_once(
@@ -303,10 +335,29 @@ class TournamentStore:
                 _key(tournament_id),
                 _key(tournament_id, "finished"),
                 _key(tournament_id, "order"),
+                _key(tournament_id, MATCH_LOGS),
             ],
-            args=[result.match_id, stored, forfeit],
+            args=[result.match_id, stored, forfeit, match_log],
         )
         return bool(written)
+
+    def match_logs(self, tournament_id: str, match_ids: Sequence[str]) -> list[bytes | None]:
+        """The records of those matches, in their order; None where a result was stored
+        without one (before the arena kept records, until ``arena replay import``)."""
+        if not match_ids:
+            return []
+        found: list[bytes | None] = self.redis.hmget(_key(tournament_id, MATCH_LOGS), match_ids)  # type: ignore[assignment]
+        return found
+
+    def import_match_logs(self, tournament_id: str, logs: Mapping[str, bytes]) -> int:
+        """Store records for stored results that have none, all in one transaction (an
+        import that fails stores nothing); returns how many were new."""
+        key = _key(tournament_id, MATCH_LOGS)
+        with self.redis.pipeline(transaction=True) as pipe:
+            for match_id, data in logs.items():
+                pipe.hsetnx(key, match_id, data)
+            added = pipe.execute()
+        return sum(1 for n in added if n)
 
     def results_version(self) -> str:
         """Changes whenever a result is stored anywhere, and only then."""

@@ -5,9 +5,12 @@ submission; ``ListResults`` gives every match's deal key, seed and deal commitme
 tournament verifies when the commitment is the hash of its seed and salt, every match's
 seed derives from the master seed by the deal key the schedule assigns that match (so
 nobody picked deals to suit an entry), no open tournament dealt the same cards twice,
-and every match's deal commitment, published before its first card, is the hash of its
-seed and salt. The formulas are in ``arena.tournament.fair_play`` and
-``arena.referee.commitment``.
+every match's deal commitment, published before its first card, is the hash of its
+seed and salt, and every match's stored record (``ListResults`` with ``with_logs``)
+re-runs on the engine to the result stored beside it: its scores, winner, ending,
+decision count and faults by team and kind. The formulas are in
+``arena.tournament.fair_play`` and ``arena.referee.commitment``; the re-run in
+``arena.replay.match_log``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.referee.commitment import deal_commitment
+from arena.replay.match_log import replay
+from arena.replay.verify import ReplayMismatch
 from arena.tournament.fair_play import MODES, OPEN, deal_seed, seed_commitment
 from arena.v1 import arena_pb2
 
@@ -50,6 +55,7 @@ def verify_tournament(
     dealt: dict[int, str] = {}
     for record in results:
         _check_match(tournament.id, mode, seed.master_seed, record)
+        _check_log(record)
         if mode == OPEN and record.seed in dealt:
             raise TournamentMismatch(
                 f"{record.match_id} and {dealt[record.seed]} were dealt the same seed "
@@ -60,7 +66,7 @@ def verify_tournament(
     return (
         f"verified: tournament {tournament.id} ({mode}, {source}): seed commitment OK; "
         f"{len(results)} match seeds derive from the master seed; {len(results)} deal "
-        "commitments OK"
+        f"commitments OK; {len(results)} match records re-run to their results"
     )
 
 
@@ -92,3 +98,38 @@ def _check_match(
             f"{record.seed} and salt {record.deal_salt} hash to {committed}, but "
             f"{record.deal_commitment} was published"
         )
+
+
+def _check_log(record: arena_pb2.MatchRecord) -> None:
+    """The match's record exists and re-runs to what its result says."""
+    name = record.match_id
+    if record.log_error:
+        raise TournamentMismatch(f"{name}: its stored record is damaged: {record.log_error}")
+    if not record.HasField("log"):
+        raise TournamentMismatch(
+            f"{name}: no record of its decisions is stored, so nothing shows how its result "
+            "came about (a result from before the arena kept records: `arena replay import`)"
+        )
+    log = record.log
+    if log.match_id != record.referee_match_id or log.seed != record.seed:
+        raise TournamentMismatch(
+            f"{name}: its record is of referee match {log.match_id!r} with seed {log.seed}, "
+            f"but the result is of {record.referee_match_id!r} with seed {record.seed}"
+        )
+    try:
+        rerun = replay(log)
+    except ReplayMismatch as error:
+        raise TournamentMismatch(f"{name}: its record does not re-run: {error}") from None
+    kinds = [dict(k.by_kind) for k in record.team_fault_kinds]
+    different = rerun.difference(
+        deal_commitment=record.deal_commitment,
+        end=arena_pb2.ResultEnd.Name(record.end).removeprefix("RESULT_END_").lower(),
+        scores=record.scores,
+        winner_team=record.winner_team if record.HasField("winner_team") else None,
+        forfeit_team=record.forfeit_team if record.HasField("forfeit_team") else None,
+        decisions=record.decisions,
+        team_faults=record.team_faults,
+        team_fault_kinds=kinds or None,  # results from before kinds were kept have none
+    )
+    if different is not None:
+        raise TournamentMismatch(f"{name}: {different}")

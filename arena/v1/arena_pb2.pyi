@@ -5,6 +5,7 @@ The arena's own API: bots register here, organisers run tournaments here, and an
 reads the leaderboard here. The `arena` CLI is one client of it; any gRPC client will do.
 """
 
+from arena.v1 import referee_pb2 as _referee_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
@@ -1976,6 +1977,7 @@ class ListResultsRequest(_message.Message):
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     ORDER_BY_FIELD_NUMBER: _builtins.int
     AFTER_MATCH_ID_FIELD_NUMBER: _builtins.int
+    WITH_LOGS_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Tournament id."""
     page_size: _builtins.int
@@ -1990,6 +1992,10 @@ class ListResultsRequest(_message.Message):
     """Start after this match id in the order asked: with "match_id desc", at the ids below
     it. It need not be a stored match's. Empty starts at the first.
     """
+    with_logs: _builtins.bool
+    """Include each result's record (MatchRecord.log), which shows every card: only once
+    the tournament has ended and its seed is revealed, else FAILED_PRECONDITION.
+    """
     def __init__(
         self,
         *,
@@ -1998,14 +2004,41 @@ class ListResultsRequest(_message.Message):
         page_token: _builtins.str = ...,
         order_by: _builtins.str = ...,
         after_match_id: _builtins.str = ...,
+        with_logs: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_match_id", b"after_match_id", "order_by", b"order_by", "page_size", b"page_size", "page_token", b"page_token", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["after_match_id", b"after_match_id", "order_by", b"order_by", "page_size", b"page_size", "page_token", b"page_token", "tournament_id", b"tournament_id", "with_logs", b"with_logs"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListResultsRequest: _TypeAlias = ListResultsRequest  # noqa: Y015
+
+@_typing.final
+class GetMatchReplayRequest(_message.Message):
+    """Ask for one match's replay."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Tournament id."""
+    match_id: _builtins.str
+    """Match id in the tournament's schedule (MatchRecord.match_id)."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        match_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetMatchReplayRequest: _TypeAlias = GetMatchReplayRequest  # noqa: Y015
 
 @_typing.final
 class MatchRecord(_message.Message):
@@ -2035,6 +2068,8 @@ class MatchRecord(_message.Message):
     TEAM_FAULT_KINDS_FIELD_NUMBER: _builtins.int
     FINISHED_AT_FIELD_NUMBER: _builtins.int
     STARTED_AT_FIELD_NUMBER: _builtins.int
+    LOG_FIELD_NUMBER: _builtins.int
+    LOG_ERROR_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id in the tournament's schedule."""
     game: _builtins.str
@@ -2076,6 +2111,10 @@ class MatchRecord(_message.Message):
     and on WatchMatch. For a half of a duplicate pair, only once the tournament has
     ended: its events would show the cards of the other half, which may still be played.
     """
+    log_error: _builtins.str
+    """With with_logs, why the stored record could not be read (damaged in storage), when
+    it could not; `log` is then unset.
+    """
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Entry playing team 0, then entry playing team 1."""
@@ -2107,6 +2146,12 @@ class MatchRecord(_message.Message):
         before the arena kept the time.
         """
 
+    @_builtins.property
+    def log(self) -> _referee_pb2.MatchLog:
+        """The match's record, with ListResultsRequest.with_logs; unset otherwise, and for a
+        result stored before the arena kept records (until `arena replay import`).
+        """
+
     def __init__(
         self,
         *,
@@ -2132,10 +2177,12 @@ class MatchRecord(_message.Message):
         team_fault_kinds: _abc.Iterable[Global___TeamFaults] | None = ...,
         finished_at: _timestamp_pb2.Timestamp | None = ...,
         started_at: _timestamp_pb2.Timestamp | None = ...,
+        log: _referee_pb2.MatchLog | None = ...,
+        log_error: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "seed", b"seed", "started_at", b"started_at", "winner_team", b"winner_team"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "log", b"log", "seed", b"seed", "started_at", b"started_at", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "started_at", b"started_at", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "game", b"game", "log", b"log", "log_error", b"log_error", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "started_at", b"started_at", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015

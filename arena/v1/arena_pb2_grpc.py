@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from arena.v1 import arena_pb2 as arena_dot_v1_dot_arena__pb2
+from arena.v1 import referee_pb2 as arena_dot_v1_dot_referee__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -104,6 +105,11 @@ class ArenaStub:
                 '/arena.v1.Arena/ListResults',
                 request_serializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
+                _registered_method=True)
+        self.GetMatchReplay = channel.unary_unary(
+                '/arena.v1.Arena/GetMatchReplay',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetMatchReplayRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_referee__pb2.Replay.FromString,
                 _registered_method=True)
         self.ListLiveMatches = channel.unary_unary(
                 '/arena.v1.Arena/ListLiveMatches',
@@ -255,6 +261,16 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetMatchReplay(self, request, context):
+        """One match's replay, built from the record stored with its result (any API process
+        can answer: no referee keeps it). Published when the tournament ends, as the seed
+        is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
+        result stored without its record.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListLiveMatches(self, request, context):
         """The matches of running tournaments being played now that anyone may follow, with
         the referee to ask and the id to give its WatchMatch (which streams public events
@@ -381,6 +397,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.ListResults,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.ListResultsRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.ListResultsResponse.SerializeToString,
+            ),
+            'GetMatchReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMatchReplay,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetMatchReplayRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_referee__pb2.Replay.SerializeToString,
             ),
             'ListLiveMatches': grpc.unary_unary_rpc_method_handler(
                     servicer.ListLiveMatches,
@@ -787,6 +808,33 @@ class Arena:
             '/arena.v1.Arena/ListResults',
             arena_dot_v1_dot_arena__pb2.ListResultsRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.ListResultsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMatchReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/GetMatchReplay',
+            arena_dot_v1_dot_arena__pb2.GetMatchReplayRequest.SerializeToString,
+            arena_dot_v1_dot_referee__pb2.Replay.FromString,
             options,
             channel_credentials,
             insecure,

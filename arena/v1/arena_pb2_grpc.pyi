@@ -6,6 +6,7 @@ reads the leaderboard here. The `arena` CLI is one client of it; any gRPC client
 """
 
 from arena.v1 import arena_pb2 as _arena_pb2
+from arena.v1 import referee_pb2 as _referee_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -91,6 +92,12 @@ class ArenaStub:
     a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
     page_size out of range, a page_token not from this listing or an unknown order_by
     is INVALID_ARGUMENT.
+    """
+    GetMatchReplay: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetMatchReplayRequest, _referee_pb2.Replay]
+    """One match's replay, built from the record stored with its result (any API process
+    can answer: no referee keeps it). Published when the tournament ends, as the seed
+    is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
+    result stored without its record.
     """
     ListLiveMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]
     """The matches of running tournaments being played now that anyone may follow, with
@@ -187,6 +194,12 @@ class ArenaAsyncStub(ArenaStub):
     a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
     page_size out of range, a page_token not from this listing or an unknown order_by
     is INVALID_ARGUMENT.
+    """
+    GetMatchReplay: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetMatchReplayRequest, _referee_pb2.Replay]  # type: ignore[assignment]
+    """One match's replay, built from the record stored with its result (any API process
+    can answer: no referee keeps it). Published when the tournament ends, as the seed
+    is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
+    result stored without its record.
     """
     ListLiveMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]  # type: ignore[assignment]
     """The matches of running tournaments being played now that anyone may follow, with
@@ -364,6 +377,18 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
         page_size out of range, a page_token not from this listing or an unknown order_by
         is INVALID_ARGUMENT.
+        """
+
+    @_abc_1.abstractmethod
+    def GetMatchReplay(
+        self,
+        request: _arena_pb2.GetMatchReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_referee_pb2.Replay, _abc.Awaitable[_referee_pb2.Replay]]:
+        """One match's replay, built from the record stored with its result (any API process
+        can answer: no referee keeps it). Published when the tournament ends, as the seed
+        is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
+        result stored without its record.
         """
 
     @_abc_1.abstractmethod

@@ -675,6 +675,7 @@ class MatchResult(_message.Message):
     DEAL_SALT_FIELD_NUMBER: _builtins.int
     DEAL_WITHHELD_FIELD_NUMBER: _builtins.int
     SEAT_LOGS_FIELD_NUMBER: _builtins.int
+    LOG_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     game: _builtins.str
@@ -730,6 +731,13 @@ class MatchResult(_message.Message):
         Only in PlayMatch's answer: never on WatchMatch, which is open to anyone.
         """
 
+    @_builtins.property
+    def log(self) -> Global___MatchLog:
+        """The match's record: everything else about the match follows from it by re-running
+        the engine (the replay, the scores, the faults). Only in PlayMatch's answer: it
+        holds the seed and every decision.
+        """
+
     def __init__(
         self,
         *,
@@ -750,10 +758,11 @@ class MatchResult(_message.Message):
         deal_salt: _builtins.str = ...,
         deal_withheld: _builtins.bool = ...,
         seat_logs: _abc.Iterable[Global___SeatLog] | None = ...,
+        log: Global___MatchLog | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "duration", b"duration", "forfeit_team", b"forfeit_team", "winner_team", b"winner_team"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "duration", b"duration", "forfeit_team", b"forfeit_team", "log", b"log", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "deal_salt", b"deal_salt", "deal_withheld", b"deal_withheld", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seat_logs", b"seat_logs", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_winner_team", b"_winner_team", "deal_commitment", b"deal_commitment", "deal_salt", b"deal_salt", "deal_withheld", b"deal_withheld", "decisions", b"decisions", "duration", b"duration", "end", b"end", "faults", b"faults", "forfeit_team", b"forfeit_team", "game", b"game", "log", b"log", "match_id", b"match_id", "replay_id", b"replay_id", "seat_faults", b"seat_faults", "seat_logs", b"seat_logs", "seed", b"seed", "teams", b"teams", "time_bank_left", b"time_bank_left", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
@@ -765,6 +774,122 @@ class MatchResult(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__winner_team) -> _WhichOneofReturnType__winner_team | None: ...
 
 Global___MatchResult: _TypeAlias = MatchResult  # noqa: Y015
+
+@_typing.final
+class MatchLog(_message.Message):
+    """A match's record, kept with its result: the seed, the options and every decision,
+    from which the engine re-plays the whole match (as a chess game is kept as its moves).
+    Compact by design: a decision costs its choice and its think time, about 2 to 3 bytes.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    DEAL_SALT_FIELD_NUMBER: _builtins.int
+    BOT_MATCH_ID_FIELD_NUMBER: _builtins.int
+    OPTIONS_JSON_FIELD_NUMBER: _builtins.int
+    SEAT_NAMES_FIELD_NUMBER: _builtins.int
+    MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
+    TIME_BANK_FIELD_NUMBER: _builtins.int
+    MAX_FAULTS_FIELD_NUMBER: _builtins.int
+    STARTED_AT_FIELD_NUMBER: _builtins.int
+    DURATION_FIELD_NUMBER: _builtins.int
+    END_FIELD_NUMBER: _builtins.int
+    PLAYED_FIELD_NUMBER: _builtins.int
+    CHOICES_FIELD_NUMBER: _builtins.int
+    THINK_100US_FIELD_NUMBER: _builtins.int
+    FAULTS_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    """The referee's match id (MatchResult.match_id), which the deal commitment hashes."""
+    game: _builtins.str
+    """Game name."""
+    seed: _builtins.int
+    """Seed of the deal."""
+    deal_salt: _builtins.str
+    """Salt of the deal commitment (MatchResult.deal_salt)."""
+    bot_match_id: _builtins.str
+    """The id the bots were told (PlayMatchRequest.bot_match_id, or match_id)."""
+    options_json: _builtins.str
+    """Game options as a JSON object; empty for none."""
+    max_faults: _builtins.int
+    """The fault policy's max_faults."""
+    end: Global___MatchEnd.ValueType
+    """How the match ended. A completed match re-plays to the engine's end; a no contest
+    that began play stopped at the referee's decision cap.
+    """
+    played: _builtins.bool
+    """Whether play began; false when a bot could not play from the start (its faults,
+    then, are the only record).
+    """
+    @_builtins.property
+    def seat_names(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What each seat's bot is called, by seat: its name, or its address when unnamed."""
+
+    @_builtins.property
+    def move_deadline(self) -> _duration_pb2.Duration:
+        """Deadline per decision."""
+
+    @_builtins.property
+    def time_bank(self) -> _duration_pb2.Duration:
+        """Time bank per seat for the whole match; unset for none."""
+
+    @_builtins.property
+    def started_at(self) -> _timestamp_pb2.Timestamp:
+        """When play started."""
+
+    @_builtins.property
+    def duration(self) -> _duration_pb2.Duration:
+        """How long the match took."""
+
+    @_builtins.property
+    def choices(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """For each decision in order, the position of the action played in the engine's
+        legal_actions() list; 0 for a decision the referee substituted after a fault
+        (the fault policy draws the substitute from the seed).
+        """
+
+    @_builtins.property
+    def think_100us(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """For each decision, how long its seat took, in units of 100 microseconds (one byte
+        up to 12.7 ms, two up to 1.6 s, three up to 209 s).
+        """
+
+    @_builtins.property
+    def faults(self) -> _containers.RepeatedCompositeFieldContainer[Global___Fault]:
+        """Every fault in order (its substituted_action left empty: the engine gives it). A
+        fault at decision index len(choices) is the one that ended the match.
+        """
+
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        game: _builtins.str = ...,
+        seed: _builtins.int = ...,
+        deal_salt: _builtins.str = ...,
+        bot_match_id: _builtins.str = ...,
+        options_json: _builtins.str = ...,
+        seat_names: _abc.Iterable[_builtins.str] | None = ...,
+        move_deadline: _duration_pb2.Duration | None = ...,
+        time_bank: _duration_pb2.Duration | None = ...,
+        max_faults: _builtins.int = ...,
+        started_at: _timestamp_pb2.Timestamp | None = ...,
+        duration: _duration_pb2.Duration | None = ...,
+        end: Global___MatchEnd.ValueType = ...,
+        played: _builtins.bool = ...,
+        choices: _abc.Iterable[_builtins.int] | None = ...,
+        think_100us: _abc.Iterable[_builtins.int] | None = ...,
+        faults: _abc.Iterable[Global___Fault] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration", "move_deadline", b"move_deadline", "started_at", b"started_at", "time_bank", b"time_bank"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_match_id", b"bot_match_id", "choices", b"choices", "deal_salt", b"deal_salt", "duration", b"duration", "end", b"end", "faults", b"faults", "game", b"game", "match_id", b"match_id", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "options_json", b"options_json", "played", b"played", "seat_names", b"seat_names", "seed", b"seed", "started_at", b"started_at", "think_100us", b"think_100us", "time_bank", b"time_bank"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MatchLog: _TypeAlias = MatchLog  # noqa: Y015
 
 @_typing.final
 class SeatLog(_message.Message):

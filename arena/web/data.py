@@ -29,7 +29,6 @@ MAX_LIMIT = 500  # matches in one answer
 RESULTS_PAGE_MAX = 1000
 """The most results one ListResults page holds (the API's ``page_size`` bound)."""
 API_TIMEOUT_S = 10.0
-REFEREE_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 2.0
 WATCH_START_S = 15.0
 """How long a match listed as live may take to reach its referee: a worker lists its
@@ -332,31 +331,13 @@ class ArenaData:
                 f"the replay of {match_id} is published when tournament {tournament_id} ends: "
                 "it shows the whole deal, which the tournament keeps secret until then",
             )
-        if not record.referee or not record.replay_id:
-            raise HttpError(404, f"replay unavailable: the result of {match_id} names no replay")
-        text = await fetch_replay(record.referee, record.replay_id)
-        try:
-            document = json.loads(text)
-        except ValueError:
-            document = None
-        if not isinstance(document, dict):
-            raise HttpError(
-                502, f"replay unavailable: the referee at {record.referee} sent no JSON object"
+        # Built by the API from the record stored with the result: no referee is asked.
+        with _upstream("the arena API", self.api, "replay unavailable: "):
+            reply: referee_pb2.Replay = await self._stub.GetMatchReplay(
+                arena_pb2.GetMatchReplayRequest(tournament_id=tournament_id, match_id=match_id),
+                timeout=API_TIMEOUT_S,
             )
-        return Replay(tournament_id, record, text, document)
-
-
-async def fetch_replay(referee: str, replay_id: str) -> str:
-    """The replay JSON from the referee that played the match (it keeps the files). A
-    channel per replay: referees come and go, and a replay is read rarely."""
-    # Not the referee's own NOT_FOUND text: it names a directory on the referee's host.
-    gone = f"the referee at {referee} no longer has replay {replay_id}"
-    async with grpc.aio.insecure_channel(referee) as channel:
-        with _upstream("the referee that played this match", referee, "replay unavailable: ", gone):
-            reply: referee_pb2.Replay = await referee_pb2_grpc.RefereeStub(channel).GetReplay(
-                referee_pb2.GetReplayRequest(replay_id=replay_id), timeout=REFEREE_TIMEOUT_S
-            )
-    return reply.json
+        return Replay(tournament_id, record, reply.json, json.loads(reply.json))
 
 
 async def watch_match(

@@ -217,6 +217,7 @@ def _tournament(client: redis.Redis) -> None:
         result(
             match_id=PLAYED, tournament_id=TOURNAMENT, game="seep", entries=entries, scores=[1, 0]
         ),
+        b"",
     )
     BotLogStore(client).put(
         TOURNAMENT,

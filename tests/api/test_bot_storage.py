@@ -375,7 +375,7 @@ def test_a_kept_package_goes_at_the_first_sweep_after_its_tournament_finishes(
     store.record_result(
         tournament,
         result(match_id=match.match_id, tournament_id=tournament, game="seep",
-               entries=["kim-bot@v1", "x"], scores=[1, 0], winner_team=0),
+               entries=["kim-bot@v1", "x"], scores=[1, 0], winner_team=0), b"",
     )  # fmt: skip
     removed = api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="kim-bot"), metadata=OP)
     assert list(removed.packages.kept_for) == [tournament]
@@ -411,7 +411,7 @@ def test_a_ladder_keeps_a_removed_package_while_its_matches_are_out(
     api.redis.set(SCHEDULING.format(id=ladder), "held")
     store.record_result(ladder, result(match_id=match.match_id, tournament_id=ladder,
                                        game="seep", entries=["lad-bot@v1", "x"],
-                                       scores=[0, 0]))  # fmt: skip
+                                       scores=[0, 0]), b"")  # fmt: skip
     assert Removal(api.redis).sweep().kept == {digest(blob): (ladder,)}
     assert api.redis.exists(blob_key(blob))
     # Once the step is over, the ladder plays it no more.

@@ -33,7 +33,7 @@ def tournament_of(api: HostedApi, tid: str, count: int) -> list[str]:
     store.create(tid, spec(), ["seep"])
     ids = [f"{tid}-{n:04}" for n in range(count)]
     for match_id in ids[1::2] + ids[0::2]:
-        assert store.record_result(tid, stored(match_id, match_id))
+        assert store.record_result(tid, stored(match_id, match_id), b"")
     return ids
 
 
@@ -95,8 +95,8 @@ def test_a_result_stored_between_pages_neither_repeats_nor_skips_one(api: Hosted
     first = api.stub.ListResults(ask)
     assert [r.match_id for r in first.results] == ids[:3]
     # One before the boundary (it would shift a position) and one after it arrive.
-    store.record_result("t-arrive", stored("t-arrive-0000a", "t-arrive-0000a"))
-    store.record_result("t-arrive", stored("t-arrive-0004a", "t-arrive-0004a"))
+    store.record_result("t-arrive", stored("t-arrive-0000a", "t-arrive-0000a"), b"")
+    store.record_result("t-arrive", stored("t-arrive-0004a", "t-arrive-0004a"), b"")
     ask.page_token = first.next_page_token
     rest = api.stub.ListResults(ask)
     assert [r.match_id for r in rest.results] == [ids[3], ids[4], "t-arrive-0004a"]
@@ -111,7 +111,7 @@ def test_a_tournament_stored_before_the_order_index_pages_and_keeps_its_index(
     api.redis.delete("arena:t:t-old:order")  # as a result stored by an older arena left it
     assert [i for p in pages(api, tournament_id="t-old", page_size=5) for i in p] == ids
     assert api.redis.zcard("arena:t:t-old:order") == 12
-    TournamentStore(api.redis).record_result("t-old", stored("t-old-9999", "t-old-9999"))
+    TournamentStore(api.redis).record_result("t-old", stored("t-old-9999", "t-old-9999"), b"")
     assert pages(api, tournament_id="t-old", page_size=20) == [[*ids, "t-old-9999"]]
 
 
@@ -120,8 +120,8 @@ def test_a_running_tournaments_pages_withhold_a_duplicate_halfs_referee_id(
 ) -> None:
     store = TournamentStore(api.redis)
     store.create("t-secret", spec(), ["seep"])
-    store.record_result("t-secret", stored("t-secret-0-a", "t-secret-0"))
-    store.record_result("t-secret", stored("t-secret-1", "t-secret-1"))
+    store.record_result("t-secret", stored("t-secret-0-a", "t-secret-0"), b"")
+    store.record_result("t-secret", stored("t-secret-1", "t-secret-1"), b"")
     ask = arena_pb2.ListResultsRequest(tournament_id="t-secret", page_size=1)
     half = api.stub.ListResults(ask).results[0]
     assert (half.match_id, half.referee_match_id, half.HasField("seed")) == (

@@ -252,14 +252,14 @@ def test_an_invalid_record_is_never_written(api: HostedApi) -> None:
         replace(good, record_version=1),
     ):
         with pytest.raises(RecordError):
-            store.record_result("t-refused", bad)
+            store.record_result("t-refused", bad, b"")
     assert client.hlen("arena:t:t-refused:results") == 0
     assert (
         client.zcard("arena:t:t-refused:order") == 0
         and client.llen("arena:t:t-refused:finished") == 0
     )
     assert client.get(RESULTS_VERSION) == counted
-    assert store.record_result("t-refused", good) and store.results("t-refused") == [good]
+    assert store.record_result("t-refused", good, b"") and store.results("t-refused") == [good]
 
     with pytest.raises(RecordError, match="field 'deals': expected an integer of at least 0"):
         store.create("t-never", spec(deals=-1), ["seep"])
@@ -298,7 +298,7 @@ def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings(
     for n, stored in enumerate((STORED_RESULT, FIRST_RESULT)):
         match_id = f"{new}-seep-{n}-0-a"
         typed = MatchResult.from_json({**stored, "match_id": match_id, "tournament_id": new})
-        store.record_result(new, typed)
+        store.record_result(new, typed, b"")
     store.finish(new)
 
     shown = {t: api.stub.GetTournament(arena_pb2.GetTournamentRequest(id=t)) for t in (old, new)}

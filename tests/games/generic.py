@@ -29,10 +29,11 @@ from arena import wire, wire_bytes
 from arena.games import registry
 from arena.games.api import Deal, DealError, Event, Game, IllegalActionError, OptionSpec, State
 from arena.games.cards import COLONS, JOKERS, RANKS, SUITS
-from arena.referee.commitment import deal_commitment, new_salt
-from arena.replay.record import ReplayRecorder
+from arena.referee.commitment import new_salt
+from arena.referee.faults import substitute_action
+from arena.replay.match_log import encode, log_from_replay, replay_document
 from arena.replay.verify import ReplayMismatch, verify_text
-from arena.v1 import bot_pb2
+from arena.v1 import bot_pb2, referee_pb2
 from tests.games import playouts
 
 STEP_LIMIT = 50_000
@@ -389,74 +390,89 @@ def check_determinism(game: Game, case: Case) -> None:
     assert first.snapshot() == second.snapshot()
 
 
-def recorded_replay(game: Game, case: Case, match_id: str = "generic-1") -> dict[str, Any]:
-    """A random match recorded as the referee records one (``arena.referee.match``),
-    read back from JSON as the replay store would."""
+def recorded_log(
+    game: Game, case: Case, match_id: str = "generic-1", faults: bool = False
+) -> referee_pb2.MatchLog:
+    """A random match's record as the referee keeps one (``arena.referee.match``): its
+    choices, think times from 0.3 ms to 0.2 s and, with ``faults``, the odd timeout, the
+    referee's substitute played in its place (two a team at most: never a forfeit)."""
     info = game.info
     state = game.new_state(case.seed, case.options)
-    salt = new_salt()
-    recorder = ReplayRecorder(
+    options = info.resolve_options(case.options)
+    log = referee_pb2.MatchLog(
         match_id=match_id,
         game=info.name,
         seed=case.seed,
-        deal_commitment=deal_commitment(match_id, case.seed, salt),
-        deal_salt=salt,
+        deal_salt=new_salt(),
         bot_match_id="bots-see-this",
-        options=info.resolve_options(case.options),
-        seats=[
-            {"seat": s, "team": info.seat_teams[s], "bot": f"bot {s}"}
-            for s in range(info.num_seats)
-        ],
-        move_deadline_s=1.0,
+        options_json=json.dumps(options, sort_keys=True) if options else "",
+        seat_names=[f"bot {s}" for s in range(info.num_seats)],
+        move_deadline=wire.duration(1.0),
         max_faults=3,
+        end=referee_pb2.MATCH_END_COMPLETED,
+        played=True,
     )
+    log.started_at.FromMilliseconds(1_796_000_000_000)
     policy = random.Random(case.policy_seed)
-    decisions = 0
+    timing = random.Random(case.seed)
+    team_faults = [0] * info.num_teams
     while not state.is_terminal():
-        assert decisions < STEP_LIMIT, "the match does not end"
-        before, seat = len(state.events), state.current_seat()
-        action = policy.choice(state.legal_actions())
-        text = state.action_text(action)
+        assert len(log.choices) < STEP_LIMIT, "the match does not end"
+        seat, legal, index = state.current_seat(), state.legal_actions(), len(log.choices)
+        team = info.seat_teams[seat]
+        if faults and timing.random() < 0.03 and team_faults[team] < 2:
+            team_faults[team] += 1
+            log.faults.add(
+                seat=seat, decision_index=index, kind=referee_pb2.FAULT_KIND_TIMEOUT, detail="late"
+            )
+            action, choice = substitute_action(case.seed, index, legal), 0
+        else:
+            action = policy.choice(legal)
+            choice = legal.index(action)
+        log.choices.append(choice)
+        log.think_100us.append(timing.choice((3, 10, 90, 400, 2000)))
         state.apply(action)
-        recorder.decision(
-            before,
-            index=decisions,
-            seat=seat,
-            action=action,
-            text=text,
-            think_s=0.001,
-            substituted=False,
-            time_bank_s=None,
-            table=state.public_table(),
-        )
-        decisions += 1
-    document = recorder.finish(
-        state.events,
-        {
-            "end": "completed",
-            "scores": state.scores(),
-            "winner_team": state.winner(),
-            "forfeit_team": None,
-            "decisions": decisions,
-            "seat_faults": [0] * info.num_seats,
-            "duration_ms": 1.0,
-        },
-    )
+    log.duration.FromMilliseconds(1500)
+    return log
+
+
+def recorded_replay(game: Game, case: Case, match_id: str = "generic-1") -> dict[str, Any]:
+    """A random match's replay as the arena builds one from its record, read back from
+    JSON as a reader would."""
+    document = replay_document(recorded_log(game, case, match_id))
     loaded: dict[str, Any] = json.loads(json.dumps(document, separators=(",", ":")))
     return loaded
 
 
 def check_replay(game: Game, case: Case) -> None:
-    """A recorded match verifies (``arena.replay.verify``; the game must be registered),
-    and the same record with its last decision's action changed does not."""
-    document = recorded_replay(game, case)
+    """A recorded match (with faults) re-runs from its record to a replay that verifies
+    (``arena.replay.verify``; the game must be registered), the replay gives back the
+    very record (``log_from_replay``), its decisions cost at most 4 bytes each, and the
+    record or replay with one decision changed past the legal ones does not re-run."""
+    log = recorded_log(game, case, faults=True)
+    document = json.loads(json.dumps(replay_document(log)))
     verified = verify_text(json.dumps(document))
     assert verified.game == game.info.name and verified.end == "completed"
-    assert verified.decisions == document["result"]["decisions"]
-    last = [
+    assert verified.decisions == document["result"]["decisions"] == len(log.choices)
+    assert log_from_replay(document) == log
+    bare = referee_pb2.MatchLog()
+    bare.CopyFrom(log)
+    del bare.choices[:], bare.think_100us[:]
+    decisions = len(log.choices)
+    assert len(encode(log)) - len(encode(bare)) <= 4 * decisions, "a decision costs over 4 bytes"
+    substituted = {fault.decision_index for fault in log.faults}
+    last = max(set(range(decisions)) - substituted)  # a substitute's choice is not read
+    log.choices[last] = 255
+    try:
+        replay_document(log)
+    except ReplayMismatch as mismatch:
+        assert f"decision {last} (seat " in str(mismatch)
+    else:
+        raise AssertionError("a record with a choice past the legal ones re-ran")
+    entry = [
         line["decision"] for hand in document["hands"] for line in hand["log"] if "decision" in line
     ][-1]
-    last["action"] += 1
+    entry["action"] += 1
     try:
         verify_text(json.dumps(document))
     except ReplayMismatch:

@@ -48,7 +48,7 @@ def slip_in(arena: Arena, record: MatchResult) -> None:
 def test_a_board_is_refitted_when_a_result_is_stored_and_only_then(arena: Arena) -> None:
     store = TournamentStore(arena.redis)
     store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
-    store.record_result(TOURNAMENT, result(1, "a", "b"))
+    store.record_result(TOURNAMENT, result(1, "a", "b"), b"")
     first = board(arena)
     assert first.matches == 1 and {r.bot for r in first.rows} == {"a", "b"}
 
@@ -56,22 +56,22 @@ def test_a_board_is_refitted_when_a_result_is_stored_and_only_then(arena: Arena)
     assert board(arena) == first  # nothing recorded: the fitted board is served again
     assert board(arena, "bid-euchre").matches == 2  # another board is fitted afresh
 
-    assert store.record_result(TOURNAMENT, result(3, "b", "c"))
+    assert store.record_result(TOURNAMENT, result(3, "b", "c"), b"")
     fresh = board(arena)
     assert fresh.matches == 3 and {r.bot for r in fresh.rows} == {"a", "b", "c"}
-    assert not store.record_result(TOURNAMENT, result(3, "b", "c"))  # already stored
+    assert not store.record_result(TOURNAMENT, result(3, "b", "c"), b"")  # already stored
     assert board(arena) == fresh
 
 
 def test_a_data_set_that_starts_over_is_not_taken_for_the_old_one(arena: Arena) -> None:
     store = TournamentStore(arena.redis)
     store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
-    store.record_result(TOURNAMENT, result(1, "a", "b"))
+    store.record_result(TOURNAMENT, result(1, "a", "b"), b"")
     assert {r.bot for r in board(arena).rows} == {"a", "b"}
 
     arena.redis.flushdb()  # the version counter starts again from zero
     store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
-    store.record_result(TOURNAMENT, result(1, "x", "y"))
+    store.record_result(TOURNAMENT, result(1, "x", "y"), b"")
     assert {r.bot for r in board(arena).rows} == {"x", "y"}
 
 
@@ -80,7 +80,7 @@ def test_a_finished_tournament_stored_by_an_older_arena_is_refitted(arena: Arena
     without covariances, or whose overall board was one pooled fit (no min_pairs)."""
     store = TournamentStore(arena.redis)
     store.create(TOURNAMENT, spec(games=["bid-euchre"]), ["bid-euchre"], [])
-    store.record_result(TOURNAMENT, result(1, "a", "b"))
+    store.record_result(TOURNAMENT, result(1, "a", "b"), b"")
     store.finish(TOURNAMENT)
     request = arena_pb2.GetLeaderboardRequest(tournament_id=TOURNAMENT)
     fitted = arena.stub.GetLeaderboard(request)

@@ -49,7 +49,7 @@ def test_the_api_and_the_cli_show_openskill_beside_the_elo_when_asked(arena: Are
     store.create(TOURNAMENT, spec(["ace", "bee", "cat"], games), games, [])
     table = results()
     for result in table[:-2]:
-        assert store.record_result(TOURNAMENT, result)
+        assert store.record_result(TOURNAMENT, result, b"")
 
     plain, asked = board(arena, False), board(arena, True)
     assert all(r.openskill_mu == r.openskill_sigma == r.openskill_ordinal == 0 for r in plain.rows)
@@ -71,7 +71,7 @@ def test_the_api_and_the_cli_show_openskill_beside_the_elo_when_asked(arena: Are
 
     # A new result is rated: the OpenSkill table is cached per results version, as the board.
     for result in table[-2:]:
-        assert store.record_result(TOURNAMENT, result)
+        assert store.record_result(TOURNAMENT, result, b"")
     fresh = {r.bot: r.openskill_mu for r in board(arena, True).rows}
     assert fresh == pytest.approx({p.player: p.mu for p in skill_table(table).ratings})
 

@@ -191,7 +191,7 @@ def test_a_step_queues_first_halves_and_holds_each_second_half_until_its_first_e
         scores=[1, 0],
         fair_play=mode,
     )
-    assert tournaments.record_result("t1", first)
+    assert tournaments.record_result("t1", first, b"")
     step(url, "t1")
     assert queued(tournaments.redis) == Counter()
     # Its lease gone, the next step queues the second half, once; the others wait on.

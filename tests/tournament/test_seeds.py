@@ -10,7 +10,9 @@ from collections import Counter
 
 import pytest
 
+from arena.games import get_game
 from arena.referee.commitment import deal_commitment
+from arena.replay.match_log import replay
 from arena.tournament.fair_play import MasterSeed, deal_seed, seed_commitment
 from arena.tournament.formats import Field
 from arena.tournament.formats.round_robin import RoundRobin
@@ -18,6 +20,7 @@ from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import InvalidSpec, plan
 from arena.tournament.verify import TournamentMismatch, verify_tournament
 from arena.v1 import arena_pb2
+from tests.games.generic import Case, recorded_log
 from tests.tournament.lineup import registry
 
 GAMES_OF = {e: ("bid-euchre", "seep") for e in "abc"}
@@ -107,20 +110,30 @@ def ended(paired: bool) -> tuple[arena_pb2.Tournament, list[arena_pb2.MatchRecor
             salt=seed.salt,
         ),
     )
+    return tournament, [_played(m) for m in matches(paired)]
+
+
+def _played(match: ScheduledMatch) -> arena_pb2.MatchRecord:
+    """The stored result of ``match``, played at random, with its record."""
     salt = "ab" * 16
-    records = [
-        arena_pb2.MatchRecord(
-            match_id=m.match_id,
-            game=m.game,
-            seed=m.seed,
-            deal_key=m.deal_key,
-            referee_match_id=f"{m.match_id}-x",
-            deal_salt=salt,
-            deal_commitment=deal_commitment(f"{m.match_id}-x", m.seed, salt),
-        )
-        for m in matches(paired)
-    ]
-    return tournament, records
+    log = recorded_log(get_game(match.game), Case(match.seed, 1, {}), f"{match.match_id}-x")
+    log.deal_salt = salt
+    rerun = replay(log)
+    return arena_pb2.MatchRecord(
+        match_id=match.match_id,
+        game=match.game,
+        seed=match.seed,
+        deal_key=match.deal_key,
+        referee_match_id=log.match_id,
+        deal_salt=salt,
+        deal_commitment=deal_commitment(log.match_id, match.seed, salt),
+        scores=rerun.scores,
+        winner_team=rerun.winner_team,
+        end=arena_pb2.RESULT_END_COMPLETED,
+        team_faults=[0, 0],
+        decisions=rerun.decisions,
+        log=log,
+    )
 
 
 @pytest.mark.parametrize("paired", [False, True])
@@ -128,7 +141,8 @@ def test_an_honest_tournament_verifies(paired: bool) -> None:
     tournament, records = ended(paired)
     assert verify_tournament(tournament, records) == (
         f"verified: tournament t1 ({'trusted' if paired else 'open'}, operator's seed): seed "
-        "commitment OK; 36 match seeds derive from the master seed; 36 deal commitments OK"
+        "commitment OK; 36 match seeds derive from the master seed; 36 deal commitments OK; "
+        "36 match records re-run to their results"
     )
 
 
@@ -151,6 +165,23 @@ def test_tampering_is_named_at_the_first_mismatch() -> None:
     records[5].deal_key = records[5].match_id.removeprefix("t1-")
     records[6].deal_salt = "cd" * 16
     with pytest.raises(TournamentMismatch, match="deal commitment mismatch"):
+        verify_tournament(tournament, records)
+    records[6].deal_salt = "ab" * 16
+    records[7].scores[0] += 1
+    with pytest.raises(
+        TournamentMismatch, match=f"^{records[7].match_id}: its record re-runs to scores"
+    ):
+        verify_tournament(tournament, records)
+    records[7].scores[0] -= 1
+    del records[8].log.choices[-1], records[8].log.think_100us[-1]  # cut short
+    with pytest.raises(
+        TournamentMismatch, match=f"^{records[8].match_id}: its record does not re-run"
+    ):
+        verify_tournament(tournament, records)
+    records[8].ClearField("log")
+    with pytest.raises(
+        TournamentMismatch, match=f"^{records[8].match_id}: no record of its decisions"
+    ):
         verify_tournament(tournament, records)
     running = arena_pb2.Tournament(id="t1", seed=arena_pb2.SeedCommitment(commitment="0" * 64))
     with pytest.raises(TournamentMismatch, match="has not ended"):

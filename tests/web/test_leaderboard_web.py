@@ -4,7 +4,6 @@ Chromium."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -30,8 +29,6 @@ from arena.replay.render import render
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from arena.web.app import create_app
 from arena.web.bots import SHOWN
-from arena.web.data import fetch_replay
-from arena.web.errors import HttpError
 from tests.web.conftest import BOTS, GAMES, Played
 from tests.web.dom import Document
 
@@ -129,12 +126,20 @@ def test_missing_replays_say_why(played: Played) -> None:
     )
     status, _, body = get(f"{played.url}/api/replays/nosuch/m")
     assert status == 404 and json.loads(body)["error"] == "no tournament 'nosuch'"
-    with pytest.raises(HttpError) as gone:
-        asyncio.run(fetch_replay(played.arena.referee.address, "deleted-replay"))
-    assert gone.value.status == 404
-    assert gone.value.message == (
-        f"replay unavailable: the referee at {played.arena.referee.address} no longer has "
-        "replay deleted-replay"
+    # A result stored before the arena kept records (put back afterwards: shared fixture).
+    match_id = api_results(played)[0].match_id
+    logs = f"arena:t:{t}:match-logs"
+    kept = played.arena.redis.hget(logs, match_id)
+    assert kept
+    played.arena.redis.hdel(logs, match_id)
+    try:
+        status, _, body = get(f"{played.url}/api/replays/{t}/{match_id}")
+    finally:
+        played.arena.redis.hset(logs, match_id, kept)
+    assert status == 404
+    assert json.loads(body)["error"] == (
+        f"replay unavailable: the result of {match_id} was stored without its record (before "
+        "the arena kept them): `arena replay import` brings in a referee's replay files"
     )
 
 

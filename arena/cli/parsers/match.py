@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 
-from arena.cli.common import DEFAULT_REPLAY_DIR
+from arena.cli.common import DEFAULT_API, DEFAULT_REPLAY_DIR
 from arena.cli.parsers import GAME_HELP, add_match_limit_flags, add_referee_flags, game, subcommands
+from arena.cli.parsers.services import _redis_flag
 
 
 def games(parser: argparse.ArgumentParser) -> None:
@@ -49,9 +51,10 @@ def match(parser: argparse.ArgumentParser) -> None:
 def replay(parser: argparse.ArgumentParser) -> None:
     replays = subcommands(parser)
     show = replays.add_parser("show", help="print a replay hand by hand")
-    show.add_argument("replay", help="replay id or path to a replay JSON file")
+    show.add_argument("replay", help="replay id, path to a replay JSON file, or match id")
     show.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
     add_referee_flags(show, "fetch the replay from this referee instead")
+    _tournament_flags(show)
     show.add_argument("--json", action="store_true", help="print the raw JSON")
     show.set_defaults(run="match:show_replay")
 
@@ -61,8 +64,37 @@ def replay(parser: argparse.ArgumentParser) -> None:
         description="Check that the replay's deal commitment is the sha256 of its match id "
         "and seed, then re-deal from the seed and check every deal, decision and score.",
     )
-    verify.add_argument("replay", help="replay id or path to a replay JSON file")
+    verify.add_argument("replay", help="replay id, path to a replay JSON file, or match id")
     verify.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where to look for an id")
     add_referee_flags(verify, "fetch the replay from this referee instead")
+    _tournament_flags(verify)
     verify.add_argument("--json", action="store_true", help="print the outcome as JSON")
     verify.set_defaults(run="match:verify_replay")
+
+    imported = replays.add_parser(
+        "import",
+        help="store the records of replays a referee wrote to disk, for results without one",
+        description="Results stored before the arena kept each match's record with its "
+        "result have their decisions only in the replay files of the referee that played "
+        "them. This reads those files, checks each against the engine and against its stored "
+        "result, and stores its record beside the result. Every file is checked before "
+        "anything is written; a result that has a record keeps it.",
+    )
+    imported.add_argument("directory", help="a referee's --replay-dir")
+    _redis_flag(imported)
+    imported.set_defaults(run="match:import_replays")
+
+
+def _tournament_flags(parser: argparse.ArgumentParser) -> None:
+    """Read a tournament's match from the arena API instead (built from its record)."""
+    parser.add_argument(
+        "--tournament",
+        metavar="ID",
+        help="the replay is this tournament's match REPLAY, read from the arena API",
+    )
+    parser.add_argument(
+        "--api",
+        default=os.environ.get("ARENA_API", DEFAULT_API),
+        help=f"arena API host:port, with --tournament (default $ARENA_API or {DEFAULT_API})",
+    )
+    parser.set_defaults(token=None, token_file=None)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 
-from arena.cli.common import DEFAULT_REPLAY_DIR
 from arena.cli.parsers import (
     API_TOKEN_ENV,
     REFEREE_TOKEN_ENV,
@@ -26,7 +25,12 @@ def referee(parser: argparse.ArgumentParser) -> None:
         "--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)"
     )
     serve.add_argument("--port", type=int, default=50051, help="port (default 50051; 0 picks one)")
-    serve.add_argument("--replay-dir", default=DEFAULT_REPLAY_DIR, help="where replays are written")
+    serve.add_argument(
+        "--replay-dir",
+        default="",
+        help="keep a copy of each replay here, for GetReplay (default: none; every result "
+        "carries its match's record, which the arena stores with it)",
+    )
     serve.add_argument(
         "--max-concurrent",
         type=int,
