@@ -48,17 +48,22 @@ class Watchdog:
         unplayed: set[tuple[str, str]] = set()
         states = store.states()
         store.note_running(states)
-        for tournament_id, state in states.items():
-            if state != RUNNING:
-                continue
+        store.trim_cancelled()
+        running = [i for i, state in states.items() if state == RUNNING]
+        for tournament_id in running:
             scheduler.advance(tournament_id)
             left = store.unplayed_ids(tournament_id) - leases().live(tournament_id)
             left -= scheduler.held_back(store.get(tournament_id))
             unplayed |= {(tournament_id, m) for m in left}
         if not unplayed:
             self.missing = set()
+            store.note_stranded({}, running)
             return []
         lost = unplayed - broker.queued_matches(client(), stranded_after=settings.stranded_after_s)
+        by_tournament: dict[str, set[str]] = {}
+        for tournament_id, match_id in lost:
+            by_tournament.setdefault(tournament_id, set()).add(match_id)
+        store.note_stranded(by_tournament, running)
         again = sorted(lost & self.missing)
         self.missing = lost - set(again)
         for tournament_id, match_id in again:

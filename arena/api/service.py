@@ -135,6 +135,15 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
             if record.waiting is not None and record.state == RUNNING
             else None
         ),
+        stranded=(
+            arena_pb2.TournamentStranded(
+                since=timestamp(record.stranded.since),
+                count=record.stranded.count,
+                match_ids=record.stranded.matches,
+            )
+            if record.stranded is not None and record.state == RUNNING
+            else None
+        ),
     )
 
 
@@ -493,6 +502,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         record = await self._tournament(request.tournament_id, context)
         public = revealed(record)
+        if request.with_logs and not request.page_size:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "with_logs needs a page_size (1 to 1000): a big tournament's records do not "
+                "fit in one message",
+            )
         if request.with_logs and not public:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
         results, more = await asyncio.to_thread(self._results_page, page)

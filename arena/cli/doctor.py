@@ -27,6 +27,9 @@ from arena.v1 import arena_pb2, arena_pb2_grpc, bot_pb2, bot_pb2_grpc
 UP, DOWN, UNKNOWN, HOSTED, NONE = "up", "down", "unknown", "hosted", "none"
 UNSAFE = "unsafe"
 """Answers, but set up to lose data (a Redis that keeps no append-only file)."""
+HELD_UP = "waiting"
+"""A running tournament whose matches fail at the referees or lie neither queued nor
+played: the workers keep at it, but the operator should know."""
 FAILING = (DOWN, UNKNOWN)
 """States that make the exit code 1; a hosted bot, an empty registry or an unsafe Redis
 (which serves) is no fault, though the page names it."""
@@ -39,7 +42,8 @@ SERVING = b"\x08\x01"
 @dataclass(frozen=True)
 class Finding:
     component: str
-    """redis, referee, api, workers, bot (one registered bot) or bots (none to check)."""
+    """redis, referee, api, workers, tournament (one held up), bot (one registered bot) or
+    bots (none to check)."""
     name: str
     """The bot's registry name; for the others, the component again."""
     state: str
@@ -50,7 +54,9 @@ class Finding:
 
     @property
     def label(self) -> str:
-        return f"bot {self.name}" if self.component == "bot" else self.component
+        if self.component in ("bot", "tournament"):
+            return f"{self.component} {self.name}"
+        return self.component
 
 
 def doctor(args: argparse.Namespace) -> None:
@@ -79,11 +85,13 @@ def diagnose(args: argparse.Namespace, referees: Sequence[str]) -> list[Finding]
         workers_seen = pool.submit(check_workers, args, referees, redis_found.state == UP)
         api_found, bots = api_seen.result()
         bots_seen = [pool.submit(check_bot, bot, timeout) for bot in bots]
+        tournaments_seen = pool.submit(check_tournaments, args, timeout, api_found.state == UP)
         return [
             redis_found,
             *(f.result() for f in referees_seen),
             api_found,
             workers_seen.result(),
+            *tournaments_seen.result(),
             *(f.result() for f in bots_seen),
             *([] if bots else [no_bots(api_found.state == UP)]),
         ]
@@ -195,6 +203,28 @@ def check_api(
             return Finding("api", "api", DOWN, args.api, detail), []
     count = f"{len(bots)} bot{'' if len(bots) == 1 else 's'} registered"
     return Finding("api", "api", UP, args.api, f"serving, {count}"), list(bots)
+
+
+def check_tournaments(args: argparse.Namespace, timeout: float, api_up: bool) -> list[Finding]:
+    """Each running tournament that is held up (its matches fail at the referees, or
+    some are neither queued nor being played), by name and why; none when the API is
+    down or nothing holds one up."""
+    from arena.tournament.progress import held_up_text
+
+    if not api_up:
+        return []
+    with _channel(args.api, args.tls_ca) as chan:
+        try:
+            listed = arena_pb2_grpc.ArenaStub(chan).ListTournaments(
+                arena_pb2.ListTournamentsRequest(), timeout=timeout
+            )
+        except grpc.RpcError as error:
+            return [Finding("tournaments", "tournaments", UNKNOWN, args.api, _rpc_reason(error))]
+    return [
+        Finding("tournament", t.id, HELD_UP, args.api, held_up_text(t))
+        for t in listed.tournaments
+        if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING and held_up_text(t)
+    ]
 
 
 def check_workers(args: argparse.Namespace, referees: Sequence[str], redis_up: bool) -> Finding:

@@ -30,9 +30,9 @@ from arena.tournament.progress import (
     bracket_lines,
     fairness,
     format_text,
+    held_up_text,
     sprt_text,
     swiss_lines,
-    waiting_text,
 )
 from arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.wording import count
@@ -76,7 +76,7 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
 
 
 def summary(t: arena_pb2.Tournament) -> str:
-    waiting = waiting_text(t)
+    waiting = held_up_text(t)
     total = t.matches_total or "?"
     return (
         f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}, {format_text(t)}): "
@@ -138,7 +138,7 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
     ) as progress:
         task = progress.add_task(f"tournament {tournament_id}", total=None)
         for update in api.WatchTournament(arena_pb2.WatchTournamentRequest(id=tournament_id)):
-            waiting = waiting_text(update)
+            waiting = held_up_text(update)
             progress.update(
                 task,
                 total=update.matches_total,

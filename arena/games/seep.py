@@ -417,7 +417,10 @@ class FloorSums:
 
 
 _FLOORS: dict[tuple[int, ...], FloorSums] = {}
-_FLOOR_CACHE_SIZE = 20_000
+_FLOOR_CACHE_SIZE = 4096
+"""Floors kept analysed. Each costs 2.5 KB and more as its options are asked for, so a
+referee playing Seep for hours held tens of MB here (``bench.referee_memory``); the
+floors a match revisits are its own few, which a small cache keeps."""
 
 
 def floor_sums(values: tuple[int, ...]) -> FloorSums:

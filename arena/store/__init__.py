@@ -20,6 +20,8 @@ key                                type   holds
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
 ``arena:tournaments:running``      set    the ids of running tournaments, which share the
                                           workers (``workers.scheduler``)
+``arena:tournaments:to-trim``      set    cancelled tournaments whose per-match
+                                          bookkeeping goes once no attempt holds a lease
 ``arena:t:{id}``                   hash   ``spec``, ``games``, ``state``, ``created_at``,
                                           ``total`` (matches the format will play, 0 if
                                           it decides as it goes), ``scheduler`` (the
@@ -48,7 +50,8 @@ key                                type   holds
 ``arena:t:{id}:tries``             hash   match id -> attempts so far (the backoff); this
                                           and ``holders``, ``playing``, ``failed-on``
                                           and ``failures`` go when the tournament
-                                          finishes, leaving ``attempts`` and ``retried``
+                                          finishes (or, cancelled, once nothing plays),
+                                          leaving ``attempts`` and ``retried``
                                           (matches tried more than once) on ``arena:t:{id}``
 ``arena:t:{id}:failed-on``         hash   match id -> the referees it failed on (JSON
                                           list, most recent last): retries avoid them

@@ -19,6 +19,8 @@ from arena.tournament.spec import Entry, TournamentPlan
 TOURNAMENTS = "arena:tournaments"
 RUNNING_IDS = "arena:tournaments:running"
 """Set: the ids of running tournaments, which share the workers (``workers.scheduler``)."""
+TO_TRIM = "arena:tournaments:to-trim"
+"""Set: cancelled tournaments whose per-match bookkeeping is still kept."""
 RATINGS = "arena:ratings"
 TALLIES = "arena:ratings:tallies"
 """Hash: finished tournament id -> its results' tallies by game (JSON,
@@ -74,29 +76,67 @@ if #ids == 0 then return {} end
 return redis.call('HMGET', KEYS[1], unpack(ids))
 """
 RUNNING, FINISHED, CANCELLED = "running", "finished", "cancelled"
-# Only a running tournament finishes, and only once.
-# Finishing keeps of the per-match bookkeeping (attempts, lease holders, failures) only
-# the attempts' totals: a finished tournament's keys do not grow with its matches beyond
-# its schedule, results and logs.
-_FINISH = """
-if redis.call('HGET', KEYS[1], 'state') == 'running' then
+# An ended tournament keeps of the per-match bookkeeping (attempts, lease holders,
+# failures: KEYS[2] to KEYS[6]) only the attempts' totals, so its keys do not grow with
+# its matches beyond its schedule, results and logs.
+_DROP_BOOKKEEPING = """
   local attempts, retried = 0, 0
   for _, n in ipairs(redis.call('HVALS', KEYS[2])) do
     n = tonumber(n)
     attempts = attempts + n
     if n > 1 then retried = retried + 1 end
   end
-  redis.call('HSET', KEYS[1], 'state', 'finished', 'attempts', attempts, 'retried', retried)
-  redis.call('HDEL', KEYS[1], 'waiting_since', 'waiting_reason')
+  redis.call('HSET', KEYS[1], 'attempts', attempts, 'retried', retried)
   redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
+"""
+# Only a running tournament finishes, and only once (KEYS[7]: the running ids).
+_FINISH = (
+    """
+if redis.call('HGET', KEYS[1], 'state') == 'running' then
+  redis.call('HSET', KEYS[1], 'state', 'finished')
+  redis.call('HDEL', KEYS[1], 'waiting_since', 'waiting_reason', 'stranded')
   redis.call('SREM', KEYS[7], ARGV[1])
+"""
+    + _DROP_BOOKKEEPING
+    + """
   return 1
 end
 return 0
 """
+)
+# A cancelled tournament's bookkeeping goes once no attempt at its matches holds a lease
+# any more (ARGV[2]: now; KEYS[7]: the cancelled ids left to trim): until then its seeds
+# stay secret (``arena.api.common.revealed``), and a late result may still be stored.
+_TRIM = (
+    """
+if redis.call('HGET', KEYS[1], 'state') ~= 'cancelled' then
+  redis.call('SREM', KEYS[7], ARGV[1])
+  return 0
+end
+if redis.call('ZCOUNT', KEYS[4], ARGV[2], '+inf') == 0 then
+  redis.call('SREM', KEYS[7], ARGV[1])
+"""
+    + _DROP_BOOKKEEPING
+    + """
+  return 1
+end
+return 0
+"""
+)
 MATCH_LOGS = "match-logs"
 PER_MATCH = ("tries", "holders", "playing", "failed-on", "failures")
-"""Bookkeeping kept per match while a tournament runs, dropped when it finishes."""
+"""Bookkeeping kept per match while a tournament runs, dropped when it ends."""
+
+
+STRANDED_NAMED = 3
+"""Stranded matches a tournament names (it counts them all)."""
+
+
+def _stranded(raw: bytes | None) -> Stranded | None:
+    if raw is None:
+        return None
+    mark = json.loads(raw)
+    return Stranded(float(mark["since"]), int(mark["count"]), tuple(mark["matches"]))
 
 
 def _key(tournament_id: str, part: str = "") -> str:
@@ -126,6 +166,18 @@ class TournamentRecord:
     attempts: int | None = None
     """Once finished: attempts at its matches, and matches tried more than once."""
     retried: int | None = None
+    stranded: Stranded | None = None
+    """Set while matches it handed out are neither queued nor played (the watchdog's
+    last round saw them so, and queues them again)."""
+
+
+@dataclass(frozen=True)
+class Stranded:
+    since: float
+    """When the watchdog first saw a match of it stranded (the current spell)."""
+    count: int
+    matches: tuple[str, ...]
+    """The first few of them, by id."""
 
 
 class TournamentStore:
@@ -134,6 +186,7 @@ class TournamentStore:
         self._record_once = client.register_script(_RECORD_ONCE)
         self._page = client.register_script(_PAGE)
         self._finish = client.register_script(_FINISH)
+        self._trim = client.register_script(_TRIM)
 
     def create(
         self,
@@ -197,7 +250,33 @@ class TournamentStore:
             scheduler=json.loads(fields[b"scheduler"]) if b"scheduler" in fields else None,
             attempts=int(fields[b"attempts"]) if b"attempts" in fields else None,
             retried=int(fields[b"retried"]) if b"retried" in fields else None,
+            stranded=_stranded(fields.get(b"stranded")),
         )
+
+    def note_stranded(
+        self, stranded: Mapping[str, Collection[str]], running: Iterable[str]
+    ) -> None:
+        """Record on each running tournament the matches the watchdog found stranded
+        (none: the mark goes), keeping when the current spell began."""
+        running = list(running)
+        with self.redis.pipeline(transaction=False) as pipe:
+            for tournament_id in running:
+                pipe.hget(_key(tournament_id), "stranded")
+            before = pipe.execute()
+            for tournament_id, was in zip(running, before, strict=True):
+                matches = sorted(stranded.get(tournament_id, ()))
+                if not matches:
+                    if was is not None:
+                        pipe.hdel(_key(tournament_id), "stranded")
+                    continue
+                old = _stranded(was)
+                mark = {
+                    "since": old.since if old else time.time(),
+                    "count": len(matches),
+                    "matches": matches[:STRANDED_NAMED],
+                }
+                pipe.hset(_key(tournament_id), "stranded", json.dumps(mark))
+            pipe.execute()
 
     def ids(self) -> list[str]:
         raw: list[bytes] = self.redis.zrevrange(TOURNAMENTS, 0, -1)  # type: ignore[assignment]
@@ -210,7 +289,20 @@ class TournamentStore:
                 pipe.sadd(RUNNING_IDS, tournament_id)
             else:
                 pipe.srem(RUNNING_IDS, tournament_id)
+            if state == CANCELLED:
+                pipe.sadd(TO_TRIM, tournament_id)
             pipe.execute()
+
+    def trim_cancelled(self) -> int:
+        """Drop the per-match bookkeeping of cancelled tournaments whose matches no
+        attempt plays any more; returns how many were trimmed."""
+        raw: set[bytes] = self.redis.smembers(TO_TRIM)  # type: ignore[assignment]
+        now = repr(time.time())
+        trimmed = 0
+        for tournament_id in sorted(i.decode() for i in raw):
+            keys = [_key(tournament_id), *(_key(tournament_id, p) for p in PER_MATCH), TO_TRIM]
+            trimmed += int(self._trim(keys=keys, args=[tournament_id, now]))
+        return trimmed
 
     def finish(self, tournament_id: str) -> bool:
         """Mark a running tournament finished; False if it was not running."""

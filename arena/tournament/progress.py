@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC
 
 from arena.v1 import arena_pb2
+from arena.wording import count
 
 
 def waiting_text(t: arena_pb2.Tournament) -> str:
@@ -13,6 +14,24 @@ def waiting_text(t: arena_pb2.Tournament) -> str:
         return ""
     since = t.waiting.since.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     return f"waiting for a referee since {since} ({t.waiting.reason})"
+
+
+def stranded_text(t: arena_pb2.Tournament) -> str:
+    """Which matches are neither queued nor played ('' when none), and since when."""
+    if not t.HasField("stranded"):
+        return ""
+    s = t.stranded
+    since = s.since.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    named = ", ".join(s.match_ids) + (", ..." if s.count > len(s.match_ids) else "")
+    return (
+        f"{count(s.count, 'match')} stranded since {since} ({named}): neither queued nor "
+        "being played; the watchdog queues them again"
+    )
+
+
+def held_up_text(t: arena_pb2.Tournament) -> str:
+    """What holds a running tournament up ('' when nothing does)."""
+    return "; ".join(text for text in (waiting_text(t), stranded_text(t)) if text)
 
 
 STATE_NAMES = {

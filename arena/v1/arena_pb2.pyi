@@ -869,6 +869,7 @@ class Tournament(_message.Message):
     WAITING_FIELD_NUMBER: _builtins.int
     STANDINGS_FIELD_NUMBER: _builtins.int
     MATCHES_ISSUED_FIELD_NUMBER: _builtins.int
+    STRANDED_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Tournament id."""
     state: Global___TournamentState.ValueType
@@ -911,6 +912,13 @@ class Tournament(_message.Message):
         for formats that have none beyond the leaderboard.
         """
 
+    @_builtins.property
+    def stranded(self) -> Global___TournamentStranded:
+        """Set while matches it handed out are neither queued nor being played (a worker that
+        held them is gone, say): the watchdog saw them so in its last round and queues
+        them again.
+        """
+
     def __init__(
         self,
         *,
@@ -927,10 +935,11 @@ class Tournament(_message.Message):
         waiting: Global___TournamentWait | None = ...,
         standings: Global___Standings | None = ...,
         matches_issued: _builtins.int = ...,
+        stranded: Global___TournamentStranded | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "standings", b"standings", "waiting", b"waiting"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "standings", b"standings", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "waiting", b"waiting"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1357,6 +1366,40 @@ class TournamentWait(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TournamentWait: _TypeAlias = TournamentWait  # noqa: Y015
+
+@_typing.final
+class TournamentStranded(_message.Message):
+    """Matches of a running tournament that are neither queued nor being played."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SINCE_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    MATCH_IDS_FIELD_NUMBER: _builtins.int
+    count: _builtins.int
+    """How many there are."""
+    @_builtins.property
+    def since(self) -> _timestamp_pb2.Timestamp:
+        """When the watchdog first saw one so, in the current spell."""
+
+    @_builtins.property
+    def match_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The first few of them by match id."""
+
+    def __init__(
+        self,
+        *,
+        since: _timestamp_pb2.Timestamp | None = ...,
+        count: _builtins.int = ...,
+        match_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["since", b"since"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "match_ids", b"match_ids", "since", b"since"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentStranded: _TypeAlias = TournamentStranded  # noqa: Y015
 
 @_typing.final
 class GetTournamentRequest(_message.Message):
@@ -1994,7 +2037,9 @@ class ListResultsRequest(_message.Message):
     """
     with_logs: _builtins.bool
     """Include each result's record (MatchRecord.log), which shows every card: only once
-    the tournament has ended and its seed is revealed, else FAILED_PRECONDITION.
+    the tournament has ended and its seed is revealed, else FAILED_PRECONDITION; and
+    only with a page_size, else INVALID_ARGUMENT (a big tournament's records would not
+    fit in one message).
     """
     def __init__(
         self,

@@ -22,7 +22,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from arena.games import all_games
 from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
 from arena.replay.render import render
-from arena.tournament.progress import STATE_NAMES, format_text, waiting_text
+from arena.tournament.progress import STATE_NAMES, format_text, held_up_text
 from arena.v1 import arena_pb2
 from arena.web import viewer
 from arena.web.data import Match, Replay
@@ -308,7 +308,7 @@ def running_table(running: Sequence[arena_pb2.Tournament]) -> str:
     rows = "".join(
         f'<tr data-tournament="{esc(t.id)}"><td class="text">'
         f"{tournament_link(t.id, t.spec.name)}</td>{td(progress_text(t))}"
-        f"{td(waiting_text(t) or 'playing', 'text waiting' if t.HasField('waiting') else 'text')}"
+        f"{td(held_up_text(t) or 'playing', 'text waiting' if held_up_text(t) else 'text')}"
         "</tr>"
         for t in running
     )

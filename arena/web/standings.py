@@ -17,8 +17,8 @@ from arena.tournament.progress import (
     STATE_NAMES,
     VERDICTS,
     fair_play_text,
+    held_up_text,
     seed_text,
-    waiting_text,
 )
 from arena.v1 import arena_pb2
 from arena.web.pages import (
@@ -170,7 +170,7 @@ def summary_table(t: arena_pb2.Tournament) -> str:
         ("progress", "Progress", done),
     ]
     if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING:
-        rows.append(("status", "Status", waiting_text(t) or "playing"))
+        rows.append(("status", "Status", held_up_text(t) or "playing"))
     rows += [("fair-play", "Fair play", fair_play_text(t)), ("seed", "Seed", seed_text(t))]
     if t.HasField("created_at"):
         created = utc_text(t.created_at)

@@ -81,7 +81,10 @@ def test_a_slow_bot_lives_on_its_bank_until_it_is_spent(
             if "decision" in line and line["decision"]["seat"] == seat
         ]
         banks = [d["time_bank_ms"] for d in decisions]
-        # Each decision draws exactly its overrun past the 100 ms deadline, until empty.
+        # Each decision draws exactly its overrun past the 100 ms deadline, until empty. The
+        # replay is re-run from the match's record, which keeps think times to 0.1 ms:
+        # its banks may stray from the referee's by half of that a decision.
+        slack = 0.05 * len(decisions) + 0.01
         before = 1200.0
         for decision in decisions:
             overrun = max(0.0, decision["think_ms"] - 100)
@@ -90,9 +93,9 @@ def test_a_slow_bot_lives_on_its_bank_until_it_is_spent(
             before = decision["time_bank_ms"]
         # The result's bank is the last one recorded, or less if the seat's final
         # decision was the fault that ended the match (that one is not recorded).
-        assert left[seat] * 1000 <= before + 0.01
+        assert left[seat] * 1000 <= before + slack
         if seat in (1, 3):
-            assert before == pytest.approx(left[seat] * 1000, abs=0.01)
+            assert before == pytest.approx(left[seat] * 1000, abs=slack)
         else:  # the paced bot takes 160 ms: 60 ms over, so some 20 decisions on credit
             assert banks[0] < 1200 - 50
             assert sum(1 for b in banks if b > 0) <= 22, banks

@@ -19,7 +19,7 @@ import redis
 from arena.local_redis import LocalRedis
 from arena.ratings.leaderboard import ratings_by_game
 from arena.store import TournamentStore
-from arena.store.tournaments import PER_MATCH, TALLIES, TALLY_SUM
+from arena.store.tournaments import CANCELLED, PER_MATCH, RUNNING_IDS, TALLIES, TALLY_SUM, TO_TRIM
 from tests.conftest import next_database
 from tests.records import spec
 from tests.tournament.conftest import Arena
@@ -96,3 +96,24 @@ def test_finishing_drops_the_per_match_bookkeeping_and_keeps_its_totals(url: str
     assert record is not None and (record.attempts, record.retried) == (4, 1)
     assert not any(client.exists(f"arena:t:t1:{part}") for part in PER_MATCH)
     assert not store.finish("t1")  # once
+
+
+def test_a_cancelled_tournament_drops_its_bookkeeping_once_nothing_plays(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    store = TournamentStore(client)
+    store.create("t1", spec(("a", "b"), ("seep",), deals=1), ["seep"], total=2)
+    assert store.running_count() == 1 and client.sismember(RUNNING_IDS, "t1")
+    client.hset("arena:t:t1:tries", mapping={"t1-m1": 2, "t1-m2": 1})
+    client.hset("arena:t:t1:holders", "t1-m2", "token")
+    client.zadd("arena:t:t1:playing", {"t1-m2": time.time() + 60})  # a live lease
+    client.hset("arena:t:t1:failures", "t1-m1", "{}")
+    store.set_state("t1", CANCELLED)
+    assert not client.sismember(RUNNING_IDS, "t1")
+    assert store.trim_cancelled() == 0  # still being played: its seeds stay secret too
+    assert client.exists("arena:t:t1:playing") and client.exists("arena:t:t1:tries")
+    client.zadd("arena:t:t1:playing", {"t1-m2": time.time() - 1})  # the lease ran out
+    assert store.trim_cancelled() == 1
+    record = store.get("t1")
+    assert record is not None and (record.attempts, record.retried) == (3, 1)
+    assert not any(client.exists(f"arena:t:t1:{part}") for part in PER_MATCH)
+    assert not client.exists(TO_TRIM) and store.trim_cancelled() == 0

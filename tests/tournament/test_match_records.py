@@ -139,3 +139,43 @@ def _another_legal_game(log: referee_pb2.MatchLog) -> referee_pb2.MatchLog:
             except ReplayMismatch:
                 continue
     raise AssertionError("no decision of the match could be changed and still re-run")
+
+
+def test_records_are_secret_while_the_tournament_runs_and_come_a_page_at_a_time(
+    arena: Arena,
+) -> None:
+    from arena.store import TournamentStore
+    from tests.records import spec
+
+    TournamentStore(arena.redis).create("t-run", spec(("a", "b"), ("seep",)), ["seep"], total=2)
+    for call, request, code, said in (
+        (
+            arena.stub.GetMatchReplay,
+            arena_pb2.GetMatchReplayRequest(tournament_id="t-run", match_id="t-run-seep-0-0-a"),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "tournament t-run is still running: its match records (every card dealt) are "
+            "published when it ends, as its seeds are",
+        ),
+        (
+            arena.stub.ListResults,
+            arena_pb2.ListResultsRequest(tournament_id="t-run", with_logs=True, page_size=10),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "tournament t-run is still running",
+        ),
+        (
+            arena.stub.ListResults,
+            arena_pb2.ListResultsRequest(tournament_id="t-run", with_logs=True),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "with_logs needs a page_size (1 to 1000)",
+        ),
+        (
+            arena.stub.GetMatchReplay,
+            arena_pb2.GetMatchReplayRequest(tournament_id="nosuch", match_id="m"),
+            grpc.StatusCode.NOT_FOUND,
+            "no tournament 'nosuch'",
+        ),
+    ):
+        with pytest.raises(grpc.RpcError) as refused:
+            call(request)  # type: ignore[arg-type]
+        assert refused.value.code() == code
+        assert (refused.value.details() or "").startswith(said)

@@ -39,6 +39,7 @@ from tests.conftest import next_database
 from tests.records import result, spec
 from tests.tournament.conftest import Arena
 from tests.tournament.formats.drive import drive, field, random_results
+from workers import capacity
 from workers.broker import PLAY_MATCH
 
 
@@ -152,11 +153,13 @@ def test_a_step_queues_first_halves_and_holds_each_second_half_until_its_first_e
     hosted = {"a": "a" * 64, "b": "b" * 64} if mode == SEALED else {}
     plan = spec(("a", "b"), ("seep",), hosted, fair_play=mode, deals=3)
     tournaments.create("t1", plan, ["seep"], total=6)
+    # Workers of three processes in all: room for the three first halves in the queue.
+    capacity.announce(tournaments.redis, "w@test", 3, 60)
     firsts = [f"t1-seep-0-{deal}-a" for deal in range(3)]
     seconds = [f"t1-seep-0-{deal}-b" for deal in range(3)]
     step(url, "t1")
     record = tournaments.get("t1")
-    assert record is not None and record.issued == 6  # all handed out: one window
+    assert record is not None and record.issued == 6  # every pair handed out at once
     assert queued(tournaments.redis) == Counter(firsts)  # every pair's first half at once
     assert record.scheduler is not None
     assert record.scheduler["held"] == dict(zip(seconds, firsts, strict=True))
@@ -207,6 +210,7 @@ def test_a_step_queues_first_halves_and_holds_each_second_half_until_its_first_e
 def test_an_open_step_queues_every_match_at_once(store: tuple[str, TournamentStore]) -> None:
     url, tournaments = store
     tournaments.create("t1", spec(("a", "b"), ("seep",), fair_play=OPEN, deals=2), ["seep"])
+    capacity.announce(tournaments.redis, "w@test", 2, 60)  # room for four in the queue
     step(url, "t1")
     assert queued(tournaments.redis) == Counter(
         f"t1-seep-0-{deal}-{half}" for deal in range(2) for half in "ab"

@@ -19,6 +19,7 @@ from arena.v1 import arena_pb2
 from tests import shipped
 from tests.tournament.conftest import WORKER_ENV, Arena
 from tests.tournament.test_infrastructure_faults import assert_complete_once
+from workers import capacity
 from workers.broker import UNACKED, UNACKED_INDEX, queued_matches
 
 OLD_RETRY_BUDGET = 8
@@ -114,8 +115,9 @@ def test_a_match_lost_from_the_broker_is_queued_again(arena: Arena) -> None:
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "house")
     tournament = arena.submit(["a", "b"], deals=3, games=["bid-euchre"])
-    step_scheduler(arena, tournament.id)
     r = arena.redis
+    capacity.announce(r, "w@arena-test", 3, 60)  # room in the queue for all six
+    step_scheduler(arena, tournament.id)
     before = queued_matches(r)
     assert len(before) == 6, "the matches should wait in the queue: no worker yet"
     head = r.lindex("celery", 0)

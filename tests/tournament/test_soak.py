@@ -1,10 +1,10 @@
 """The soak: one tournament through two referees and three workers while a scripted
 schedule kills and stops workers, referees and Redis, among bots that misbehave. Every
-scheduled match must end with exactly one stored result whose replay verifies and
-agrees with it, and every fault a stored result counts must be in its referee's metrics.
+scheduled match must end with exactly one stored result, stored with its record, which
+re-runs to it, and every fault a stored result counts must be in its referee's metrics.
 
 Workers and referees run with the settings deploy ships (``SETTINGS``), visibility
-timeout, leases and keepalives included. Bounded (a few minutes); the figures it prints
+timeout, leases and keepalives included, and the referees keep no replays, as shipped. Bounded (a few minutes); the figures it prints
 are the ones in docs/architecture.md.
 """
 
@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -25,9 +26,10 @@ from google.protobuf import duration_pb2
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
-from arena.replay.store import ReplayStore
+from arena.replay.match_log import decode, replay
 from arena.replay.verify import verify_replay
 from arena.store import TournamentStore
+from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
 from tests import shipped
 from tests.tournament.conftest import Arena
@@ -35,6 +37,20 @@ from tests.tournament.test_infrastructure_faults import assert_complete_once
 from tests.tournament.test_worker_metrics import samples, scrape, total
 
 SETTINGS = shipped.worker_env()
+
+
+def outcome(result: MatchResult) -> dict[str, Any]:
+    """What a stored result says of how its match went, as ``Replayed.difference`` asks."""
+    return {
+        "deal_commitment": result.deal_commitment,
+        "end": result.end,
+        "scores": result.scores,
+        "winner_team": result.winner_team,
+        "forfeit_team": result.forfeit_team,
+        "decisions": result.decisions,
+        "team_faults": result.team_faults,
+        "team_fault_kinds": result.team_fault_kinds,
+    }
 
 
 @dataclass
@@ -51,7 +67,6 @@ class Soak:
         self.referees[name] = start_service(
             arena_command(
                 "referee", "serve", "--port", str(port), "--metrics-port", str(metrics_port),
-                "--replay-dir", str(self.arena.replay_dir),
             )
         )  # fmt: skip
         return self.referees[name]
@@ -175,18 +190,19 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
         soak.at(tid, int(scheduled * share), what, act)
     assert_complete_once(arena, tid, scheduled)
 
-    results = TournamentStore(arena.redis).results(tid)
-    replays = ReplayStore(arena.replay_dir)
+    store = TournamentStore(arena.redis)
+    results = store.results(tid)
+    logs = store.match_logs(tid, [r.match_id for r in results])
     stored_faults: Counter[tuple[str, str]] = Counter()  # (referee, kind)
     forfeits = 0
-    for result in results:
-        document = replays.load(result.replay_id)
-        verified = verify_replay(document)
-        assert verified.end == result.end, result.match_id
-        assert verified.decisions == result.decisions
-        team_of = {seat["seat"]: seat["team"] for seat in document["seats"]}
-        by_team = Counter(team_of[f["seat"]] for f in document["faults"])
-        assert tuple(by_team[t] for t in range(len(result.team_faults))) == result.team_faults
+    for result, log in zip(results, logs, strict=True):
+        # Every result has its record (the referees, as shipped, keep none), and it re-runs
+        # to the result: same ending, decisions, scores, faults per team and kind.
+        assert log is not None, result.match_id
+        rerun = replay(decode(log))
+        assert rerun.difference(**outcome(result)) is None, result.match_id
+        document = rerun.document
+        verify_replay(document)
         for f in document["faults"]:
             stored_faults[(result.referee, f["kind"])] += 1
         forfeits += result.forfeit_team is not None
