@@ -158,6 +158,13 @@ def _by_identity(piece: Encoder) -> Encoder:
     return lookup
 
 
+GROWING_MEMO_SIZE = 512
+"""Repeated fields remembered per field: one per hand being played (its auction, its
+tricks), so a few hundred matches at once keep theirs. Each entry holds its whole
+sequence, values and bytes, kilobytes by a hand's end; at 4,096 a referee's memory grew
+for thousands of matches before the first clear (``bench.referee_memory``)."""
+
+
 def _growing(element: Encoder) -> Encoder:
     """A repeated field encoded from what it held last time, plus what was appended.
 
@@ -176,7 +183,7 @@ def _growing(element: Encoder) -> Encoder:
                 return hit[2]
             encoded = hit[2] + b"".join(map(element, values[len(hit[1]) :]))
         else:
-            if len(memo) >= 4096:
+            if len(memo) >= GROWING_MEMO_SIZE:
                 memo.clear()
             encoded = b"".join(map(element, values))
         memo[id(first)] = (first, values, encoded)  # one object: threads see all or nothing

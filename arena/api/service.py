@@ -86,7 +86,8 @@ def bot_message(bot: RegisteredBot, *, operator: bool = True) -> arena_pb2.Regis
 def seed_message(record: TournamentRecord) -> arena_pb2.SeedCommitment:
     seed = record.spec.seed
     message = arena_pb2.SeedCommitment(
-        commitment=record.spec.commitment(record.id),
+        # As stored at submission, never worked out again from the seed the store holds now.
+        commitment=record.spec.published_commitment,
         source=arena_pb2.SEED_SOURCE_OPERATOR if seed.operator else arena_pb2.SEED_SOURCE_ARENA,
         revealed=revealed(record),
     )

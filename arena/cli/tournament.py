@@ -94,7 +94,7 @@ def verify(args: argparse.Namespace) -> None:
         # The records are published with the seed: verify says so if it is not yet.
         results = _with_logs(api, args.id) if tournament.seed.revealed else []
     try:
-        print(verify_tournament(tournament, results))
+        print(verify_tournament(tournament, results, pinned=args.commitment))
     except TournamentMismatch as mismatch:
         raise CliError(f"tournament {args.id} does not verify: {mismatch}") from None
 

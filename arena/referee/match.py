@@ -413,7 +413,7 @@ class MatchRunner:
 
     def _publish_events(self, state: State, start: int) -> None:
         new = state.events[start:]
-        scores = state.scores() if new else ()
+        scores = tuple(state.scores()) if new else ()  # one per batch, kept by the feed
         for event in new:
             if event.public:
                 self.feed.post_game(event.seat, event.kind, event.text, scores)

@@ -247,7 +247,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         try:
             text = self.replays.load_text(request.replay_id)
         except ReplayNotFound as error:
-            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+            # Anyone may ask: say what was wrong, never where the referee keeps its files.
+            await abort(context, grpc.StatusCode.NOT_FOUND, error.public)
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
 
 

@@ -15,7 +15,11 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 
 
 class ReplayNotFound(LookupError):
-    pass
+    """``str()`` names the directory, for its owner; ``public`` does not, for anyone."""
+
+    def __init__(self, message: str, public: str = "") -> None:
+        super().__init__(message)
+        self.public = public or message
 
 
 class ReplayStore:
@@ -55,7 +59,11 @@ class ReplayStore:
         try:
             return path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise ReplayNotFound(f"no replay {replay_id!r} in {self.directory}") from None
+            raise ReplayNotFound(
+                f"no replay {replay_id!r} in {self.directory}",
+                f"no replay {replay_id!r} here: a referee keeps only what it played itself, "
+                "and only while its replay cache does",
+            ) from None
 
     def load(self, replay_id: str) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.load_text(replay_id))

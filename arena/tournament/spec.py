@@ -7,6 +7,7 @@ spec are those of every stored record (``arena.records``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -134,6 +135,10 @@ class TournamentPlan:
     total: int | None = None
     """Matches the format will play, when it knows ahead (not stored with the spec: the
     tournament's ``total`` holds it)."""
+    published_commitment: str = ""
+    """The seed's commitment as stored when the tournament was submitted, which every
+    read serves: a seed changed in the store later no longer matches it (empty until it
+    is stored, and for a tournament from before commitments)."""
     record_version: int = SPEC_VERSION
 
     def played_games(self) -> list[str]:
@@ -162,7 +167,7 @@ class TournamentPlan:
             "master_seed": self.seed.value,
             "seed_salt": self.seed.salt,
             "operator_seed": self.seed.operator,
-            "seed_commitment": self.commitment(tournament_id),
+            "seed_commitment": self.published_commitment or self.commitment(tournament_id),
             "fair_play": self.fair_play,
             "name": self.name,
             "addresses": {e: x.address for e, x in self.lineup.items() if not x.hosted},
@@ -221,6 +226,9 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
     salt = f.text("seed_salt")
     if salt and not SALT.fullmatch(salt):
         f.fail("seed_salt", "32 lowercase hex digits, or empty (a seed never committed to)")
+    commitment = f.text("seed_commitment")
+    if commitment and not _COMMITMENT.fullmatch(commitment):
+        f.fail("seed_commitment", "64 lowercase hex digits, or empty (a seed never committed to)")
     return TournamentPlan(
         entries=entries,
         games=f.texts("games"),
@@ -236,11 +244,13 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
         fair_play=f.text("fair_play", _MODES),
         format=f.text("format", tuple(formats.FORMATS)),
         format_params=f.mapping("format_params"),
+        published_commitment=commitment,
         record_version=f.integer("record_version", SPEC_VERSION, SPEC_VERSION),
     )
 
 
 _MODES = tuple(sorted(set(MODES.values())))
+_COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
 def plan(

@@ -29,9 +29,10 @@ class TournamentMismatch(ValueError):
 
 
 def verify_tournament(
-    tournament: arena_pb2.Tournament, results: Sequence[arena_pb2.MatchRecord]
+    tournament: arena_pb2.Tournament, results: Sequence[arena_pb2.MatchRecord], pinned: str = ""
 ) -> str:
-    """A one-line summary when every check passes; else TournamentMismatch."""
+    """A one-line summary when every check passes; else TournamentMismatch. ``pinned``:
+    the commitment as the caller saw it published, which the arena must still serve."""
     seed = tournament.seed
     if not seed.revealed:
         raise TournamentMismatch(
@@ -41,6 +42,11 @@ def verify_tournament(
     if not seed.commitment:
         raise TournamentMismatch(
             f"tournament {tournament.id} published no seed commitment (it predates them)"
+        )
+    if pinned and pinned != seed.commitment:
+        raise TournamentMismatch(
+            f"seed commitment mismatch: {pinned} was published, but the arena now serves "
+            f"{seed.commitment}"
         )
     try:
         expected = seed_commitment(tournament.id, seed.master_seed, seed.salt)

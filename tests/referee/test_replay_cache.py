@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena import wire
 from arena.processes import Service, arena_command, free_port, start_service
@@ -51,3 +52,14 @@ def test_a_replay_the_cache_cannot_take_costs_the_match_nothing(
         assert b"arena_referee_replay_cache_errors_total 1.0" in scraped
     finally:
         referee.stop()
+
+
+def test_an_unknown_replay_names_no_path_on_the_referees_host(
+    referee_stub: referee_pb2_grpc.RefereeStub, replay_dir: Path
+) -> None:
+    with pytest.raises(grpc.RpcError) as missing:
+        referee_stub.GetReplay(referee_pb2.GetReplayRequest(replay_id="no-such-replay"))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+    details = missing.value.details() or ""
+    assert details.startswith("no replay 'no-such-replay' here") and str(replay_dir) not in details
+    assert "/" not in details

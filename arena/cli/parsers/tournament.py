@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from arena.cli.common import DEFAULT_API
 from arena.cli.parsers import GAME_HELP, add_api_flag, add_match_limit_flags, game, subcommands
@@ -88,13 +89,22 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         ("status", "show a tournament's progress"),
         ("resume", "re-queue a running tournament's unfinished matches"),
         ("cancel", "cancel a tournament for good (its seeds are then revealed)"),
-        ("verify", "check an ended tournament's seeds against its commitments"),
+        ("verify", "check an ended tournament's seeds, commitments and match records"),
     ):
         command = tournaments.add_parser(name, help=helptext)
         command.add_argument("id", help="tournament id")
         if name == "resume":
             command.add_argument(
                 "--wait", action="store_true", help="show progress, then the leaderboard"
+            )
+        if name == "verify":
+            command.add_argument(
+                "--commitment",
+                type=_commitment,
+                default="",
+                metavar="HEX",
+                help="the seed commitment as published when the tournament was submitted (64 "
+                "hex digits): the revealed seed must hash to it, whatever the arena serves now",
             )
         add_api_flag(command)
         command.set_defaults(run=f"tournament:{name}")
@@ -152,3 +162,9 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
         help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
     )
     web.set_defaults(run="tournament:serve")
+
+
+def _commitment(text: str) -> str:
+    if text and not re.fullmatch(r"[0-9a-fA-F]{64}", text):  # "": the default, none pinned
+        raise argparse.ArgumentTypeError(f"a commitment is 64 hex digits, got {text!r}")
+    return text.lower()

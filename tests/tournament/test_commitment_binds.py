@@ -1,0 +1,52 @@
+"""The seed commitment is the one published at submission: every read serves it as
+stored, so a master seed rewritten in the store afterwards fails ``tournament verify``
+on the commitment itself, and ``--commitment`` pins what the caller saw published."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from arena.processes import arena_command
+from tests.tournament.conftest import Arena
+
+
+def verify(arena: Arena, tournament_id: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        arena_command("tournament", "verify", tournament_id, "--api", arena.api.address, *flags),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_rewritten_seed_fails_on_the_commitment_published_at_submission(arena: Arena) -> None:
+    arena.start_worker("w")
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "house")
+    submitted = arena.submit(["a", "b"], games=["seep"])
+    published = submitted.seed.commitment
+    assert len(published) == 64
+    t = arena.wait_until(submitted.id).id
+    assert arena.get(t).seed.commitment == published
+    ok = verify(arena, t, "--commitment", published.upper())
+    assert ok.returncode == 0, ok.stderr
+
+    other = "0" * 64
+    pinned = verify(arena, t, "--commitment", other)
+    assert pinned.returncode == 1
+    assert f"seed commitment mismatch: {other} was published, but the arena now serves " in (
+        pinned.stderr
+    )
+    bad = verify(arena, t, "--commitment", "xyz")
+    assert bad.returncode == 2 and "a commitment is 64 hex digits, got 'xyz'" in bad.stderr
+
+    key = f"arena:t:{t}"
+    spec = json.loads(arena.redis.hget(key, "spec") or b"{}")
+    spec["master_seed"] += 1  # rewritten in the store after the fact
+    arena.redis.hset(key, "spec", json.dumps(spec))
+    assert arena.get(t).seed.commitment == published  # served as stored, not worked out again
+    caught = verify(arena, t)
+    assert caught.returncode == 1
+    assert f"seed commitment mismatch: master seed {spec['master_seed']} with salt" in caught.stderr
+    assert f"but {published} was published" in caught.stderr
