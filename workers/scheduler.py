@@ -45,6 +45,7 @@ from arena.ratings.leaderboard import (
 from arena.store import BotRegistry, TournamentRecord
 from arena.store.tournaments import FINISHED, RUNNING
 from arena.tournament import formats
+from arena.tournament.digest import results_digest, stored_line
 from arena.tournament.schedule import ScheduledMatch, release
 from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
 from workers import capacity, failpoints
@@ -194,6 +195,9 @@ def finalize(tournament_id: str) -> bool:
         return False
     failpoints.reach(failpoints.FINALIZE)
     results = store.results(tournament_id)
+    records = store.match_logs(tournament_id, [r.match_id for r in results])
+    lines = map(stored_line, results, records)
+    store.save_results_digest(tournament_id, results_digest(lines))
     store.save_leaderboard(tournament_id, leaderboard(results).to_json())
     store.save_tallies(tournament_id, tallies(results))  # what the arena's refits read
     # First: whoever sees the tournament finished sees it rated.

@@ -136,6 +136,7 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
             if record.waiting is not None and record.state == RUNNING
             else None
         ),
+        results_digest=record.results_digest if record.state == FINISHED else "",
         stranded=(
             arena_pb2.TournamentStranded(
                 since=timestamp(record.stranded.since),

@@ -169,6 +169,8 @@ class TournamentRecord:
     stranded: Stranded | None = None
     """Set while matches it handed out are neither queued nor played (the watchdog's
     last round saw them so, and queues them again)."""
+    results_digest: str = ""
+    """Once finished: the digest of its results and records (``arena.tournament.digest``)."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,7 @@ class TournamentStore:
             attempts=int(fields[b"attempts"]) if b"attempts" in fields else None,
             retried=int(fields[b"retried"]) if b"retried" in fields else None,
             stranded=_stranded(fields.get(b"stranded")),
+            results_digest=fields.get(b"results_digest", b"").decode(),
         )
 
     def note_stranded(
@@ -478,6 +481,11 @@ class TournamentStore:
             args=["desc" if descending else "asc", bound, count],
         )
         return [MatchResult.from_json(v) for v in raw if v is not None]
+
+    def save_results_digest(self, tournament_id: str, digest: str) -> None:
+        """Written while finishing, before the tournament is marked finished: a second
+        finalisation writes the same."""
+        self.redis.hset(_key(tournament_id), "results_digest", digest)
 
     def save_leaderboard(self, tournament_id: str, leaderboard: dict[str, Any]) -> None:
         self.redis.set(_key(tournament_id, "leaderboard"), json.dumps(leaderboard))

@@ -8,7 +8,9 @@ nobody picked deals to suit an entry), no open tournament dealt the same cards t
 every match's deal commitment, published before its first card, is the hash of its
 seed and salt, and every match's stored record (``ListResults`` with ``with_logs``)
 re-runs on the engine to the result stored beside it: its scores, winner, ending,
-decision count and faults by team and kind. The formulas are in
+decision count and faults by team and kind, and that all of them together hash to the
+digest published when it finished (``arena.tournament.digest``: a result taken away or
+added shows there). The formulas are in
 ``arena.tournament.fair_play`` and ``arena.referee.commitment``; the re-run in
 ``arena.replay.match_log``.
 """
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from arena.referee.commitment import deal_commitment
 from arena.replay.match_log import replay
 from arena.replay.verify import ReplayMismatch
+from arena.tournament.digest import read_line, results_digest
 from arena.tournament.fair_play import MODES, OPEN, deal_seed, seed_commitment
 from arena.v1 import arena_pb2
 
@@ -68,11 +71,20 @@ def verify_tournament(
                 f"{record.seed} in an open tournament"
             )
         dealt[record.seed] = record.match_id
+    digest = ""
+    if tournament.results_digest:
+        read = results_digest(read_line(record) for record in results)
+        if read != tournament.results_digest:
+            raise TournamentMismatch(
+                f"results digest mismatch: the results and records read hash to {read}, but "
+                f"{tournament.results_digest} was published when the tournament finished"
+            )
+        digest = "; results digest OK"
     source = "operator's seed" if seed.source == arena_pb2.SEED_SOURCE_OPERATOR else "arena seed"
     return (
         f"verified: tournament {tournament.id} ({mode}, {source}): seed commitment OK; "
         f"{len(results)} match seeds derive from the master seed; {len(results)} deal "
-        f"commitments OK; {len(results)} match records re-run to their results"
+        f"commitments OK; {len(results)} match records re-run to their results{digest}"
     )
 
 

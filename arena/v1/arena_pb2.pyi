@@ -870,6 +870,7 @@ class Tournament(_message.Message):
     STANDINGS_FIELD_NUMBER: _builtins.int
     MATCHES_ISSUED_FIELD_NUMBER: _builtins.int
     STRANDED_FIELD_NUMBER: _builtins.int
+    RESULTS_DIGEST_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Tournament id."""
     state: Global___TournamentState.ValueType
@@ -884,6 +885,10 @@ class Tournament(_message.Message):
     """The fair-play mode in force (spec.fair_play with UNSPECIFIED resolved to OPEN)."""
     matches_issued: _builtins.int
     """Matches handed to the workers so far (at most a window ahead of matches_done)."""
+    results_digest: _builtins.str
+    """Once finished: the SHA-256 over every result and its match record, published then
+    (arena/tournament/digest.py says how); `arena tournament verify` recomputes it.
+    """
     @_builtins.property
     def spec(self) -> Global___TournamentSpec:
         """What it plays, as submitted (spec.master_seed is never set here: see seed)."""
@@ -936,10 +941,11 @@ class Tournament(_message.Message):
         standings: Global___Standings | None = ...,
         matches_issued: _builtins.int = ...,
         stranded: Global___TournamentStranded | None = ...,
+        results_digest: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "standings", b"standings", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "results_digest", b"results_digest", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,6 +1,8 @@
 """The seed commitment is the one published at submission: every read serves it as
 stored, so a master seed rewritten in the store afterwards fails ``tournament verify``
-on the commitment itself, and ``--commitment`` pins what the caller saw published."""
+on the commitment itself, and ``--commitment`` pins what the caller saw published. The
+digest published at the end over every result and record catches a result taken away
+(each one left still checks out on its own)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,23 @@ def test_a_rewritten_seed_fails_on_the_commitment_published_at_submission(arena:
     assert arena.get(t).seed.commitment == published
     ok = verify(arena, t, "--commitment", published.upper())
     assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.rstrip().endswith("match records re-run to their results; results digest OK")
+    assert len(arena.get(t).results_digest) == 64
+
+    results, logs = f"arena:t:{t}:results", f"arena:t:{t}:match-logs"
+    gone: bytes = sorted(arena.redis.hkeys(results))[0]  # type: ignore[assignment]
+    kept = arena.redis.hget(results, gone), arena.redis.hget(logs, gone)
+    arena.redis.hdel(results, gone)
+    arena.redis.hdel(logs, gone)
+    arena.redis.zrem(f"arena:t:{t}:order", gone)
+    removed = verify(arena, t)
+    assert removed.returncode == 1 and "results digest mismatch: the results and records" in (
+        removed.stderr
+    )
+    arena.redis.hset(results, gone, kept[0] or b"")
+    arena.redis.hset(logs, gone, kept[1] or b"")
+    arena.redis.zadd(f"arena:t:{t}:order", {gone: 0})
+    assert verify(arena, t).returncode == 0
 
     other = "0" * 64
     pinned = verify(arena, t, "--commitment", other)
