@@ -155,7 +155,11 @@ def _payload_class(game_name: str) -> Any:
     return GetMessageClass(_game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name))
 
 
-LEGAL_ACTION_CACHE_SIZE = 1 << 16
+LEGAL_ACTION_CACHE_SIZE = 1 << 13
+"""Legal actions kept converted, by game and id (here and in ``arena.wire_bytes``). Most
+games have a few hundred ids; Persian Rummy's melds and lay-offs are many, and a referee
+met about ten new ones a match, so at 65,536 these caches grew for thousands of matches
+(``bench.referee_memory``). A full cache starts afresh; the common ids come straight back."""
 _legal_actions: dict[tuple[str, int], bot_pb2.LegalAction] = {}
 
 

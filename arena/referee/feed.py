@@ -28,20 +28,29 @@ class MatchFeed:
 
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
-        self._items: list[referee_pb2.MatchEvent | _GameEvent] = []
+        self._items: list[referee_pb2.MatchEvent | _GameEvent | bytes] = []
         self.done = False
         self._wakeup: asyncio.Event | None = None  # only while someone waits
 
     def post(self, event: referee_pb2.MatchEvent, *, last: bool = False) -> None:
         self._append(event)
-        self.done = self.done or last
+        if last and not self.done:
+            self.done = True
+            self._seal()
+
+    def _seal(self) -> None:
+        """Keep a finished match's events as their bytes: the referee keeps hundreds of
+        finished feeds for late watchers, and a tuple, a string and a list of scores per
+        event, kept for minutes among short-lived objects, cost several times as much and
+        fragment the heap (``bench.referee_memory``)."""
+        self._items = [self.event(n).SerializeToString() for n in range(len(self._items))]
 
     def post_game(self, seat: int | None, kind: str, text: str, scores: Sequence[int]) -> None:
         """A game event: the referee posts one per public engine event, so it stays a
         tuple until a watcher asks for it."""
         self._append(_GameEvent(seat, kind, text, scores))
 
-    def _append(self, item: referee_pb2.MatchEvent | _GameEvent) -> None:
+    def _append(self, item: referee_pb2.MatchEvent | _GameEvent | bytes) -> None:
         self._items.append(item)
         if self._wakeup is not None:
             self._wakeup.set()
@@ -49,6 +58,8 @@ class MatchFeed:
 
     def event(self, sequence: int) -> referee_pb2.MatchEvent:
         item = self._items[sequence]
+        if isinstance(item, bytes):  # sealed: numbered already, and not kept parsed
+            return referee_pb2.MatchEvent.FromString(item)
         if isinstance(item, _GameEvent):
             item = referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_GAME,
