@@ -36,11 +36,14 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from types import FrameType
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -110,12 +113,34 @@ def _metrics_directory() -> tuple[str, bool]:
     return directory, True
 
 
+SCRAPE_TRIES = 5
+
+
 def _serve_metrics(host: str, port: int, directory: str) -> None:
-    from prometheus_client import CollectorRegistry, multiprocess, start_http_server
+    from prometheus_client import CollectorRegistry, start_http_server
 
     registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry, path=directory)  # type: ignore[no-untyped-call]
+    registry.register(_Settled(directory))
     start_http_server(port, addr=host, registry=registry)
+
+
+class _Settled:
+    """prometheus-client's multiprocess collector, read again when a process's value
+    file is caught at the instant it is created, still empty (``struct.error``): a
+    child's first labelled metric creates its file mid-run, and the scrape answered 500."""
+
+    def __init__(self, directory: str) -> None:
+        from prometheus_client import multiprocess
+
+        self._inner = multiprocess.MultiProcessCollector(None, path=directory)  # type: ignore[no-untyped-call]
+
+    def collect(self) -> list[Any]:
+        for _ in range(SCRAPE_TRIES - 1):
+            try:
+                return list(self._inner.collect())  # type: ignore[no-untyped-call]
+            except struct.error:
+                time.sleep(0.01)
+        return list(self._inner.collect())  # type: ignore[no-untyped-call]
 
 
 def _child(main: ChildMain, port: int, siblings: Siblings, parent: int, ready: Connection) -> None:
