@@ -33,6 +33,7 @@ from arena.games import get_game
 from arena.referee.faults import KIND_NAMES
 from arena.referee.hosted import MISSING_PACKAGE
 from arena.replay.match_log import encode
+from arena.replay.verify import end_name
 from arena.store import TournamentRecord, TournamentStore
 from arena.store.bot_logs import SeatOutput, clip
 from arena.store.live import LiveAttempt
@@ -304,7 +305,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
             metrics.MATCHES_RETRIED.labels(match.game).inc()
             raise self.retry(countdown=backoff_s(attempt), exc=error) from None
         referee_load().release(referee, tournament_id, match_id)
-        end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
+        end = end_name(result.end)
         metrics.MATCHES_PLAYED.labels(match.game, end).inc()
         metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
         outcome = _outcome(record, match, result, referee, end, started_at)

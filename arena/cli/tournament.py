@@ -31,6 +31,7 @@ from arena.tournament.progress import (
     fairness,
     format_text,
     held_up_text,
+    result_end_name,
     sprt_text,
     swiss_lines,
 )
@@ -251,7 +252,7 @@ def results(args: argparse.Namespace) -> None:
     out = csv.writer(sys.stdout)
     out.writerow(RESULT_COLUMNS)
     for r in records:
-        end = arena_pb2.ResultEnd.Name(r.end).removeprefix("RESULT_END_").lower()
+        end = result_end_name(r.end)
         out.writerow(
             [
                 r.match_id,

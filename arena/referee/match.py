@@ -42,6 +42,7 @@ from arena.referee.feed import MatchFeed
 from arena.referee.hosted import HostedEntry, HostedSeats
 from arena.replay import ReplayStore
 from arena.replay.match_log import replay_document, think_units
+from arena.replay.verify import end_name
 from arena.v1 import bot_pb2, referee_pb2
 
 HELLO_TIMEOUT_S = 2.0
@@ -243,7 +244,7 @@ class MatchRunner:
                     for conversation in seats:
                         await conversation.close()
             result = self._result(state, outcome, time.monotonic() - started)
-            end = referee_pb2.MatchEnd.Name(result.end).removeprefix("MATCH_END_").lower()
+            end = end_name(result.end)
             metrics.MATCH_SECONDS.labels(self.info.name, end).observe(time.monotonic() - started)
             self._finish_log(outcome, result)
             await self._notify_end(connections, state, result)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.replay.match_log import encode, log_from_replay, replay
 from arena.replay.verify import ReplayMismatch
@@ -65,6 +66,20 @@ def import_replays(store: TournamentStore, directory: Path) -> Imported:
     return report
 
 
+def outcome(result: MatchResult) -> dict[str, Any]:
+    """What a stored result says of how its match went, as ``Replayed.difference`` asks."""
+    return {
+        "deal_commitment": result.deal_commitment,
+        "end": result.end,
+        "scores": result.scores,
+        "winner_team": result.winner_team,
+        "forfeit_team": result.forfeit_team,
+        "decisions": result.decisions,
+        "team_faults": result.team_faults,
+        "team_fault_kinds": result.team_fault_kinds,
+    }
+
+
 def _record(path: Path, result: MatchResult) -> bytes:
     """The record of ``result`` made from its replay file, checked both ways."""
     try:
@@ -81,16 +96,9 @@ def _record(path: Path, result: MatchResult) -> bytes:
             f"{path}: is the replay of referee match {log.match_id!r}, but the result of "
             f"{result.match_id} is of {result.referee_match_id!r}"
         )
-    different = rerun.difference(
-        deal_commitment=result.deal_commitment or rerun.deal_commitment,
-        end=result.end,
-        scores=result.scores,
-        winner_team=result.winner_team,
-        forfeit_team=result.forfeit_team,
-        decisions=result.decisions,
-        team_faults=result.team_faults,
-        team_fault_kinds=result.team_fault_kinds,
-    )
+    # A result from before commitments has none to compare with.
+    said = outcome(result) | {"deal_commitment": result.deal_commitment or rerun.deal_commitment}
+    different = rerun.difference(**said)
     if different is not None:
         raise ImportFailed(f"{path}: not the replay of {result.match_id}: {different}")
     return encode(log)

@@ -38,7 +38,7 @@ from arena.referee.faults import (
     substitute_action,
 )
 from arena.replay.record import ReplayRecorder
-from arena.replay.verify import ReplayMismatch, verify_replay
+from arena.replay.verify import ReplayMismatch, end_name, verify_replay
 from arena.v1 import referee_pb2
 
 THINK_UNIT_S = 1e-4
@@ -64,11 +64,6 @@ def decode(data: bytes, what: str = "the record") -> referee_pb2.MatchLog:
             f"{what} does not decode ({error}): truncated or not a record"
         ) from None
     return log
-
-
-def end_name(end: int) -> str:
-    """``completed``, ``forfeit`` or ``no_contest``: a ``MatchEnd`` as results store it."""
-    return referee_pb2.MatchEnd.Name(end).removeprefix("MATCH_END_").lower()  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -452,7 +452,7 @@ def _check_ending(walk: _Walk, end: str, forfeit: int | None, before_play: Seque
             )
         teams = {walk.ledger.seat_teams[f.seat] for f in before_play}
         policy_end, policy_team = ending_before_play(teams, walk.state.game_info.num_teams)
-        expected = (_end_name(policy_end), policy_team)
+        expected = (end_name(policy_end), policy_team)
         named = ", ".join(map(str, sorted(teams)))
         why = f"with the bots of team{'s' * (len(teams) > 1)} {named} unreachable before play"
     elif walk.pending is not None:
@@ -500,7 +500,9 @@ def _tally(ledger: FaultLedger, fault: Mapping[str, Any]) -> str:
     )
 
 
-def _end_name(end: referee_pb2.MatchEnd.ValueType) -> str:
+def end_name(end: referee_pb2.MatchEnd.ValueType) -> str:
+    """``completed``, ``forfeit`` or ``no_contest``: a ``MatchEnd`` as results and replays
+    spell it."""
     return referee_pb2.MatchEnd.Name(end).removeprefix("MATCH_END_").lower()
 
 

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterable, Sequence
 
 from arena.store.results import MatchResult
+from arena.tournament.progress import result_end_name
 from arena.v1 import arena_pb2, referee_pb2
 
 
@@ -65,7 +66,7 @@ def read_line(record: arena_pb2.MatchRecord) -> str:
     log: referee_pb2.MatchLog | None = record.log if record.HasField("log") else None
     return _line(
         record.match_id,
-        arena_pb2.ResultEnd.Name(record.end).removeprefix("RESULT_END_").lower(),
+        result_end_name(record.end),
         record.scores,
         record.winner_team if record.HasField("winner_team") else None,
         record.forfeit_team if record.HasField("forfeit_team") else None,

@@ -8,6 +8,11 @@ from arena.v1 import arena_pb2
 from arena.wording import count
 
 
+def result_end_name(end: arena_pb2.ResultEnd.ValueType) -> str:
+    """``completed``, ``forfeit`` or ``no_contest``: a stored result's end, as results say it."""
+    return arena_pb2.ResultEnd.Name(end).removeprefix("RESULT_END_").lower()
+
+
 def waiting_text(t: arena_pb2.Tournament) -> str:
     """Why the tournament waits ('' when it does not): since when, and the last failure."""
     if not t.HasField("waiting"):

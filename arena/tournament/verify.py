@@ -24,6 +24,7 @@ from arena.replay.match_log import replay
 from arena.replay.verify import ReplayMismatch
 from arena.tournament.digest import read_line, results_digest
 from arena.tournament.fair_play import MODES, OPEN, deal_seed, seed_commitment
+from arena.tournament.progress import result_end_name
 from arena.v1 import arena_pb2
 
 
@@ -141,7 +142,7 @@ def _check_log(record: arena_pb2.MatchRecord) -> None:
     kinds = [dict(k.by_kind) for k in record.team_fault_kinds]
     different = rerun.difference(
         deal_commitment=record.deal_commitment,
-        end=arena_pb2.ResultEnd.Name(record.end).removeprefix("RESULT_END_").lower(),
+        end=result_end_name(record.end),
         scores=record.scores,
         winner_team=record.winner_team if record.HasField("winner_team") else None,
         forfeit_team=record.forfeit_team if record.HasField("forfeit_team") else None,

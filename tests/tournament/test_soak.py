@@ -18,7 +18,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import grpc
 import pytest
@@ -26,10 +25,10 @@ from google.protobuf import duration_pb2
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
+from arena.replay.importing import outcome
 from arena.replay.match_log import decode, replay
 from arena.replay.verify import verify_replay
 from arena.store import TournamentStore
-from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
 from tests import shipped
 from tests.tournament.conftest import Arena
@@ -37,20 +36,6 @@ from tests.tournament.test_infrastructure_faults import assert_complete_once
 from tests.tournament.test_worker_metrics import samples, scrape, total
 
 SETTINGS = shipped.worker_env()
-
-
-def outcome(result: MatchResult) -> dict[str, Any]:
-    """What a stored result says of how its match went, as ``Replayed.difference`` asks."""
-    return {
-        "deal_commitment": result.deal_commitment,
-        "end": result.end,
-        "scores": result.scores,
-        "winner_team": result.winner_team,
-        "forfeit_team": result.forfeit_team,
-        "decisions": result.decisions,
-        "team_faults": result.team_faults,
-        "team_fault_kinds": result.team_fault_kinds,
-    }
 
 
 @dataclass
