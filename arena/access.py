@@ -79,13 +79,15 @@ API = Guard(
             "ResumeTournament",
             "CancelTournament",
             "AddAuthor",
+            "GetCollusionReport",
         }
     ),
     acts="changes the arena",
     env="ARENA_API_TOKEN",
     client_flag="--token",
-    open_to="register bots, run their code in sandboxes here, issue author tokens and run "
-    "tournaments",
+    open_to="register bots, run their code in sandboxes here, issue author tokens, run "
+    "tournaments and read collusion reports",
+    acts_of=(("GetCollusionReport", "reads a collusion report, which is for organisers"),),
 )
 REFEREE = Guard(
     server="arena referee",

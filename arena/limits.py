@@ -19,6 +19,7 @@ MIN_MOVE_DEADLINE_S = 0.001
 """Below a millisecond no bot can answer, and a duration rounds to nothing on the wire."""
 MAX_MOVE_DEADLINE_S = 60.0
 MAX_TIME_BANK_S = 3600.0
+MAX_BROADCAST_DELAY_S = 3600.0
 MAX_FAULTS_LIMIT = 1000
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 BOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}\Z")
@@ -52,6 +53,18 @@ def time_bank_s(value: duration_pb2.Duration | None, field: str = "time_bank") -
     seconds = _seconds(value, field)
     if not 0 <= seconds <= MAX_TIME_BANK_S:
         raise LimitError(f"{field} must be 0 to {MAX_TIME_BANK_S:g} s, got {seconds:g} s")
+    return seconds
+
+
+def broadcast_delay_s(value: duration_pb2.Duration | None, field: str = "broadcast_delay") -> float:
+    """How long watchers wait for each event, in seconds (``None``, unset: no wait)."""
+    if value is None:
+        return 0.0
+    seconds = _seconds(value, field)
+    if not 0 <= seconds <= MAX_BROADCAST_DELAY_S:
+        raise LimitError(
+            f"{field} must be 0 to {MAX_BROADCAST_DELAY_S:g} s (an hour), got {seconds:g} s"
+        )
     return seconds
 
 

@@ -84,9 +84,19 @@ class ArenaStateCollector(Collector):
         yield from families
 
     def _read(self) -> Iterator[Metric]:
-        queue, unacked, scheduled, done, waiting, elo, lower, upper, matches, provisional = (
-            _families()
-        )
+        (
+            queue,
+            unacked,
+            scheduled,
+            done,
+            waiting,
+            elo,
+            lower,
+            upper,
+            matches,
+            provisional,
+            shared,
+        ) = _families()
         for name in self.queues:
             queue.add_metric([name], broker.queue_length(self.redis, name))
         unacked.add_metric([], int(self.redis.hlen(broker.UNACKED)))
@@ -107,6 +117,7 @@ class ArenaStateCollector(Collector):
                 lower.add_metric(labels, row.elo - row.elo_ci95)
                 upper.add_metric(labels, row.elo + row.elo_ci95)
                 matches.add_metric(labels, row.matches)
+                shared.add_metric(labels, row.shared_partners)
         yield from (
             queue,
             unacked,
@@ -118,6 +129,7 @@ class ArenaStateCollector(Collector):
             upper,
             matches,
             provisional,
+            shared,
         )
 
 
@@ -170,6 +182,12 @@ def _families() -> tuple[GaugeMetricFamily, ...]:
             "arena_rating_provisional",
             "1 while the rating rests on too few pairs to be shown (the leaderboard's "
             "min_pairs), else 0.",
+            labels=rated,
+        ),
+        GaugeMetricFamily(
+            "arena_rating_shared_partners",
+            "Matches a rating counts in which the bot's one process held both seats of its "
+            "team (a remote entry in a partnership game): each may have seen the other's hand.",
             labels=rated,
         ),
     )

@@ -16,9 +16,9 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -239,9 +239,10 @@ def _seating(record: TournamentRecord) -> dict[str, Entry]:
     return lineup
 
 
-def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.PlayMatchRequest:
+def _request(
+    record: TournamentRecord, match: ScheduledMatch, lineup: Mapping[str, Entry]
+) -> referee_pb2.PlayMatchRequest:
     spec = record.spec
-    lineup = _seating(record)
     seated = [lineup.get(e) for e in match.entries]
     return referee_pb2.PlayMatchRequest(
         game=match.game,
@@ -258,9 +259,13 @@ def _request(record: TournamentRecord, match: ScheduledMatch) -> referee_pb2.Pla
         move_deadline=wire.duration(spec.move_deadline_ms / 1000),
         time_bank=wire.duration(spec.time_bank_ms / 1000) if spec.time_bank_ms else None,
         fault_policy=referee_pb2.FaultPolicy(max_faults=spec.max_faults),
-        # Each attempt has its own referee match id, so attempts never collide.
-        match_id=f"{match.match_id}-{uuid.uuid4().hex[:8]}",
+        # Each attempt has its own referee match id, so attempts never collide; it starts
+        # with the public id, as the open WatchMatch and the referee's metrics show it.
+        match_id=f"{spec.seed.public_id(match.match_id)}-{uuid.uuid4().hex[:8]}",
         disclosure=disclosure(spec.fair_play),
+        broadcast_delay=(
+            wire.duration(spec.broadcast_delay_ms / 1000) if spec.broadcast_delay_ms else None
+        ),
     )
 
 
@@ -286,7 +291,8 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         raise self.retry(countdown=settings.match_lease_s) from None
     attempt = leases().next_try(tournament_id, match_id)
     referee = pick_referee(tournament_id, match_id)
-    request = _request(record, match)
+    lineup = _seating(record)
+    request = _request(record, match, lineup)
     # A referee that lost every bot at once abandons the match (its network, most
     # likely); after a few failed attempts, bots that are all down must forfeit at last.
     request.fault_policy.charge_cut_off = attempt >= CHARGE_CUT_OFF_AFTER
@@ -309,6 +315,12 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         metrics.MATCHES_PLAYED.labels(match.game, end).inc()
         metrics.MATCH_SECONDS.labels(match.game).observe(time.monotonic() - started)
         outcome = _outcome(record, match, result, referee, end, started_at)
+        # Both for reads: caveats on partners who shared a process, and pairs never rated.
+        outcome = replace(
+            outcome,
+            shared_partners=_shared_partners(match, request),
+            same_author=record.spec.same_author(match.entries, lineup),
+        )
         stored = tournaments.record_result(tournament_id, outcome, encode(result.log))
     if stored:  # the logs of the attempt whose result counts, and only those
         logs().put(tournament_id, match_id, _seat_outputs(match, result))
@@ -356,6 +368,18 @@ def _outcome(
         operator_seed=record.spec.seed.operator,
         started_at=started_at,
     )
+
+
+def _shared_partners(
+    match: ScheduledMatch, request: referee_pb2.PlayMatchRequest
+) -> tuple[str, ...] | None:
+    """The entries whose one process held every seat of their team (remote ones, in a
+    partnership game), which reads must caveat; None when there are none."""
+    info = get_game(match.game).info
+    if info.num_seats == info.num_teams:
+        return None
+    shared = tuple(e for i, e in enumerate(match.entries) if i not in request.hosted)
+    return shared or None
 
 
 def _fault_kinds(game: str, result: referee_pb2.MatchResult) -> tuple[dict[str, int], ...]:

@@ -3,7 +3,8 @@
 A token names the last match id its page showed, so the next page starts after that id
 whatever was stored meanwhile: a boundary repeats and skips nothing. It also carries the
 request it was given for, so a token replayed on another listing is refused rather than
-read as a position in it.
+read as a position in it, and which ids it counts in: public ids while the tournament
+runs, the schedule's once it has ended (a token of one is no position in the other).
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ class PageRequest:
     size: int
     origin: str
     """The request's own ``after_match_id``, which a token must have been given for."""
+    public_ids: bool | None = None
+    """Whether the token's position is a public id (given while the tournament ran);
+    None without a token."""
 
-    def next_token(self, last_match_id: str) -> str:
+    def next_token(self, last_match_id: str, public_ids: bool) -> str:
+        fields = {"t": self.tournament_id, "d": self.descending, "o": self.origin}
         body = json.dumps(
-            {"t": self.tournament_id, "d": self.descending, "o": self.origin, "a": last_match_id},
+            {**fields, "a": last_match_id} | ({"p": True} if public_ids else {}),
             separators=(",", ":"),
         )
         return base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
@@ -74,7 +79,14 @@ def page_request(request: arena_pb2.ListResultsRequest) -> PageRequest:
             "page_token was given for another listing: tournament_id, order_by and "
             "after_match_id must be as in the request whose next_page_token it is"
         )
-    return PageRequest(page.tournament_id, page.descending, after, page.size, page.origin)
+    return PageRequest(
+        page.tournament_id,
+        page.descending,
+        after,
+        page.size,
+        page.origin,
+        public_ids=token.get("p") is True,
+    )
 
 
 def _decode(raw: str) -> tuple[dict[str, object], str]:

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -21,7 +21,7 @@ import redis
 from google.protobuf import duration_pb2
 from prometheus_client import start_http_server
 
-from arena import limits
+from arena import limits, wire
 from arena.access import API, TokenCheck, holds_token
 from arena.api import MAX_MESSAGE_BYTES
 from arena.api.boards import BoardCache
@@ -36,6 +36,7 @@ from arena.games import game_names
 from arena.grpc_server import abort, start_serving
 from arena.quotas import AuthorQuotas
 from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RATED
+from arena.ratings.collusion import FLAG_Z, MIN_OUTCOMES, PairReport, collusion_reports
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.history import Point, series
 from arena.ratings.leaderboard import Leaderboard, leaderboard
@@ -52,7 +53,7 @@ from arena.store.reach import connect
 from arena.store.results import MatchResult
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.tls import ServerTls
-from arena.tournament.fair_play import PROTO
+from arena.tournament.fair_play import PARTNERS_PROTO, PROTO, PUBLIC_ID
 from arena.tournament.seeding import by_rating
 from arena.tournament.spec import InvalidSpec, TooLarge, TournamentPlan, plan
 from arena.tournament.standings import spec_format, standings
@@ -114,6 +115,11 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
         name=spec.name,
         time_bank=bank,
         fair_play=PROTO[spec.fair_play],
+        broadcast_delay=wire.duration(spec.broadcast_delay_ms / 1000)
+        if spec.broadcast_delay_ms
+        else None,
+        partners=PARTNERS_PROTO[spec.partners],
+        max_entries_per_author=spec.author_limit() or 0,
     )
     spec_format(message_spec, spec.format, spec.format_params)
     return arena_pb2.Tournament(
@@ -137,11 +143,13 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
             else None
         ),
         results_digest=record.results_digest if record.state == FINISHED else "",
+        caveats=spec.caveats(),
+        partners=PARTNERS_PROTO[spec.partners],
         stranded=(
             arena_pb2.TournamentStranded(
                 since=timestamp(record.stranded.since),
                 count=record.stranded.count,
-                match_ids=record.stranded.matches,
+                match_ids=[spec.seed.public_id(m) for m in record.stranded.matches],
             )
             if record.stranded is not None and record.state == RUNNING
             else None
@@ -173,6 +181,7 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
                 group=row.group,
                 bound=BOUND_PROTO[row.bound],
                 elo_bound=row.elo_bound,
+                shared_partners=row.shared_partners,
             )
             for row in board.rows
         ],
@@ -247,6 +256,15 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             check_address(request.address)
         except InvalidRequest as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        if request.author and not await asyncio.to_thread(
+            self.hosted.authors.exists, request.author
+        ):
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown author {request.author!r}: add the author first (AddAuthor, `arena "
+                "author add NAME`), or leave author empty for a house bot of the operator's",
+            )
         existing = await asyncio.to_thread(self.bots.get, request.name)
         if existing is not None and existing.hosted:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _hosted_name(existing))
@@ -260,7 +278,13 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 context, grpc.StatusCode.FAILED_PRECONDITION, plays_none(request.name, hello)
             )
         bot = RegisteredBot(
-            request.name, request.address, games, hello.name, hello.version, time.time()
+            request.name,
+            request.address,
+            games,
+            hello.name,
+            hello.version,
+            time.time(),
+            author=request.author,
         )
         hosted = await asyncio.to_thread(self.bots.put_remote, bot)
         if hosted is not None:  # submitted while the bot was being probed
@@ -513,8 +537,20 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             )
         if request.with_logs and not public:
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
-        results, more = await asyncio.to_thread(self._results_page, page)
-        messages = [record_message(r, public) for r in results]
+        if page.public_ids and public:
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"page_token was given while tournament {record.id} ran, in the order of its "
+                "public match ids; it has ended since, and its results are now in the order "
+                "of the schedule's ids: start again from the first page",
+            )
+        seed = record.spec.seed
+        if public:
+            results, more = await asyncio.to_thread(self._results_page, page)
+        else:
+            results, more = await asyncio.to_thread(self._public_page, page, seed.public_id)
+        messages = [record_message(r, public, seed.public_id) for r in results]
         if request.with_logs:
             logs = await asyncio.to_thread(
                 self.tournaments.match_logs, record.id, [r.match_id for r in results]
@@ -527,7 +563,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                         message.log_error = str(error)
         return arena_pb2.ListResultsResponse(
             results=messages,
-            next_page_token=page.next_token(results[-1].match_id) if more else "",
+            next_page_token=page.next_token(messages[-1].match_id, not public) if more else "",
         )
 
     async def GetMatchReplay(
@@ -536,7 +572,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         record = await self._tournament(request.tournament_id, context)
         if not revealed(record):
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
-        match_id = request.match_id
+        match_id = await asyncio.to_thread(self._schedule_id, record, request.match_id)
         stored, data = await asyncio.to_thread(self._result_and_log, record.id, match_id)
         if not stored:
             await abort(
@@ -560,6 +596,32 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 f"the stored record of {match_id} does not re-run: {error}",
             )
         return referee_pb2.Replay(replay_id=match_id, json=json.dumps(document))
+
+    def _schedule_id(self, record: TournamentRecord, match_id: str) -> str:
+        """The schedule's id of the match ``match_id`` names: itself, or the match whose
+        public id it is (found among the results: only a played match has a replay)."""
+        if not PUBLIC_ID.fullmatch(match_id) or self.tournaments.has_result(record.id, match_id):
+            return match_id
+        public_id = record.spec.seed.public_id
+        ids = (r.match_id for r in self.tournaments.results(record.id))
+        return next((m for m in ids if public_id(m) == match_id), match_id)
+
+    def _public_page(
+        self, page: PageRequest, public_id: Callable[[str], str]
+    ) -> tuple[list[MatchResult], bool]:
+        """A page of a running tournament's results in the order of their public ids,
+        which says nothing of the schedule (every result is read to sort them)."""
+        keyed = sorted(
+            ((public_id(r.match_id), r) for r in self.tournaments.results(page.tournament_id)),
+            key=lambda pair: pair[0],
+            reverse=page.descending,
+        )
+        if page.after:
+            after = page.after
+            keyed = [(k, r) for k, r in keyed if (k < after if page.descending else k > after)]
+        if page.size == 0:
+            return [r for _, r in keyed], False
+        return [r for _, r in keyed[: page.size]], len(keyed) > page.size
 
     def _result_and_log(self, tournament_id: str, match_id: str) -> tuple[bool, bytes | None]:
         stored = self.tournaments.has_result(tournament_id, match_id)
@@ -596,8 +658,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             if record.state != RUNNING:
                 continue
             attempts = await asyncio.to_thread(self._attempts, record.id)
+            shown_from = time.time() - record.spec.broadcast_delay_ms / 1000
             for attempt in attempts:
-                if attempt.paired:
+                if attempt.paired or attempt.started_at > shown_from:
                     reply.withheld += 1
                 else:
                     reply.matches.append(live_message(record, attempt))
@@ -612,6 +675,21 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         """The attempts being played: a killed worker's note stays until its lease lapses."""
         playing = self.leases.live(tournament_id)
         return [a for a in self.live.attempts(tournament_id) if a.match_id in playing]
+
+    async def GetCollusionReport(
+        self, request: arena_pb2.GetCollusionReportRequest, context: Context
+    ) -> arena_pb2.CollusionReport:
+        record = await self._tournament(request.tournament_id, context)
+        public = revealed(record)
+        results = await asyncio.to_thread(self.tournaments.results, record.id)
+        reports = await asyncio.to_thread(collusion_reports, results)
+        reply = arena_pb2.CollusionReport(
+            tournament_id=record.id, flag_z=FLAG_Z, min_outcomes=MIN_OUTCOMES, partial=not public
+        )
+        pairs = [(game, pair) for game, found in reports.items() for pair in found]
+        pairs.sort(key=lambda item: -abs(item[1].z or 0.0))
+        reply.pairs.extend(collusion_message(game, pair) for game, pair in pairs)
+        return reply
 
     async def SubmitBot(
         self, request: arena_pb2.SubmitBotRequest, context: Context
@@ -643,13 +721,17 @@ def _hosted_name(bot: RegisteredBot) -> str:
     )
 
 
-def record_message(result: MatchResult, revealed: bool) -> arena_pb2.MatchRecord:
-    """A stored result; while its tournament runs, without what would deal its cards."""
+def record_message(
+    result: MatchResult, revealed: bool, public_id: Callable[[str], str]
+) -> arena_pb2.MatchRecord:
+    """A stored result; while its tournament runs, without what would deal its cards
+    or tie it to its pairing, deal and half (public ids stand for its ids)."""
     message = arena_pb2.MatchRecord(
-        match_id=result.match_id,
+        match_id=result.match_id if revealed else public_id(result.match_id),
+        public_id=public_id(result.match_id),
         game=result.game,
-        pair_key=result.pair_key,
-        deal=result.deal,
+        pair_key=result.pair_key if revealed else public_id(result.pair_key),
+        deal=result.deal if revealed else None,
         entries=result.entries,
         scores=result.scores,
         winner_team=result.winner_team,
@@ -662,7 +744,7 @@ def record_message(result: MatchResult, revealed: bool) -> arena_pb2.MatchRecord
         decisions=result.decisions,
         duration_ms=result.duration_ms,
         referee=result.referee,
-        deal_key=result.deal_key,
+        deal_key=result.deal_key if revealed else "",
         deal_commitment=result.deal_commitment,
     )
     if result.finished_at is not None:
@@ -680,6 +762,24 @@ def record_message(result: MatchResult, revealed: bool) -> arena_pb2.MatchRecord
     return message
 
 
+def collusion_message(game: str, pair: PairReport) -> arena_pb2.CollusionPair:
+    return arena_pb2.CollusionPair(
+        game=game,
+        a=pair.a,
+        b=pair.b,
+        outcomes=pair.outcomes,
+        wins=pair.wins,
+        draws=pair.draws,
+        losses=pair.losses,
+        score=pair.score,
+        expected=pair.expected,
+        z=pair.z,
+        flagged=pair.flagged,
+        below=pair.below,
+        above=pair.above,
+    )
+
+
 def _unrevealed(tournament_id: str) -> str:
     return (
         f"tournament {tournament_id} is still running: its match records (every card "
@@ -692,7 +792,7 @@ def live_message(record: TournamentRecord, attempt: LiveAttempt) -> arena_pb2.Li
     return arena_pb2.LiveMatch(
         tournament_id=record.id,
         tournament_name=record.spec.name,
-        match_id=attempt.match_id,
+        match_id=record.spec.seed.public_id(attempt.match_id),
         game=attempt.game,
         entries=attempt.entries,
         referee=attempt.referee,

@@ -22,6 +22,7 @@ from arena.referee.bot_client import BotConnection, BotFault
 from arena.referee.faults import KIND_NAMES
 from arena.replay import ReplayStore
 from arena.v1 import referee_pb2
+from arena.wording import printable
 
 HELLO_TIMEOUT_S = 5.0
 
@@ -173,7 +174,7 @@ _ROW = "{:<14} {:>7} {:>8} {:<24} {:>7} {:>7} {:>7}"
 def render(report: CheckReport) -> str:
     """The report as a table for a terminal."""
     lines = [
-        f"bot {report.name} {report.version} at {report.address}",
+        f"bot {printable(report.name)} {printable(report.version)} at {report.address}",
         _ROW.format("game", "matches", "W-D-L", "faults", "p50 ms", "p95 ms", "max ms"),
     ]
     for g in report.games:

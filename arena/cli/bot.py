@@ -10,6 +10,7 @@ from typing import Any
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api
 from arena.v1 import arena_pb2
+from arena.wording import printable
 
 SUBMIT_TIMEOUT_S = 120
 """The arena starts the bot and asks it Hello before it answers."""
@@ -53,10 +54,16 @@ def serve(args: argparse.Namespace) -> None:
 def register(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         bot = api.RegisterBot(
-            arena_pb2.RegisterBotRequest(name=args.name, address=args.address), timeout=30
+            arena_pb2.RegisterBotRequest(name=args.name, address=args.address, author=args.author),
+            timeout=30,
         )
     plays = ", ".join(bot.games)
-    print(f"registered {bot.name} at {bot.address}: {bot.hello_name} {bot.version}, plays {plays}")
+    owner = f" for author {bot.author}" if bot.author else ""
+    print(
+        f"registered {bot.name} at {bot.address}{owner}: "
+        f"{printable(bot.hello_name)} {printable(bot.version)}, "
+        f"plays {plays}"
+    )
 
 
 def list_bots(args: argparse.Namespace) -> None:
@@ -68,7 +75,7 @@ def list_bots(args: argparse.Namespace) -> None:
         if bot.hosted:
             where = f"hosted ({bot.author})" if bot.author else "hosted"
         else:  # the API keeps the address from anonymous callers
-            where = bot.address or "(operator only)"
+            where = (bot.address or "(operator only)") + (f" ({bot.author})" if bot.author else "")
         print(f"{bot.name:<20} {where:<22} {', '.join(bot.games)}")
 
 
@@ -97,7 +104,8 @@ def submit(args: argparse.Namespace) -> None:
         version = api.SubmitBot(request, timeout=SUBMIT_TIMEOUT_S)
     print(
         f"submitted {version.name}@{version.version}: sha256 {version.package_sha256[:12]}, "
-        f"{version.package_bytes:,} bytes, {version.hello_name} {version.hello_version}, "
+        f"{version.package_bytes:,} bytes, {printable(version.hello_name)} "
+        f"{printable(version.hello_version)}, "
         f"plays {', '.join(version.games)}"
     )
 
@@ -115,7 +123,7 @@ def versions(args: argparse.Namespace) -> None:
         print(
             f"{label:<22} {submitted:<20} {version.runtime:<11} "
             f"{version.package_sha256[:12]:<13} {version.package_bytes:>11,}  "
-            f"{version.author or '(operator)':<12} {version.command}"
+            f"{version.author or '(operator)':<12} {printable(version.command)}"
         )
     print("* the version tournaments play unless an entry names one (NAME@VERSION)")
 
@@ -127,7 +135,8 @@ def logs(args: argparse.Namespace) -> None:
         )
     for seat in logs.seats:
         print(f"=== {logs.bot}@{logs.version}, seat {seat.seat}: {seat.exit} ===")
-        print(seat.output, end="" if seat.output.endswith("\n") or not seat.output else "\n")
+        output = printable(seat.output, lines=True)  # what the bot wrote, escapes and all
+        print(output, end="" if output.endswith("\n") or not output else "\n")
         if seat.truncated:
             print("[arena: the output was longer; the middle was dropped]")
 

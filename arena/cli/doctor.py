@@ -23,6 +23,7 @@ import grpc
 from arena.cli.common import CliError
 from arena.cli.connect import HEALTH_CHECK, authorized
 from arena.v1 import arena_pb2, arena_pb2_grpc, bot_pb2, bot_pb2_grpc
+from arena.wording import printable
 
 UP, DOWN, UNKNOWN, HOSTED, NONE = "up", "down", "unknown", "hosted", "none"
 UNSAFE = "unsafe"
@@ -265,7 +266,8 @@ def check_bot(bot: arena_pb2.RegisteredBot, timeout: float) -> Finding:
         except grpc.RpcError as error:
             return Finding("bot", bot.name, DOWN, bot.address, _rpc_reason(error), _bot_start(bot))
     plays = ", ".join(hello.games)
-    return Finding("bot", bot.name, UP, bot.address, f"{hello.name} {hello.version}, plays {plays}")
+    said = f"{printable(hello.name)} {printable(hello.version)}"
+    return Finding("bot", bot.name, UP, bot.address, f"{said}, plays {plays}")
 
 
 def no_bots(api_up: bool) -> Finding:
@@ -284,7 +286,7 @@ def _bot_start(bot: arena_pb2.RegisteredBot) -> str:
     other, where to start it (only its author knows how)."""
     from arena.bots.examples import EXAMPLES
 
-    name, address = bot.hello_name, bot.address
+    name, address = printable(bot.hello_name), bot.address
     host, port = _host_port(address, 0)
     if name in EXAMPLES:
         flags = ([] if host in ("127.0.0.1", "localhost") else ["--host", host]) + ["--port", port]

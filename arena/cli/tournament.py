@@ -16,7 +16,7 @@ from rich.table import Table
 from arena import wire
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api
-from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS
+from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS, PARTNERS
 from arena.ratings.texts import (
     elo_text,
     interval_text,
@@ -43,6 +43,7 @@ LOG_PAGE = 200
 FAIR_PLAY_CHOICES = {
     name: arena_pb2.FairPlay.Value(f"FAIR_PLAY_{name.upper()}") for name in FAIR_PLAY
 }
+PARTNERS_CHOICES = {name: arena_pb2.Partners.Value(f"PARTNERS_{name.upper()}") for name in PARTNERS}
 FORMAT_CHOICES = {
     name: arena_pb2.TournamentFormat.Value(f"FORMAT_{name.replace('-', '_').upper()}")
     for name in FORMATS
@@ -68,6 +69,11 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
         master_seed=args.seed,
         name=args.name,
         fair_play=FAIR_PLAY_CHOICES[args.fair_play],
+        partners=PARTNERS_CHOICES[args.partners]
+        if args.partners
+        else arena_pb2.PARTNERS_UNSPECIFIED,
+        max_entries_per_author=args.max_entries_per_author,
+        broadcast_delay=wire.duration(args.broadcast_delay) if args.broadcast_delay else None,
         format=FORMAT_CHOICES[args.format],
         gauntlet=(
             arena_pb2.GauntletParams(challengers=args.challenger) if args.challenger else None
@@ -235,6 +241,49 @@ RESULT_COLUMNS = (
 )
 
 
+def collusion(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        report = api.GetCollusionReport(
+            arena_pb2.GetCollusionReportRequest(tournament_id=args.id), timeout=120
+        )
+    flagged = [p for p in report.pairs if p.flagged]
+    shown = list(report.pairs) if args.all else flagged
+    print(
+        f"tournament {report.tournament_id}{' (so far)' if report.partial else ''}: "
+        f"{count(len(report.pairs), 'pair')} of entries met, {len(flagged)} flagged "
+        f"(|z| >= {report.flag_z:g} on at least {report.min_outcomes} rated outcomes)"
+    )
+    if not shown:
+        return
+    table = Table("game", "below", "above", "outcomes", "W-D-L", "score", "expected", "z", "flag")
+    for p in shown:
+        record = (
+            f"{p.wins}-{p.draws}-{p.losses}" if p.a == p.below else f"{p.losses}-{p.draws}-{p.wins}"
+        )
+        score = p.score if p.a == p.below else p.outcomes - p.score
+        expected = (
+            ""
+            if not p.HasField("expected")
+            else (f"{p.expected if p.a == p.below else p.outcomes - p.expected:.1f}")
+        )
+        table.add_row(
+            p.game,
+            p.below,
+            p.above,
+            str(p.outcomes),
+            record,
+            f"{score:g}",
+            expected,
+            f"{-abs(p.z):+.2f}" if p.HasField("z") else "",  # from the view of `below`
+            "FLAGGED" if p.flagged else "",
+        )
+    Console().print(table)
+    print(
+        "below: the entry that scored under what its other results predict against this "
+        "opponent (a possible thrower); a flag is a reason to read the replays, not a verdict"
+    )
+
+
 def results(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         records = api.ListResults(
@@ -258,7 +307,7 @@ def results(args: argparse.Namespace) -> None:
                 r.match_id,
                 r.game,
                 r.pair_key,
-                r.deal,
+                r.deal if r.HasField("deal") else "",
                 r.seed if r.HasField("seed") else "",
                 *r.entries,
                 *r.scores,

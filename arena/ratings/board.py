@@ -45,6 +45,9 @@ class Row:
     """"at least" or "at most" for a perfect record, whose estimate comes from the prior:
     ``elo_bound`` is then the one-sided 95% bound shown instead."""
     elo_bound: float = 0.0
+    shared_partners: int = 0
+    """Of ``matches``, those in which the bot's one process held both seats of its team
+    (a remote entry in a partnership game): it may have seen its partner's hand."""
 
 
 @dataclass(frozen=True)

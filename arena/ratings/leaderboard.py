@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from arena.ratings.board import (
@@ -30,7 +30,12 @@ from arena.ratings.elo import (
 )
 from arena.ratings.groups import groups
 from arena.ratings.overall import overall
-from arena.tournament.fair_play import OPERATOR_SEED_CAVEAT, TRUSTED, TRUSTED_CAVEAT
+from arena.tournament.fair_play import (
+    OPERATOR_SEED_CAVEAT,
+    PARTNERS_CAVEAT,
+    TRUSTED,
+    TRUSTED_CAVEAT,
+)
 
 if TYPE_CHECKING:
     from arena.store.results import MatchResult
@@ -49,7 +54,8 @@ __all__ = [
 
 def caveats(results: Iterable[MatchResult]) -> tuple[str, ...]:
     """How many of the results came from tournaments whose deals a remembering bot, or
-    someone who knew the seed, could have known (stored results name both)."""
+    someone who knew the seed, could have known, and how many were played by partners
+    who shared a process (stored results name all three)."""
     tally = _Tally()
     for result in results:
         tally.add(result)
@@ -57,8 +63,9 @@ def caveats(results: Iterable[MatchResult]) -> tuple[str, ...]:
 
 
 def duplicate_result(result: MatchResult) -> DuplicateResult | None:
-    """A stored result as a half of a duplicate pair; None if it cannot be rated."""
-    if result.end == "no_contest":
+    """A stored result as a half of a duplicate pair; None if it cannot be rated (a no
+    contest, or two entries of one author, whose results between them never count)."""
+    if result.end == "no_contest" or result.same_author:
         return None
     a, b = result.entries
     return DuplicateResult(
@@ -83,12 +90,15 @@ class _Tally:
     matches: int = 0
     trusted: int = 0
     operator: int = 0
+    shared: Counter[str] = field(default_factory=Counter)
+    """Per entry, its results in which its partners shared one process."""
 
     def add(self, result: MatchResult) -> None:
         self.matches += 1
         self.played.update(result.entries)
         self.trusted += result.fair_play == TRUSTED
         self.operator += result.operator_seed is True
+        self.shared.update(result.shared_partners or ())
         half = duplicate_result(result)
         if half is not None:
             self.halves.append(half)
@@ -103,6 +113,7 @@ class _Tally:
         self.matches += other.matches
         self.trusted += other.trusted
         self.operator += other.operator
+        self.shared += other.shared
 
     def to_json(self) -> dict[str, Any]:
         """The tally with its halves paired into counts: all a board needs of results
@@ -115,6 +126,7 @@ class _Tally:
             "matches": self.matches,
             "trusted": self.trusted,
             "operator": self.operator,
+            "shared": dict(self.shared),
         }
 
     @classmethod
@@ -126,6 +138,7 @@ class _Tally:
             matches=raw["matches"],
             trusted=raw["trusted"],
             operator=raw["operator"],
+            shared=Counter(raw.get("shared", {})),  # absent from tallies stored before
         )
 
     def caveats(self) -> tuple[str, ...]:
@@ -134,6 +147,9 @@ class _Tally:
             notes.append(f"{self.trusted} of these results were {TRUSTED_CAVEAT}")
         if self.operator:
             notes.append(f"{self.operator} of these results were {OPERATOR_SEED_CAVEAT}")
+        if self.shared:
+            entries = ", ".join(f"{e} in {n}" for e, n in sorted(self.shared.items()))
+            notes.append(f"{PARTNERS_CAVEAT} ({entries} of these results)")
         return tuple(notes)
 
     def board(self, game: str) -> Leaderboard:
@@ -167,6 +183,7 @@ class _Tally:
             self._unfitted(bot, EXCLUDED, f"forfeited all {n} matches: left out of the fit")
             for bot, n in sorted((bot, self.played[bot]) for bot in excluded)
         ]
+        rows = [replace(r, shared_partners=self.shared[r.bot]) for r in rows]
         margin = sum(d * n for d, n in draw_elo) / max(sum(n for _, n in draw_elo), 1)
         return Leaderboard(
             game, ranked(rows), margin, self.matches, tuple(notes), covariance, MIN_PAIRS

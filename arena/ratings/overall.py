@@ -54,7 +54,7 @@ def overall(
         mine = [rows[g][bot] for g in sorted(rows) if bot in rows[g]]
         total = {
             key: sum(getattr(r, key) for r in mine)
-            for key in ("pairs", "wins", "draws", "losses", "matches")
+            for key in ("pairs", "wins", "draws", "losses", "matches", "shared_partners")
         }
         game_elo = {g: rows[g][bot].elo for g in games if rows[g].get(bot, _NONE).status == RATED}
         if bot in elo:

@@ -1,8 +1,11 @@
-"""Public events of matches, for WatchMatch: replayed from the start, then live."""
+"""Public events of matches, for WatchMatch: replayed from the start, then live, or with
+a broadcast delay, each event once it is that old."""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from typing import NamedTuple
@@ -26,9 +29,12 @@ class MatchFeed:
     holds back its own gRPC stream, whose flow control suspends ``follow`` while the
     client reads nothing, and the referee buffers at most a flow-control window for it."""
 
-    def __init__(self, match_id: str) -> None:
+    def __init__(self, match_id: str, delay_s: float = 0.0) -> None:
         self.match_id = match_id
+        self.delay_s = delay_s
         self._items: list[referee_pb2.MatchEvent | _GameEvent | bytes] = []
+        self._posted: list[float] = []
+        """When each item was posted (monotonic), kept only with a delay."""
         self.done = False
         self._wakeup: asyncio.Event | None = None  # only while someone waits
 
@@ -52,6 +58,8 @@ class MatchFeed:
 
     def _append(self, item: referee_pb2.MatchEvent | _GameEvent | bytes) -> None:
         self._items.append(item)
+        if self.delay_s:
+            self._posted.append(time.monotonic())
         if self._wakeup is not None:
             self._wakeup.set()
             self._wakeup = None
@@ -77,7 +85,7 @@ class MatchFeed:
         sent = 0
         while True:
             if sent < len(self._items):
-                end = len(self._items)
+                end = await self._due(sent) if self.delay_s else len(self._items)
                 for sequence in range(sent, end):
                     yield self.event(sequence)
                 sent = end
@@ -87,6 +95,14 @@ class MatchFeed:
                 if self._wakeup is None:
                     self._wakeup = asyncio.Event()
                 await self._wakeup.wait()
+
+    async def _due(self, first: int) -> int:
+        """Wait until item ``first`` is ``delay_s`` old; then the end of the items that
+        are (at least ``first + 1``)."""
+        wait = self._posted[first] + self.delay_s - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return bisect.bisect_right(self._posted, time.monotonic() - self.delay_s, lo=first + 1)
 
 
 class FeedRegistry:
@@ -99,8 +115,8 @@ class FeedRegistry:
     def __contains__(self, match_id: str) -> bool:
         return match_id in self._feeds
 
-    def open(self, match_id: str) -> MatchFeed:
-        feed = MatchFeed(match_id)
+    def open(self, match_id: str, delay_s: float = 0.0) -> MatchFeed:
+        feed = MatchFeed(match_id, delay_s)
         self._feeds[match_id] = feed
         finished = [k for k, f in self._feeds.items() if f.done]
         for key in finished[: max(0, len(finished) - self.keep_finished)]:

@@ -81,17 +81,26 @@ class MatchSpec:
     max_decisions: int = MAX_DECISIONS
     time_bank_s: float = 0.0
     disclosure: referee_pb2.DealDisclosure.ValueType = referee_pb2.DEAL_DISCLOSURE_PUBLIC
-    bot_match_id: str = field(default_factory=new_token)
-    """What the bots are told the match is called: an opaque token, never the match id,
-    which names tournament, game, pairing and deal."""
+    seat_tokens: tuple[str, ...] = ()
+    """What each seat's bot is told the match is called, by seat: an opaque token of its
+    own, never the match id (which names tournament, game, pairing and deal), and never
+    another seat's, so that bots at one table cannot recognise each other by it. Empty:
+    fresh ones."""
     replay_id: str = ""
     """Empty: the match id. An unguessable token when the deal is not public."""
     seat_names: tuple[str, ...] = ()
     """What watchers and the replay call each seat's bot, never its address (empty:
     "bot N" for seat N - 1)."""
+    broadcast_delay_s: float = 0.0
+    """How long watchers wait for each event (``arena.referee.feed``)."""
     seat_hosted: tuple[HostedEntry | None, ...] = ()
     """The package of each seat the referee hosts (its address in ``seat_bots`` is
     then empty); empty when it hosts none."""
+
+    def __post_init__(self) -> None:
+        if not self.seat_tokens:
+            tokens = tuple(new_token() for _ in range(self.game.info.num_seats))
+            object.__setattr__(self, "seat_tokens", tokens)
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if self.seat_names else f"bot {seat + 1}"
@@ -150,7 +159,7 @@ class MatchRunner:
             game=self.info.name,
             seed=spec.seed,
             deal_salt=self.salt,
-            bot_match_id=spec.bot_match_id,
+            seat_tokens=spec.seat_tokens,
             options_json=json.dumps(spec.options, sort_keys=True) if spec.options else "",
             seat_names=[spec.seat_name(s) for s in range(self.info.num_seats)],
             move_deadline=wire.duration(spec.move_deadline_s),
@@ -346,7 +355,7 @@ class MatchRunner:
             index = outcome.decisions
             request = wire_bytes.act_request(
                 state,
-                match_id=spec.bot_match_id,
+                match_id=spec.seat_tokens[seat],
                 decision_index=index,
                 deadline_s=spec.move_deadline_s,
                 legal=legal,
@@ -360,7 +369,7 @@ class MatchRunner:
                 response = await seats[seat].act(request, self.clocks.allowance(seat), index)
                 action = response.action_id
                 problem = answer_fault(
-                    response, match_id=spec.bot_match_id, decision_index=index, legal=legal
+                    response, match_id=spec.seat_tokens[seat], decision_index=index, legal=legal
                 )
             except BotFault as fault:
                 problem = fault.kind, fault.detail
@@ -522,7 +531,7 @@ class MatchRunner:
             calls.append(
                 connections[address].stub.MatchEnded(
                     bot_pb2.MatchEndedRequest(
-                        match_id=spec.bot_match_id,
+                        match_id=spec.seat_tokens[seat],
                         game=self.info.name,
                         seat=seat,
                         scores=[t.score for t in result.teams],

@@ -88,6 +88,9 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
             request.move_deadline if request.HasField("move_deadline") else None
         )
         time_bank = limits.time_bank_s(request.time_bank if request.HasField("time_bank") else None)
+        delay = limits.broadcast_delay_s(
+            request.broadcast_delay if request.HasField("broadcast_delay") else None
+        )
         limits.max_faults(request.fault_policy.max_faults, "fault_policy.max_faults")
     except limits.LimitError as error:
         raise InvalidRequest(str(error)) from None
@@ -114,6 +117,7 @@ def match_spec(request: referee_pb2.PlayMatchRequest) -> MatchSpec:
         time_bank_s=time_bank,
         disclosure=disclosure,
         replay_id="" if public else new_token(),
+        broadcast_delay_s=delay,
     )
 
 

@@ -125,7 +125,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             )
         self.running += 1
         metrics.MATCHES_RUNNING.inc()
-        feed = self.feeds.open(spec.match_id)
+        feed = self.feeds.open(spec.match_id, spec.broadcast_delay_s)
         this = asyncio.current_task()
         assert this is not None
         self.matches.add(this)

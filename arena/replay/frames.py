@@ -26,7 +26,7 @@ from google.protobuf import json_format
 
 from arena import wire_bytes
 from arena.games import State, get_game
-from arena.replay.record import FORMAT, HAND_END_KINDS, VERSION
+from arena.replay.record import FORMAT, HAND_END_KINDS, VERSION, seat_token
 from arena.replay.tables import PLAY_DIRECTION, table
 from arena.replay.verify import ReplayMismatch, verify_replay
 from arena.v1 import bot_pb2
@@ -218,7 +218,7 @@ class _Walk:
         state = self.state
         return wire_bytes.act_request(
             state,
-            match_id=self.doc.get("bot_match_id", ""),
+            match_id=seat_token(self.doc, state.current_seat()),
             decision_index=self.decisions,
             deadline_s=self.doc["move_deadline_ms"] / 1000,
             legal=state.legal_actions(),

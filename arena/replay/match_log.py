@@ -142,18 +142,25 @@ def replay(log: referee_pb2.MatchLog) -> Replayed:
         commitment = deal_commitment(log.match_id, log.seed, log.deal_salt or None)
     except ValueError as error:
         raise ReplayMismatch(f"bad deal salt: {error}") from None
+    if log.seat_tokens and len(log.seat_tokens) != info.num_seats:
+        raise ReplayMismatch(
+            f"{info.name} has {info.num_seats} seats, the record has {len(log.seat_tokens)} "
+            "seat tokens"
+        )
+    tokens = list(log.seat_tokens)
     recorder = ReplayRecorder(
         match_id=log.match_id,
         game=info.name,
         seed=log.seed,
         deal_commitment=commitment,
         deal_salt=log.deal_salt or None,
-        bot_match_id=log.bot_match_id,
         options=options,
         seats=[
             {"seat": s, "team": info.seat_teams[s], "bot": name}
+            | ({"token": tokens[s]} if tokens else {})
             for s, name in enumerate(log.seat_names)
         ],
+        bot_match_id=log.bot_match_id,
         move_deadline_s=deadline_s,
         max_faults=log.max_faults,
         time_bank_s=bank_s,
@@ -311,6 +318,7 @@ def log_from_replay(document: Mapping[str, Any]) -> referee_pb2.MatchLog:
     """The record of a replay document a referee wrote before records existed; the
     document must verify (``ReplayMismatch`` otherwise), and the record re-runs to it."""
     verify_replay(document)
+    tokens = [seat["token"] for seat in document["seats"] if "token" in seat]
     game = get_game(document["game"])
     options = document.get("options") or {}
     state = game.new_state(document["seed"], options)
@@ -319,7 +327,9 @@ def log_from_replay(document: Mapping[str, Any]) -> referee_pb2.MatchLog:
         game=document["game"],
         seed=document["seed"],
         deal_salt=document.get("deal_salt", ""),
-        bot_match_id=document.get("bot_match_id", document["match_id"]),
+        seat_tokens=tokens,
+        # Before each seat had a token, every seat was told one (before tokens, the id).
+        bot_match_id="" if tokens else document.get("bot_match_id", document["match_id"]),
         options_json=json.dumps(options, sort_keys=True) if options else "",
         seat_names=[seat["bot"] for seat in document["seats"]],
         move_deadline=wire.duration(document["move_deadline_ms"] / 1000),

@@ -10,7 +10,7 @@ all hidden cards; ``arena.replay.verify`` checks one against the engines.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from arena.games.api import Event
@@ -49,15 +49,17 @@ class ReplayRecorder:
         seed: int,
         deal_commitment: str,
         deal_salt: str | None,
-        bot_match_id: str,
         options: dict[str, Any],
         seats: Sequence[dict[str, Any]],
         move_deadline_s: float,
         max_faults: int,
         time_bank_s: float = 0.0,
         started_at: dt.datetime | None = None,
+        bot_match_id: str = "",
     ) -> None:
-        """``deal_salt`` None: a commitment from before salts (an imported replay)."""
+        """``deal_salt`` None: a commitment from before salts (an imported replay).
+        ``bot_match_id``: the one token every seat was told, in a match from before each
+        seat had its own (in ``seats``, as ``token``)."""
         started = started_at or dt.datetime.now(dt.UTC)
         self._doc: dict[str, Any] = {
             "format": FORMAT,
@@ -79,6 +81,8 @@ class ReplayRecorder:
         }
         if deal_salt is None:
             del self._doc["deal_salt"]
+        if not bot_match_id:
+            del self._doc["bot_match_id"]
         if time_bank_s:
             self._doc["time_bank_ms"] = round(time_bank_s * 1000, 3)
         self._notes: list[tuple[int, dict[str, Any] | _Decision]] = []
@@ -177,3 +181,10 @@ class _Decision(NamedTuple):
         if self.table is not None:
             out["table"] = self.table
         return out
+
+
+def seat_token(doc: Mapping[str, Any], seat: int) -> str:
+    """The token a seat's bot was told (``ActRequest.match_id``): its own, or in a match
+    from before each seat had one, the match's single token."""
+    token: str = doc["seats"][seat].get("token") or doc.get("bot_match_id", "")
+    return token

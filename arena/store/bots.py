@@ -38,7 +38,8 @@ class RegisteredBot:
     fresh sandboxed process per seat and match, so it cannot remember one match in the
     next. A hosted bot has no address."""
     author: str = ""
-    """A hosted bot's author (``arena.store.authors``); empty for the operator's."""
+    """Its owner (``arena.store.authors``): a hosted bot's author, or the one a remote
+    bot was registered for; empty for the operator's house bots."""
     record_version: int = VERSION
     """The record's schema (``arena.records``); ``version`` is the bot's own."""
 

@@ -28,6 +28,8 @@ TEAMS = 2
 """Every game the arena has is played by two teams; a result names an entry per team."""
 SEAT_BOTS = "seat_bots"
 STARTED_AT = "started_at"
+SHARED_PARTNERS = "shared_partners"
+SAME_AUTHOR = "same_author"
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,12 @@ class MatchResult:
     started_at: float | None = None
     """When the worker asked the referee to play the attempt that counted (seconds since
     the epoch); None for a result stored before it was kept."""
+    shared_partners: tuple[str, ...] | None = None
+    """The entries whose one process held both seats of their team (remote entries in a
+    partnership game): each could see its partner's hand. None: none did, or a result
+    stored before the arena noted it."""
+    same_author: bool = False
+    """Both entries are one author's: the result is played but never rated."""
     record_version: int = VERSION
 
     @property
@@ -124,6 +132,10 @@ class MatchResult:
             data[SEAT_BOTS] = list(self.seat_bots)
         if self.started_at is not None:
             data[STARTED_AT] = self.started_at
+        if self.shared_partners:
+            data[SHARED_PARTNERS] = list(self.shared_partners)
+        if self.same_author:
+            data[SAME_AUTHOR] = True
         data["record_version"] = self.record_version
         _read(data)
         return data
@@ -181,6 +193,8 @@ def _read(data: Mapping[str, Any]) -> MatchResult:
         operator_seed=f.optional_flag("operator_seed"),
         seat_bots=None if data.get(SEAT_BOTS) is None else f.texts(SEAT_BOTS),
         started_at=None if data.get(STARTED_AT) is None else f.number(STARTED_AT, 0),
+        shared_partners=None if not data.get(SHARED_PARTNERS) else f.texts(SHARED_PARTNERS),
+        same_author=SAME_AUTHOR in data and f.flag(SAME_AUTHOR),
         record_version=f.integer("record_version", VERSION, VERSION),
     )
 

@@ -13,21 +13,29 @@ anyone. What it must never learn is a deal it still has to play. So:
   the cards to one of the second through what the host shares (CPU load, timing). Sealed
   needs it; trusted, whose entries the operator vouches for, follows the same rule,
   which costs it nothing;
-- results, replays and seeds of a tournament are published when it ends.
+- results, replays and seeds of a tournament are published when it ends;
+- while it runs, every public read names a match by its *public id*, which derives from
+  the secret seed and salt, so nothing a bot can watch ties its plays to a pairing, a
+  deal or a half; once the seed is published anyone can check the mapping.
 
 Commitment texts (hash: lowercase hex SHA-256 of the UTF-8 text; parts separated by
 one space, integers in decimal without leading zeros):
 
 - tournament: ``arena.v1 tournament <tournament_id> <master_seed> <salt>``
 - deal seed:  first 8 bytes, big-endian, of SHA-256 of ``arena.v1 seed <master_seed> <deal_key>``
+- public id:  ``p`` and the first 20 hex digits of SHA-256 of
+  ``arena.v1 public <master_seed> <salt> <match_id>``
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from arena.games import get_game
 from arena.referee.commitment import SALT, new_salt
 from arena.v1 import arena_pb2, referee_pb2
 
@@ -44,16 +52,42 @@ PROTO = {
     TRUSTED: arena_pb2.FAIR_PLAY_TRUSTED,
 }
 MAX_SEED = 2**64 - 1
+PUBLIC_ID = re.compile(r"p[0-9a-f]{20}")
+"""A public match id (``public_match_id``)."""
 
 TRUSTED_CAVEAT = (
     "played in FAIR_PLAY_TRUSTED: both halves of a duplicate pair share a deal, so a bot "
     "that remembers the first half knows its opponents' cards in the second; the operator "
     "vouches for the entries"
 )
+SHARED, ISOLATED = "shared", "isolated"
+PARTNERS = {
+    arena_pb2.PARTNERS_SHARED: SHARED,
+    arena_pb2.PARTNERS_ISOLATED: ISOLATED,
+}
+PARTNERS_PROTO = {name: value for value, name in PARTNERS.items()}
+PARTNERS_CAVEAT = "partners share one process: each may see the other's hand"
+"""Where a remote entry plays a partnership game: the referee calls both seats of its
+team at its one address, and what one process does with two hands nobody can see."""
 OPERATOR_SEED_CAVEAT = (
     "dealt from an operator's master seed: anyone who knows or guesses it can deal every "
     "match, so its deals are only as secret as the operator kept it"
 )
+
+
+def default_partners(mode: str) -> str:
+    """Sealed tournaments seat only hosted bots, each seat its own sandbox: isolated."""
+    return ISOLATED if mode == SEALED else SHARED
+
+
+def partnership_games(games: Iterable[str]) -> list[str]:
+    """The games among ``games`` in which a team holds more than one seat."""
+    found = []
+    for name in games:
+        info = get_game(name).info
+        if info.num_seats > info.num_teams:
+            found.append(name)
+    return found
 
 
 def duplicate(mode: str) -> bool:
@@ -88,6 +122,12 @@ class MasterSeed:
     def commitment(self, tournament_id: str) -> str:
         return seed_commitment(tournament_id, self.value, self.salt)
 
+    def public_id(self, match_id: str) -> str:
+        """What public reads call ``match_id`` while its tournament runs: an id that says
+        nothing of its pairing, deal or half without the secret seed and salt (an
+        operator's seed may be guessed; the salt, drawn by the arena, may not)."""
+        return public_match_id(self.value, self.salt, match_id)
+
 
 def commitment_text(tournament_id: str, master_seed: int, salt: str) -> str:
     if not 0 <= master_seed <= MAX_SEED:
@@ -100,6 +140,11 @@ def commitment_text(tournament_id: str, master_seed: int, salt: str) -> str:
 def seed_commitment(tournament_id: str, master_seed: int, salt: str) -> str:
     text = commitment_text(tournament_id, master_seed, salt)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def public_match_id(master_seed: int, salt: str, match_id: str) -> str:
+    text = f"arena.v1 public {master_seed} {salt} {match_id}"
+    return "p" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def deal_seed(master_seed: int, deal_key: str) -> int:

@@ -67,9 +67,17 @@ def seed_text(t: arena_pb2.Tournament) -> str:
     return f"{source}, commitment {seed.commitment[:16]}"
 
 
+def partners_text(t: arena_pb2.Tournament) -> str:
+    """Whether partners may share a process, and which entries' do."""
+    if t.partners == arena_pb2.PARTNERS_ISOLATED:
+        return "partners isolated (each seat its own sandbox)"
+    return "; ".join(t.caveats) or "partners shared (no remote entry plays a partnership game)"
+
+
 def fairness(t: arena_pb2.Tournament) -> str:
-    """The fair-play mode and the seed's state, as every read of a tournament says them."""
-    return f"fair play {fair_play_text(t)}, {seed_text(t)}"
+    """The fair-play mode, the seed's state and how partners sit, as every read of a
+    tournament says them."""
+    return f"fair play {fair_play_text(t)}, {seed_text(t)}, {partners_text(t)}"
 
 
 def _units(value: float) -> str:

@@ -8,7 +8,7 @@ spec are those of every stored record (``arena.records``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,20 @@ from arena.games import UnknownGameError, game_names, get_game
 from arena.records import Fields, check_version, parse, upgrade
 from arena.referee.commitment import SALT
 from arena.tournament import formats
-from arena.tournament.fair_play import MAX_SEED, MODES, OPEN, SEALED, TRUSTED, MasterSeed
+from arena.tournament.fair_play import (
+    ISOLATED,
+    MAX_SEED,
+    MODES,
+    OPEN,
+    PARTNERS,
+    PARTNERS_CAVEAT,
+    SEALED,
+    SHARED,
+    TRUSTED,
+    MasterSeed,
+    default_partners,
+    partnership_games,
+)
 from arena.v1 import arena_pb2
 
 if TYPE_CHECKING:
@@ -44,7 +57,8 @@ FORMAT_PROTO = {name: value for value, name in FORMAT_NAMES.items() if value}
 PARAMS_OF = {"gauntlet": "gauntlet", "swiss": "swiss", "sprt": "sprt"}
 """The ``TournamentSpec.format_params`` field each format takes, if any."""
 LADDER = "ladder"
-DEALS_AS_NEEDED = frozenset({"sprt", LADDER})
+SPRT = "sprt"
+DEALS_AS_NEEDED = frozenset({SPRT, LADDER})
 """Formats that deal as many deals as they need: ``deals`` may be left unset."""
 SHARED_GAMES = frozenset({"swiss", "knockout", "sprt"})
 """Formats in which every entry plays every game: their games default to the ones all
@@ -52,7 +66,7 @@ the entries play."""
 
 
 SPEC = "tournament spec"
-SPEC_VERSION = 2
+SPEC_VERSION = 3
 
 
 class InvalidSpec(ValueError):
@@ -94,22 +108,28 @@ class Entry:
     games: tuple[str, ...]
     address: str = ""
     hosted: HostedPackage | None = None
+    author: str = ""
+    """Its owner (``RegisteredBot.author``); empty for a house bot of the operator's."""
 
     def how_to_play(self) -> dict[str, Any]:
-        """What a worker needs to seat it: its address, or its package."""
+        """What a worker needs to seat it (its address, or its package) and to store its
+        results (its author)."""
+        how: dict[str, Any] = {"author": self.author} if self.author else {}
         if self.hosted is not None:
-            return {"hosted": self.hosted.to_json()}
-        return {"address": self.address}
+            return how | {"hosted": self.hosted.to_json()}
+        return how | {"address": self.address}
 
     @classmethod
     def from_how(cls, label: str, how: Mapping[str, Any]) -> Entry:
         """An entry as ``how_to_play`` stored it (a ladder's lineup): its games untold."""
         kind = f"lineup entry {label!r}"
+        f = Fields(kind, how)
+        author = f.text("author") if "author" in how else ""
         if "hosted" in how:
             return cls(
-                label, (), hosted=HostedPackage.from_json(Fields(kind, how).mapping("hosted"), kind)
+                label, (), hosted=HostedPackage.from_json(f.mapping("hosted"), kind), author=author
             )
-        return cls(label, (), address=Fields(kind, how).text("address"))
+        return cls(label, (), address=f.text("address"), author=author)
 
 
 VersionLookup = Callable[[str, "str | None"], "HostedVersion | None"]
@@ -139,7 +159,43 @@ class TournamentPlan:
     """The seed's commitment as stored when the tournament was submitted, which every
     read serves: a seed changed in the store later no longer matches it (empty until it
     is stored, and for a tournament from before commitments)."""
+    broadcast_delay_ms: float = 0.0
+    """How long watchers wait for each event of its matches, and for a match to be
+    listed as live."""
+    partners: str = SHARED
+    """``isolated``: every entry that plays a partnership game is hosted."""
+    max_entries_per_author: int = 0
+    """As given: 0 for the default (``author_limit``)."""
     record_version: int = SPEC_VERSION
+
+    def author_limit(self) -> int | None:
+        """The most entries one author may have; None for no limit. Ladders and sealed
+        tournaments rank authors against each other: one entry each, unless the spec says
+        otherwise. Elsewhere, and in an SPRT (a version test), an author comparing their
+        own versions is the usual case."""
+        if self.max_entries_per_author:
+            return self.max_entries_per_author
+        if self.format == LADDER or (self.fair_play == SEALED and self.format != SPRT):
+            return 1
+        return None
+
+    def same_author(self, entries: Sequence[str], lineup: Mapping[str, Entry]) -> bool:
+        """Whether the entries seated are all one author's (house bots are nobody's):
+        their results are played but never rated."""
+        authors = {lineup[e].author if e in lineup else "" for e in entries}
+        return len(authors) == 1 and "" not in authors
+
+    def shared_partners(self) -> list[str]:
+        """The remote entries that play a partnership game: one process of theirs holds
+        both seats of their team (a ladder's entries come later: checked as they join)."""
+        games = set(partnership_games(self.played_games()))
+        return [e.label for e in self.lineup.values() if not e.hosted and games & set(e.games)]
+
+    def caveats(self) -> list[str]:
+        """What every read of the tournament says of its results, beyond its fair-play
+        mode and its seed's source, which reads show as they are."""
+        shared = self.shared_partners()
+        return [f"{PARTNERS_CAVEAT} ({', '.join(shared)})"] if shared else []
 
     def played_games(self) -> list[str]:
         """The games at least two entries play, in the order given (a ladder's entries
@@ -175,6 +231,10 @@ class TournamentPlan:
             "games_of": {e: list(x.games) for e, x in self.lineup.items()},
             "format": self.format,
             "format_params": dict(self.format_params),
+            "broadcast_delay_ms": self.broadcast_delay_ms,
+            "partners": self.partners,
+            "max_entries_per_author": self.max_entries_per_author,
+            "authors": {e: x.author for e, x in self.lineup.items() if x.author},
             "record_version": self.record_version,
         }
         _read_spec(data)
@@ -203,7 +263,16 @@ def _spec_v2(data: dict[str, Any]) -> None:
     data.setdefault("format_params", {})
 
 
-_SPEC_UPGRADES = (_spec_v2,)
+def _spec_v3(data: dict[str, Any]) -> None:
+    """Version 2: specs stored before broadcast delays and the partners setting; a sealed
+    tournament's partners were isolated already (every entry hosted)."""
+    data.setdefault("broadcast_delay_ms", 0.0)
+    data.setdefault("partners", ISOLATED if data.get("fair_play") == SEALED else SHARED)
+    data.setdefault("max_entries_per_author", 0)
+    data.setdefault("authors", {})
+
+
+_SPEC_UPGRADES = (_spec_v2, _spec_v3)
 
 
 def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
@@ -215,13 +284,18 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
         for label, package in f.mapping("hosted").items()
     }
     games_of = f.mapping("games_of")
+    authors = f.text_map("authors")
     lineup = {}
     for label in entries:
         if label not in addresses and label not in hosted:
             f.fail("addresses", f"an address or a hosted package for entry {label!r}")
         games = Fields(f"{SPEC}: games_of", games_of).texts(label)
         lineup[label] = Entry(
-            label, games, address=addresses.get(label, ""), hosted=hosted.get(label)
+            label,
+            games,
+            address=addresses.get(label, ""),
+            hosted=hosted.get(label),
+            author=authors.get(label, ""),
         )
     salt = f.text("seed_salt")
     if salt and not SALT.fullmatch(salt):
@@ -245,6 +319,9 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
         format=f.text("format", tuple(formats.FORMATS)),
         format_params=f.mapping("format_params"),
         published_commitment=commitment,
+        broadcast_delay_ms=f.number("broadcast_delay_ms", 0),
+        partners=f.text("partners", (ISOLATED, SHARED)),
+        max_entries_per_author=f.integer("max_entries_per_author", 0, MAX_ENTRIES),
         record_version=f.integer("record_version", SPEC_VERSION, SPEC_VERSION),
     )
 
@@ -298,12 +375,21 @@ def plan(
         time_bank_ms = 1000 * limits.time_bank_s(
             spec.time_bank if spec.HasField("time_bank") else None
         )
+        delay_ms = 1000 * limits.broadcast_delay_s(
+            spec.broadcast_delay if spec.HasField("broadcast_delay") else None
+        )
         limits.max_faults(spec.max_faults)
     except limits.LimitError as error:
         raise InvalidSpec(str(error)) from None
     if len(spec.name) > MAX_NAME_CHARS:
         raise InvalidSpec(f"name is {len(spec.name)} characters; at most {MAX_NAME_CHARS}")
     mode = _fair_play(spec.fair_play, entries, {e.label for e in lineup if e.hosted})
+    partners = _partners(spec.partners, mode)
+    if not 0 <= spec.max_entries_per_author <= MAX_ENTRIES:
+        raise InvalidSpec(
+            f"max_entries_per_author must be 1 to {MAX_ENTRIES}, or 0 for the default (1 in a "
+            f"ladder or a sealed tournament, else no limit), got {spec.max_entries_per_author}"
+        )
     seed = MasterSeed.given(spec.master_seed) if spec.HasField("master_seed") else MasterSeed.draw()
     planned = TournamentPlan(
         entries=entries,
@@ -318,7 +404,19 @@ def plan(
         lineup={e.label: e for e in lineup},
         format=format_name,
         format_params=params,
+        broadcast_delay_ms=delay_ms,
+        partners=partners,
+        max_entries_per_author=spec.max_entries_per_author,
     )
+    _check_authors(planned)
+    shared = planned.shared_partners()
+    if partners == ISOLATED and shared:
+        raise InvalidSpec(
+            "PARTNERS_ISOLATED seats each partner in a sandbox of its own, so every entry "
+            f"that plays a partnership game ({', '.join(partnership_games(games))}) must be "
+            f"a hosted bot; remote: {', '.join(shared)}. Use PARTNERS_SHARED (every read "
+            f"then says {PARTNERS_CAVEAT!r}), or leave those games out"
+        )
     try:
         total = formats.build("check", planned).total()
     except formats.InvalidFormat as error:
@@ -332,23 +430,60 @@ def plan(
     return replace(planned, total=total)
 
 
+def _check_authors(planned: TournamentPlan) -> None:
+    limit = planned.author_limit()
+    if limit is None:
+        return
+    over = {
+        author: labels
+        for author, labels in _by_author(planned.lineup.values()).items()
+        if len(labels) > limit
+    }
+    if over:
+        listed = "; ".join(f"{a}: {', '.join(labels)}" for a, labels in sorted(over.items()))
+        raise InvalidSpec(
+            f"at most {limit} {'entry' if limit == 1 else 'entries'} per author in this "
+            f"tournament (max_entries_per_author); over it: {listed}. Enter fewer of their "
+            "bots, or raise max_entries_per_author (house bots, with no author, do not count)"
+        )
+
+
+def _by_author(entries: Iterable[Entry]) -> dict[str, list[str]]:
+    """Each author's entries' labels, in order; house bots (no author) left out."""
+    found: dict[str, list[str]] = {}
+    for entry in entries:
+        if entry.author:
+            found.setdefault(entry.author, []).append(entry.label)
+    return found
+
+
 def ladder_lineup(
     spec: TournamentPlan, registered: Sequence[RegisteredBot], version_of: VersionLookup
 ) -> list[Entry]:
     """Who plays a ladder now: every registered bot that plays one of its games (a
-    hosted bot as its newest version), only hosted ones if the ladder is sealed."""
+    hosted bot as its newest version), only hosted ones if the ladder is sealed, and if
+    its partners are isolated, no remote bot that would play a partnership game."""
     games = set(spec.games)
     lineup = []
-    for bot in registered:
+    limit = spec.author_limit()
+    taken: dict[str, int] = {}
+    # An author over the limit plays the bots registered (or submitted to) last.
+    for bot in sorted(registered, key=lambda b: -b.registered_at):
+        if bot.author and limit is not None and taken.get(bot.author, 0) >= limit:
+            continue
         if bot.hosted:
             version = version_of(bot.name, None)
-            entry = None if version is None else _hosted_entry(version)
+            entry = None if version is None else _hosted_entry(version, bot.author)
         elif spec.fair_play != SEALED:
-            entry = Entry(bot.name, bot.games, address=bot.address)
+            entry = Entry(bot.name, bot.games, address=bot.address, author=bot.author)
+            if spec.partners == ISOLATED and partnership_games(set(spec.games) & set(bot.games)):
+                entry = None  # its one process would hold both seats of its team
         else:
             entry = None
         if entry is not None and games & set(entry.games):
             lineup.append(entry)
+            if bot.author:
+                taken[bot.author] = taken.get(bot.author, 0) + 1
     return sorted(lineup, key=lambda e: e.label)[:MAX_ENTRIES]
 
 
@@ -396,18 +531,32 @@ def _entry(given: str, registered: Mapping[str, RegisteredBot], version_of: Vers
             raise InvalidSpec(
                 f"{given!r}: {name} is a remote bot, which has no versions; enter it as {name!r}"
             )
-        return Entry(name, bot.games, address=bot.address)
+        return Entry(name, bot.games, address=bot.address, author=bot.author)
     version = version_of(name, label if at else None)
     if version is None:
         raise InvalidSpec(
             f"hosted bot {name!r} has no version {label!r}; `arena bot versions {name}` "
             "lists them (enter just the name for the newest)"
         )
-    return _hosted_entry(version)
+    return _hosted_entry(version, bot.author)
 
 
-def _hosted_entry(version: HostedVersion) -> Entry:
-    return Entry(version.label, version.games, hosted=HostedPackage.of(version))
+def _hosted_entry(version: HostedVersion, author: str) -> Entry:
+    return Entry(version.label, version.games, hosted=HostedPackage.of(version), author=author)
+
+
+def _partners(value: int, mode: str) -> str:
+    if value == arena_pb2.PARTNERS_UNSPECIFIED:
+        return default_partners(mode)
+    partners: str | None = PARTNERS.get(value)  # type: ignore[call-overload]
+    if partners is None:
+        raise InvalidSpec(
+            f"unknown partners {value}; allowed: PARTNERS_SHARED (a remote entry's one "
+            "process plays both seats of its team, and reads say so), PARTNERS_ISOLATED "
+            "(hosted entries only, each seat its own sandbox) or unset (isolated when "
+            "sealed, else shared)"
+        )
+    return partners
 
 
 def _fair_play(value: int, entries: Sequence[str], hosted: set[str]) -> str:

@@ -23,7 +23,7 @@ from arena.referee.commitment import deal_commitment
 from arena.replay.match_log import replay
 from arena.replay.verify import ReplayMismatch
 from arena.tournament.digest import read_line, results_digest
-from arena.tournament.fair_play import MODES, OPEN, deal_seed, seed_commitment
+from arena.tournament.fair_play import MODES, OPEN, deal_seed, public_match_id, seed_commitment
 from arena.tournament.progress import result_end_name
 from arena.v1 import arena_pb2
 
@@ -65,6 +65,7 @@ def verify_tournament(
     dealt: dict[int, str] = {}
     for record in results:
         _check_match(tournament.id, mode, seed.master_seed, record)
+        _check_public_id(seed.master_seed, seed.salt, record)
         _check_log(record)
         if mode == OPEN and record.seed in dealt:
             raise TournamentMismatch(
@@ -84,8 +85,9 @@ def verify_tournament(
     source = "operator's seed" if seed.source == arena_pb2.SEED_SOURCE_OPERATOR else "arena seed"
     return (
         f"verified: tournament {tournament.id} ({mode}, {source}): seed commitment OK; "
-        f"{len(results)} match seeds derive from the master seed; {len(results)} deal "
-        f"commitments OK; {len(results)} match records re-run to their results{digest}"
+        f"{len(results)} match seeds and public ids derive from the master seed; "
+        f"{len(results)} deal commitments OK; {len(results)} match records re-run to their "
+        f"results{digest}"
     )
 
 
@@ -116,6 +118,17 @@ def _check_match(
             f"{name}: deal commitment mismatch: referee match {record.referee_match_id}, seed "
             f"{record.seed} and salt {record.deal_salt} hash to {committed}, but "
             f"{record.deal_commitment} was published"
+        )
+
+
+def _check_public_id(master_seed: int, salt: str, record: arena_pb2.MatchRecord) -> None:
+    """The id public reads gave the match while the tournament ran is the one its seed
+    and salt derive: the published mapping is the true one."""
+    derived = public_match_id(master_seed, salt, record.match_id)
+    if record.public_id != derived:
+        raise TournamentMismatch(
+            f"{record.match_id}: public id {record.public_id!r}, but master seed {master_seed} "
+            f"and salt {salt!r} give {derived}"
         )
 
 

@@ -24,6 +24,48 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _Partners:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PartnersEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Partners.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PARTNERS_UNSPECIFIED: _Partners.ValueType  # 0
+    """Not set: PARTNERS_ISOLATED in a FAIR_PLAY_SEALED tournament, PARTNERS_SHARED in
+    others.
+    """
+    PARTNERS_SHARED: _Partners.ValueType  # 1
+    """A remote entry's one address plays every seat of its team, so one process may join
+    its partners' hands; every read of a tournament where a remote entry plays a
+    partnership game says so (Tournament.caveats, Leaderboard.caveats). Hosted entries
+    are isolated whatever this says.
+    """
+    PARTNERS_ISOLATED: _Partners.ValueType  # 2
+    """Every entry that plays a partnership game must be hosted: each of its seats is a
+    separate sandboxed process, without network, that cannot reach its partner's.
+    Refused with INVALID_ARGUMENT, naming them, when remote entries would play one.
+    """
+
+class Partners(_Partners, metaclass=_PartnersEnumTypeWrapper):
+    """Whether the seats of one entry's team may share what they see."""
+
+PARTNERS_UNSPECIFIED: Partners.ValueType  # 0
+"""Not set: PARTNERS_ISOLATED in a FAIR_PLAY_SEALED tournament, PARTNERS_SHARED in
+others.
+"""
+PARTNERS_SHARED: Partners.ValueType  # 1
+"""A remote entry's one address plays every seat of its team, so one process may join
+its partners' hands; every read of a tournament where a remote entry plays a
+partnership game says so (Tournament.caveats, Leaderboard.caveats). Hosted entries
+are isolated whatever this says.
+"""
+PARTNERS_ISOLATED: Partners.ValueType  # 2
+"""Every entry that plays a partnership game must be hosted: each of its seats is a
+separate sandboxed process, without network, that cannot reach its partner's.
+Refused with INVALID_ARGUMENT, naming them, when remote entries would play one.
+"""
+Global___Partners: _TypeAlias = Partners  # noqa: Y015
+
 class _TournamentFormat:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -320,19 +362,27 @@ class RegisterBotRequest(_message.Message):
 
     NAME_FIELD_NUMBER: _builtins.int
     ADDRESS_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Unique name: 1 to 40 letters, digits, '-', '_' or '.'."""
     address: _builtins.str
     """Address the referees use to reach the bot, "host:port"."""
+    author: _builtins.str
+    """The author who owns it (one AddAuthor made), so that tournaments can hold each
+    author to their entry limit and never rate one author's entries against each other.
+    Empty: the operator's own (a house bot). An author the arena does not know is
+    INVALID_ARGUMENT.
+    """
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
         address: _builtins.str = ...,
+        author: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "author", b"author", "name", b"name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -367,8 +417,9 @@ class RegisteredBot(_message.Message):
     sandboxed process per seat and match; such a bot has no address.
     """
     author: _builtins.str
-    """A hosted bot's author, who may submit its versions and read its logs; empty for
-    the operator's bots.
+    """Its owner: for a hosted bot, the author who may submit its versions and read its
+    logs; for a remote bot, the author it was registered for. Empty for the operator's
+    own (house) bots.
     """
     @_builtins.property
     def games(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -602,6 +653,9 @@ class TournamentSpec(_message.Message):
     GAUNTLET_FIELD_NUMBER: _builtins.int
     SWISS_FIELD_NUMBER: _builtins.int
     SPRT_FIELD_NUMBER: _builtins.int
+    BROADCAST_DELAY_FIELD_NUMBER: _builtins.int
+    PARTNERS_FIELD_NUMBER: _builtins.int
+    MAX_ENTRIES_PER_AUTHOR_FIELD_NUMBER: _builtins.int
     deals: _builtins.int
     """Deal seeds per pairing and game (in each Swiss round and knockout tie); each is
     played twice, seats swapped. 1 to 1000. FORMAT_SPRT deals as many as it needs.
@@ -620,6 +674,19 @@ class TournamentSpec(_message.Message):
     """How deals are kept from bots that remember what they were sent. Unset: OPEN."""
     format: Global___TournamentFormat.ValueType
     """Who meets whom, and when the tournament is decided. Unset: ROUND_ROBIN."""
+    partners: Global___Partners.ValueType
+    """Whether an entry's partners (the seats of its team in a 4-seat game) may share a
+    process. Unset: PARTNERS_ISOLATED for FAIR_PLAY_SEALED, PARTNERS_SHARED otherwise.
+    """
+    max_entries_per_author: _builtins.int
+    """The most entries one author may have (RegisteredBot.author; the operator's house
+    bots do not count), 1 to 64. Unset or 0: 1 in a ladder or a FAIR_PLAY_SEALED
+    tournament other than an SPRT, which rank authors against each other; no limit
+    otherwise, where an author comparing their own versions (a round robin of them, an
+    SPRT) is the usual case. Whatever the limit, results between two entries of one author are played but
+    never rated: they count on no leaderboard and in no collusion report. Reads show
+    the limit that applies.
+    """
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Registered bot names, at least 2, all different. In a 4-seat game each entry holds
@@ -656,6 +723,15 @@ class TournamentSpec(_message.Message):
     def sprt(self) -> Global___SprtParams:
         """For FORMAT_SPRT."""
 
+    @_builtins.property
+    def broadcast_delay(self) -> _duration_pb2.Duration:
+        """How long watchers wait for each event of the tournament's matches (WatchMatch, the
+        web's live pages), and for a match to be listed by ListLiveMatches: a bot that
+        watches learns its opponents and their plays only this long after the fact, so a
+        delay longer than a match shows it nothing while it plays. Unset: no delay; at most
+        1 hour.
+        """
+
     def __init__(
         self,
         *,
@@ -672,10 +748,13 @@ class TournamentSpec(_message.Message):
         gauntlet: Global___GauntletParams | None = ...,
         swiss: Global___SwissParams | None = ...,
         sprt: Global___SprtParams | None = ...,
+        broadcast_delay: _duration_pb2.Duration | None = ...,
+        partners: Global___Partners.ValueType = ...,
+        max_entries_per_author: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "format_params", b"format_params", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "move_deadline", b"move_deadline", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "broadcast_delay", b"broadcast_delay", "format_params", b"format_params", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "move_deadline", b"move_deadline", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "format", b"format", "format_params", b"format_params", "games", b"games", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "broadcast_delay", b"broadcast_delay", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "format", b"format", "format_params", b"format_params", "games", b"games", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "max_entries_per_author", b"max_entries_per_author", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "partners", b"partners", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__master_seed: _TypeAlias = _typing.Literal["master_seed"]  # noqa: Y015
     _WhichOneofArgType__master_seed: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed"]  # noqa: Y015
@@ -871,6 +950,8 @@ class Tournament(_message.Message):
     MATCHES_ISSUED_FIELD_NUMBER: _builtins.int
     STRANDED_FIELD_NUMBER: _builtins.int
     RESULTS_DIGEST_FIELD_NUMBER: _builtins.int
+    CAVEATS_FIELD_NUMBER: _builtins.int
+    PARTNERS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Tournament id."""
     state: Global___TournamentState.ValueType
@@ -889,6 +970,8 @@ class Tournament(_message.Message):
     """Once finished: the SHA-256 over every result and its match record, published then
     (arena/tournament/digest.py says how); `arena tournament verify` recomputes it.
     """
+    partners: Global___Partners.ValueType
+    """How the tournament's partners are seated: never UNSPECIFIED in a read."""
     @_builtins.property
     def spec(self) -> Global___TournamentSpec:
         """What it plays, as submitted (spec.master_seed is never set here: see seed)."""
@@ -924,6 +1007,13 @@ class Tournament(_message.Message):
         them again.
         """
 
+    @_builtins.property
+    def caveats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What a reader must know to weigh its results beyond `fair_play` and `seed.source`, one
+        sentence each: "partners share one process: each may see the other's hand (ENTRIES)"
+        where remote entries play a partnership game. Empty when none applies.
+        """
+
     def __init__(
         self,
         *,
@@ -942,10 +1032,12 @@ class Tournament(_message.Message):
         matches_issued: _builtins.int = ...,
         stranded: Global___TournamentStranded | None = ...,
         results_digest: _builtins.str = ...,
+        caveats: _abc.Iterable[_builtins.str] | None = ...,
+        partners: Global___Partners.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "seed", b"seed", "spec", b"spec", "standings", b"standings", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "results_digest", b"results_digest", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "created_at", b"created_at", "fair_play", b"fair_play", "forfeits", b"forfeits", "games", b"games", "id", b"id", "matches_done", b"matches_done", "matches_issued", b"matches_issued", "matches_total", b"matches_total", "partners", b"partners", "results_digest", b"results_digest", "seed", b"seed", "spec", b"spec", "standings", b"standings", "state", b"state", "stranded", b"stranded", "waiting", b"waiting"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1390,7 +1482,9 @@ class TournamentStranded(_message.Message):
 
     @_builtins.property
     def match_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """The first few of them by match id."""
+        """The first few of them, by their public ids (MatchRecord.public_id) while the
+        tournament runs.
+        """
 
     def __init__(
         self,
@@ -1722,6 +1816,7 @@ class LeaderboardRow(_message.Message):
     OPENSKILL_MU_FIELD_NUMBER: _builtins.int
     OPENSKILL_SIGMA_FIELD_NUMBER: _builtins.int
     OPENSKILL_ORDINAL_FIELD_NUMBER: _builtins.int
+    SHARED_PARTNERS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1 for the best of its group; 0 for a row that is not ranked (see status)."""
     bot: _builtins.str
@@ -1774,6 +1869,11 @@ class LeaderboardRow(_message.Message):
     """When asked: openskill_mu - 3 * openskill_sigma, a conservative skill (in the model,
     99.9% likely to be at most the bot's), which OpenSkill ranks by. Zero when not asked.
     """
+    shared_partners: _builtins.int
+    """Of `matches`, those in which the bot's one process held both seats of its team (a
+    remote entry in a partnership game): it may have seen its partner's hand there, and
+    the board's caveats say so.
+    """
     @_builtins.property
     def game_elo(self) -> _containers.ScalarMap[_builtins.str, _builtins.float]:
         """Elo per game, for the games this bot was rated in (overall leaderboards only)."""
@@ -1799,10 +1899,11 @@ class LeaderboardRow(_message.Message):
         openskill_mu: _builtins.float = ...,
         openskill_sigma: _builtins.float = ...,
         openskill_ordinal: _builtins.float = ...,
+        shared_partners: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "status", b"status", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "shared_partners", b"shared_partners", "status", b"status", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2036,7 +2137,12 @@ class ListResultsRequest(_message.Message):
     first page. Every other field must be as in the request that gave it.
     """
     order_by: _builtins.str
-    """"match_id" (the default when empty) or "match_id desc" (the latest scheduled first)."""
+    """"match_id" (the default when empty) or "match_id desc", in the order of
+    MatchRecord.match_id as the results show it: the schedule's ids once the tournament
+    has ended (the latest scheduled first, with "desc"), public ids while it runs, whose
+    order says nothing of the schedule. A page_token given while the tournament ran is
+    refused once it has ended (FAILED_PRECONDITION): start again from the first page.
+    """
     after_match_id: _builtins.str
     """Start after this match id in the order asked: with "match_id desc", at the ids below
     it. It need not be a stored match's. Empty starts at the first.
@@ -2076,7 +2182,7 @@ class GetMatchReplayRequest(_message.Message):
     tournament_id: _builtins.str
     """Tournament id."""
     match_id: _builtins.str
-    """Match id in the tournament's schedule (MatchRecord.match_id)."""
+    """Match id in the tournament's schedule (MatchRecord.match_id), or its public id."""
     def __init__(
         self,
         *,
@@ -2121,16 +2227,20 @@ class MatchRecord(_message.Message):
     STARTED_AT_FIELD_NUMBER: _builtins.int
     LOG_FIELD_NUMBER: _builtins.int
     LOG_ERROR_FIELD_NUMBER: _builtins.int
+    PUBLIC_ID_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    """Match id in the tournament's schedule."""
+    """Match id in the tournament's schedule, which names its pairing, deal and half. While
+    the tournament runs, its public id instead (`public_id`).
+    """
     game: _builtins.str
     """Game name."""
     pair_key: _builtins.str
     """Identifies the rated unit: the same for both seatings of one deal in SEALED and
-    TRUSTED tournaments (a duplicate pair); the match's own in OPEN ones.
+    TRUSTED tournaments (a duplicate pair); the match's own in OPEN ones. While the
+    tournament runs, the public id of that key.
     """
     deal: _builtins.int
-    """Deal number within the pairing and game (0-based)."""
+    """Deal number within the pairing and game (0-based); unset while the tournament runs."""
     seed: _builtins.int
     """Deal seed, once the tournament has ended (unset while it runs)."""
     winner_team: _builtins.int
@@ -2165,6 +2275,13 @@ class MatchRecord(_message.Message):
     log_error: _builtins.str
     """With with_logs, why the stored record could not be read (damaged in storage), when
     it could not; `log` is then unset.
+    """
+    public_id: _builtins.str
+    """The match's public id: what the live list, WatchMatch and every read of a running
+    tournament call it, derived from the secret seed and salt so that it tells nothing
+    of pairing, deal or half ("p" and the first 20 hex digits of SHA-256 of
+    "arena.v1 public <master_seed> <salt> <match_id>"). Once the tournament has ended,
+    `match_id` and `public_id` together publish the mapping, which the seed checks.
     """
     @_builtins.property
     def entries(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -2209,7 +2326,7 @@ class MatchRecord(_message.Message):
         match_id: _builtins.str = ...,
         game: _builtins.str = ...,
         pair_key: _builtins.str = ...,
-        deal: _builtins.int = ...,
+        deal: _builtins.int | None = ...,
         seed: _builtins.int | None = ...,
         entries: _abc.Iterable[_builtins.str] | None = ...,
         scores: _abc.Iterable[_builtins.int] | None = ...,
@@ -2230,17 +2347,22 @@ class MatchRecord(_message.Message):
         started_at: _timestamp_pb2.Timestamp | None = ...,
         log: _referee_pb2.MatchLog | None = ...,
         log_error: _builtins.str = ...,
+        public_id: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "log", b"log", "seed", b"seed", "started_at", b"started_at", "winner_team", b"winner_team"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_deal", b"_deal", "_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "log", b"log", "seed", b"seed", "started_at", b"started_at", "winner_team", b"winner_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "game", b"game", "log", b"log", "log_error", b"log_error", "match_id", b"match_id", "pair_key", b"pair_key", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "started_at", b"started_at", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_deal", b"_deal", "_forfeit_team", b"_forfeit_team", "_seed", b"_seed", "_winner_team", b"_winner_team", "deal", b"deal", "deal_commitment", b"deal_commitment", "deal_key", b"deal_key", "deal_salt", b"deal_salt", "decisions", b"decisions", "duration_ms", b"duration_ms", "end", b"end", "entries", b"entries", "finished_at", b"finished_at", "forfeit_team", b"forfeit_team", "game", b"game", "log", b"log", "log_error", b"log_error", "match_id", b"match_id", "pair_key", b"pair_key", "public_id", b"public_id", "referee", b"referee", "referee_match_id", b"referee_match_id", "replay_id", b"replay_id", "scores", b"scores", "seed", b"seed", "started_at", b"started_at", "team_fault_kinds", b"team_fault_kinds", "team_faults", b"team_faults", "winner_team", b"winner_team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__deal: _TypeAlias = _typing.Literal["deal"]  # noqa: Y015
+    _WhichOneofArgType__deal: _TypeAlias = _typing.Literal["_deal", b"_deal"]  # noqa: Y015
     _WhichOneofReturnType__forfeit_team: _TypeAlias = _typing.Literal["forfeit_team"]  # noqa: Y015
     _WhichOneofArgType__forfeit_team: _TypeAlias = _typing.Literal["_forfeit_team", b"_forfeit_team"]  # noqa: Y015
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
     _WhichOneofReturnType__winner_team: _TypeAlias = _typing.Literal["winner_team"]  # noqa: Y015
     _WhichOneofArgType__winner_team: _TypeAlias = _typing.Literal["_winner_team", b"_winner_team"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__deal) -> _WhichOneofReturnType__deal | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__forfeit_team) -> _WhichOneofReturnType__forfeit_team | None: ...
     @_typing.overload
@@ -2338,7 +2460,9 @@ class LiveMatch(_message.Message):
     tournament_name: _builtins.str
     """Tournament name (TournamentSpec.name)."""
     match_id: _builtins.str
-    """Match id in the tournament's schedule."""
+    """The match's public id (MatchRecord.public_id): the schedule's id would name its
+    pairing, deal and half.
+    """
     game: _builtins.str
     """Game name."""
     referee: _builtins.str
@@ -2384,8 +2508,9 @@ class ListLiveMatchesResponse(_message.Message):
     MATCHES_FIELD_NUMBER: _builtins.int
     WITHHELD_FIELD_NUMBER: _builtins.int
     withheld: _builtins.int
-    """How many more are being played whose deal is kept secret while their tournament
-    runs (halves of duplicate pairs); they may be replayed once it ends.
+    """How many more are being played that are not shown: halves of duplicate pairs, whose
+    deal is kept secret while their tournament runs (they may be replayed once it ends),
+    and matches younger than their tournament's broadcast delay.
     """
     @_builtins.property
     def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___LiveMatch]:
@@ -2404,6 +2529,154 @@ class ListLiveMatchesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListLiveMatchesResponse: _TypeAlias = ListLiveMatchesResponse  # noqa: Y015
+
+@_typing.final
+class GetCollusionReportRequest(_message.Message):
+    """Ask for a tournament's collusion report."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Tournament id."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCollusionReportRequest: _TypeAlias = GetCollusionReportRequest  # noqa: Y015
+
+@_typing.final
+class CollusionReport(_message.Message):
+    """How far each pair's results against each other stray from the ratings' prediction."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    FLAG_Z_FIELD_NUMBER: _builtins.int
+    MIN_OUTCOMES_FIELD_NUMBER: _builtins.int
+    PAIRS_FIELD_NUMBER: _builtins.int
+    PARTIAL_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """Tournament id."""
+    flag_z: _builtins.float
+    """A pair is flagged when |z| reaches this. In simulated honest round robins of 8
+    entries (8 outcomes a pairing) about 1.3% of tournaments flag at least one pair;
+    more entries, more pairs, more false alarms (docs/ratings.md).
+    """
+    min_outcomes: _builtins.int
+    """Pairs with fewer rated outcomes are never flagged: their z rests on the model's
+    far tail.
+    """
+    partial: _builtins.bool
+    """Whether the tournament is still running: the report then covers the results so far."""
+    @_builtins.property
+    def pairs(self) -> _containers.RepeatedCompositeFieldContainer[Global___CollusionPair]:
+        """Every pair that met, game by game, the most deviant first."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        flag_z: _builtins.float = ...,
+        min_outcomes: _builtins.int = ...,
+        pairs: _abc.Iterable[Global___CollusionPair] | None = ...,
+        partial: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["flag_z", b"flag_z", "min_outcomes", b"min_outcomes", "pairs", b"pairs", "partial", b"partial", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CollusionReport: _TypeAlias = CollusionReport  # noqa: Y015
+
+@_typing.final
+class CollusionPair(_message.Message):
+    """One pair of entries in one game; `a` sorts before `b`, and counts are a's against b."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GAME_FIELD_NUMBER: _builtins.int
+    A_FIELD_NUMBER: _builtins.int
+    B_FIELD_NUMBER: _builtins.int
+    OUTCOMES_FIELD_NUMBER: _builtins.int
+    WINS_FIELD_NUMBER: _builtins.int
+    DRAWS_FIELD_NUMBER: _builtins.int
+    LOSSES_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    EXPECTED_FIELD_NUMBER: _builtins.int
+    Z_FIELD_NUMBER: _builtins.int
+    FLAGGED_FIELD_NUMBER: _builtins.int
+    BELOW_FIELD_NUMBER: _builtins.int
+    ABOVE_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """Game name."""
+    a: _builtins.str
+    """First entry."""
+    b: _builtins.str
+    """Second entry."""
+    outcomes: _builtins.int
+    """Rated outcomes between them (duplicate pairs, or matches rated alone)."""
+    wins: _builtins.int
+    """a's wins against b."""
+    draws: _builtins.int
+    """Draws between them."""
+    losses: _builtins.int
+    """a's losses against b."""
+    score: _builtins.float
+    """a's score against b: wins plus half the draws."""
+    expected: _builtins.float
+    """a's score predicted by ratings fitted without this pair's outcomes (nor other
+    flagged pairs'); unset when no other games connect the two.
+    """
+    z: _builtins.float
+    """The normal deviate of the observed score's tail probability under that prediction:
+    below 0, a did worse against b than the rest predicts. Unset with `expected`.
+    """
+    flagged: _builtins.bool
+    """|z| >= flag_z on at least min_outcomes outcomes."""
+    below: _builtins.str
+    """The entry that scored below prediction (the possible thrower)."""
+    above: _builtins.str
+    """The entry that scored above it (the possible beneficiary)."""
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        a: _builtins.str = ...,
+        b: _builtins.str = ...,
+        outcomes: _builtins.int = ...,
+        wins: _builtins.int = ...,
+        draws: _builtins.int = ...,
+        losses: _builtins.int = ...,
+        score: _builtins.float = ...,
+        expected: _builtins.float | None = ...,
+        z: _builtins.float | None = ...,
+        flagged: _builtins.bool = ...,
+        below: _builtins.str = ...,
+        above: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected", b"_expected", "_z", b"_z", "expected", b"expected", "z", b"z"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected", b"_expected", "_z", b"_z", "a", b"a", "above", b"above", "b", b"b", "below", b"below", "draws", b"draws", "expected", b"expected", "flagged", b"flagged", "game", b"game", "losses", b"losses", "outcomes", b"outcomes", "score", b"score", "wins", b"wins", "z", b"z"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__expected: _TypeAlias = _typing.Literal["expected"]  # noqa: Y015
+    _WhichOneofArgType__expected: _TypeAlias = _typing.Literal["_expected", b"_expected"]  # noqa: Y015
+    _WhichOneofReturnType__z: _TypeAlias = _typing.Literal["z"]  # noqa: Y015
+    _WhichOneofArgType__z: _TypeAlias = _typing.Literal["_z", b"_z"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected) -> _WhichOneofReturnType__expected | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__z) -> _WhichOneofReturnType__z | None: ...
+
+Global___CollusionPair: _TypeAlias = CollusionPair  # noqa: Y015
 
 @_typing.final
 class ListResultsResponse(_message.Message):

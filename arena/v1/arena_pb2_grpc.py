@@ -116,6 +116,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesResponse.FromString,
                 _registered_method=True)
+        self.GetCollusionReport = channel.unary_unary(
+                '/arena.v1.Arena/GetCollusionReport',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetCollusionReportRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.CollusionReport.FromString,
+                _registered_method=True)
         self.SubmitBot = channel.unary_unary(
                 '/arena.v1.Arena/SubmitBot',
                 request_serializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
@@ -282,6 +287,18 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetCollusionReport(self, request, context):
+        """For organisers (the operator's token): for every pair of entries that met in a
+        tournament, game by game, how far their results against each other fall from what
+        the rest of its results predict, flagging pairs past a threshold calibrated by
+        simulation (CollusionReport.flag_z): one entry throwing matches to another shows
+        there. A flag is a reason to read the replays, not a verdict. An unknown tournament
+        is NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def SubmitBot(self, request, context):
         """Submits a version of a hosted bot: the arena checks its package, starts it in a
         sandbox, calls its Hello, and keeps it only if that answers. An author (with an
@@ -407,6 +424,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.ListLiveMatches,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.ListLiveMatchesResponse.SerializeToString,
+            ),
+            'GetCollusionReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCollusionReport,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetCollusionReportRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.CollusionReport.SerializeToString,
             ),
             'SubmitBot': grpc.unary_unary_rpc_method_handler(
                     servicer.SubmitBot,
@@ -862,6 +884,33 @@ class Arena:
             '/arena.v1.Arena/ListLiveMatches',
             arena_dot_v1_dot_arena__pb2.ListLiveMatchesRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.ListLiveMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCollusionReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/GetCollusionReport',
+            arena_dot_v1_dot_arena__pb2.GetCollusionReportRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.CollusionReport.FromString,
             options,
             channel_credentials,
             insecure,

@@ -106,6 +106,14 @@ class ArenaStub:
     the other half's, so its public plays would show cards another match still has to
     play. An unknown tournament is NOT_FOUND.
     """
+    GetCollusionReport: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetCollusionReportRequest, _arena_pb2.CollusionReport]
+    """For organisers (the operator's token): for every pair of entries that met in a
+    tournament, game by game, how far their results against each other fall from what
+    the rest of its results predict, flagging pairs past a threshold calibrated by
+    simulation (CollusionReport.flag_z): one entry throwing matches to another shows
+    there. A flag is a reason to read the replays, not a verdict. An unknown tournament
+    is NOT_FOUND.
+    """
     SubmitBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
@@ -207,6 +215,14 @@ class ArenaAsyncStub(ArenaStub):
     only). A half of a duplicate pair is left out (counted in `withheld`): its deal is
     the other half's, so its public plays would show cards another match still has to
     play. An unknown tournament is NOT_FOUND.
+    """
+    GetCollusionReport: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetCollusionReportRequest, _arena_pb2.CollusionReport]  # type: ignore[assignment]
+    """For organisers (the operator's token): for every pair of entries that met in a
+    tournament, game by game, how far their results against each other fall from what
+    the rest of its results predict, flagging pairs past a threshold calibrated by
+    simulation (CollusionReport.flag_z): one entry throwing matches to another shows
+    there. A flag is a reason to read the replays, not a verdict. An unknown tournament
+    is NOT_FOUND.
     """
     SubmitBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]  # type: ignore[assignment]
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
@@ -402,6 +418,20 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         only). A half of a duplicate pair is left out (counted in `withheld`): its deal is
         the other half's, so its public plays would show cards another match still has to
         play. An unknown tournament is NOT_FOUND.
+        """
+
+    @_abc_1.abstractmethod
+    def GetCollusionReport(
+        self,
+        request: _arena_pb2.GetCollusionReportRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.CollusionReport, _abc.Awaitable[_arena_pb2.CollusionReport]]:
+        """For organisers (the operator's token): for every pair of entries that met in a
+        tournament, game by game, how far their results against each other fall from what
+        the rest of its results predict, flagging pairs past a threshold calibrated by
+        simulation (CollusionReport.flag_z): one entry throwing matches to another shows
+        there. A flag is a reason to read the replays, not a verdict. An unknown tournament
+        is NOT_FOUND.
         """
 
     @_abc_1.abstractmethod

@@ -180,10 +180,11 @@ class ActRequest(_message.Message):
     SEEP_FIELD_NUMBER: _builtins.int
     PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    """An opaque token for the match this decision belongs to: the same in every request
-    and in the MatchEnded of one match, new for every match (and every replay of one).
-    It tells nothing about the tournament, the game, the opponents, the deal or the
-    seating.
+    """An opaque token for this seat's part in the match: the same in every request and in
+    the MatchEnded of one seat of one match, new for every match (and every replay of
+    one), and different for every seat, partners included. It tells nothing about the
+    tournament, the game, the opponents, the deal or the seating, and two seats' tokens
+    tell nothing of whether they sit at one table.
     """
     game: _builtins.str
     """Game name: "baloot", "bid-euchre", "bridgette", "persian-rummy" or "seep"."""

@@ -26,7 +26,7 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/referee.proto\x12\x08\x61rena.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x12\n\x10ListGamesRequest\"=\n\x11ListGamesResponse\x12(\n\x05games\x18\x01 \x03(\x0b\x32\x19.arena.v1.GameDescription\"\xae\x01\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\"\n\x04type\x18\x02 \x01(\x0e\x32\x14.arena.v1.OptionType\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x14\n\x07minimum\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x06 \x01(\x03H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\x9c\x01\n\x0fGameDescription\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x12\n\nseat_teams\x18\x04 \x03(\x05\x12\r\n\x05teams\x18\x05 \x01(\x05\x12%\n\x07options\x18\x06 \x03(\x0b\x32\x14.arena.v1.GameOption\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\"9\n\x0b\x46\x61ultPolicy\x12\x12\n\nmax_faults\x18\x01 \x01(\x05\x12\x16\n\x0e\x63harge_cut_off\x18\x02 \x01(\x08\"\xb0\x04\n\x10PlayMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04\x62ots\x18\x02 \x03(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x38\n\x07options\x18\x04 \x03(\x0b\x32\'.arena.v1.PlayMatchRequest.OptionsEntry\x12\x30\n\rmove_deadline\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x0c\x66\x61ult_policy\x18\x06 \x01(\x0b\x32\x15.arena.v1.FaultPolicy\x12\x10\n\x08match_id\x18\x07 \x01(\t\x12,\n\ttime_bank\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\ndisclosure\x18\t \x01(\x0e\x32\x18.arena.v1.DealDisclosure\x12\x11\n\tbot_names\x18\n \x03(\t\x12\x36\n\x06hosted\x18\x0b \x03(\x0b\x32&.arena.v1.PlayMatchRequest.HostedEntry\x12,\n\x08start_by\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x42\n\x0bHostedEntry\x12\x0b\n\x03key\x18\x01 \x01(\x05\x12\"\n\x05value\x18\x02 \x01(\x0b\x32\x13.arena.v1.HostedBot:\x02\x38\x01\"V\n\tHostedBot\x12\x16\n\x0epackage_sha256\x18\x01 \x01(\t\x12\x0f\n\x07runtime\x18\x02 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x03 \x01(\t\x12\x0f\n\x07package\x18\x04 \x01(\x0c\"|\n\x05\x46\x61ult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x02 \x01(\r\x12!\n\x04kind\x18\x03 \x01(\x0e\x32\x13.arena.v1.FaultKind\x12\x0e\n\x06\x64\x65tail\x18\x04 \x01(\t\x12\x1a\n\x12substituted_action\x18\x05 \x01(\t\"V\n\nTeamResult\x12\x0c\n\x04team\x18\x01 \x01(\x05\x12\r\n\x05seats\x18\x02 \x03(\x05\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\r\n\x05score\x18\x04 \x01(\x05\x12\x0e\n\x06\x66\x61ults\x18\x05 \x01(\x05\"\x9d\x04\n\x0bMatchResult\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12#\n\x05teams\x18\x04 \x03(\x0b\x32\x14.arena.v1.TeamResult\x12\x18\n\x0bwinner_team\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x1f\n\x03\x65nd\x18\x06 \x01(\x0e\x32\x12.arena.v1.MatchEnd\x12\x19\n\x0c\x66orfeit_team\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x0bseat_faults\x18\x08 \x03(\x05\x12\x1f\n\x06\x66\x61ults\x18\t \x03(\x0b\x32\x0f.arena.v1.Fault\x12\x11\n\treplay_id\x18\n \x01(\t\x12\x11\n\tdecisions\x18\x0b \x01(\r\x12+\n\x08\x64uration\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\r \x01(\t\x12\x31\n\x0etime_bank_left\x18\x0e \x03(\x0b\x32\x19.google.protobuf.Duration\x12\x11\n\tdeal_salt\x18\x0f \x01(\t\x12\x15\n\rdeal_withheld\x18\x10 \x01(\x08\x12$\n\tseat_logs\x18\x11 \x03(\x0b\x32\x11.arena.v1.SeatLog\x12\x1f\n\x03log\x18\x12 \x01(\x0b\x32\x12.arena.v1.MatchLogB\x0e\n\x0c_winner_teamB\x0f\n\r_forfeit_team\"\xd4\x03\n\x08MatchLog\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x11\n\tdeal_salt\x18\x04 \x01(\t\x12\x14\n\x0c\x62ot_match_id\x18\x05 \x01(\t\x12\x14\n\x0coptions_json\x18\x06 \x01(\t\x12\x12\n\nseat_names\x18\x07 \x03(\t\x12\x30\n\rmove_deadline\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\ttime_bank\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nmax_faults\x18\n \x01(\r\x12.\n\nstarted_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x08\x64uration\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x1f\n\x03\x65nd\x18\r \x01(\x0e\x32\x12.arena.v1.MatchEnd\x12\x0e\n\x06played\x18\x0e \x01(\x08\x12\x0f\n\x07\x63hoices\x18\x0f \x03(\r\x12\x13\n\x0bthink_100us\x18\x10 \x03(\r\x12\x1f\n\x06\x66\x61ults\x18\x11 \x03(\x0b\x32\x0f.arena.v1.Fault\"H\n\x07SeatLog\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06output\x18\x02 \x01(\x0c\x12\x11\n\ttruncated\x18\x03 \x01(\x08\x12\x0c\n\x04\x65xit\x18\x04 \x01(\t\"%\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x85\x02\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\r\x12&\n\x04kind\x18\x03 \x01(\x0e\x32\x18.arena.v1.MatchEventKind\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tgame_kind\x18\x05 \x01(\t\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\x0e\n\x06scores\x18\x07 \x03(\x05\x12\x1e\n\x05\x66\x61ult\x18\x08 \x01(\x0b\x32\x0f.arena.v1.Fault\x12%\n\x06result\x18\t \x01(\x0b\x32\x15.arena.v1.MatchResult\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\n \x01(\tB\x07\n\x05_seat\"%\n\x10GetReplayRequest\x12\x11\n\treplay_id\x18\x01 \x01(\t\")\n\x06Replay\x12\x11\n\treplay_id\x18\x01 \x01(\t\x12\x0c\n\x04json\x18\x02 \x01(\t\"3\n\x0f\x43heckBotRequest\x12 \n\x03\x62ot\x18\x01 \x01(\x0b\x32\x13.arena.v1.HostedBot\"Y\n\x10\x43heckBotResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x17\n\x0fsupports_stream\x18\x04 \x01(\x08*T\n\nOptionType\x12\x1b\n\x17OPTION_TYPE_UNSPECIFIED\x10\x00\x12\x14\n\x10OPTION_TYPE_BOOL\x10\x01\x12\x13\n\x0fOPTION_TYPE_INT\x10\x02*\x83\x01\n\x0e\x44\x65\x61lDisclosure\x12\x1f\n\x1b\x44\x45\x41L_DISCLOSURE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45\x41L_DISCLOSURE_PUBLIC\x10\x01\x12\x18\n\x14\x44\x45\x41L_DISCLOSURE_BOTS\x10\x02\x12\x1a\n\x16\x44\x45\x41L_DISCLOSURE_CALLER\x10\x03*\xb0\x01\n\tFaultKind\x12\x1a\n\x16\x46\x41ULT_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x46\x41ULT_KIND_TIMEOUT\x10\x01\x12\x18\n\x14\x46\x41ULT_KIND_RPC_ERROR\x10\x02\x12\x1a\n\x16\x46\x41ULT_KIND_UNREACHABLE\x10\x03\x12\x1d\n\x19\x46\x41ULT_KIND_ILLEGAL_ACTION\x10\x04\x12\x1a\n\x16\x46\x41ULT_KIND_WRONG_MATCH\x10\x05*o\n\x08MatchEnd\x12\x19\n\x15MATCH_END_UNSPECIFIED\x10\x00\x12\x17\n\x13MATCH_END_COMPLETED\x10\x01\x12\x15\n\x11MATCH_END_FORFEIT\x10\x02\x12\x18\n\x14MATCH_END_NO_CONTEST\x10\x03*\xa3\x01\n\x0eMatchEventKind\x12 \n\x1cMATCH_EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18MATCH_EVENT_KIND_STARTED\x10\x01\x12\x19\n\x15MATCH_EVENT_KIND_GAME\x10\x02\x12\x1a\n\x16MATCH_EVENT_KIND_FAULT\x10\x03\x12\x1a\n\x16MATCH_EVENT_KIND_ENDED\x10\x04\x32\xd0\x02\n\x07Referee\x12\x44\n\tListGames\x12\x1a.arena.v1.ListGamesRequest\x1a\x1b.arena.v1.ListGamesResponse\x12>\n\tPlayMatch\x12\x1a.arena.v1.PlayMatchRequest\x1a\x15.arena.v1.MatchResult\x12\x41\n\nWatchMatch\x12\x1b.arena.v1.WatchMatchRequest\x1a\x14.arena.v1.MatchEvent0\x01\x12\x39\n\tGetReplay\x12\x1a.arena.v1.GetReplayRequest\x1a\x10.arena.v1.Replay\x12\x41\n\x08\x43heckBot\x12\x19.arena.v1.CheckBotRequest\x1a\x1a.arena.v1.CheckBotResponseB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/referee.proto\x12\x08\x61rena.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x12\n\x10ListGamesRequest\"=\n\x11ListGamesResponse\x12(\n\x05games\x18\x01 \x03(\x0b\x32\x19.arena.v1.GameDescription\"\xae\x01\n\nGameOption\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\"\n\x04type\x18\x02 \x01(\x0e\x32\x14.arena.v1.OptionType\x12\x15\n\rdefault_value\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x14\n\x07minimum\x18\x05 \x01(\x03H\x00\x88\x01\x01\x12\x14\n\x07maximum\x18\x06 \x01(\x03H\x01\x88\x01\x01\x42\n\n\x08_minimumB\n\n\x08_maximum\"\x9c\x01\n\x0fGameDescription\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x12\n\nseat_teams\x18\x04 \x03(\x05\x12\r\n\x05teams\x18\x05 \x01(\x05\x12%\n\x07options\x18\x06 \x03(\x0b\x32\x14.arena.v1.GameOption\x12\x13\n\x0b\x64\x65scription\x18\x07 \x01(\t\"9\n\x0b\x46\x61ultPolicy\x12\x12\n\nmax_faults\x18\x01 \x01(\x05\x12\x16\n\x0e\x63harge_cut_off\x18\x02 \x01(\x08\"\xe4\x04\n\x10PlayMatchRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04\x62ots\x18\x02 \x03(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x38\n\x07options\x18\x04 \x03(\x0b\x32\'.arena.v1.PlayMatchRequest.OptionsEntry\x12\x30\n\rmove_deadline\x18\x05 \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\x0c\x66\x61ult_policy\x18\x06 \x01(\x0b\x32\x15.arena.v1.FaultPolicy\x12\x10\n\x08match_id\x18\x07 \x01(\t\x12,\n\ttime_bank\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\ndisclosure\x18\t \x01(\x0e\x32\x18.arena.v1.DealDisclosure\x12\x11\n\tbot_names\x18\n \x03(\t\x12\x36\n\x06hosted\x18\x0b \x03(\x0b\x32&.arena.v1.PlayMatchRequest.HostedEntry\x12,\n\x08start_by\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0f\x62roadcast_delay\x18\r \x01(\x0b\x32\x19.google.protobuf.Duration\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a\x42\n\x0bHostedEntry\x12\x0b\n\x03key\x18\x01 \x01(\x05\x12\"\n\x05value\x18\x02 \x01(\x0b\x32\x13.arena.v1.HostedBot:\x02\x38\x01\"V\n\tHostedBot\x12\x16\n\x0epackage_sha256\x18\x01 \x01(\t\x12\x0f\n\x07runtime\x18\x02 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x03 \x01(\t\x12\x0f\n\x07package\x18\x04 \x01(\x0c\"|\n\x05\x46\x61ult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x02 \x01(\r\x12!\n\x04kind\x18\x03 \x01(\x0e\x32\x13.arena.v1.FaultKind\x12\x0e\n\x06\x64\x65tail\x18\x04 \x01(\t\x12\x1a\n\x12substituted_action\x18\x05 \x01(\t\"V\n\nTeamResult\x12\x0c\n\x04team\x18\x01 \x01(\x05\x12\r\n\x05seats\x18\x02 \x03(\x05\x12\x0c\n\x04\x62ots\x18\x03 \x03(\t\x12\r\n\x05score\x18\x04 \x01(\x05\x12\x0e\n\x06\x66\x61ults\x18\x05 \x01(\x05\"\x9d\x04\n\x0bMatchResult\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12#\n\x05teams\x18\x04 \x03(\x0b\x32\x14.arena.v1.TeamResult\x12\x18\n\x0bwinner_team\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\x1f\n\x03\x65nd\x18\x06 \x01(\x0e\x32\x12.arena.v1.MatchEnd\x12\x19\n\x0c\x66orfeit_team\x18\x07 \x01(\x05H\x01\x88\x01\x01\x12\x13\n\x0bseat_faults\x18\x08 \x03(\x05\x12\x1f\n\x06\x66\x61ults\x18\t \x03(\x0b\x32\x0f.arena.v1.Fault\x12\x11\n\treplay_id\x18\n \x01(\t\x12\x11\n\tdecisions\x18\x0b \x01(\r\x12+\n\x08\x64uration\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\r \x01(\t\x12\x31\n\x0etime_bank_left\x18\x0e \x03(\x0b\x32\x19.google.protobuf.Duration\x12\x11\n\tdeal_salt\x18\x0f \x01(\t\x12\x15\n\rdeal_withheld\x18\x10 \x01(\x08\x12$\n\tseat_logs\x18\x11 \x03(\x0b\x32\x11.arena.v1.SeatLog\x12\x1f\n\x03log\x18\x12 \x01(\x0b\x32\x12.arena.v1.MatchLogB\x0e\n\x0c_winner_teamB\x0f\n\r_forfeit_team\"\xe9\x03\n\x08MatchLog\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seed\x18\x03 \x01(\x04\x12\x11\n\tdeal_salt\x18\x04 \x01(\t\x12\x14\n\x0c\x62ot_match_id\x18\x05 \x01(\t\x12\x14\n\x0coptions_json\x18\x06 \x01(\t\x12\x12\n\nseat_names\x18\x07 \x03(\t\x12\x30\n\rmove_deadline\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\ttime_bank\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nmax_faults\x18\n \x01(\r\x12.\n\nstarted_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x08\x64uration\x18\x0c \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x1f\n\x03\x65nd\x18\r \x01(\x0e\x32\x12.arena.v1.MatchEnd\x12\x0e\n\x06played\x18\x0e \x01(\x08\x12\x0f\n\x07\x63hoices\x18\x0f \x03(\r\x12\x13\n\x0bthink_100us\x18\x10 \x03(\r\x12\x1f\n\x06\x66\x61ults\x18\x11 \x03(\x0b\x32\x0f.arena.v1.Fault\x12\x13\n\x0bseat_tokens\x18\x12 \x03(\t\"H\n\x07SeatLog\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06output\x18\x02 \x01(\x0c\x12\x11\n\ttruncated\x18\x03 \x01(\x08\x12\x0c\n\x04\x65xit\x18\x04 \x01(\t\"%\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x85\x02\n\nMatchEvent\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\r\x12&\n\x04kind\x18\x03 \x01(\x0e\x32\x18.arena.v1.MatchEventKind\x12\x11\n\x04seat\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\tgame_kind\x18\x05 \x01(\t\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\x0e\n\x06scores\x18\x07 \x03(\x05\x12\x1e\n\x05\x66\x61ult\x18\x08 \x01(\x0b\x32\x0f.arena.v1.Fault\x12%\n\x06result\x18\t \x01(\x0b\x32\x15.arena.v1.MatchResult\x12\x17\n\x0f\x64\x65\x61l_commitment\x18\n \x01(\tB\x07\n\x05_seat\"%\n\x10GetReplayRequest\x12\x11\n\treplay_id\x18\x01 \x01(\t\")\n\x06Replay\x12\x11\n\treplay_id\x18\x01 \x01(\t\x12\x0c\n\x04json\x18\x02 \x01(\t\"3\n\x0f\x43heckBotRequest\x12 \n\x03\x62ot\x18\x01 \x01(\x0b\x32\x13.arena.v1.HostedBot\"Y\n\x10\x43heckBotResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x17\n\x0fsupports_stream\x18\x04 \x01(\x08*T\n\nOptionType\x12\x1b\n\x17OPTION_TYPE_UNSPECIFIED\x10\x00\x12\x14\n\x10OPTION_TYPE_BOOL\x10\x01\x12\x13\n\x0fOPTION_TYPE_INT\x10\x02*\x83\x01\n\x0e\x44\x65\x61lDisclosure\x12\x1f\n\x1b\x44\x45\x41L_DISCLOSURE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45\x41L_DISCLOSURE_PUBLIC\x10\x01\x12\x18\n\x14\x44\x45\x41L_DISCLOSURE_BOTS\x10\x02\x12\x1a\n\x16\x44\x45\x41L_DISCLOSURE_CALLER\x10\x03*\xb0\x01\n\tFaultKind\x12\x1a\n\x16\x46\x41ULT_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x46\x41ULT_KIND_TIMEOUT\x10\x01\x12\x18\n\x14\x46\x41ULT_KIND_RPC_ERROR\x10\x02\x12\x1a\n\x16\x46\x41ULT_KIND_UNREACHABLE\x10\x03\x12\x1d\n\x19\x46\x41ULT_KIND_ILLEGAL_ACTION\x10\x04\x12\x1a\n\x16\x46\x41ULT_KIND_WRONG_MATCH\x10\x05*o\n\x08MatchEnd\x12\x19\n\x15MATCH_END_UNSPECIFIED\x10\x00\x12\x17\n\x13MATCH_END_COMPLETED\x10\x01\x12\x15\n\x11MATCH_END_FORFEIT\x10\x02\x12\x18\n\x14MATCH_END_NO_CONTEST\x10\x03*\xa3\x01\n\x0eMatchEventKind\x12 \n\x1cMATCH_EVENT_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18MATCH_EVENT_KIND_STARTED\x10\x01\x12\x19\n\x15MATCH_EVENT_KIND_GAME\x10\x02\x12\x1a\n\x16MATCH_EVENT_KIND_FAULT\x10\x03\x12\x1a\n\x16MATCH_EVENT_KIND_ENDED\x10\x04\x32\xd0\x02\n\x07Referee\x12\x44\n\tListGames\x12\x1a.arena.v1.ListGamesRequest\x1a\x1b.arena.v1.ListGamesResponse\x12>\n\tPlayMatch\x12\x1a.arena.v1.PlayMatchRequest\x1a\x15.arena.v1.MatchResult\x12\x41\n\nWatchMatch\x12\x1b.arena.v1.WatchMatchRequest\x1a\x14.arena.v1.MatchEvent0\x01\x12\x39\n\tGetReplay\x12\x1a.arena.v1.GetReplayRequest\x1a\x10.arena.v1.Replay\x12\x41\n\x08\x43heckBot\x12\x19.arena.v1.CheckBotRequest\x1a\x1a.arena.v1.CheckBotResponseB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,16 +38,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PLAYMATCHREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_PLAYMATCHREQUEST_HOSTEDENTRY']._loaded_options = None
   _globals['_PLAYMATCHREQUEST_HOSTEDENTRY']._serialized_options = b'8\001'
-  _globals['_OPTIONTYPE']._serialized_start=3062
-  _globals['_OPTIONTYPE']._serialized_end=3146
-  _globals['_DEALDISCLOSURE']._serialized_start=3149
-  _globals['_DEALDISCLOSURE']._serialized_end=3280
-  _globals['_FAULTKIND']._serialized_start=3283
-  _globals['_FAULTKIND']._serialized_end=3459
-  _globals['_MATCHEND']._serialized_start=3461
-  _globals['_MATCHEND']._serialized_end=3572
-  _globals['_MATCHEVENTKIND']._serialized_start=3575
-  _globals['_MATCHEVENTKIND']._serialized_end=3738
+  _globals['_OPTIONTYPE']._serialized_start=3135
+  _globals['_OPTIONTYPE']._serialized_end=3219
+  _globals['_DEALDISCLOSURE']._serialized_start=3222
+  _globals['_DEALDISCLOSURE']._serialized_end=3353
+  _globals['_FAULTKIND']._serialized_start=3356
+  _globals['_FAULTKIND']._serialized_end=3532
+  _globals['_MATCHEND']._serialized_start=3534
+  _globals['_MATCHEND']._serialized_end=3645
+  _globals['_MATCHEVENTKIND']._serialized_start=3648
+  _globals['_MATCHEVENTKIND']._serialized_end=3811
   _globals['_LISTGAMESREQUEST']._serialized_start=101
   _globals['_LISTGAMESREQUEST']._serialized_end=119
   _globals['_LISTGAMESRESPONSE']._serialized_start=121
@@ -59,35 +59,35 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_FAULTPOLICY']._serialized_start=520
   _globals['_FAULTPOLICY']._serialized_end=577
   _globals['_PLAYMATCHREQUEST']._serialized_start=580
-  _globals['_PLAYMATCHREQUEST']._serialized_end=1140
-  _globals['_PLAYMATCHREQUEST_OPTIONSENTRY']._serialized_start=1026
-  _globals['_PLAYMATCHREQUEST_OPTIONSENTRY']._serialized_end=1072
-  _globals['_PLAYMATCHREQUEST_HOSTEDENTRY']._serialized_start=1074
-  _globals['_PLAYMATCHREQUEST_HOSTEDENTRY']._serialized_end=1140
-  _globals['_HOSTEDBOT']._serialized_start=1142
-  _globals['_HOSTEDBOT']._serialized_end=1228
-  _globals['_FAULT']._serialized_start=1230
-  _globals['_FAULT']._serialized_end=1354
-  _globals['_TEAMRESULT']._serialized_start=1356
-  _globals['_TEAMRESULT']._serialized_end=1442
-  _globals['_MATCHRESULT']._serialized_start=1445
-  _globals['_MATCHRESULT']._serialized_end=1986
-  _globals['_MATCHLOG']._serialized_start=1989
-  _globals['_MATCHLOG']._serialized_end=2457
-  _globals['_SEATLOG']._serialized_start=2459
-  _globals['_SEATLOG']._serialized_end=2531
-  _globals['_WATCHMATCHREQUEST']._serialized_start=2533
-  _globals['_WATCHMATCHREQUEST']._serialized_end=2570
-  _globals['_MATCHEVENT']._serialized_start=2573
-  _globals['_MATCHEVENT']._serialized_end=2834
-  _globals['_GETREPLAYREQUEST']._serialized_start=2836
-  _globals['_GETREPLAYREQUEST']._serialized_end=2873
-  _globals['_REPLAY']._serialized_start=2875
-  _globals['_REPLAY']._serialized_end=2916
-  _globals['_CHECKBOTREQUEST']._serialized_start=2918
-  _globals['_CHECKBOTREQUEST']._serialized_end=2969
-  _globals['_CHECKBOTRESPONSE']._serialized_start=2971
-  _globals['_CHECKBOTRESPONSE']._serialized_end=3060
-  _globals['_REFEREE']._serialized_start=3741
-  _globals['_REFEREE']._serialized_end=4077
+  _globals['_PLAYMATCHREQUEST']._serialized_end=1192
+  _globals['_PLAYMATCHREQUEST_OPTIONSENTRY']._serialized_start=1078
+  _globals['_PLAYMATCHREQUEST_OPTIONSENTRY']._serialized_end=1124
+  _globals['_PLAYMATCHREQUEST_HOSTEDENTRY']._serialized_start=1126
+  _globals['_PLAYMATCHREQUEST_HOSTEDENTRY']._serialized_end=1192
+  _globals['_HOSTEDBOT']._serialized_start=1194
+  _globals['_HOSTEDBOT']._serialized_end=1280
+  _globals['_FAULT']._serialized_start=1282
+  _globals['_FAULT']._serialized_end=1406
+  _globals['_TEAMRESULT']._serialized_start=1408
+  _globals['_TEAMRESULT']._serialized_end=1494
+  _globals['_MATCHRESULT']._serialized_start=1497
+  _globals['_MATCHRESULT']._serialized_end=2038
+  _globals['_MATCHLOG']._serialized_start=2041
+  _globals['_MATCHLOG']._serialized_end=2530
+  _globals['_SEATLOG']._serialized_start=2532
+  _globals['_SEATLOG']._serialized_end=2604
+  _globals['_WATCHMATCHREQUEST']._serialized_start=2606
+  _globals['_WATCHMATCHREQUEST']._serialized_end=2643
+  _globals['_MATCHEVENT']._serialized_start=2646
+  _globals['_MATCHEVENT']._serialized_end=2907
+  _globals['_GETREPLAYREQUEST']._serialized_start=2909
+  _globals['_GETREPLAYREQUEST']._serialized_end=2946
+  _globals['_REPLAY']._serialized_start=2948
+  _globals['_REPLAY']._serialized_end=2989
+  _globals['_CHECKBOTREQUEST']._serialized_start=2991
+  _globals['_CHECKBOTREQUEST']._serialized_end=3042
+  _globals['_CHECKBOTRESPONSE']._serialized_start=3044
+  _globals['_CHECKBOTRESPONSE']._serialized_end=3133
+  _globals['_REFEREE']._serialized_start=3814
+  _globals['_REFEREE']._serialized_end=4150
 # @@protoc_insertion_point(module_scope)

@@ -432,6 +432,7 @@ class PlayMatchRequest(_message.Message):
     BOT_NAMES_FIELD_NUMBER: _builtins.int
     HOSTED_FIELD_NUMBER: _builtins.int
     START_BY_FIELD_NUMBER: _builtins.int
+    BROADCAST_DELAY_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """Game name, one of ListGames."""
     seed: _builtins.int
@@ -499,6 +500,14 @@ class PlayMatchRequest(_message.Message):
         (NTP) to well within the time a match takes.
         """
 
+    @_builtins.property
+    def broadcast_delay(self) -> _duration_pb2.Duration:
+        """Optional: how long WatchMatch holds each event back before showing it, as chess
+        broadcasts delay the moves, so that a bot watching its own match learns nothing
+        while it can still use it. Events reach watchers in order, each this long after it
+        happened; the match's end comes last. Unset or zero: at once. At most 1 hour.
+        """
+
     def __init__(
         self,
         *,
@@ -514,10 +523,11 @@ class PlayMatchRequest(_message.Message):
         bot_names: _abc.Iterable[_builtins.str] | None = ...,
         hosted: _abc.Mapping[_builtins.int, Global___HostedBot] | None = ...,
         start_by: _timestamp_pb2.Timestamp | None = ...,
+        broadcast_delay: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "start_by", b"start_by", "time_bank", b"time_bank"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["broadcast_delay", b"broadcast_delay", "fault_policy", b"fault_policy", "move_deadline", b"move_deadline", "start_by", b"start_by", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "hosted", b"hosted", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "start_by", b"start_by", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_names", b"bot_names", "bots", b"bots", "broadcast_delay", b"broadcast_delay", "disclosure", b"disclosure", "fault_policy", b"fault_policy", "game", b"game", "hosted", b"hosted", "match_id", b"match_id", "move_deadline", b"move_deadline", "options", b"options", "seed", b"seed", "start_by", b"start_by", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -801,6 +811,7 @@ class MatchLog(_message.Message):
     CHOICES_FIELD_NUMBER: _builtins.int
     THINK_100US_FIELD_NUMBER: _builtins.int
     FAULTS_FIELD_NUMBER: _builtins.int
+    SEAT_TOKENS_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """The referee's match id (MatchResult.match_id), which the deal commitment hashes."""
     game: _builtins.str
@@ -810,7 +821,9 @@ class MatchLog(_message.Message):
     deal_salt: _builtins.str
     """Salt of the deal commitment (MatchResult.deal_salt)."""
     bot_match_id: _builtins.str
-    """The id the bots were told (PlayMatchRequest.bot_match_id, or match_id)."""
+    """Records from before per-seat tokens: the one token every seat was told. Empty in
+    newer records, which keep `seat_tokens`.
+    """
     options_json: _builtins.str
     """Game options as a JSON object; empty for none."""
     max_faults: _builtins.int
@@ -862,6 +875,13 @@ class MatchLog(_message.Message):
         fault at decision index len(choices) is the one that ended the match.
         """
 
+    @_builtins.property
+    def seat_tokens(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The token each seat's bot was told (ActRequest.match_id), by seat: a seat's own,
+        shared with no other seat, not even its partner's, so bots at one table cannot
+        recognise each other by it. Empty in records from before per-seat tokens.
+        """
+
     def __init__(
         self,
         *,
@@ -882,10 +902,11 @@ class MatchLog(_message.Message):
         choices: _abc.Iterable[_builtins.int] | None = ...,
         think_100us: _abc.Iterable[_builtins.int] | None = ...,
         faults: _abc.Iterable[Global___Fault] | None = ...,
+        seat_tokens: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["duration", b"duration", "move_deadline", b"move_deadline", "started_at", b"started_at", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_match_id", b"bot_match_id", "choices", b"choices", "deal_salt", b"deal_salt", "duration", b"duration", "end", b"end", "faults", b"faults", "game", b"game", "match_id", b"match_id", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "options_json", b"options_json", "played", b"played", "seat_names", b"seat_names", "seed", b"seed", "started_at", b"started_at", "think_100us", b"think_100us", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_match_id", b"bot_match_id", "choices", b"choices", "deal_salt", b"deal_salt", "duration", b"duration", "end", b"end", "faults", b"faults", "game", b"game", "match_id", b"match_id", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "options_json", b"options_json", "played", b"played", "seat_names", b"seat_names", "seat_tokens", b"seat_tokens", "seed", b"seed", "started_at", b"started_at", "think_100us", b"think_100us", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -60,14 +60,18 @@ ENDED = referee_pb2.MATCH_EVENT_KIND_ENDED
 ALLOWED = ("GET", "HEAD")
 MAX_DISCARDED_BODY = 1 << 20
 # Only this site's own files may load: its stylesheet, and scripts and styles under
-# /static/ (the replay viewer's); pages may add their own inline style.
+# /static/ (the replay viewer's); pages may add their own inline style. No other site
+# may frame a page (clickjacking): frame-ancestors, and X-Frame-Options for browsers
+# that predate it.
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (
         b"content-security-policy",
         b"default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; "
-        b"img-src 'self'; connect-src 'self'",
+        b"img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+        b"form-action 'self'",
     ),
+    (b"x-frame-options", b"DENY"),
     (b"server", f"card-arena-leaderboard/{__version__}".encode()),
 ]
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}\Z")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.ratings.texts import point_text, status_text
+from arena.tournament.fair_play import PARTNERS_CAVEAT, partnership_games
 from arena.v1 import arena_pb2
 from arena.web.chart import STYLE, ChartPoint, rating_chart
 from arena.web.data import BotFacts, Match
@@ -116,6 +117,8 @@ def registry_section(facts: BotFacts) -> str:
         )
     else:
         kind = "remote: the arena calls it at its address"
+        if together := partnership_games(bot.games):
+            kind += f"; in {_games_text(together)}: {PARTNERS_CAVEAT}"
     rows = [
         ("name", "Name", bot.name),
         ("kind", "Kind", kind),

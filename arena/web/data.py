@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -279,27 +279,41 @@ class ArenaData:
 
     async def matches(self, limit: int, game: str = "") -> list[Match]:
         """The last ``limit`` results: newest tournament first and, within a tournament,
-        the latest scheduled first (results carry no end time; workers play roughly in
-        schedule order, so this is close to the order they finished in)."""
+        the latest scheduled first (workers play roughly in schedule order, so this is
+        close to the order they finished in), or while it runs the latest finished first."""
         if game and game not in game_names():
             raise unknown_game(game)
         found: list[Match] = []
         for tournament in await self.tournaments():
             if tournament.matches_done == 0 or (game and game not in tournament.games):
                 continue
-            before, more = "", True
-            while more:  # a page at a time: a tournament may hold tens of thousands
-                # Another game's matches may come between: then read as much as a page holds.
-                count = RESULTS_PAGE_MAX if game else limit - len(found)
-                page = await self.latest_results(tournament.id, before, count)
-                for record in page.results:
-                    if not game or record.game == game:
-                        found.append(Match(tournament.id, tournament.spec.name, record))
-                        if len(found) >= limit:
-                            return found
-                more = page.more and bool(page.results)
-                before = page.results[-1].match_id if page.results else ""
+            async for record in self._latest_first(tournament, game, limit - len(found)):
+                if not game or record.game == game:
+                    found.append(Match(tournament.id, tournament.spec.name, record))
+                    if len(found) >= limit:
+                        return found
         return found
+
+    async def _latest_first(
+        self, tournament: arena_pb2.Tournament, game: str, wanted: int
+    ) -> AsyncIterator[arena_pb2.MatchRecord]:
+        if tournament.state == arena_pb2.TOURNAMENT_STATE_RUNNING:
+            # Named by public ids, whose order says nothing of the schedule: read them
+            # all (as the API must, to page them) and take the latest finished.
+            records = await self._results(tournament.id)
+            records.sort(key=lambda r: r.finished_at.ToNanoseconds(), reverse=True)
+            for record in records:
+                yield record
+            return
+        before, more = "", True
+        while more:  # a page at a time: a tournament may hold tens of thousands
+            # Another game's matches may come between: then read as much as a page holds.
+            count = RESULTS_PAGE_MAX if game else wanted
+            page = await self.latest_results(tournament.id, before, count)
+            for record in page.results:
+                yield record
+            more = page.more and bool(page.results)
+            before = page.results[-1].match_id if page.results else ""
 
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
         with _upstream("the arena API", self.api):
@@ -311,7 +325,7 @@ class ArenaData:
 
     async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
         results = await self._results(tournament_id)
-        return next((r for r in results if r.match_id == match_id), None)
+        return next((r for r in results if match_id in (r.match_id, r.public_id)), None)
 
     def watch(
         self, referee: str, watch_id: str, starting: bool = False
@@ -320,7 +334,7 @@ class ArenaData:
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         results = await self._results(tournament_id)
-        record = next((r for r in results if r.match_id == match_id), None)
+        record = next((r for r in results if match_id in (r.match_id, r.public_id)), None)
         if record is None:
             raise HttpError(
                 404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
@@ -334,7 +348,9 @@ class ArenaData:
         # Built by the API from the record stored with the result: no referee is asked.
         with _upstream("the arena API", self.api, "replay unavailable: "):
             reply: referee_pb2.Replay = await self._stub.GetMatchReplay(
-                arena_pb2.GetMatchReplayRequest(tournament_id=tournament_id, match_id=match_id),
+                arena_pb2.GetMatchReplayRequest(
+                    tournament_id=tournament_id, match_id=record.match_id
+                ),
                 timeout=API_TIMEOUT_S,
             )
         return Replay(tournament_id, record, reply.json, json.loads(reply.json))

@@ -214,7 +214,7 @@ def _match_row(match: Match) -> str:
         f'<td class="text" title="{esc(match.tournament_id)}">'
         f"{tournament_link(match.tournament_id, match.tournament_name)}</td>"
         f'<td class="text">{link("/games/" + path_part(r.game), game_title(r.game))}</td>'
-        f"{td(r.deal)}{teams}{td(' : '.join(map(str, r.scores)))}"
+        f"{td(r.deal if r.HasField('deal') else '')}{teams}{td(' : '.join(map(str, r.scores)))}"
         f"{td(result_text(r), 'text')}"
         f"{td(utc_text(r.finished_at) if r.HasField('finished_at') else '', 'text muted')}"
         f'<td class="text">{links}</td></tr>'

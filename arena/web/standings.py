@@ -18,6 +18,7 @@ from arena.tournament.progress import (
     VERDICTS,
     fair_play_text,
     held_up_text,
+    partners_text,
     seed_text,
 )
 from arena.v1 import arena_pb2
@@ -171,7 +172,21 @@ def summary_table(t: arena_pb2.Tournament) -> str:
     ]
     if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING:
         rows.append(("status", "Status", held_up_text(t) or "playing"))
-    rows += [("fair-play", "Fair play", fair_play_text(t)), ("seed", "Seed", seed_text(t))]
+    rows += [
+        ("fair-play", "Fair play", fair_play_text(t)),
+        ("partners", "Partners", partners_text(t)),
+        (
+            "per-author",
+            "Entries per author",
+            f"at most {t.spec.max_entries_per_author}"
+            if t.spec.max_entries_per_author
+            else "no limit",
+        ),
+        ("seed", "Seed", seed_text(t)),
+    ]
+    if t.spec.HasField("broadcast_delay"):
+        delay = t.spec.broadcast_delay.ToTimedelta().total_seconds()
+        rows.append(("delay", "Broadcast delay", f"{delay:g} s: live views run this far behind"))
     if t.HasField("created_at"):
         created = utc_text(t.created_at)
         rows.append(("created", "Submitted", created))

@@ -66,6 +66,17 @@ def test_register_bot_refuses_metadata_link_local_and_unspecified_addresses(
         assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT, address
         assert POLICY in (refused.details() or ""), address
         assert "allowed: any address except link-local" in (refused.details() or "")
+    # IPv6 addresses that lead to 169.254.169.254 through a translator or a tunnel.
+    for address, form in (
+        ("[64:ff9b::169.254.169.254]:80", "NAT64"),
+        ("[2002:A9FE:a9fe::1]:80", "6to4"),
+        ("[::ffff:0:a9fe:a9fe]:80", "IPv4-translated"),
+    ):
+        refused = register(api, address)
+        assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT, address
+        assert f"embeds 169.254.169.254 ({form}), a cloud metadata address" in (
+            refused.details() or ""
+        )
     assert api.RegisterBot(arena_pb2.RegisterBotRequest(name="b", address=bot.address)).name == "b"
 
 
@@ -110,6 +121,14 @@ def test_a_bot_the_referee_policy_refuses_forfeits_without_being_dialled(
     # The detail names the bot, not where it listens: watchers and replays see it too.
     assert detail.startswith(f"bot address 'far' is {POLICY}: <address> is unspecified")
     assert port not in detail
+    embedding = referee_pb2.PlayMatchRequest(
+        game="seep", bots=[bot.address, "[64:ff9b::a9fe:a9fe]:80"], bot_names=["near", "far"]
+    )
+    detail = forfeits_refused(referee_stub.PlayMatch(embedding), team=1)
+    assert detail.startswith(
+        f"bot address 'far' is {POLICY}: <address> embeds <address> (NAT64), a cloud "
+        "metadata address (169.254.169.254/32)"
+    )
 
     narrow = start_service(
         arena_command(

@@ -1,9 +1,11 @@
 """ListResults a page at a time, from a real API over gRPC on its own Redis database:
-pages join into the whole list in match id order, a boundary holds while results
-arrive, and a tournament stored before the order index existed pages too."""
+pages join into the whole list in match id order (public ids while the tournament runs),
+a boundary holds while results arrive, and a tournament stored before the order index
+existed pages too."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 
 import grpc
@@ -26,15 +28,23 @@ def api(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> It
     started.stop()
 
 
-def tournament_of(api: HostedApi, tid: str, count: int) -> list[str]:
-    """A tournament with ``count`` results stored as a worker stores them (out of order);
-    its match ids in order."""
+def tournament_of(api: HostedApi, tid: str, count: int, *, ended: bool = True) -> list[str]:
+    """A tournament with ``count`` results stored as a worker stores them (out of order),
+    ended unless ``ended`` is false; its match ids in order."""
     store = TournamentStore(api.redis)
     store.create(tid, spec(), ["seep"])
     ids = [f"{tid}-{n:04}" for n in range(count)]
     for match_id in ids[1::2] + ids[0::2]:
         assert store.record_result(tid, stored(match_id, match_id), b"")
+    if ended:
+        store.finish(tid)
     return ids
+
+
+def public_ids(api: HostedApi, tid: str, ids: list[str]) -> list[str]:
+    record = TournamentStore(api.redis).get(tid)
+    assert record is not None
+    return [record.spec.seed.public_id(i) for i in ids]
 
 
 def pages(
@@ -122,15 +132,37 @@ def test_a_running_tournaments_pages_withhold_a_duplicate_halfs_referee_id(
     store.create("t-secret", spec(), ["seep"])
     store.record_result("t-secret", stored("t-secret-0-a", "t-secret-0"), b"")
     store.record_result("t-secret", stored("t-secret-1", "t-secret-1"), b"")
-    ask = arena_pb2.ListResultsRequest(tournament_id="t-secret", page_size=1)
-    half = api.stub.ListResults(ask).results[0]
-    assert (half.match_id, half.referee_match_id, half.HasField("seed")) == (
-        "t-secret-0-a", "", False,
-    )  # fmt: skip
+    hidden = public_ids(api, "t-secret", ["t-secret-0-a"])[0]
+    ask = arena_pb2.ListResultsRequest(tournament_id="t-secret")
+    half = next(r for r in api.stub.ListResults(ask).results if r.match_id == hidden)
+    assert (half.referee_match_id, half.HasField("seed")) == ("", False)
     store.finish("t-secret")
     assert store.state("t-secret") == FINISHED
     half = api.stub.ListResults(ask).results[0]
+    assert (half.match_id, half.public_id) == ("t-secret-0-a", hidden)
     assert half.referee_match_id == "t-secret-0-a-0a1b2c3d" and half.seed == 77
+
+
+def test_a_running_tournament_pages_in_the_order_of_its_public_ids(api: HostedApi) -> None:
+    ids = tournament_of(api, "t-live", 12, ended=False)
+    hidden = sorted(public_ids(api, "t-live", ids))
+    assert hidden != public_ids(api, "t-live", ids)  # an order that is not the schedule's
+    by_five = pages(api, tournament_id="t-live", page_size=5)
+    assert [len(p) for p in by_five] == [5, 5, 2]
+    assert [i for p in by_five for i in p] == hidden
+    latest = pages(api, tournament_id="t-live", page_size=5, order_by="match_id desc")
+    assert [i for p in latest for i in p] == hidden[::-1]
+    after = pages(api, tournament_id="t-live", page_size=4, after_match_id=hidden[3])
+    assert [i for p in after for i in p] == hidden[4:]
+    # A token that counts in public ids is no position once the tournament has ended.
+    ask = arena_pb2.ListResultsRequest(tournament_id="t-live", page_size=5)
+    ask.page_token = api.stub.ListResults(ask).next_page_token
+    token_text = base64.urlsafe_b64decode(ask.page_token + "==").decode()
+    assert "t-live-" not in token_text  # nor does it name a schedule id
+    TournamentStore(api.redis).finish("t-live")
+    code, details = refusal(api.stub.ListResults, ask)
+    assert code == grpc.StatusCode.FAILED_PRECONDITION and "start again" in details
+    assert [i for p in pages(api, tournament_id="t-live", page_size=5) for i in p] == ids
 
 
 def test_bad_paging_is_invalid_argument_saying_what_is_allowed(api: HostedApi) -> None:

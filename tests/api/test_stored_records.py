@@ -160,7 +160,9 @@ def test_a_result_missing_a_field_is_refused_naming_it() -> None:
 
 def test_a_spec_stored_before_versions_reads_as_a_plan_and_writes_back_the_same() -> None:
     plan = TournamentPlan.from_json(json.dumps(STORED_SPEC))
-    assert plan.record_version == SPEC_VERSION == 2
+    assert plan.record_version == SPEC_VERSION == 3
+    # Before version 3: no broadcast delay, and partners shared unless sealed.
+    assert (plan.broadcast_delay_ms, plan.partners) == (0.0, "shared")
     assert plan.lineup["house"].address == "127.0.0.1:7001"
     assert plan.lineup["house"].games == ("seep", "baloot")
     hosted = plan.lineup["rand@v2"].hosted
@@ -169,7 +171,14 @@ def test_a_spec_stored_before_versions_reads_as_a_plan_and_writes_back_the_same(
     # The commitment as published is kept, never worked out again from the seed.
     assert plan.published_commitment == STORED_SPEC["seed_commitment"]
     again = plan.to_json("t0123456789ab")
-    assert again == {**STORED_SPEC, "record_version": SPEC_VERSION}
+    assert again == {
+        **STORED_SPEC,
+        "broadcast_delay_ms": 0.0,
+        "partners": "shared",
+        "max_entries_per_author": 0,
+        "authors": {},
+        "record_version": SPEC_VERSION,
+    }
     assert TournamentPlan.from_json(again) == plan
 
 
@@ -317,7 +326,7 @@ def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings(
     assert not oldest.team_fault_kinds and oldest.deal_commitment == "" and oldest.seed
     for was, now in zip(listed[old], listed[new], strict=True):
         assert now.match_id.replace(new, old) == was.match_id
-        now.match_id = was.match_id
+        now.match_id, now.public_id = was.match_id, was.public_id  # public ids differ too
         assert now == was
 
     boards = {

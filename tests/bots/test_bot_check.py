@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 from arena.games import game_names
-from arena.processes import arena_command
+from arena.processes import arena_command, start_service
+from arena.wording import printable
 from tests.conftest import BotFactory
 
 
@@ -56,3 +58,39 @@ def test_games_the_bot_does_not_play_are_refused_in_one_line(
     assert refused.stderr == "arena: error: bot 'spy' does not play baloot (it plays: seep)\n"
     malformed = check("no-port")
     assert malformed.returncode == 1 and "malformed bot address" in malformed.stderr
+
+
+HOSTILE_HELLO = """
+import sys
+from arena.bots.examples import RandomBot
+from arena.bots.sdk import serve
+
+class Loud(RandomBot):
+    name = "\\x1b]0;owned\\x07loud\\x1b[2J\\u202egnp"
+    version = "1\\x1b[31m"
+    games = ("seep",)
+
+serve(Loud(seed=1), port=0)
+"""
+
+
+def test_a_bots_hello_name_reaches_the_terminal_with_its_control_characters_escaped(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "loud.py"
+    script.write_text(HOSTILE_HELLO)
+    bot = start_service([sys.executable, str(script)])
+    try:
+        done = check(bot.address, "--matches", "1", "--game", "seep")
+    finally:
+        bot.stop()
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("bot \\x1b]0;owned\\x07loud\\x1b[2J\\u202egnp 1\\x1b[31m at ")
+    assert not any(c in done.stdout for c in "\x1b\x07\u202e")
+
+
+def test_printable_escapes_controls_and_bidi_overrides_and_keeps_the_rest() -> None:
+    assert printable("plain, ünïcode ♠") == "plain, ünïcode ♠"
+    assert printable("a\x1b[2Jb\x9b\x7f\u2066") == "a\\x1b[2Jb\\x9b\\x7f\\u2066"
+    assert printable("one\n\ttwo\r") == "one\\x0a\\x09two\\x0d"
+    assert printable("one\n\ttwo\r", lines=True) == "one\n\ttwo\\x0d"

@@ -1,4 +1,4 @@
-"""The chaos bot's modes are all documented, and ``--after`` counts per match.
+"""The chaos bot's modes are all documented, and ``--after`` counts a match's decisions.
 
 Each mode's effect on a referee is checked in ``tests/referee/test_chaos_matrix.py``.
 """
@@ -34,13 +34,16 @@ def test_an_unknown_mode_is_refused_with_the_list() -> None:
         ChaosBot("sulk")
 
 
-def test_good_decisions_are_counted_per_match() -> None:
+def test_it_misbehaves_from_the_matchs_decision_after_on_whatever_its_seat() -> None:
+    """By the match's decision index: each seat's token is its own, so a count per token
+    would let each of a team's seats answer ``after`` times."""
     bot = ChaosBot("illegal", after=2)
 
-    def request(match_id: str) -> bot_pb2.ActRequest:
-        return bot_pb2.ActRequest(match_id=match_id)
+    def request(token: str, index: int) -> bot_pb2.ActRequest:
+        return bot_pb2.ActRequest(match_id=token, decision_index=index)
 
-    assert [bot.misbehaves(request("a")) for _ in range(3)] == [False, False, True]
-    assert [bot.misbehaves(request("b")) for _ in range(3)] == [False, False, True]
-    bot.match_ended(bot_pb2.MatchEndedRequest(match_id="a"))
-    assert not bot.misbehaves(request("a"))  # a finished match's count is forgotten
+    assert [bot.misbehaves(request("seat-1", i)) for i in (0, 1, 2, 5)] == [
+        False, False, True, True,
+    ]  # fmt: skip
+    assert bot.misbehaves(request("seat-3", 3))  # its partner's first decision, past 2
+    assert not bot.misbehaves(request("next-match", 1))

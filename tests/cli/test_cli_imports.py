@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena import access, bot_networks
+from arena import access, bot_networks, limits
 from arena.cli import command, parser
 from arena.cli import tournament as tournament_run
 from arena.cli.parsers import (
@@ -141,6 +141,9 @@ def test_the_copies_in_the_parsers_match_what_they_copy() -> None:
     assert tuple(game_names()) == GAMES
     assert bot.RUNTIMES == NAMES
     assert tournament.MAX_SEED == MAX_SEED
+    assert tournament.MAX_BROADCAST_DELAY_S == limits.MAX_BROADCAST_DELAY_S
+    every_partners = set(arena_pb2.Partners.values()) - {arena_pb2.PARTNERS_UNSPECIFIED}
+    assert set(tournament_run.PARTNERS_CHOICES.values()) == every_partners
     assert (access.API.env, access.REFEREE.env) == (API_TOKEN_ENV, REFEREE_TOKEN_ENV)
     assert (BOT_ALLOW_ENV, BOT_DENY_ENV) == (bot_networks.ALLOW_ENV, bot_networks.DENY_ENV)
     every_format = set(arena_pb2.TournamentFormat.values()) - {arena_pb2.FORMAT_UNSPECIFIED}

@@ -19,6 +19,7 @@ from arena.envs import raw_env
 from arena.envs.layouts import uses_ids
 from arena.games import get_game
 from arena.processes import Service, start_service
+from arena.replay.record import seat_token
 from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
 from tests.conftest import bot_command
 
@@ -60,11 +61,11 @@ def check_reproduced(
         stub.GetReplay(referee_pb2.GetReplayRequest(replay_id=result.replay_id)).json
     )
     decisions = [e["decision"] for h in replay["hands"] for e in h["log"] if "decision" in e]
-    match_id = replay["bot_match_id"]  # the id the bots are told
+    tokens = {seat_token(replay, s) for s in range(info.num_seats)}  # what the bots are told
     requests = [
         json_format.Parse(line, bot_pb2.ActRequest())
         for line in out.read_text().splitlines()
-        if json.loads(line)["matchId"] == match_id
+        if json.loads(line)["matchId"] in tokens
     ]
     requests.sort(key=lambda r: r.decision_index)
     assert [r.decision_index for r in requests] == list(range(len(decisions)))

@@ -25,6 +25,7 @@ from arena import wire
 from arena.games import game_names, get_game
 from arena.local_redis import LocalRedis
 from arena.processes import arena_command, start_service
+from arena.replay.record import seat_token
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from tests.tournament.conftest import Arena, start_arena
 
@@ -89,7 +90,7 @@ def play_tournament(
 
 def check_claims(lines: list[dict[str, Any]], replays: list[dict[str, Any]]) -> Counter[str]:
     """Each claim against the real hands at its decision: counts by route and verdict."""
-    by_token = {doc["bot_match_id"]: doc for doc in replays}
+    by_token = {seat_token(doc, s): doc for doc in replays for s in range(len(doc["seats"]))}
     claimed: dict[str, list[dict[str, Any]]] = {}
     for line in lines:
         if line.get("claims"):

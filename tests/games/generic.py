@@ -404,7 +404,7 @@ def recorded_log(
         game=info.name,
         seed=case.seed,
         deal_salt=new_salt(),
-        bot_match_id="bots-see-this",
+        seat_tokens=[f"seat-{s}-sees-this" for s in range(info.num_seats)],
         options_json=json.dumps(options, sort_keys=True) if options else "",
         seat_names=[f"bot {s}" for s in range(info.num_seats)],
         move_deadline=wire.duration(1.0),

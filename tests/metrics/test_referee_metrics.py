@@ -71,7 +71,7 @@ def test_decisions_latency_faults_and_matches_are_counted(
         for bot in (basic_bot.address, chaos.address)
     }
     assert sum(asked.values()) == ok + illegal
-    assert asked[chaos.address] >= 7  # 4 good answers, then 3 bad ones
+    assert asked[chaos.address] >= 5  # its 2 bids among the first 4 decisions, then 3 bad
     assert values[("arena_referee_matches_running", ())] == 0
     assert values[("arena_referee_match_duration_seconds_count", (("end", "forfeit"), *game))] == 1
 

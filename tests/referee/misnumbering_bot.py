@@ -1,7 +1,7 @@
 """A test bot process that answers unary ``Act`` only (its Hello offers no stream). For
-``--after`` decisions of a match it plays like the random bot; then it answers every
-request with a legal id, but naming the decision before it, as a bot answering from a
-stale queue would. On a unary call such an answer is a wrong-match fault; on a stream it
+the first ``--after`` decisions of a match (by its ``decision_index``) it plays like the
+random bot; then it answers every request with a legal id, but naming the decision
+before it, as a bot answering from a stale queue would. On a unary call such an answer is a wrong-match fault; on a stream it
 would be a stray answer, dropped (the chaos bot's ``stale`` mode)."""
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ class MisnumberingBot(bot_pb2_grpc.BotServicer):
             raise ValueError("--after must be at least 1: decision 0 has no decision before it")
         self.inner = RandomBot(seed=7)
         self.after = after
-        self.answered: dict[str, int] = {}  # per match id, forgotten when it ends
 
     async def Hello(self, request: bot_pb2.HelloRequest, context: Context) -> bot_pb2.HelloResponse:
         return bot_pb2.HelloResponse(
@@ -33,8 +32,8 @@ class MisnumberingBot(bot_pb2_grpc.BotServicer):
         )
 
     async def Act(self, request: bot_pb2.ActRequest, context: Context) -> bot_pb2.ActResponse:
-        answered = self.answered[request.match_id] = self.answered.get(request.match_id, 0) + 1
-        named = request.decision_index - 1 if answered > self.after else request.decision_index
+        index = request.decision_index
+        named = index - 1 if index >= self.after else index
         return bot_pb2.ActResponse(
             action_id=self.inner.act(request), match_id=request.match_id, decision_index=named
         )
@@ -49,7 +48,6 @@ class MisnumberingBot(bot_pb2_grpc.BotServicer):
     async def MatchEnded(
         self, request: bot_pb2.MatchEndedRequest, context: Context
     ) -> bot_pb2.MatchEndedResponse:
-        self.answered.pop(request.match_id, None)
         return bot_pb2.MatchEndedResponse()
 
 

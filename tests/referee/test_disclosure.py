@@ -14,6 +14,7 @@ import pytest
 
 from arena import wire
 from arena.processes import Service
+from arena.replay.record import seat_token
 from arena.replay.verify import verify_replay
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.conftest import BotFactory, with_addresses
@@ -75,12 +76,18 @@ def test_bots_know_a_match_only_by_an_opaque_token(
     # replay, the match id, in MatchEnded).
     bots = [basic_bot.address, bot.address]
     results = [play(referee_stub, bots, 7, i, referee_pb2.DEAL_DISCLOSURE_BOTS)[0] for i in ids]
-    tokens = {r["matchId"] for r in lines(acts)}
-    assert len(tokens) == 2 and all(TOKEN.fullmatch(t) for t in tokens)
+    seat_of = {r["matchId"]: r["seat"] for r in lines(acts)}
+    tokens = set(seat_of)
+    # One token per seat and match: the spy's two seats (partners) were told different
+    # ones, so neither partners nor tables can be matched up by it.
+    assert len(tokens) == 4 and all(TOKEN.fullmatch(t) for t in tokens)
     assert {r["matchId"] for r in lines(ended)} == tokens
     for result in results:
         replay = replay_of(referee_stub, result)
-        assert replay["bot_match_id"] in tokens  # the replay lets its author find the match
+        # The replay lets its author find the match: it names each seat's token.
+        assert {seat_token(replay, 1), seat_token(replay, 3)} <= tokens
+        assert all(seat_of[seat_token(replay, s)] == s for s in (1, 3))
+        assert len({seat_token(replay, s) for s in range(4)}) == 4
     # Nothing a bot receives names the tournament, the game's pairing, the deal or the half.
     sent = acts.read_text() + ended.read_text()
     assert "t0ab12" not in sent and "-7-" not in sent

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from arena import wire
 from arena.processes import Service
+from arena.replay.record import seat_token
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.conftest import BotFactory
 
@@ -74,9 +75,9 @@ def test_partners_are_separate_conversations_that_never_see_hidden_cards(
                 if verb == "play":
                     played.add(card)
         for request in requests:
-            if request["matchId"] != replay["bot_match_id"]:
-                continue
             seat = request["seat"]
+            if request["matchId"] != seat_token(replay, seat):
+                continue
             seen = card_codes(request["bidEuchre"])
             assert seen <= allowed[request.get("decisionIndex", 0)][seat], request
             hand = {c["code"] for c in request["bidEuchre"].get("hand", [])}

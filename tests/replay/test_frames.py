@@ -16,6 +16,7 @@ from google.protobuf import json_format
 
 from arena.games import get_game
 from arena.replay.frames import Built, FramesRefused, NoRequest, build, build_frames
+from arena.replay.record import seat_token
 from arena.replay.tables import deck_size
 from tests.games.generic import Case, recorded_replay
 from tests.replay.matches import FAULTY, SHORT, Played, play_all
@@ -107,12 +108,12 @@ def test_bid_euchre_with_the_joker_shows_25_cards_and_the_discard_face_down(seed
 def test_each_seat_is_shown_exactly_what_its_bot_was_sent(
     played: Played, built: dict[str, Built], match: str
 ) -> None:
-    token = played.replays[match]["bot_match_id"]
+    doc = played.replays[match]
     compared = 0
     steps = built[match].frames["frames"]
     assert len(built[match].requests) == len(steps)
     for frame in steps[:-1]:
-        request = played.sent[(token, frame["decision"])]
+        request = played.sent[(seat_token(doc, frame["seat"]), frame["decision"])]
         sent = json_format.MessageToDict(
             request, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
         )

@@ -61,6 +61,9 @@ def test_writes_need_the_token_and_reads_do_not(
             "CancelTournament": lambda md: stub.CancelTournament(
                 arena_pb2.CancelTournamentRequest(id="t1"), metadata=md
             ),
+            "GetCollusionReport": lambda md: stub.GetCollusionReport(
+                arena_pb2.GetCollusionReportRequest(tournament_id="t1"), metadata=md
+            ),
         }
         for name, call in calls.items():
             with pytest.raises(grpc.RpcError) as missing:

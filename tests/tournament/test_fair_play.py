@@ -1,6 +1,7 @@
 """Fair play end to end: a tournament's seeds stay secret in every read while it runs
 (gRPC, CLI, web, metrics, logs at INFO), are revealed when it ends, and then verify;
-trusted and operator-seeded tournaments say so wherever they are read."""
+trusted and operator-seeded tournaments, and remote partners who share a process, say so
+wherever they are read."""
 
 from __future__ import annotations
 
@@ -161,19 +162,66 @@ def test_trusted_and_operator_seeded_tournaments_say_so_wherever_they_are_read(
     assert "fair play trusted (the operator vouches for the entries), operator's seed" in status
     arena.wait_until(tournament.id)
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest())
-    assert len(board.caveats) == 2
+    assert len(board.caveats) == 3  # and the partners' (test_remote_partners_...)
     assert board.caveats[0].startswith("2 of these results were played in FAIR_PLAY_TRUSTED")
     assert board.caveats[1].startswith("2 of these results were dealt from an operator's")
     page = get(f"{web(arena)}/")
-    assert page.count('class="caveat"') == 2 and "the operator vouches" in page
+    assert page.count('class="caveat"') == 3 and "the operator vouches" in page
     assert "Note: 2 of these results were played in FAIR_PLAY_TRUSTED" in cli(
         arena, "leaderboard"
     ).stdout.replace("\n", " ").replace("  ", " ")
 
 
+def test_remote_partners_who_share_a_process_are_caveated_wherever_they_are_read(
+    arena: Arena,
+) -> None:
+    metrics_port = free_port()
+    arena.start_worker("w", extra=("--metrics-port", str(metrics_port)))
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "random", "--seed", "2")
+    tournament = arena.submit(["a", "b"], games=["bid-euchre", "bridgette"])
+    caveat = "partners share one process: each may see the other's hand"
+    assert tournament.partners == arena_pb2.PARTNERS_SHARED
+    assert list(tournament.caveats) == [f"{caveat} (a, b)"]
+    status = cli(arena, "tournament", "status", tournament.id).stdout.replace("\n", " ")
+    assert f"{caveat} (a, b)" in " ".join(status.split())
+    arena.wait_until(tournament.id)
+    euchre = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game="bid-euchre"))
+    assert f"{caveat} (a in 2, b in 2 of these results)" in euchre.caveats
+    assert {r.bot: r.shared_partners for r in euchre.rows} == {"a": 2, "b": 2}
+    duel = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(game="bridgette"))
+    assert not any(caveat in c for c in duel.caveats)  # two seats: nobody's partner
+    assert caveat in " ".join(" ".join(cli(arena, "leaderboard").stdout.split()).split())
+    site = web(arena)
+    for path in ("/", f"/tournaments/{tournament.id}", "/bots/a", "/games/bid-euchre"):
+        assert caveat in get(site + path).replace("&#x27;", "'"), path
+    for path in ("/api/leaderboard", f"/api/tournaments/{tournament.id}"):
+        assert caveat in json.dumps(json.loads(get(site + path))), path
+    # Metrics label the boards' rows with the count.
+    scraped = get(f"http://127.0.0.1:{metrics_port}/metrics")
+    assert 'arena_rating_shared_partners{bot="a",game="bid-euchre"} 2.0' in scraped
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
+        (
+            {"partners": arena_pb2.PARTNERS_ISOLATED, "games": ["seep", "bridgette"]},
+            "PARTNERS_ISOLATED seats each partner in a sandbox of its own, so every entry that "
+            "plays a partnership game (seep) must be a hosted bot; remote: a, b. Use "
+            'PARTNERS_SHARED (every read then says "partners share one process: each may see '
+            "the other's hand\"), or leave those games out",
+        ),
+        (
+            {"partners": 3},
+            "unknown partners 3; allowed: PARTNERS_SHARED (a remote entry's one process plays "
+            "both seats of its team, and reads say so), PARTNERS_ISOLATED (hosted entries "
+            "only, each seat its own sandbox) or unset (isolated when sealed, else shared)",
+        ),
+        (
+            {"broadcast_delay": {"seconds": -1}},
+            "broadcast_delay must be 0 to 3600 s (an hour), got -1 s",
+        ),
         (
             {"fair_play": arena_pb2.FAIR_PLAY_SEALED},
             "FAIR_PLAY_SEALED plays duplicate pairs, so every entry must be a hosted bot that "

@@ -110,10 +110,10 @@ def ended(paired: bool) -> tuple[arena_pb2.Tournament, list[arena_pb2.MatchRecor
             salt=seed.salt,
         ),
     )
-    return tournament, [_played(m) for m in matches(paired)]
+    return tournament, [_played(m, seed) for m in matches(paired)]
 
 
-def _played(match: ScheduledMatch) -> arena_pb2.MatchRecord:
+def _played(match: ScheduledMatch, seed: MasterSeed) -> arena_pb2.MatchRecord:
     """The stored result of ``match``, played at random, with its record."""
     salt = "ab" * 16
     log = recorded_log(get_game(match.game), Case(match.seed, 1, {}), f"{match.match_id}-x")
@@ -121,6 +121,7 @@ def _played(match: ScheduledMatch) -> arena_pb2.MatchRecord:
     rerun = replay(log)
     return arena_pb2.MatchRecord(
         match_id=match.match_id,
+        public_id=seed.public_id(match.match_id),
         game=match.game,
         seed=match.seed,
         deal_key=match.deal_key,
@@ -141,8 +142,8 @@ def test_an_honest_tournament_verifies(paired: bool) -> None:
     tournament, records = ended(paired)
     assert verify_tournament(tournament, records) == (
         f"verified: tournament t1 ({'trusted' if paired else 'open'}, operator's seed): seed "
-        "commitment OK; 36 match seeds derive from the master seed; 36 deal commitments OK; "
-        "36 match records re-run to their results"
+        "commitment OK; 36 match seeds and public ids derive from the master seed; 36 deal "
+        "commitments OK; 36 match records re-run to their results"
     )
 
 
@@ -167,6 +168,10 @@ def test_tampering_is_named_at_the_first_mismatch() -> None:
     with pytest.raises(TournamentMismatch, match="deal commitment mismatch"):
         verify_tournament(tournament, records)
     records[6].deal_salt = "ab" * 16
+    records[8].public_id, records[9].public_id = records[9].public_id, records[8].public_id
+    with pytest.raises(TournamentMismatch, match=f"^{records[8].match_id}: public id"):
+        verify_tournament(tournament, records)  # a mapping published wrong
+    records[8].public_id, records[9].public_id = records[9].public_id, records[8].public_id
     records[7].scores[0] += 1
     with pytest.raises(
         TournamentMismatch, match=f"^{records[7].match_id}: its record re-runs to scores"

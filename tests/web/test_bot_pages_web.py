@@ -112,7 +112,10 @@ def test_results_keep_fault_kinds_and_the_bot_page_shows_their_rate(stack: Stack
         b for b in stack.arena.stub.ListBots(arena_pb2.ListBotsRequest()).bots if b.name == "chaos"
     )
     facts = {r.attrs["data-field"]: r.cells[0] for r in doc.tables["bot-facts"]}
-    assert facts["kind"] == "remote: the arena calls it at its address"
+    assert facts["kind"] == (
+        "remote: the arena calls it at its address; in Baloot, Bid Euchre, Persian Rummy, "
+        "Seep: partners share one process: each may see the other's hand"
+    )
     assert facts["hello"] == f"{bot.hello_name} {bot.version}".strip()
     assert facts["games"] == ", ".join(game_title(g) for g in bot.games)
     assert set(bot.games) >= set(GAMES)

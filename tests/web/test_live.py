@@ -17,6 +17,7 @@ from selenium.webdriver.common.by import By
 
 from arena.local_redis import LocalRedis
 from arena.processes import Service
+from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 from tests.web import browser
@@ -127,6 +128,7 @@ def test_a_running_match_is_listed_and_followed_without_loss_or_repeat(live: Liv
     assert sorted(match["entries"]) == ["paced-a", "paced-b"]
     assert match["referee"] == live.arena.referee.address
     assert match["watch_id"].startswith(match["match_id"] + "-")
+    assert PUBLIC_ID.fullmatch(match["match_id"])  # not the schedule's id
     assert not {"seed", "deal_salt", "replay_id", "deal_key"} & keys(match)
     m = match["match_id"]
     doc = Document(get(f"{base}/live")[2].decode())
@@ -158,7 +160,7 @@ def test_a_running_match_is_listed_and_followed_without_loss_or_repeat(live: Liv
     record = next(
         r
         for r in live.arena.stub.ListResults(arena_pb2.ListResultsRequest(tournament_id=t)).results
-        if r.match_id == m
+        if r.public_id == m  # the live list named it by its public id
     )
     assert [int(team["score"]) for team in result["teams"]] == list(record.scores)
 

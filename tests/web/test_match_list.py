@@ -297,7 +297,8 @@ def test_the_bot_page_shows_registry_versions_matches_and_faults() -> None:
     # A remote bot without faults; a bot removed from the registry says so.
     rand = Document(site.get("/bots/rand").body.decode())
     assert {r.attrs["data-field"]: r.cells[0] for r in rand.tables["bot-facts"]}["kind"] == (
-        "remote: the arena calls it at its address"
+        "remote: the arena calls it at its address; in Seep: partners share one process: "
+        "each may see the other's hand"
     )
     assert "rand made no fault in these matches." in site.get("/bots/rand").body.decode()
     source.registry["rand"] = BotFacts("rand", None, [])

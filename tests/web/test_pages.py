@@ -432,6 +432,8 @@ def test_a_round_robin_page_shows_its_own_leaderboard_and_the_json_is_the_messag
         "games": "Seep",
         "progress": "4/4 matches, 0 forfeited",
         "fair-play": "trusted (the operator vouches for the entries)",
+        "partners": "partners shared (no remote entry plays a partnership game)",
+        "per-author": "no limit",
         "seed": "operator's seed 42 revealed",
     }
     assert source.boards_of == ["t1"]

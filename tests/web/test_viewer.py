@@ -21,6 +21,7 @@ import uvicorn
 from google.protobuf import json_format
 
 from arena.replay.frames import build_frames
+from arena.replay.record import seat_token
 from arena.replay.render import render
 from arena.v1 import arena_pb2
 from arena.web.app import SECURITY_HEADERS, create_app
@@ -119,7 +120,7 @@ def test_each_frames_request_is_served_apart_as_its_bot_received_it(served: Serv
     assert frames and not any("sent" in f for f in frames)
     for frame in frames[:-1]:
         status, shown = sent_of(served, "bid-euchre", frame["index"])
-        received = served.played.sent[(doc["bot_match_id"], frame["decision"])]
+        received = served.played.sent[(seat_token(doc, frame["seat"]), frame["decision"])]
         assert status == 200 and shown == json_format.MessageToDict(
             received, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
         )
@@ -196,6 +197,8 @@ def test_static_files_ship_in_the_package_and_nothing_else_is_served(served: Ser
         headers["Content-Security-Policy"]
         == dict(SECURITY_HEADERS)[b"content-security-policy"].decode()
     )
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Frame-Options"] == "DENY"  # no other site may frame it
     status, headers, _ = get(f"{served.url}/static/viewer.css")
     assert status == 200 and headers["Content-Type"] == "text/css; charset=utf-8"
     for bad in ("../data.py", "..%2fdata.py", "viewer.py", "nosuch.js", "%2e%2e", "VIEWER.JS"):

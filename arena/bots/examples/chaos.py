@@ -1,7 +1,10 @@
 """A misbehaving bot for testing the fault policy: each mode is one kind of fault.
 
-Until ``after`` decisions of a match have been made, the bot plays like the random bot;
-then, in every later decision of that match, it misbehaves as its mode says:
+Until ``after`` decisions of a match have been made (by any seat: its request's
+``decision_index`` counts them), the bot plays like the random bot; then, in every later
+decision of that match asked of it, it misbehaves as its mode says. (The decision index,
+not a count per match token: each seat has its own token, and nothing tells the bot
+which of its seats share a match.)
 
 - ``hang``: never answers; the referee times out.
 - ``late``: answers a legal id ``delay_ms`` (default 50 ms) after the request's
@@ -97,16 +100,10 @@ class ChaosBot(RandomBot):
         self.after = after
         self.delay_ms = delay_ms
         self.hellos = 0
-        self._decisions: dict[str, int] = {}  # per match id, forgotten when it ends
 
     def misbehaves(self, request: bot_pb2.ActRequest) -> bool:
-        """Count a decision of its match; True once ``after`` of them were good."""
-        made = self._decisions.get(request.match_id, 0) + 1
-        self._decisions[request.match_id] = made
-        return made > self.after
-
-    def match_ended(self, request: bot_pb2.MatchEndedRequest) -> None:
-        self._decisions.pop(request.match_id, None)
+        """True once ``after`` decisions of the request's match have been made."""
+        return request.decision_index >= self.after
 
     async def hello(self) -> bool:
         """Called on every ``Hello`` before the answer; ``die-before`` exits here. True
@@ -150,7 +147,7 @@ class ChaosBot(RandomBot):
         self, request: bot_pb2.ActRequest, answer: Any, last: Any
     ) -> tuple[list[Any], list[Any]]:
         """The stray answers of ``double`` and ``stale`` around ``answer``: (before, after)."""
-        if self._decisions.get(request.match_id, 0) <= self.after:
+        if not self.misbehaves(request):
             return [], []
         if self.mode == "stale" and last is not None:
             return [last], []

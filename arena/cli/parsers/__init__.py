@@ -130,7 +130,8 @@ def add_bot_network_flags(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get(BOT_DENY_ENV, ""),
         metavar="CIDRS",
         help=f"never dial bots in these networks (default ${BOT_DENY_ENV}); link-local, cloud "
-        "metadata, multicast and unspecified addresses are refused unless allowed by name",
+        "metadata, multicast and unspecified addresses are refused unless allowed by name, "
+        "as are IPv6 addresses that embed them (NAT64, 6to4, IPv4-mapped, ...)",
     )
 
 

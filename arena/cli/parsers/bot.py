@@ -28,7 +28,7 @@ def bot(parser: argparse.ArgumentParser) -> None:
         "--after",
         type=int,
         default=0,
-        help="chaos bot: good decisions per match before misbehaving "
+        help="chaos bot: decisions of a match (by any seat) before it misbehaves "
         "(die-before: Hello calls answered before dying)",
     )
     serve.add_argument(
@@ -61,6 +61,12 @@ def bot(parser: argparse.ArgumentParser) -> None:
     register = bots.add_parser("register", help="register a running bot with the arena")
     register.add_argument("name", help="registry name (letters, digits, '-', '_', '.')")
     register.add_argument("address", help="where referees reach the bot, host:port")
+    register.add_argument(
+        "--author",
+        default="",
+        help="the author who owns it (one `arena author add` made), held to tournaments' "
+        "per-author entry limits (default: none, a house bot of the operator's)",
+    )
     add_api_flag(register)
     register.set_defaults(run="bot:register")
 

@@ -10,6 +10,10 @@ from arena.cli.parsers import GAME_HELP, add_api_flag, add_match_limit_flags, ga
 
 FAIR_PLAY = ("open", "sealed", "trusted")
 """``--fair-play``: each one ``FAIR_PLAY_<NAME>`` in the API (``arena.cli.tournament``)."""
+PARTNERS = ("shared", "isolated")
+"""``--partners``: each one ``PARTNERS_<NAME>`` in the API."""
+MAX_BROADCAST_DELAY_S = 3600.0
+"""``arena.limits.MAX_BROADCAST_DELAY_S``."""
 FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "sprt", "ladder")
 """``--format``: each one ``FORMAT_<NAME>`` in the API, ``-`` as ``_``."""
 MAX_SEED = 2**64 - 1
@@ -23,6 +27,18 @@ def master_seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a master seed is 0..2^64-1 ({MAX_SEED}), got {value}")
+    return value
+
+
+def broadcast_delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= MAX_BROADCAST_DELAY_S:
+        raise argparse.ArgumentTypeError(
+            f"a broadcast delay is 0 to {MAX_BROADCAST_DELAY_S:g} seconds, got {text}"
+        )
     return value
 
 
@@ -79,6 +95,30 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         "remember; sealed: duplicate pairs, hosted entries only; trusted: duplicate pairs "
         "between entries you vouch for",
     )
+    run.add_argument(
+        "--partners",
+        choices=PARTNERS,
+        default=None,
+        help="isolated: every entry that plays a partnership game must be hosted, each seat "
+        "its own sandbox; shared: a remote entry's one process plays both seats of its team, "
+        "and every read says so (default: isolated when sealed, else shared)",
+    )
+    run.add_argument(
+        "--broadcast-delay",
+        type=broadcast_delay,
+        default=0.0,
+        metavar="SECONDS",
+        help="live views show each event, and list each match, this long after it happens "
+        "(default 0); longer than a match, a bot that watches learns nothing while it plays",
+    )
+    run.add_argument(
+        "--max-entries-per-author",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the most entries one author may have, 1 to 64 (default: 1 in a ladder or a sealed "
+        "tournament, else no limit); one author's entries are never rated against each other",
+    )
     add_match_limit_flags(run, "seat and match")
     run.add_argument("--name", default="", help="a label for listings")
     run.add_argument("--wait", action="store_true", help="show progress, then the leaderboard")
@@ -108,6 +148,18 @@ def tournament(parser: argparse.ArgumentParser) -> None:
             )
         add_api_flag(command)
         command.set_defaults(run=f"tournament:{name}")
+
+    collusion = tournaments.add_parser(
+        "collusion",
+        help="for organisers: each pair of entries' results against each other, against "
+        "what the rest of the tournament predicts, with the pairs past the threshold flagged",
+    )
+    collusion.add_argument("id", help="tournament id")
+    collusion.add_argument(
+        "--all", action="store_true", help="every pair that met, not only the flagged ones"
+    )
+    add_api_flag(collusion)
+    collusion.set_defaults(run="tournament:collusion")
 
     results = tournaments.add_parser("results", help="export a tournament's match results")
     results.add_argument("id", help="tournament id")
