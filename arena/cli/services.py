@@ -94,6 +94,8 @@ def _referee_child(
 def _check_limits(args: argparse.Namespace) -> None:
     if args.max_watchers < 1:
         raise UsageError(f"--max-watchers must be 1 or more, not {args.max_watchers}")
+    if args.watchers_per_client < 1:
+        raise UsageError(f"--watchers-per-client must be 1 or more, not {args.watchers_per_client}")
     if args.sandbox_pool < 0:
         raise UsageError(f"--sandbox-pool must be 0 (no pool) or more, not {args.sandbox_pool}")
     if args.caller_keepalive < 0.1:
@@ -126,6 +128,7 @@ def _serve_referee(
             sandbox_pool=args.sandbox_pool,
             launcher=launcher,
             max_watchers=args.max_watchers,
+            watchers_per_client=args.watchers_per_client,
             siblings=siblings,
             on_ready=on_ready,
             caller_keepalive_s=args.caller_keepalive,

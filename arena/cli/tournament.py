@@ -536,7 +536,13 @@ def serve(args: argparse.Namespace) -> None:
     from arena.web import serve
 
     try:
-        serve(args.api, host=args.host, port=args.port)
+        serve(
+            args.api,
+            host=args.host,
+            port=args.port,
+            viewers_per_client=args.viewers_per_client,
+            replay_reads_per_s=args.replay_reads_per_s,
+        )
     except OSError as error:
         raise CliError(
             f"cannot listen on {args.host}:{args.port}: {error.strerror or error}"

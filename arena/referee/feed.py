@@ -40,9 +40,18 @@ class MatchFeed:
 
     def post(self, event: referee_pb2.MatchEvent, *, last: bool = False) -> None:
         self._append(event)
-        if last and not self.done:
-            self.done = True
-            self._seal()
+        if last:
+            self.close()
+
+    def close(self) -> None:
+        """No more events: watchers get the rest, then their streams end."""
+        if self.done:
+            return
+        self.done = True
+        self._seal()
+        if self._wakeup is not None:
+            self._wakeup.set()
+            self._wakeup = None
 
     def _seal(self) -> None:
         """Keep a finished match's events as their bytes: the referee keeps hundreds of

@@ -21,8 +21,9 @@ kernel hands the connection to. Each child also serves its own feeds, and nothin
 on a private unix socket, ``<index>.sock`` in a directory this parent creates (mode 0700:
 only this user may connect; a unix socket is never reachable from another host) and
 removes at the end; every child is told all the sockets (``Siblings``). A child asked
-for a match it does not play asks its siblings' sockets at once, and relays the stream
-of the one that has it (``arena.referee.siblings``). Match ids are the caller's, known
+for a match it does not play asks its siblings' sockets at once, and mirrors the stream
+of the one that has it for all of its own watchers of that match: one private stream per
+match and child, however many watch (``arena.referee.siblings``). Match ids are the caller's, known
 before a match starts, so no id could name its child; asking the N-1 siblings costs a
 round trip on loopback and keeps no shared state that a dead child could leave stale.
 """

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import grpc
 
 from arena import wire
-from arena.access import REFEREE, TokenCheck
+from arena.access import REFEREE, TokenCheck, holds_token
 from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
 from arena.grpc_server import abort, fit, start_serving
@@ -45,6 +46,11 @@ from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
 DEFAULT_MAX_CONCURRENT_MATCHES = 256
 DEFAULT_MAX_WATCHERS = 256
 """WatchMatch streams open at once: the call is open to anyone who can reach the port."""
+DEFAULT_WATCHERS_PER_CLIENT = 64
+"""WatchMatch streams one client address may hold at once, so that one greedy client
+cannot take them all; a caller with the referee's token (a site that relays many
+matches to its own viewers) is held only to ``max_watchers``."""
+WATCH_RETRY_AFTER_S = 10
 MAX_REQUEST_BYTES = MAX_PACKAGE_BYTES + (1 << 20)
 """What the referee server accepts: a hosted bot's package (16 MiB) and the rest."""
 MAX_REQUEST_BYTES_BESIDES_PACKAGES = MAX_MESSAGE_BYTES
@@ -65,6 +71,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         hosting: Hosting | None = None,
         max_watchers: int = DEFAULT_MAX_WATCHERS,
         siblings: Sequence[str] = (),
+        watchers_per_client: int = DEFAULT_WATCHERS_PER_CLIENT,
+        token: str | None = None,
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
@@ -78,6 +86,10 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         self.max_watchers = max_watchers
         self.watchers = 0
         """WatchMatch streams of clients of this process, relayed ones included."""
+        self.watchers_per_client = watchers_per_client
+        self.watching: Counter[str] = Counter()
+        """WatchMatch streams by client address (token holders not counted)."""
+        self.token = token
         self.relay = Relay(siblings)
 
     async def ListGames(
@@ -205,21 +217,29 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def WatchMatch(
         self, request: referee_pb2.WatchMatchRequest, context: Context
     ) -> AsyncIterator[referee_pb2.MatchEvent]:
+        client = None if self._trusted(context) else peer_host(context.peer())
         if self.watchers >= self.max_watchers:
-            await abort(
+            await _too_many(
                 context,
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"this referee already streams {self.max_watchers} WatchMatch calls, its "
                 "limit; retry later",
             )
+        if client is not None and self.watching[client] >= self.watchers_per_client:
+            await _too_many(
+                context,
+                f"this address already holds {self.watchers_per_client} WatchMatch streams "
+                "on this referee, the most one client may; close one, or retry later",
+            )
         self.watchers += 1
+        if client is not None:
+            self.watching[client] += 1
         metrics.WATCHERS.inc()
         try:
             feed = self.feeds.get(request.match_id)
             if feed is not None:
                 events = feed.follow()
-            elif call := await self.relay.find(request.match_id, context.time_remaining()):
-                events = relay(call, context)
+            elif mirror := await self.relay.mirror(request.match_id):
+                events = relay(self.relay, mirror, context)
             else:
                 await abort(
                     context,
@@ -231,7 +251,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 yield event
         finally:
             self.watchers -= 1
+            if client is not None:
+                self.watching[client] -= 1
+                if self.watching[client] <= 0:
+                    del self.watching[client]
             metrics.WATCHERS.dec()
+
+    def _trusted(self, context: Context) -> bool:
+        """Whether the caller holds the referee's token (none set: nobody is)."""
+        return bool(self.token) and holds_token(context.invocation_metadata(), self.token)
 
     async def GetReplay(
         self, request: referee_pb2.GetReplayRequest, context: Context
@@ -250,6 +278,21 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             # Anyone may ask: say what was wrong, never where the referee keeps its files.
             await abort(context, grpc.StatusCode.NOT_FOUND, error.public)
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
+
+
+def peer_host(peer: str) -> str:
+    """The address part of a gRPC peer ("ipv4:10.0.0.5:4321", "ipv6:[::1]:4321"): who
+    the client is, whatever port it came from."""
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6"):
+        return rest.rpartition(":")[0].strip("[]")
+    return peer
+
+
+async def _too_many(context: Context, message: str) -> None:
+    """RESOURCE_EXHAUSTED, with when to retry (``retry-after`` in the trailers)."""
+    context.set_trailing_metadata((("retry-after", str(WATCH_RETRY_AFTER_S)),))
+    await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
 
 async def _check_size(size: int, context: Context) -> None:
@@ -365,6 +408,7 @@ async def start_server(
     max_watchers: int = DEFAULT_MAX_WATCHERS,
     siblings: Siblings | None = None,
     caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
+    watchers_per_client: int = DEFAULT_WATCHERS_PER_CLIENT,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), keeping a copy of each replay in ``replay_dir`` if given, serving TLS with
@@ -399,6 +443,8 @@ async def start_server(
         hosting,
         max_watchers,
         siblings.others if siblings else (),
+        watchers_per_client,
+        token,
     )
     server = RefereeServer(grpc.aio.server(interceptors=interceptors, options=options), service)
     referee_pb2_grpc.add_RefereeServicer_to_server(service, server)
@@ -438,6 +484,7 @@ def serve(
     max_watchers: int = DEFAULT_MAX_WATCHERS,
     siblings: Siblings | None = None,
     caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
+    watchers_per_client: int = DEFAULT_WATCHERS_PER_CLIENT,
     on_ready: Callable[[int], None] | None = None,
 ) -> None:
     """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes.
@@ -461,6 +508,7 @@ def serve(
             max_watchers=max_watchers,
             siblings=siblings,
             caller_keepalive_s=caller_keepalive_s,
+            watchers_per_client=watchers_per_client,
         )
         if on_ready is None:
             announce(host, bound, tls=tls, token=token, metrics_port=metrics_port)

@@ -66,8 +66,11 @@ route                                    answer
 
 Errors: an unknown game, bot, tournament or match is 404 saying what was not found (so
 is an id or a name that cannot be one), a ``limit`` outside 1..500 or a ``cursor`` that
-is no page's 400, an unreachable API or referee 502, an event stream past the
-site's most at once (``MAX_STREAMS``) 503, any method but GET and HEAD 405;
+is no page's 400, an unreachable API or referee 502, an event stream past a client's
+share (``relay.PER_CLIENT``) 429 and past the matches the site follows at once
+(``relay.MAX_MATCHES``) 503, replay reads past a client's budget
+(``throttle.READS_PER_S``) 429, each with ``Retry-After``, any method but GET and HEAD
+405;
 under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML page that says
 why. Everything a reader typed is escaped on the page.
 

@@ -35,9 +35,9 @@ from starlette.types import Message as AsgiMessage
 
 from arena import __version__
 from arena.v1 import arena_pb2, referee_pb2
-from arena.web import bots, live, openapi, pages, standings, viewer
+from arena.web import bots, live, openapi, pages, relay, standings, viewer
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source, unknown_game
-from arena.web.errors import HttpError
+from arena.web.errors import HttpError, TooMany
 from arena.web.matchlist import (
     Cursor,
     MatchFilter,
@@ -46,14 +46,12 @@ from arena.web.matchlist import (
     page_matches,
     parse_cursor,
 )
+from arena.web.throttle import Throttle
 
 INDEX_MATCHES = 20
 BOT_MATCHES = 20
 FAULT_WINDOW = 200
 """A bot page's fault rates cover its last this many matches: one bounded read."""
-MAX_STREAMS = 200
-"""Event streams one site relays at once: each holds a ``WatchMatch`` stream on a
-referee, and anyone who can reach the site may open them. Past it, 503."""
 KEEPALIVE_S = 15.0
 """A comment line this often while a match's bots think: proxies close idle streams."""
 ENDED = referee_pb2.MATCH_EVENT_KIND_ENDED
@@ -162,13 +160,19 @@ class Site:
     """
 
     def __init__(
-        self, api: str, source: Source | None = None, max_streams: int = MAX_STREAMS
+        self,
+        api: str,
+        source: Source | None = None,
+        max_streams: int = relay.MAX_MATCHES,
+        per_client: int = relay.PER_CLIENT,
+        costly: Throttle | None = None,
     ) -> None:
         self.api = api
         self._source = source
-        self.max_streams = max_streams
-        self.streams = 0
-        """Event streams open now (one event loop serves them all: no lock needed)."""
+        self.costly = costly if costly is not None else Throttle()
+        """Each client's budget of replay reads, which cost the engine real work."""
+        self.relay = relay.Relay(self._watch, max_streams, per_client)
+        """Live matches' events: one referee stream per match, shared by its viewers."""
         self.built = viewer.FramesCache()
         """The replay viewer's last built matches: their frames, and requests by frame."""
 
@@ -265,8 +269,22 @@ class Site:
         note = self._note(pages.tournament_url(t.id, api=True), reloads=running)
         return HTMLResponse(standings.tournament_page(t, board, self.source.games(), note))
 
+    def _costly(self, request: Request) -> None:
+        """Spend one of the client's costly reads, or refuse with 429 and when to retry."""
+        client = request.client.host if request.client is not None else ""
+        wait = self.costly.take(client)
+        if wait is not None:
+            raise TooMany(
+                429,
+                f"this address reads replays faster than {self.costly.rate_per_s:g} a second "
+                f"(bursts of {self.costly.burst}), this site's most for one client; try again "
+                f"in {wait} s",
+                wait,
+            )
+
     async def replay(self, request: Request) -> Response:
         p = request.path_params
+        self._costly(request)
         replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
         return HTMLResponse(pages.replay_page(replay, self.source.games()))
 
@@ -377,17 +395,20 @@ class Site:
 
     async def api_replay(self, request: Request) -> Response:
         p = request.path_params
+        self._costly(request)
         replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
         return Response(replay.text, media_type="application/json")
 
     async def api_frames(self, request: Request) -> Response:
         p = request.path_params
+        self._costly(request)
         replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
         return CompactJSONResponse((await self.built.get(replay)).frames)
 
     async def api_sent(self, request: Request) -> Response:
         p = request.path_params
-        # The replay is asked for every time: it says whether it may be shown yet.
+        self._costly(request)
+        # The replay says whether it may be shown yet (the site keeps only published ones).
         replay = await self.source.replay(*_ids(p["tournament"], p["match"]))
         return CompactJSONResponse(viewer.sent(await self.built.get(replay), p["index"]))
 
@@ -455,47 +476,48 @@ class Site:
                 f"the events of match {match_id} are shown when tournament {tournament_id} "
                 "ends: its deal is shared with another match",
             )
-        if self.streams >= self.max_streams:
-            raise HttpError(
-                503,
-                f"{self.max_streams} matches are being followed from this site already, "
-                "its most at once; try again in a while",
-            )
-        self.streams += 1
+        client = request.client.host if request.client is not None else ""
+        upstream = self.relay.join(client, w.referee, w.watch_id, starting=w.record is None)
+        events = upstream.follow(after)
         try:
-            events = self.source.watch(w.referee, w.watch_id, starting=w.record is None)
+            first = await anext(events, None)
         except BaseException:
-            self.streams -= 1
-            raise
-        try:
-            first = await _first_after(events, after)
-        except BaseException:
-            self.streams -= 1
             await events.aclose()
+            await self.relay.leave(client, upstream)
             raise
         if first is None:
-            self.streams -= 1
+            await self.relay.leave(client, upstream)
             return Response(status_code=204)
         return StreamingResponse(
-            self._counted(_event_stream(first, events)),
+            self._viewing(client, upstream, _event_stream(first, events)),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
 
-    async def _counted(self, stream: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
-        """``stream``, counted as open until it ends or its reader leaves."""
+    def _watch(
+        self, referee: str, watch_id: str, starting: bool
+    ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+        return self.source.watch(referee, watch_id, starting=starting)
+
+    async def _viewing(
+        self, client: str, upstream: relay.Upstream, stream: AsyncGenerator[bytes, None]
+    ) -> AsyncIterator[bytes]:
+        """``stream``, a viewer of ``upstream`` until it ends or its reader leaves."""
         try:
             async for chunk in stream:
                 yield chunk
         finally:
-            self.streams -= 1
             await stream.aclose()
+            await self.relay.leave(client, upstream)
 
     async def http_error(self, request: Request, error: Exception) -> Response:
         """An ``HttpError`` from a page, or Starlette's own (no route, no static file)."""
         path = request.url.path
         if isinstance(error, HttpError):
-            return self.error(path, error.status, error.message)
+            response = self.error(path, error.status, error.message)
+            if isinstance(error, TooMany):
+                response.headers["retry-after"] = str(error.retry_after_s)
+            return response
         assert isinstance(error, HTTPException)
         if error.status_code == 404:
             return self.error(
@@ -529,17 +551,6 @@ class Watched:
     game: str
     entries: list[str]
     record: arena_pb2.MatchRecord | None = None
-
-
-async def _first_after(
-    events: AsyncGenerator[referee_pb2.MatchEvent, None], after: int
-) -> referee_pb2.MatchEvent | None:
-    """The first event past sequence ``after`` (the referee replays from the start);
-    None when the match ended at or before it."""
-    async for event in events:
-        if event.sequence > after:
-            return event
-    return None
 
 
 async def _event_stream(
@@ -646,9 +657,15 @@ async def _discard_body(receive: Receive) -> None:
             return
 
 
-def create_app(api: str, source: Source | None = None, max_streams: int = MAX_STREAMS) -> Starlette:
+def create_app(
+    api: str,
+    source: Source | None = None,
+    max_streams: int = relay.MAX_MATCHES,
+    per_client: int = relay.PER_CLIENT,
+    costly: Throttle | None = None,
+) -> Starlette:
     """The site for the arena API at ``api``; ``source`` replaces the API in tests."""
-    site = Site(api, source, max_streams)
+    site = Site(api, source, max_streams, per_client, costly)
     handlers: dict[Any, Any] = {HttpError: site.http_error, HTTPException: site.http_error}
     app = Starlette(
         routes=site.routes(),

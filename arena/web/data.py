@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -27,6 +28,8 @@ from arena.web.errors import HttpError
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500  # matches in one answer
 RESULTS_PAGE_MAX = 1000
+CACHED_REPLAYS = 128
+"""Published replays a site keeps (each name of one counts: its id and its public id)."""
 """The most results one ListResults page holds (the API's ``page_size`` bound)."""
 API_TIMEOUT_S = 10.0
 READY_TIMEOUT_S = 2.0
@@ -173,6 +176,8 @@ class ArenaData:
         self._channel = grpc.aio.insecure_channel(api, options=CHANNEL_OPTIONS)
         self._stub = arena_pb2_grpc.ArenaStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
+        self._replays: OrderedDict[tuple[str, str], Replay] = OrderedDict()
+        """Published replays, which never change: a popular one is fetched once."""
 
     async def close(self) -> None:
         await self._channel.close(grace=None)
@@ -333,6 +338,19 @@ class ArenaData:
         return watch_match(referee, watch_id, WATCH_START_S if starting else 0.0)
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
+        cached = self._replays.get((tournament_id, match_id))
+        if cached is not None:
+            self._replays.move_to_end((tournament_id, match_id))
+            return cached
+        replay = await self._fetch_replay(tournament_id, match_id)
+        # Published once its tournament has ended (the record shows the seed): for good.
+        for name in {replay.record.match_id, replay.record.public_id} - {""}:
+            self._replays[(tournament_id, name)] = replay
+        while len(self._replays) > CACHED_REPLAYS:
+            self._replays.popitem(last=False)
+        return replay
+
+    async def _fetch_replay(self, tournament_id: str, match_id: str) -> Replay:
         results = await self._results(tournament_id)
         record = next((r for r in results if match_id in (r.match_id, r.public_id)), None)
         if record is None:

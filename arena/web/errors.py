@@ -10,3 +10,12 @@ class HttpError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class TooMany(HttpError):
+    """A share or a cap is full (429 or 503): the answer says when to try again, as
+    ``Retry-After``."""
+
+    def __init__(self, status: int, message: str, retry_after_s: int) -> None:
+        super().__init__(status, message)
+        self.retry_after_s = retry_after_s

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 import uvicorn
 
 from arena.web.app import create_app
+from arena.web.relay import PER_CLIENT
+from arena.web.throttle import READS_PER_S, Throttle
 
 GRACE_S = 5
 
@@ -70,13 +72,22 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(api: str, host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(
+    api: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    viewers_per_client: int = PER_CLIENT,
+    replay_reads_per_s: float = READS_PER_S,
+) -> None:
     """Serve the leaderboard of the arena API at ``api`` until SIGTERM or SIGINT.
 
     Raises OSError if it cannot listen on ``host:port``."""
     sock = listen(host, port)
+    app = create_app(
+        api, per_client=viewers_per_client, costly=Throttle(rate_per_s=replay_reads_per_s)
+    )
     config = uvicorn.Config(
-        create_app(api),
+        app,
         lifespan="on",
         log_level="warning",
         access_log=False,

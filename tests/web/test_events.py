@@ -149,4 +149,4 @@ def test_a_stream_that_cannot_start_gives_back_its_place() -> None:
             response = client.get(EVENTS)
             assert response.status_code == 502
             assert "does not answer" in response.text
-    assert app.state.site.streams == 0
+    assert app.state.site.relay.viewers == 0 and not app.state.site.relay.upstreams

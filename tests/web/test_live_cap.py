@@ -1,6 +1,8 @@
-"""The site relays at most ``max_streams`` event streams at once: each holds a stream on a
-referee, and anyone who can reach the site may open them. In process, over
-uvicorn on loopback, with a fake source whose match never ends."""
+"""Live events under hostile load: the site holds one referee stream per match however
+many watch it, a client (by address) holds at most its share of viewers, and the site
+follows at most ``max_streams`` matches at once, so a greedy client cannot keep an
+honest one out. In process, over uvicorn on loopback (clients at 127.0.0.1 and
+127.0.0.2), with a fake source whose matches never end."""
 
 from __future__ import annotations
 
@@ -20,11 +22,12 @@ from arena.web.app import create_app
 from arena.web.server import listen
 from tests.web.test_pages import FakeSource
 
-EVENTS = "/api/live/t1/m1/events"
+EVENTS = "/api/live/t1/{match}/events"
+GREEDY, HONEST = "127.0.0.1", "127.0.0.2"
 
 
 class Playing(FakeSource):
-    """One match, t1's m1, being played forever: a STARTED event, then nothing."""
+    """Matches m1, m2 and m3 of t1, played forever: a STARTED event, then nothing."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,11 +37,18 @@ class Playing(FakeSource):
         """Per stream: whether the site said the match may not have reached its referee."""
 
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
-        match = arena_pb2.LiveMatch(
-            tournament_id="t1", match_id="m1", game="seep", entries=["a", "b"],
-            referee="127.0.0.1:1", watch_id="m1-0a1b2c3d",
-        )  # fmt: skip
-        return arena_pb2.ListLiveMatchesResponse(matches=[match])
+        matches = [
+            arena_pb2.LiveMatch(
+                tournament_id="t1",
+                match_id=m,
+                game="seep",
+                entries=["a", "b"],
+                referee="127.0.0.1:1",
+                watch_id=f"{m}-0a1b2c3d",
+            )
+            for m in ("m1", "m2", "m3")
+        ]
+        return arena_pb2.ListLiveMatchesResponse(matches=matches)
 
     async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
         return None
@@ -58,29 +68,38 @@ class Playing(FakeSource):
 
 
 @contextlib.contextmanager
-def serving(source: Playing, max_streams: int) -> Iterator[tuple[str, int, Starlette]]:
-    """The site on loopback in a thread (TestClient reads a stream to its end: this one
-    has none)."""
+def serving(
+    source: Playing, max_streams: int, per_client: int = 8
+) -> Iterator[tuple[str, int, Starlette]]:
+    """The site on loopback in a thread (TestClient reads a stream to its end: these
+    have none)."""
     sock = listen("127.0.0.1", 0)
-    app = create_app("api:1", source, max_streams=max_streams)
+    app = create_app("api:1", source, max_streams=max_streams, per_client=per_client)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
     thread.start()
     try:
         while not server.started and thread.is_alive():
             time.sleep(0.01)
-        host, port = sock.getsockname()[:2]
-        yield host, port, app
+        yield "127.0.0.1", sock.getsockname()[1], app
     finally:
         server.should_exit = True
         thread.join()
         sock.close()
 
 
-def follow(host: str, port: int) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-    connection = http.client.HTTPConnection(host, port, timeout=60)
-    connection.request("GET", EVENTS, headers={"Accept": "text/event-stream"})
+def follow(
+    host: str, port: int, match: str = "m1", client: str = GREEDY
+) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    """A viewer of ``match`` connecting from the loopback address ``client``."""
+    connection = http.client.HTTPConnection(host, port, timeout=60, source_address=(client, 0))
+    connection.request("GET", EVENTS.format(match=match), headers={"Accept": "text/event-stream"})
     return connection, connection.getresponse()
+
+
+def first_event(response: http.client.HTTPResponse) -> bytes:
+    lines = [response.readline() for _ in range(3)]
+    return lines[2]  # after the retry field and a blank line
 
 
 def wait_until(condition: Callable[[], bool]) -> None:
@@ -91,27 +110,41 @@ def wait_until(condition: Callable[[], bool]) -> None:
         time.sleep(0.01)
 
 
-def test_streams_past_the_most_are_refused_and_a_closed_one_frees_its_place() -> None:
+def test_many_viewers_of_one_match_share_one_referee_stream() -> None:
     source = Playing()
-    with serving(source, max_streams=2) as (host, port, app):
-        readers = [follow(host, port) for _ in range(2)]
-        for _, response in readers:
-            assert response.status == 200
-            lines = [response.readline() for _ in range(3)]
-            assert lines[2] == b"id: 0\n"  # retry, blank line, the first event
-        assert source.starting == [True, True]  # listed as live: it may be just starting
-        connection, refused = follow(host, port)
-        assert refused.status == 503
-        assert json.loads(refused.read()) == {
-            "error": "2 matches are being followed from this site already, its most at "
-            "once; try again in a while",
-            "status": 503,
-        }
-        connection.close()
-        for connection, _ in readers:  # the readers leave
+    with serving(source, max_streams=1, per_client=20) as (host, port, app):
+        viewers = [follow(host, port) for _ in range(12)]
+        for _, response in viewers:
+            assert response.status == 200 and first_event(response) == b"id: 0\n"
+        assert source.open == 1 and source.starting == [True]  # one upstream for all 12
+        for connection, _ in viewers:
             connection.close()
-        wait_until(lambda: app.state.site.streams == 0 and source.open == 0)
-        connection, again = follow(host, port)  # their places are free again
-        assert again.status == 200
+        wait_until(lambda: app.state.site.relay.viewers == 0 and source.open == 0)
+
+
+def test_a_greedy_client_gets_its_share_and_an_honest_one_still_gets_in() -> None:
+    source = Playing()
+    with serving(source, max_streams=2, per_client=3) as (host, port, app):
+        greedy = [follow(host, port, "m1") for _ in range(3)]
+        assert all(response.status == 200 for _, response in greedy)
+        connection, refused = follow(host, port, "m1")
+        assert refused.status == 429 and refused.getheader("Retry-After") == "10"
+        assert json.loads(refused.read())["error"].startswith(
+            "this address follows 3 matches from this site already, the most one client may"
+        )
         connection.close()
-        wait_until(lambda: app.state.site.streams == 0 and source.open == 0)
+        honest, watching = follow(host, port, "m1", client=HONEST)
+        assert watching.status == 200 and first_event(watching) == b"id: 0\n"
+        # The site follows at most 2 matches: a third is 503 for everyone, until one goes.
+        other, second = follow(host, port, "m2", client=HONEST)
+        assert second.status == 200
+        third_connection, third = follow(host, port, "m3", client=HONEST)
+        assert third.status == 503 and third.getheader("Retry-After") == "10"
+        third_connection.close()
+        other.close()
+        wait_until(lambda: source.open == 1)
+        again, now = follow(host, port, "m3", client=HONEST)  # its place is free again
+        assert now.status == 200
+        for connection in [c for c, _ in greedy] + [honest, again]:
+            connection.close()
+        wait_until(lambda: app.state.site.relay.viewers == 0 and source.open == 0)

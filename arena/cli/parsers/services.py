@@ -56,6 +56,15 @@ def referee(parser: argparse.ArgumentParser) -> None:
         "reaches the port",
     )
     serve.add_argument(
+        "--watchers-per-client",
+        type=int,
+        default=64,
+        metavar="N",
+        help="WatchMatch streams one client address may hold at once (by each process; "
+        "default 64), so that one client cannot take them all; callers with the referee's "
+        "token (--token-file) are held only to --max-watchers",
+    )
+    serve.add_argument(
         "--caller-keepalive",
         type=float,
         default=10.0,
