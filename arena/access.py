@@ -19,6 +19,10 @@ that author alone, on bots of their own (the service checks who calls, and refus
 anyone without the operator's token or an author's: ``arena.api.hosted``). Without an
 operator token configured, every caller is the operator there too.
 
+The API has a third, its read token (``arena.api.reads``): it only spares a caller's
+costly reads the budget of its address, for a client that reads for many people (the
+web site). It opens no guarded call and acts for no author.
+
 Where bots listen is the operator's to know: open reads never carry a bot's address
 (ListBots shows it to token holders only; the referee's events and replays name bots
 by name), since a rival who knew it could query the bot with positions of its choosing
@@ -91,13 +95,23 @@ API = Guard(
 )
 REFEREE = Guard(
     server="arena referee",
-    methods=frozenset({"PlayMatch", "CheckBot"}),
+    methods=frozenset({"PlayMatch", "CheckBot", "UploadPackage"}),
     acts="makes the referee play a match and dial its bots",
     env="ARENA_REFEREE_TOKEN",
     client_flag="--referee-token",
     open_to="make it play matches, start hosted bots and dial any bot address it allows",
-    acts_of=(("CheckBot", "makes the referee start a hosted bot"),),
+    acts_of=(
+        ("CheckBot", "makes the referee start a hosted bot"),
+        ("UploadPackage", "gives the referee a hosted bot's package to keep"),
+    ),
 )
+
+
+READ_TOKEN_ENV = "ARENA_READ_TOKEN"
+"""Where ``arena api serve``, ``arena referee serve`` and ``arena leaderboard serve``
+find the read token without ``--read-token-file``: the token of a site that reads and
+watches for many people, which the API and the referees hold to no client's share and
+which opens nothing else (``arena.api.reads``, ``Referee.WatchMatch``)."""
 
 
 def bearer(token: str) -> tuple[str, str]:
@@ -138,21 +152,25 @@ class TokenCheck(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         handler_call_details: grpc.HandlerCallDetails,
     ) -> Any:
         method = handler_call_details.method.rsplit("/", 1)[-1]
-        if method not in self._guard.methods:
-            return await continuation(handler_call_details)
+        handler = await continuation(handler_call_details)
+        if method not in self._guard.methods or handler is None:
+            return handler
+        streaming = bool(handler.request_streaming)
         sent = _sent(handler_call_details.invocation_metadata)
         if not sent:
             return _refusal(
                 grpc.StatusCode.UNAUTHENTICATED,
                 f"{method} {self._guard.does(method)} and needs the operator's token: "
                 f"{self._guard.how}",
+                streaming,
             )
         if not hmac.compare_digest(sent.encode(), self._expected):
             return _refusal(
                 grpc.StatusCode.PERMISSION_DENIED,
                 f"{method}: the token is not valid; {self._guard.how}",
+                streaming,
             )
-        return await continuation(handler_call_details)
+        return handler
 
 
 def holds_token(metadata: Iterable[tuple[str, Any]] | None, token: str | None) -> bool:
@@ -172,8 +190,13 @@ def _sent(metadata: Iterable[tuple[str, Any]] | None) -> str:
     return str(dict(metadata or ()).get("authorization") or "")
 
 
-def _refusal(code: grpc.StatusCode, message: str) -> Any:
-    async def refuse(request: bytes, context: Any) -> None:
+def _refusal(code: grpc.StatusCode, message: str, streaming: bool) -> Any:
+    """A handler that refuses at once: for a ``streaming`` method (its requests come as
+    a stream), without reading one."""
+
+    async def refuse(request: Any, context: Any) -> None:
         await context.abort(code, message)
 
+    if streaming:
+        return grpc.stream_unary_rpc_method_handler(refuse)
     return grpc.unary_unary_rpc_method_handler(refuse)

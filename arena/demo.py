@@ -32,6 +32,7 @@ from arena.hosting.example_packages import (
     node_package,
 )
 from arena.hosting.package import pack
+from arena.hosting.transfer import submission
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
 from arena.tournament.progress import fairness
@@ -104,11 +105,10 @@ def main() -> None:
             with console.status("submitting the hosted bots' packages"):
                 for name, (make, runtime, command) in HOSTED.items():
                     blob = pack(make(Path(replay_dir) / "packages" / name))
-                    version = api.SubmitBot(
-                        arena_pb2.SubmitBotRequest(
-                            name=name, version="1", runtime=runtime, command=command, package=blob
-                        )
+                    request = arena_pb2.SubmitBotRequest(
+                        name=name, version="1", runtime=runtime, command=command, package=blob
                     )
+                    version = api.SubmitBot(submission(request))
                     console.print(
                         f"hosted: {version.name}@{version.version} ({runtime}, "
                         f"{version.package_bytes:,} bytes, sha256 {version.package_sha256[:12]})"

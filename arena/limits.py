@@ -29,6 +29,13 @@ ENTRY_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}(@[A-Za-z0-9_.-]{1,40})?\Z")
 calls a bot to watchers."""
 
 
+MAX_REQUEST_BYTES = 1 << 20
+"""The largest message any arena server (API, referee) reads, from anyone: it is read
+before the call's token is checked, so it is what an anonymous caller can make a server
+hold. A hosted bot's package (up to 16 MiB) comes in pieces instead
+(``arena.hosting.transfer``)."""
+
+
 class LimitError(ValueError):
     """A value outside the arena's limits; the message is for the caller."""
 

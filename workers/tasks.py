@@ -30,6 +30,7 @@ from celery import Task
 from arena import wire
 from arena.access import bearer
 from arena.games import get_game
+from arena.hosting.transfer import upload
 from arena.referee.faults import KIND_NAMES
 from arena.referee.hosted import MISSING_PACKAGE
 from arena.replay.match_log import encode
@@ -52,6 +53,8 @@ from workers.stores import tournaments as store
 log = logging.getLogger(__name__)
 
 
+UPLOAD_TIMEOUT_S = 120.0
+"""How long a referee may take to receive and unpack a package (16 MiB at most)."""
 CHARGE_CUT_OFF_AFTER = 3
 """Failed attempts after which a referee charges the bots even for faults made while it
 had lost them all (``FaultPolicy.charge_cut_off``)."""
@@ -94,9 +97,9 @@ def _channel_options() -> list[tuple[str, int]]:
 def _play(
     referee: str, request: referee_pb2.PlayMatchRequest, lease: Lease
 ) -> referee_pb2.MatchResult:
-    """Play ``request`` on ``referee``. A hosted entry's package goes with it only when
-    the referee says it has not got it, one package a call (two 16 MiB packages would
-    not fit in one request), so each referee receives each package once."""
+    """Play ``request`` on ``referee``. A hosted entry's package is uploaded only when
+    the referee says it has not got it, one a call, so each referee receives each
+    package once."""
     for _ in request.hosted:
         try:
             return _call(referee, request, lease)
@@ -107,16 +110,29 @@ def _play(
         blob = packages().blob(missing[1])
         if blob is None:  # never, while versions are kept: say so rather than loop
             raise RuntimeError(f"package {missing[1]} is missing from the store")
-        for hosted in request.hosted.values():  # the referee kept the ones sent before
-            hosted.package = b""
-        first = next(h for h in request.hosted.values() if h.package_sha256 == missing[1])
-        first.package = blob
+        with _channel(referee) as channel:
+            referee_pb2_grpc.RefereeStub(channel).UploadPackage(
+                upload(missing[1], blob), metadata=_metadata(), timeout=UPLOAD_TIMEOUT_S
+            )
     return _call(referee, request, lease)
 
 
 def _call(
     referee: str, request: referee_pb2.PlayMatchRequest, lease: Lease
 ) -> referee_pb2.MatchResult:
+    with _channel(referee) as channel:
+        # Stale once the lease may have lapsed: another worker may have played it since.
+        request.start_by.CopyFrom(wire.timestamp(lease.until))
+        result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(
+            request, metadata=_metadata()
+        )
+        return result
+
+
+@contextmanager
+def _channel(referee: str) -> Iterator[grpc.Channel]:
+    """A channel to ``referee``, once HTTP/2 has started on it (a stopped referee's
+    kernel still accepts the connection)."""
     credentials = _referee_credentials()
     options = _channel_options()
     opened = (
@@ -125,15 +141,13 @@ def _call(
         else grpc.secure_channel(referee, credentials, options=options)
     )
     with opened as channel:
-        # A stopped referee's kernel still accepts the connection; HTTP/2 never starts.
         grpc.channel_ready_future(channel).result(timeout=2 * settings.referee_keepalive_s)
-        token = settings.referee_token
-        # Stale once the lease may have lapsed: another worker may have played it since.
-        request.start_by.CopyFrom(wire.timestamp(lease.until))
-        result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(
-            request, metadata=(bearer(token),) if token else None
-        )
-        return result
+        yield channel
+
+
+def _metadata() -> tuple[tuple[str, str], ...] | None:
+    token = settings.referee_token
+    return (bearer(token),) if token else None
 
 
 def _reason(referee: str, error: Exception) -> str:

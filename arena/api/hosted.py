@@ -36,6 +36,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
@@ -54,6 +55,7 @@ from arena.hosting.package import InvalidPackage, command_argv, digest, members
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained
 from arena.hosting.store import PackageStore as UnpackedPackages
+from arena.hosting.transfer import assemble, upload
 from arena.quotas import AuthorQuotas, OverQuota
 from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED, NotStarted, greet
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
@@ -172,6 +174,8 @@ class HostedBots:
         self.removal = Removal(client)
         self._sweeper: asyncio.Task[None] | None = None
         self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
+        self._receiving: set[str] = set()
+        """Authors with a SubmitBot in progress."""
 
     async def caller(self, context: Context) -> Caller:
         metadata = context.invocation_metadata()
@@ -205,9 +209,43 @@ class HostedBots:
     # SubmitBot
 
     async def submit(
-        self, request: arena_pb2.SubmitBotRequest, context: Context
+        self, requests: AsyncIterator[arena_pb2.SubmitBotRequest], context: Context
     ) -> arena_pb2.HostedBotVersion:
+        """SubmitBot: the caller is known before a piece of the package is read, and one
+        caller sends one package at a time, so that no one can make the API hold more
+        than a message (``arena.limits.MAX_REQUEST_BYTES``) without a token, nor an
+        author more than one package at once."""
         caller = await self._known_caller("SubmitBot", context)
+        if caller.operator:  # trusted: not held to one at a time
+            return await self._submit(caller, requests, context)
+        who = str(caller.author)
+        if who in self._receiving:
+            await abort(
+                context,
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "another SubmitBot of yours is still in progress: one at a time; submit "
+                "again once it has been answered",
+            )
+        self._receiving.add(who)
+        try:
+            return await self._submit(caller, requests, context)
+        finally:
+            self._receiving.discard(who)
+
+    async def _submit(
+        self,
+        caller: Caller,
+        requests: AsyncIterator[arena_pb2.SubmitBotRequest],
+        context: Context,
+    ) -> arena_pb2.HostedBotVersion:
+        request = await anext(requests, None)
+        if request is None:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "SubmitBot got no message: the first names the bot (name, version, "
+                "runtime, command) and carries the package's first piece",
+            )
         name, label = request.name, request.version
         await _check_name(name, "bot name", context)
         await _check_name(label, "version", context)
@@ -225,7 +263,10 @@ class HostedBots:
             )
         # Checked on a referee, a runtime need not exist here: the referee has it.
         runtime = await _runtime(request.runtime, context, local=self.referees is None)
-        blob = request.package
+        try:
+            blob = await assemble(request.package, requests, _piece)
+        except ValueError as error:  # Oversize too
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         try:
             files = await asyncio.to_thread(members, blob)
             argv = command_argv(request.command, runtime, files)
@@ -618,6 +659,16 @@ async def _kept_changing(name: str, context: Context) -> NoReturn:
     )
 
 
+def _piece(request: arena_pb2.SubmitBotRequest) -> bytes:
+    """A later message of SubmitBot's stream: a piece of the package, nothing else."""
+    if request.name or request.version or request.runtime or request.command:
+        raise ValueError(
+            "only SubmitBot's first message names the bot (name, version, runtime, "
+            "command); later ones carry only the next piece of the package"
+        )
+    return request.package
+
+
 def removed_message(removed: Removed) -> arena_pb2.RemovedPackages:
     return arena_pb2.RemovedPackages(
         freed_bytes=removed.freed_bytes,
@@ -629,8 +680,8 @@ def removed_message(removed: Removed) -> arena_pb2.RemovedPackages:
 async def _check_bot(
     referees: Referees, address: str, bot: referee_pb2.HostedBot, blob: bytes
 ) -> referee_pb2.CheckBotResponse:
-    """CheckBot on the referee at ``address``: the package's bytes go only when the
-    referee says it has not got them, as the workers send them (``workers.tasks``)."""
+    """CheckBot on the referee at ``address``: the package is uploaded only when the
+    referee says it has not got it, as the workers do (``workers.tasks``)."""
     metadata = (bearer(referees.token),) if referees.token else None
     channel = (
         grpc.aio.insecure_channel(address)
@@ -650,11 +701,11 @@ async def _check_bot(
             missing = MISSING_PACKAGE.match(error.details() or "")
             if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
                 raise
-        sent = referee_pb2.HostedBot()
-        sent.CopyFrom(bot)
-        sent.package = blob
+        await stub.UploadPackage(
+            upload(bot.package_sha256, blob), metadata=metadata, timeout=REFEREE_CHECK_TIMEOUT_S
+        )
         answer = await stub.CheckBot(
-            referee_pb2.CheckBotRequest(bot=sent),
+            referee_pb2.CheckBotRequest(bot=bot),
             metadata=metadata,
             timeout=REFEREE_CHECK_TIMEOUT_S,
         )

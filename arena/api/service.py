@@ -23,13 +23,13 @@ from prometheus_client import start_http_server
 
 from arena import limits, wire
 from arena.access import API, TokenCheck, holds_token
-from arena.api import MAX_MESSAGE_BYTES
 from arena.api.boards import BoardCache
 from arena.api.common import revealed, timestamp
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import RequestCounter
 from arena.api.paging import InvalidPage, PageRequest, page_request
 from arena.api.probe import Probe, Unregistrable
+from arena.api.reads import ReadBudget
 from arena.api.store_down import StoreDown
 from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
@@ -52,6 +52,7 @@ from arena.store.packages import PackageStore
 from arena.store.reach import connect
 from arena.store.results import MatchResult
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
+from arena.throttle import BURST, READS_PER_S, Throttle
 from arena.tls import ServerTls
 from arena.tournament.fair_play import PARTNERS_PROTO, PROTO, PUBLIC_ID
 from arena.tournament.seeding import by_rating
@@ -224,6 +225,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         token: str | None = None,
         referees: Referees | None = None,
         quotas: AuthorQuotas | None = None,
+        read_token: str | None = None,
+        reads: Throttle | None = None,
     ) -> None:
         self.token = token
         self.bots = BotRegistry(client)
@@ -236,6 +239,10 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.leases = MatchLeases(client)
         self.live = LiveMatches(client)
         self.hosted = HostedBots(client, token, self.bots, self.tournaments, referees, quotas)
+        self.reads = ReadBudget(
+            reads if reads is not None else Throttle(), token, read_token, self.hosted.authors.who
+        )
+        """Anonymous callers' costly reads (``arena.api.reads``)."""
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -420,6 +427,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetLeaderboard(
         self, request: arena_pb2.GetLeaderboardRequest, context: Context
     ) -> arena_pb2.Leaderboard:
+        if request.openskill:
+            await self.reads.spend("GetLeaderboard with openskill", context)
         board = await self._board(request.tournament_id, request.game, context)
         message = leaderboard_message(board, request.tournament_id)
         if request.los and board.covariance:
@@ -436,6 +445,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def CompareBots(
         self, request: arena_pb2.CompareBotsRequest, context: Context
     ) -> arena_pb2.BotComparison:
+        await self.reads.spend("CompareBots", context)
         board = await self._board(request.tournament_id, request.game, context)
         try:
             found = compare(board, request.a, request.b)
@@ -545,6 +555,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 "public match ids; it has ended since, and its results are now in the order "
                 "of the schedule's ids: start again from the first page",
             )
+        if not request.page_size:
+            await self.reads.spend("ListResults without a page_size (every result)", context)
+        elif not public:
+            await self.reads.spend(
+                "ListResults of a running tournament (each page reads every result)", context
+            )
         seed = record.spec.seed
         if public:
             results, more = await asyncio.to_thread(self._results_page, page)
@@ -572,6 +588,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         record = await self._tournament(request.tournament_id, context)
         if not revealed(record):
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
+        await self.reads.spend("GetMatchReplay", context)
         match_id = await asyncio.to_thread(self._schedule_id, record, request.match_id)
         stored, data = await asyncio.to_thread(self._result_and_log, record.id, match_id)
         if not stored:
@@ -679,6 +696,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def GetCollusionReport(
         self, request: arena_pb2.GetCollusionReportRequest, context: Context
     ) -> arena_pb2.CollusionReport:
+        # Only the operator's with a token set (``arena.access``): counted without one.
+        await self.reads.spend("GetCollusionReport", context)
         record = await self._tournament(request.tournament_id, context)
         public = revealed(record)
         results = await asyncio.to_thread(self.tournaments.results, record.id)
@@ -692,9 +711,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         return reply
 
     async def SubmitBot(
-        self, request: arena_pb2.SubmitBotRequest, context: Context
+        self, requests: AsyncIterator[arena_pb2.SubmitBotRequest], context: Context
     ) -> arena_pb2.HostedBotVersion:
-        return await self.hosted.submit(request, context)
+        return await self.hosted.submit(requests, context)
 
     async def ListBotVersions(
         self, request: arena_pb2.ListBotVersionsRequest, context: Context
@@ -818,25 +837,28 @@ async def start_server(
     bot_networks: BotNetworks = DEFAULT,
     referees: Referees | None = None,
     quotas: AuthorQuotas | None = None,
+    read_token: str | None = None,
+    reads: Throttle | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the API; with ``token``, write calls must carry it (``arena.access``), and
     RegisterBot's callers, who then hold it, learn why a bot did not answer. SubmitBot
     starts bots on one of ``referees`` (Referee.CheckBot), or without any in sandboxes
     on this host (``arena.hosting.sandbox``), and holds authors to ``quotas`` (the
     defaults of ``arena.quotas`` if None). From the start it sweeps the packages of
-    removed versions every minute (``arena.store.removal``)."""
+    removed versions every minute (``arena.store.removal``). Costly reads spend
+    ``reads``, a budget per address (``arena.api.reads``; 10 a second in bursts of 60 if
+    None), unless they carry ``token``, an author's or ``read_token``."""
     client = await asyncio.to_thread(connect, redis_url)  # StoreUnreachable: say so, stop
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
     if token:
         interceptors.append(TokenCheck(API, token))
     interceptors.append(StoreDown(client))
-    # SubmitBot carries a package of up to 16 MiB, over gRPC's default of 4 MiB.
     server = grpc.aio.server(
         interceptors=interceptors,
-        options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)],
+        options=[("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES)],
     )
     probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
-    service = ArenaService(client, probe, token, referees, quotas)
+    service = ArenaService(client, probe, token, referees, quotas, read_token, reads)
     arena_pb2_grpc.add_ArenaServicer_to_server(service, server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
     bound = await start_serving(server, name, host, port, tls)
@@ -855,6 +877,9 @@ def serve(
     bot_networks: BotNetworks = DEFAULT,
     referees: Referees | None = None,
     quotas: AuthorQuotas | None = None,
+    read_token: str | None = None,
+    reads_per_s: float = READS_PER_S,
+    read_burst: int = BURST,
 ) -> None:
     async def main() -> None:
         server, bound = await start_server(
@@ -867,6 +892,8 @@ def serve(
             bot_networks=bot_networks,
             referees=referees,
             quotas=quotas,
+            read_token=read_token,
+            reads=Throttle(rate_per_s=reads_per_s, burst=read_burst),
         )
         if not token:
             print(API.open_warning(), file=sys.stderr, flush=True)

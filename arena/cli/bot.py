@@ -81,6 +81,7 @@ def list_bots(args: argparse.Namespace) -> None:
 
 def submit(args: argparse.Namespace) -> None:
     from arena.hosting.package import MAX_PACKAGE_BYTES, InvalidPackage, pack
+    from arena.hosting.transfer import submission
 
     directory = Path(args.directory)
     if not directory.is_dir():
@@ -101,7 +102,7 @@ def submit(args: argparse.Namespace) -> None:
         name=args.name, version=label, runtime=args.runtime, command=args.command, package=blob
     )
     with arena_api(args) as api:
-        version = api.SubmitBot(request, timeout=SUBMIT_TIMEOUT_S)
+        version = api.SubmitBot(submission(request), timeout=SUBMIT_TIMEOUT_S)
     print(
         f"submitted {version.name}@{version.version}: sha256 {version.package_sha256[:12]}, "
         f"{version.package_bytes:,} bytes, {printable(version.hello_name)} "

@@ -28,13 +28,13 @@ HEALTH_CHECK = "/grpc.health.v1.Health/Check"
 """Every arena server answers it (``arena.grpc_server``); an empty request is b""."""
 
 
-def token_from_flags(path: str | None, guard: Guard) -> str:
+def token_from_flags(path: str | None, guard: Guard | str) -> str:
     """The token a server or worker reads from ``--token-file``-like ``path``, else from
-    ``guard.env``; empty for neither."""
+    ``guard.env`` (or the variable ``guard`` names); empty for neither."""
     from arena.access import TokenFileError, read_token
 
     try:
-        return read_token(path, guard.env)
+        return read_token(path, guard if isinstance(guard, str) else guard.env)
     except TokenFileError as error:
         raise CliError(str(error)) from None
 
@@ -79,7 +79,11 @@ def _wait_until_reached(chan: grpc.Channel, what: str, address: str) -> None:
         # Any other answer (a server without health checks: UNIMPLEMENTED) came from it.
 
 
-class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[type-arg]
+class _Metadata(
+    grpc.UnaryUnaryClientInterceptor,  # type: ignore[type-arg]
+    grpc.UnaryStreamClientInterceptor,  # type: ignore[type-arg]
+    grpc.StreamUnaryClientInterceptor,  # type: ignore[type-arg]
+):
     """Adds fixed metadata (the token) to every call."""
 
     def __init__(self, *entries: tuple[str, str]) -> None:
@@ -93,6 +97,9 @@ class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientIntercep
 
     def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
         return continuation(self._with(details), request)
+
+    def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return continuation(self._with(details), requests)
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ from arena.access import API, REFEREE
 from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import token_from_flags
+from arena.cli.parsers import READ_TOKEN_ENV
 from arena.quotas import BOTS_ENV, BYTES_ENV, VERSIONS_ENV, AuthorQuotas, parse_count, parse_size
 from arena.tls import ServerTls, channel_credentials, server_tls
 
@@ -129,6 +130,7 @@ def _serve_referee(
             launcher=launcher,
             max_watchers=args.max_watchers,
             watchers_per_client=args.watchers_per_client,
+            read_token=token_from_flags(args.read_token_file, READ_TOKEN_ENV) or None,
             siblings=siblings,
             on_ready=on_ready,
             caller_keepalive_s=args.caller_keepalive,
@@ -200,6 +202,12 @@ def api_serve(args: argparse.Namespace) -> None:
 
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, API)
+    read_token = token_from_flags(args.read_token_file, READ_TOKEN_ENV)
+    if read_token and read_token == token:
+        raise UsageError(
+            "the read token is the operator's: the client given it (the leaderboard site) "
+            "could change the arena; give it a token of its own"
+        )
     referees = _referees(args)
     quotas = _quotas(args)
     try:
@@ -214,6 +222,9 @@ def api_serve(args: argparse.Namespace) -> None:
             bot_networks=bot_networks_from_flags(args),
             referees=referees,
             quotas=quotas,
+            read_token=read_token or None,
+            reads_per_s=args.reads_per_s,
+            read_burst=args.read_burst,
         )
     except OSError as error:
         raise CliError(str(error)) from None

@@ -15,7 +15,8 @@ from rich.table import Table
 
 from arena import wire
 from arena.cli.common import CliError, UsageError
-from arena.cli.connect import arena_api
+from arena.cli.connect import arena_api, token_from_flags
+from arena.cli.parsers import READ_TOKEN_ENV
 from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS, PARTNERS
 from arena.ratings.texts import (
     elo_text,
@@ -535,6 +536,7 @@ def serve(args: argparse.Namespace) -> None:
         )
     from arena.web import serve
 
+    read_token = token_from_flags(args.read_token_file, READ_TOKEN_ENV)
     try:
         serve(
             args.api,
@@ -542,6 +544,7 @@ def serve(args: argparse.Namespace) -> None:
             port=args.port,
             viewers_per_client=args.viewers_per_client,
             replay_reads_per_s=args.replay_reads_per_s,
+            read_token=read_token,
         )
     except OSError as error:
         raise CliError(

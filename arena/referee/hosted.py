@@ -96,8 +96,8 @@ def not_held(sha256: str, where: str) -> Unavailable:
     """``where`` names the request's HostedBot, e.g. ``hosted[0]``."""
     # Callers match the start of this message: keep it.
     return Unavailable(
-        f"package {sha256} is not on this referee: send it again with the package's "
-        f"bytes in {where}.package"
+        f"package {sha256} is not on this referee: upload it (UploadPackage), or send "
+        f"its bytes in {where}.package if it is small, then call again"
     )
 
 

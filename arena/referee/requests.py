@@ -18,7 +18,7 @@ _HOSTNAME = re.compile(
     r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
 )
 
-_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
+PACKAGE_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 
 
 class InvalidRequest(ValueError):
@@ -150,7 +150,7 @@ def hosted_entry(index: int, bot: referee_pb2.HostedBot, where: str) -> HostedEn
             f"{where}.runtime {bot.runtime[:40]!r} is not on the allow-list; "
             f"allowed: {', '.join(NAMES)}"
         )
-    if not _SHA256.match(bot.package_sha256):
+    if not PACKAGE_SHA256.match(bot.package_sha256):
         raise InvalidRequest(
             f"{where}.package_sha256 {bot.package_sha256[:80]!r} is not a SHA-256: "
             "give the package's digest as 64 lowercase hex digits"

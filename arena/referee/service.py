@@ -13,17 +13,18 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 
-from arena import wire
+from arena import limits, wire
 from arena.access import REFEREE, TokenCheck, holds_token
 from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
 from arena.grpc_server import abort, fit, start_serving
-from arena.hosting.package import MAX_PACKAGE_BYTES
+from arena.hosting.package import InvalidPackage
 from arena.hosting.pool import BUBBLEWRAP, Launcher
 from arena.hosting.sandbox import Limits
+from arena.hosting.transfer import assemble
 from arena.referee import metrics
 from arena.referee.banner import announce
-from arena.referee.bot_client import MAX_MESSAGE_BYTES, BotChannels
+from arena.referee.bot_client import BotChannels
 from arena.referee.faults import CutOff
 from arena.referee.feed import FeedRegistry
 from arena.referee.hosted import (
@@ -37,9 +38,10 @@ from arena.referee.hosted import (
 )
 from arena.referee.match import MatchRunner
 from arena.referee.processes import Siblings
-from arena.referee.requests import InvalidRequest, checked_bot, match_spec
+from arena.referee.requests import PACKAGE_SHA256, InvalidRequest, checked_bot, match_spec
 from arena.referee.siblings import Relay, relay, start_private
 from arena.replay import ReplayNotFound, ReplayStore
+from arena.throttle import peer_host
 from arena.tls import ServerTls
 from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
 
@@ -51,10 +53,6 @@ DEFAULT_WATCHERS_PER_CLIENT = 64
 cannot take them all; a caller with the referee's token (a site that relays many
 matches to its own viewers) is held only to ``max_watchers``."""
 WATCH_RETRY_AFTER_S = 10
-MAX_REQUEST_BYTES = MAX_PACKAGE_BYTES + (1 << 20)
-"""What the referee server accepts: a hosted bot's package (16 MiB) and the rest."""
-MAX_REQUEST_BYTES_BESIDES_PACKAGES = MAX_MESSAGE_BYTES
-"""A request's fields other than package bytes: the 4 MiB every other call is held to."""
 if TYPE_CHECKING:
     from arena.v1.referee_pb2_grpc import RefereeAsyncStub
 
@@ -73,6 +71,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         siblings: Sequence[str] = (),
         watchers_per_client: int = DEFAULT_WATCHERS_PER_CLIENT,
         token: str | None = None,
+        read_token: str | None = None,
     ) -> None:
         self.replays = replays
         self.feeds = FeedRegistry()
@@ -87,9 +86,13 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         self.watchers = 0
         """WatchMatch streams of clients of this process, relayed ones included."""
         self.watchers_per_client = watchers_per_client
+        self.unchecked: set[str] = set()
+        """Packages uploaded for a CheckBot still to come: one whose bot fails it is
+        removed, as if it had come with the check."""
         self.watching: Counter[str] = Counter()
         """WatchMatch streams by client address (token holders not counted)."""
         self.token = token
+        self.read_token = read_token
         self.relay = Relay(siblings)
 
     async def ListGames(
@@ -100,8 +103,6 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def PlayMatch(
         self, request: referee_pb2.PlayMatchRequest, context: Context
     ) -> referee_pb2.MatchResult:
-        packages = sum(len(bot.package) for bot in request.hosted.values())
-        await _check_size(request.ByteSize() - packages, context)
         try:
             spec = match_spec(request)
             launches = await self.hosting.prepare(spec.seat_hosted)
@@ -169,18 +170,19 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def CheckBot(
         self, request: referee_pb2.CheckBotRequest, context: Context
     ) -> referee_pb2.CheckBotResponse:
-        await _check_size(request.ByteSize() - len(request.bot.package), context)
         try:
             entry = checked_bot(request)
         except InvalidRequest as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        held = self.hosting.store.has(entry.sha256)
+        held = self.hosting.store.has(entry.sha256) and entry.sha256 not in self.unchecked
         try:
             hello = await self._check_bot(entry)
+            self.unchecked.discard(entry.sha256)
         except BaseException as error:
             # Unpacked for this check: a bot that fails it leaves nothing here, and its
             # caller hears so only once it is gone (an abort answers at once).
             if not held:
+                self.unchecked.discard(entry.sha256)
                 await asyncio.to_thread(self.hosting.store.remove, entry.sha256)
             if isinstance(error, Refused):
                 await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
@@ -197,6 +199,30 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             games=list(hello.games),
             supports_stream=hello.supports_stream,
         )
+
+    async def UploadPackage(
+        self, requests: AsyncIterator[referee_pb2.UploadPackageRequest], context: Context
+    ) -> referee_pb2.UploadPackageResponse:
+        # The token was checked before this reads a piece (TokenCheck, or mutual TLS).
+        first = await anext(requests, None)
+        sha256 = "" if first is None else first.package_sha256
+        if not PACKAGE_SHA256.match(sha256):
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "UploadPackage's first message names the package: package_sha256 must be "
+                f"64 lowercase hex digits, not {sha256[:80]!r}",
+            )
+        assert first is not None
+        held = self.hosting.store.has(sha256)
+        try:
+            blob = await assemble(first.data, requests, _piece)
+            await asyncio.to_thread(self.hosting.store.add, blob, sha256)
+        except (ValueError, InvalidPackage) as error:  # Oversize too
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"package: {error}")
+        if not held:
+            self.unchecked.add(sha256)
+        return referee_pb2.UploadPackageResponse(package_sha256=sha256, package_bytes=len(blob))
 
     async def _check_bot(self, entry: HostedEntry) -> bot_pb2.HelloResponse:
         (launch,) = await self.hosting.prepare([entry])
@@ -217,7 +243,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def WatchMatch(
         self, request: referee_pb2.WatchMatchRequest, context: Context
     ) -> AsyncIterator[referee_pb2.MatchEvent]:
-        client = None if self._trusted(context) else peer_host(context.peer())
+        client = None if self._unshared(context) else peer_host(context.peer())
         if self.watchers >= self.max_watchers:
             await _too_many(
                 context,
@@ -257,9 +283,14 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                     del self.watching[client]
             metrics.WATCHERS.dec()
 
-    def _trusted(self, context: Context) -> bool:
-        """Whether the caller holds the referee's token (none set: nobody is)."""
-        return bool(self.token) and holds_token(context.invocation_metadata(), self.token)
+    def _unshared(self, context: Context) -> bool:
+        """Whether the caller holds the referee's token or the read token (a site that
+        watches for many people), and so is held to no client's share; a token the
+        referee was not given is held by nobody."""
+        metadata = context.invocation_metadata()
+        return any(
+            token and holds_token(metadata, token) for token in (self.token, self.read_token)
+        )
 
     async def GetReplay(
         self, request: referee_pb2.GetReplayRequest, context: Context
@@ -280,33 +311,17 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         return referee_pb2.Replay(replay_id=request.replay_id, json=text)
 
 
-def peer_host(peer: str) -> str:
-    """The address part of a gRPC peer ("ipv4:10.0.0.5:4321", "ipv6:[::1]:4321"): who
-    the client is, whatever port it came from."""
-    kind, _, rest = peer.partition(":")
-    if kind in ("ipv4", "ipv6"):
-        return rest.rpartition(":")[0].strip("[]")
-    return peer
-
-
 async def _too_many(context: Context, message: str) -> None:
     """RESOURCE_EXHAUSTED, with when to retry (``retry-after`` in the trailers)."""
     context.set_trailing_metadata((("retry-after", str(WATCH_RETRY_AFTER_S)),))
     await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, message)
 
 
-async def _check_size(size: int, context: Context) -> None:
-    """Hold a request of ``size`` bytes besides its packages' to 4 MiB, as before
-    packages came: the server takes up to ``MAX_REQUEST_BYTES`` only so that a package
-    fits."""
-    if size > MAX_REQUEST_BYTES_BESIDES_PACKAGES:
-        await abort(
-            context,
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            f"the request is {size:,} bytes besides its packages; at most "
-            f"{MAX_REQUEST_BYTES_BESIDES_PACKAGES:,} are allowed, and a package of at most "
-            f"{MAX_PACKAGE_BYTES:,} bytes with them",
-        )
+def _piece(request: referee_pb2.UploadPackageRequest) -> bytes:
+    """A later message of UploadPackage's stream: a piece, naming no package."""
+    if request.package_sha256:
+        raise ValueError("only UploadPackage's first message names the package")
+    return request.data
 
 
 class RefereeServer(grpc.aio.Server):
@@ -409,11 +424,13 @@ async def start_server(
     siblings: Siblings | None = None,
     caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
     watchers_per_client: int = DEFAULT_WATCHERS_PER_CLIENT,
+    read_token: str | None = None,
 ) -> tuple[RefereeServer, int]:
     """Start a referee with health and reflection (and /metrics on ``metrics_port`` if
     given), keeping a copy of each replay in ``replay_dir`` if given, serving TLS with
     ``tls`` and calling bots over TLS with ``bot_credentials``; PlayMatch needs
-    ``token`` if given, unless ``tls`` is mutual (``arena.access``).
+    ``token`` if given, unless ``tls`` is mutual (``arena.access``); WatchMatch holds a
+    caller with ``token`` or ``read_token`` to no client's share.
     Hosted bots' packages and logs go in ``hosting_dir``, with ``sandbox_pool`` started
     sandboxes kept ready per hosted bot (``arena.hosting.pool``); ``launcher`` starts
     them (a local sandbox, or a pod with ``arena.hosting.kubernetes.PodLauncher``, which
@@ -428,7 +445,7 @@ async def start_server(
     options = [
         *KEEPALIVE_POLICY,
         *caller_keepalive(caller_keepalive_s),
-        ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
+        ("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES),
     ]
     if siblings is not None:  # gRPC's default on Linux too, but siblings depend on it
         options.append(("grpc.so_reuseport", 1))
@@ -445,6 +462,7 @@ async def start_server(
         siblings.others if siblings else (),
         watchers_per_client,
         token,
+        read_token,
     )
     server = RefereeServer(grpc.aio.server(interceptors=interceptors, options=options), service)
     referee_pb2_grpc.add_RefereeServicer_to_server(service, server)
@@ -485,6 +503,7 @@ def serve(
     siblings: Siblings | None = None,
     caller_keepalive_s: float = DEFAULT_CALLER_KEEPALIVE_S,
     watchers_per_client: int = DEFAULT_WATCHERS_PER_CLIENT,
+    read_token: str | None = None,
     on_ready: Callable[[int], None] | None = None,
 ) -> None:
     """Run a referee until interrupted (SIGINT or SIGTERM), then end its sandboxes.
@@ -509,6 +528,7 @@ def serve(
             siblings=siblings,
             caller_keepalive_s=caller_keepalive_s,
             watchers_per_client=watchers_per_client,
+            read_token=read_token,
         )
         if on_ready is None:
             announce(host, bound, tls=tls, token=token, metrics_port=metrics_port)

@@ -1648,7 +1648,8 @@ class GetLeaderboardRequest(_message.Message):
     """Also the likelihood-of-superiority matrix of the top 20 bots (Leaderboard.los)."""
     openskill: _builtins.bool
     """Also each bot's OpenSkill rating (LeaderboardRow.openskill_*), beside the Elo: a
-    second model, fitted to the same rated units. The rows stay ranked by Elo.
+    second model, fitted to the same rated units. The rows stay ranked by Elo. Asking
+    for it makes the call a costly read (see service Arena).
     """
     def __init__(
         self,
@@ -2710,7 +2711,9 @@ Global___ListResultsResponse: _TypeAlias = ListResultsResponse  # noqa: Y015
 
 @_typing.final
 class SubmitBotRequest(_message.Message):
-    """Submit a version of a hosted bot."""
+    """Submit a version of a hosted bot: one message of a SubmitBot stream. The first
+    message sets name, version, runtime and command; later ones set package only.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -2742,8 +2745,9 @@ class SubmitBotRequest(_message.Message):
     on the Unix socket address in $ARENA_BOT_ADDRESS (the SDKs do).
     """
     package: _builtins.bytes
-    """A tar.gz of the bot's files, at most 16 MiB (64 MiB unpacked, 5000 entries): plain
-    files and directories only, relative paths without "..".
+    """The next piece of a tar.gz of the bot's files: the pieces of the stream, in order,
+    make the package, at most 16 MiB (64 MiB unpacked, 5000 entries): plain files and
+    directories only, relative paths without "..".
     """
     def __init__(
         self,

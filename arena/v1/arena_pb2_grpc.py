@@ -28,6 +28,15 @@ if _version_not_supported:
 
 class ArenaStub:
     """Bot registry, tournaments and leaderboard.
+
+    Costly reads: a few reads cost the API a fit or a scan of every result, marked "A
+    costly read" below. A caller without a token may make at most 10 a second, in bursts
+    of 60, per client address (arena api serve --reads-per-s, --read-burst); past that the
+    call is RESOURCE_EXHAUSTED, its message saying which call was limited, the rate and
+    when to retry, with a `retry-after` trailer in whole seconds. Callers sending the
+    operator's token, an author's or the API's read token (arena api serve
+    --read-token-file: for a site that reads for many people; it opens nothing else) as
+    `authorization: Bearer TOKEN` are not counted. Other reads are never counted.
     """
 
     def __init__(self, channel):
@@ -121,7 +130,7 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.GetCollusionReportRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.CollusionReport.FromString,
                 _registered_method=True)
-        self.SubmitBot = channel.unary_unary(
+        self.SubmitBot = channel.stream_unary(
                 '/arena.v1.Arena/SubmitBot',
                 request_serializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.HostedBotVersion.FromString,
@@ -145,6 +154,15 @@ class ArenaStub:
 
 class ArenaServicer:
     """Bot registry, tournaments and leaderboard.
+
+    Costly reads: a few reads cost the API a fit or a scan of every result, marked "A
+    costly read" below. A caller without a token may make at most 10 a second, in bursts
+    of 60, per client address (arena api serve --reads-per-s, --read-burst); past that the
+    call is RESOURCE_EXHAUSTED, its message saying which call was limited, the rate and
+    when to retry, with a `retry-after` trailer in whole seconds. Callers sending the
+    operator's token, an author's or the API's read token (arena api serve
+    --read-token-file: for a site that reads for many people; it opens nothing else) as
+    `authorization: Bearer TOKEN` are not counted. Other reads are never counted.
     """
 
     def RegisterBot(self, request, context):
@@ -232,6 +250,7 @@ class ArenaServicer:
 
     def GetLeaderboard(self, request, context):
         """Ratings from the stored results: of one tournament or of all, overall or per game.
+        With `openskill`, a costly read (see above).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -241,6 +260,7 @@ class ArenaServicer:
         """How two bots compare on one board: their Elo difference with its 95% interval, from
         the fit's full covariance, and the likelihood that the first is the stronger.
         INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+        A costly read (see above).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -260,7 +280,9 @@ class ArenaServicer:
         """A tournament's stored match results, in match id order (or its reverse), a page at
         a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
         page_size out of range, a page_token not from this listing or an unknown order_by
-        is INVALID_ARGUMENT.
+        is INVALID_ARGUMENT. Without a page_size (every result), or for any page of a
+        running tournament (whose results are all read to sort them by public id), a costly
+        read (see above); pages of an ended tournament are never counted.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -270,7 +292,8 @@ class ArenaServicer:
         """One match's replay, built from the record stored with its result (any API process
         can answer: no referee keeps it). Published when the tournament ends, as the seed
         is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-        result stored without its record.
+        result stored without its record. A costly read (see above; the match is re-run on
+        its engine), counted after the FAILED_PRECONDITION check.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -293,13 +316,14 @@ class ArenaServicer:
         the rest of its results predict, flagging pairs past a threshold calibrated by
         simulation (CollusionReport.flag_z): one entry throwing matches to another shows
         there. A flag is a reason to read the replays, not a verdict. An unknown tournament
-        is NOT_FOUND.
+        is NOT_FOUND. On an API without an operator token, where anyone may call it, a
+        costly read (see above).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def SubmitBot(self, request, context):
+    def SubmitBot(self, request_iterator, context):
         """Submits a version of a hosted bot: the arena checks its package, starts it in a
         sandbox, calls its Hello, and keeps it only if that answers. An author (with an
         author token) may submit bots of their own only; the operator, any. Each version is
@@ -312,6 +336,13 @@ class ArenaServicer:
         ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
         (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
         use and the limit. The operator has no quotas.
+
+        The package comes in pieces, so that no call carries a message over 1 MiB (the
+        limit of every call to the arena, read before the caller is known): the first
+        message names the bot and may carry the first piece, each later one carries only
+        the next piece (512 KiB makes a good piece). The token is checked before any piece
+        is read; one SubmitBot of each caller is received at a time (RESOURCE_EXHAUSTED for
+        a second), and a package past 16 MiB is refused with INVALID_ARGUMENT as it arrives.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -430,7 +461,7 @@ def add_ArenaServicer_to_server(servicer, server):
                     request_deserializer=arena_dot_v1_dot_arena__pb2.GetCollusionReportRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.CollusionReport.SerializeToString,
             ),
-            'SubmitBot': grpc.unary_unary_rpc_method_handler(
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
                     servicer.SubmitBot,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.HostedBotVersion.SerializeToString,
@@ -460,6 +491,15 @@ def add_ArenaServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class Arena:
     """Bot registry, tournaments and leaderboard.
+
+    Costly reads: a few reads cost the API a fit or a scan of every result, marked "A
+    costly read" below. A caller without a token may make at most 10 a second, in bursts
+    of 60, per client address (arena api serve --reads-per-s, --read-burst); past that the
+    call is RESOURCE_EXHAUSTED, its message saying which call was limited, the rate and
+    when to retry, with a `retry-after` trailer in whole seconds. Callers sending the
+    operator's token, an author's or the API's read token (arena api serve
+    --read-token-file: for a site that reads for many people; it opens nothing else) as
+    `authorization: Bearer TOKEN` are not counted. Other reads are never counted.
     """
 
     @staticmethod
@@ -922,7 +962,7 @@ class Arena:
             _registered_method=True)
 
     @staticmethod
-    def SubmitBot(request,
+    def SubmitBot(request_iterator,
             target,
             options=(),
             channel_credentials=None,
@@ -932,8 +972,8 @@ class Arena:
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_unary(
-            request,
+        return grpc.experimental.stream_unary(
+            request_iterator,
             target,
             '/arena.v1.Arena/SubmitBot',
             arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,

@@ -30,7 +30,17 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class ArenaStub:
-    """Bot registry, tournaments and leaderboard."""
+    """Bot registry, tournaments and leaderboard.
+
+    Costly reads: a few reads cost the API a fit or a scan of every result, marked "A
+    costly read" below. A caller without a token may make at most 10 a second, in bursts
+    of 60, per client address (arena api serve --reads-per-s, --read-burst); past that the
+    call is RESOURCE_EXHAUSTED, its message saying which call was limited, the rate and
+    when to retry, with a `retry-after` trailer in whole seconds. Callers sending the
+    operator's token, an author's or the API's read token (arena api serve
+    --read-token-file: for a site that reads for many people; it opens nothing else) as
+    `authorization: Bearer TOKEN` are not counted. Other reads are never counted.
+    """
 
     @_typing.overload
     def __new__(cls, channel: _grpc.Channel) -> _Self: ...
@@ -75,11 +85,14 @@ class ArenaStub:
     WatchTournament: _grpc.UnaryStreamMultiCallable[_arena_pb2.WatchTournamentRequest, _arena_pb2.Tournament]
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]
-    """Ratings from the stored results: of one tournament or of all, overall or per game."""
+    """Ratings from the stored results: of one tournament or of all, overall or per game.
+    With `openskill`, a costly read (see above).
+    """
     CompareBots: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CompareBotsRequest, _arena_pb2.BotComparison]
     """How two bots compare on one board: their Elo difference with its 95% interval, from
     the fit's full covariance, and the likelihood that the first is the stronger.
     INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+    A costly read (see above).
     """
     GetRatingHistory: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetRatingHistoryRequest, _arena_pb2.RatingHistory]
     """A bot's rating over time, one series per board: a point each time the arena-wide
@@ -91,13 +104,16 @@ class ArenaStub:
     """A tournament's stored match results, in match id order (or its reverse), a page at
     a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
     page_size out of range, a page_token not from this listing or an unknown order_by
-    is INVALID_ARGUMENT.
+    is INVALID_ARGUMENT. Without a page_size (every result), or for any page of a
+    running tournament (whose results are all read to sort them by public id), a costly
+    read (see above); pages of an ended tournament are never counted.
     """
     GetMatchReplay: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetMatchReplayRequest, _referee_pb2.Replay]
     """One match's replay, built from the record stored with its result (any API process
     can answer: no referee keeps it). Published when the tournament ends, as the seed
     is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-    result stored without its record.
+    result stored without its record. A costly read (see above; the match is re-run on
+    its engine), counted after the FAILED_PRECONDITION check.
     """
     ListLiveMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]
     """The matches of running tournaments being played now that anyone may follow, with
@@ -112,9 +128,10 @@ class ArenaStub:
     the rest of its results predict, flagging pairs past a threshold calibrated by
     simulation (CollusionReport.flag_z): one entry throwing matches to another shows
     there. A flag is a reason to read the replays, not a verdict. An unknown tournament
-    is NOT_FOUND.
+    is NOT_FOUND. On an API without an operator token, where anyone may call it, a
+    costly read (see above).
     """
-    SubmitBot: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
+    SubmitBot: _grpc.StreamUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
     author token) may submit bots of their own only; the operator, any. Each version is
@@ -127,6 +144,13 @@ class ArenaStub:
     ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
     (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
     use and the limit. The operator has no quotas.
+
+    The package comes in pieces, so that no call carries a message over 1 MiB (the
+    limit of every call to the arena, read before the caller is known): the first
+    message names the bot and may carry the first piece, each later one carries only
+    the next piece (512 KiB makes a good piece). The token is checked before any piece
+    is read; one SubmitBot of each caller is received at a time (RESOURCE_EXHAUSTED for
+    a second), and a package past 16 MiB is refused with INVALID_ARGUMENT as it arrives.
     """
     ListBotVersions: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotVersionsRequest, _arena_pb2.ListBotVersionsResponse]
     """Every version of a hosted bot, newest first. Open to anyone."""
@@ -143,7 +167,17 @@ class ArenaStub:
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
-    """Bot registry, tournaments and leaderboard."""
+    """Bot registry, tournaments and leaderboard.
+
+    Costly reads: a few reads cost the API a fit or a scan of every result, marked "A
+    costly read" below. A caller without a token may make at most 10 a second, in bursts
+    of 60, per client address (arena api serve --reads-per-s, --read-burst); past that the
+    call is RESOURCE_EXHAUSTED, its message saying which call was limited, the rate and
+    when to retry, with a `retry-after` trailer in whole seconds. Callers sending the
+    operator's token, an author's or the API's read token (arena api serve
+    --read-token-file: for a site that reads for many people; it opens nothing else) as
+    `authorization: Bearer TOKEN` are not counted. Other reads are never counted.
+    """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     RegisterBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.RegisterBotRequest, _arena_pb2.RegisteredBot]  # type: ignore[assignment]
@@ -185,11 +219,14 @@ class ArenaAsyncStub(ArenaStub):
     WatchTournament: _aio.UnaryStreamMultiCallable[_arena_pb2.WatchTournamentRequest, _arena_pb2.Tournament]  # type: ignore[assignment]
     """Streams a tournament's progress until it is finished or cancelled."""
     GetLeaderboard: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetLeaderboardRequest, _arena_pb2.Leaderboard]  # type: ignore[assignment]
-    """Ratings from the stored results: of one tournament or of all, overall or per game."""
+    """Ratings from the stored results: of one tournament or of all, overall or per game.
+    With `openskill`, a costly read (see above).
+    """
     CompareBots: _aio.UnaryUnaryMultiCallable[_arena_pb2.CompareBotsRequest, _arena_pb2.BotComparison]  # type: ignore[assignment]
     """How two bots compare on one board: their Elo difference with its 95% interval, from
     the fit's full covariance, and the likelihood that the first is the stronger.
     INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+    A costly read (see above).
     """
     GetRatingHistory: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetRatingHistoryRequest, _arena_pb2.RatingHistory]  # type: ignore[assignment]
     """A bot's rating over time, one series per board: a point each time the arena-wide
@@ -201,13 +238,16 @@ class ArenaAsyncStub(ArenaStub):
     """A tournament's stored match results, in match id order (or its reverse), a page at
     a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
     page_size out of range, a page_token not from this listing or an unknown order_by
-    is INVALID_ARGUMENT.
+    is INVALID_ARGUMENT. Without a page_size (every result), or for any page of a
+    running tournament (whose results are all read to sort them by public id), a costly
+    read (see above); pages of an ended tournament are never counted.
     """
     GetMatchReplay: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetMatchReplayRequest, _referee_pb2.Replay]  # type: ignore[assignment]
     """One match's replay, built from the record stored with its result (any API process
     can answer: no referee keeps it). Published when the tournament ends, as the seed
     is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-    result stored without its record.
+    result stored without its record. A costly read (see above; the match is re-run on
+    its engine), counted after the FAILED_PRECONDITION check.
     """
     ListLiveMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]  # type: ignore[assignment]
     """The matches of running tournaments being played now that anyone may follow, with
@@ -222,9 +262,10 @@ class ArenaAsyncStub(ArenaStub):
     the rest of its results predict, flagging pairs past a threshold calibrated by
     simulation (CollusionReport.flag_z): one entry throwing matches to another shows
     there. A flag is a reason to read the replays, not a verdict. An unknown tournament
-    is NOT_FOUND.
+    is NOT_FOUND. On an API without an operator token, where anyone may call it, a
+    costly read (see above).
     """
-    SubmitBot: _aio.UnaryUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]  # type: ignore[assignment]
+    SubmitBot: _aio.StreamUnaryMultiCallable[_arena_pb2.SubmitBotRequest, _arena_pb2.HostedBotVersion]  # type: ignore[assignment]
     """Submits a version of a hosted bot: the arena checks its package, starts it in a
     sandbox, calls its Hello, and keeps it only if that answers. An author (with an
     author token) may submit bots of their own only; the operator, any. Each version is
@@ -237,6 +278,13 @@ class ArenaAsyncStub(ArenaStub):
     ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
     (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
     use and the limit. The operator has no quotas.
+
+    The package comes in pieces, so that no call carries a message over 1 MiB (the
+    limit of every call to the arena, read before the caller is known): the first
+    message names the bot and may carry the first piece, each later one carries only
+    the next piece (512 KiB makes a good piece). The token is checked before any piece
+    is read; one SubmitBot of each caller is received at a time (RESOURCE_EXHAUSTED for
+    a second), and a package past 16 MiB is refused with INVALID_ARGUMENT as it arrives.
     """
     ListBotVersions: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotVersionsRequest, _arena_pb2.ListBotVersionsResponse]  # type: ignore[assignment]
     """Every version of a hosted bot, newest first. Open to anyone."""
@@ -252,7 +300,17 @@ class ArenaAsyncStub(ArenaStub):
     """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
-    """Bot registry, tournaments and leaderboard."""
+    """Bot registry, tournaments and leaderboard.
+
+    Costly reads: a few reads cost the API a fit or a scan of every result, marked "A
+    costly read" below. A caller without a token may make at most 10 a second, in bursts
+    of 60, per client address (arena api serve --reads-per-s, --read-burst); past that the
+    call is RESOURCE_EXHAUSTED, its message saying which call was limited, the rate and
+    when to retry, with a `retry-after` trailer in whole seconds. Callers sending the
+    operator's token, an author's or the API's read token (arena api serve
+    --read-token-file: for a site that reads for many people; it opens nothing else) as
+    `authorization: Bearer TOKEN` are not counted. Other reads are never counted.
+    """
 
     @_abc_1.abstractmethod
     def RegisterBot(
@@ -358,7 +416,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.GetLeaderboardRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.Leaderboard, _abc.Awaitable[_arena_pb2.Leaderboard]]:
-        """Ratings from the stored results: of one tournament or of all, overall or per game."""
+        """Ratings from the stored results: of one tournament or of all, overall or per game.
+        With `openskill`, a costly read (see above).
+        """
 
     @_abc_1.abstractmethod
     def CompareBots(
@@ -369,6 +429,7 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """How two bots compare on one board: their Elo difference with its 95% interval, from
         the fit's full covariance, and the likelihood that the first is the stronger.
         INVALID_ARGUMENT when either has no rating on that board, or they are the same bot.
+        A costly read (see above).
         """
 
     @_abc_1.abstractmethod
@@ -392,7 +453,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """A tournament's stored match results, in match id order (or its reverse), a page at
         a time (page_size, page_token) or all at once. An unknown tournament is NOT_FOUND; a
         page_size out of range, a page_token not from this listing or an unknown order_by
-        is INVALID_ARGUMENT.
+        is INVALID_ARGUMENT. Without a page_size (every result), or for any page of a
+        running tournament (whose results are all read to sort them by public id), a costly
+        read (see above); pages of an ended tournament are never counted.
         """
 
     @_abc_1.abstractmethod
@@ -404,7 +467,8 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """One match's replay, built from the record stored with its result (any API process
         can answer: no referee keeps it). Published when the tournament ends, as the seed
         is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-        result stored without its record.
+        result stored without its record. A costly read (see above; the match is re-run on
+        its engine), counted after the FAILED_PRECONDITION check.
         """
 
     @_abc_1.abstractmethod
@@ -431,13 +495,14 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         the rest of its results predict, flagging pairs past a threshold calibrated by
         simulation (CollusionReport.flag_z): one entry throwing matches to another shows
         there. A flag is a reason to read the replays, not a verdict. An unknown tournament
-        is NOT_FOUND.
+        is NOT_FOUND. On an API without an operator token, where anyone may call it, a
+        costly read (see above).
         """
 
     @_abc_1.abstractmethod
     def SubmitBot(
         self,
-        request: _arena_pb2.SubmitBotRequest,
+        request_iterator: _MaybeAsyncIterator[_arena_pb2.SubmitBotRequest],
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.HostedBotVersion, _abc.Awaitable[_arena_pb2.HostedBotVersion]]:
         """Submits a version of a hosted bot: the arena checks its package, starts it in a
@@ -452,6 +517,13 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         ends with what the bot wrote); RESOURCE_EXHAUSTED past one of the author's quotas
         (hosted bots, versions of one bot, bytes of distinct packages), naming it with the
         use and the limit. The operator has no quotas.
+
+        The package comes in pieces, so that no call carries a message over 1 MiB (the
+        limit of every call to the arena, read before the caller is known): the first
+        message names the bot and may carry the first piece, each later one carries only
+        the next piece (512 KiB makes a good piece). The token is checked before any piece
+        is read; one SubmitBot of each caller is received at a time (RESOURCE_EXHAUSTED for
+        a second), and a package past 16 MiB is refused with INVALID_ARGUMENT as it arrives.
         """
 
     @_abc_1.abstractmethod

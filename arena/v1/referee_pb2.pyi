@@ -554,10 +554,10 @@ class HostedBot(_message.Message):
     a program of the runtime or an executable file of the package, then arguments.
     """
     package: _builtins.bytes
-    """The package's bytes (at most 16 MiB; PlayMatch requests may then be up to 17 MiB).
-    May be left empty when the referee already holds this package: a referee that does
-    not answers FAILED_PRECONDITION with a message that starts "package <sha256> is not
-    on this referee", and the caller sends it again with the bytes.
+    """The package's bytes, for a package small enough to fit the request (every request
+    is at most 1 MiB); usually left empty, the package sent before with UploadPackage.
+    A referee without the package answers FAILED_PRECONDITION with a message that
+    starts "package <sha256> is not on this referee": upload it, then call again.
     """
     def __init__(
         self,
@@ -1121,6 +1121,58 @@ class CheckBotRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CheckBotRequest: _TypeAlias = CheckBotRequest  # noqa: Y015
+
+@_typing.final
+class UploadPackageRequest(_message.Message):
+    """One piece of a hosted bot's package, on its way to a referee."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PACKAGE_SHA256_FIELD_NUMBER: _builtins.int
+    DATA_FIELD_NUMBER: _builtins.int
+    package_sha256: _builtins.str
+    """Lowercase hex SHA-256 of the whole package's bytes: set in the first message only."""
+    data: _builtins.bytes
+    """The next piece of the package (a tar.gz, as SubmitBot took it)."""
+    def __init__(
+        self,
+        *,
+        package_sha256: _builtins.str = ...,
+        data: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "package_sha256", b"package_sha256"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UploadPackageRequest: _TypeAlias = UploadPackageRequest  # noqa: Y015
+
+@_typing.final
+class UploadPackageResponse(_message.Message):
+    """A package the referee now holds."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PACKAGE_SHA256_FIELD_NUMBER: _builtins.int
+    PACKAGE_BYTES_FIELD_NUMBER: _builtins.int
+    package_sha256: _builtins.str
+    """Lowercase hex SHA-256 of the package's bytes."""
+    package_bytes: _builtins.int
+    """Size of the package in bytes."""
+    def __init__(
+        self,
+        *,
+        package_sha256: _builtins.str = ...,
+        package_bytes: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["package_bytes", b"package_bytes", "package_sha256", b"package_sha256"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UploadPackageResponse: _TypeAlias = UploadPackageResponse  # noqa: Y015
 
 @_typing.final
 class CheckBotResponse(_message.Message):

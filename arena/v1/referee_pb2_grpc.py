@@ -60,6 +60,11 @@ class RefereeStub:
                 request_serializer=arena_dot_v1_dot_referee__pb2.CheckBotRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_referee__pb2.CheckBotResponse.FromString,
                 _registered_method=True)
+        self.UploadPackage = channel.stream_unary(
+                '/arena.v1.Referee/UploadPackage',
+                request_serializer=arena_dot_v1_dot_referee__pb2.UploadPackageRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_referee__pb2.UploadPackageResponse.FromString,
+                _registered_method=True)
 
 
 class RefereeServicer:
@@ -109,6 +114,18 @@ class RefereeServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UploadPackage(self, request_iterator, context):
+        """Keeps a hosted bot's package on this referee, sent in pieces (no call to the
+        referee carries a message over 1 MiB): the first message names the package's
+        SHA-256, every message carries the next piece. PlayMatch and CheckBot may then name
+        the package without its bytes. Needs the referee's token, like PlayMatch; a package
+        past 16 MiB, or whose bytes do not hash to the name or are not a valid package,
+        fails with INVALID_ARGUMENT. Sending a package the referee holds is harmless.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RefereeServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -136,6 +153,11 @@ def add_RefereeServicer_to_server(servicer, server):
                     servicer.CheckBot,
                     request_deserializer=arena_dot_v1_dot_referee__pb2.CheckBotRequest.FromString,
                     response_serializer=arena_dot_v1_dot_referee__pb2.CheckBotResponse.SerializeToString,
+            ),
+            'UploadPackage': grpc.stream_unary_rpc_method_handler(
+                    servicer.UploadPackage,
+                    request_deserializer=arena_dot_v1_dot_referee__pb2.UploadPackageRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_referee__pb2.UploadPackageResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -274,6 +296,33 @@ class Referee:
             '/arena.v1.Referee/CheckBot',
             arena_dot_v1_dot_referee__pb2.CheckBotRequest.SerializeToString,
             arena_dot_v1_dot_referee__pb2.CheckBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UploadPackage(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/arena.v1.Referee/UploadPackage',
+            arena_dot_v1_dot_referee__pb2.UploadPackageRequest.SerializeToString,
+            arena_dot_v1_dot_referee__pb2.UploadPackageResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -56,6 +56,14 @@ class RefereeStub:
     a bot that does not start or answer fails with FAILED_PRECONDITION and a message
     that starts "the bot did not start: " and ends with what the bot wrote.
     """
+    UploadPackage: _grpc.StreamUnaryMultiCallable[_referee_pb2.UploadPackageRequest, _referee_pb2.UploadPackageResponse]
+    """Keeps a hosted bot's package on this referee, sent in pieces (no call to the
+    referee carries a message over 1 MiB): the first message names the package's
+    SHA-256, every message carries the next piece. PlayMatch and CheckBot may then name
+    the package without its bytes. Needs the referee's token, like PlayMatch; a package
+    past 16 MiB, or whose bytes do not hash to the name or are not a valid package,
+    fails with INVALID_ARGUMENT. Sending a package the referee holds is harmless.
+    """
 
 @_typing.type_check_only
 class RefereeAsyncStub(RefereeStub):
@@ -82,6 +90,14 @@ class RefereeAsyncStub(RefereeStub):
     the referee lacks fails as in PlayMatch ("package <sha256> is not on this referee");
     a bot that does not start or answer fails with FAILED_PRECONDITION and a message
     that starts "the bot did not start: " and ends with what the bot wrote.
+    """
+    UploadPackage: _aio.StreamUnaryMultiCallable[_referee_pb2.UploadPackageRequest, _referee_pb2.UploadPackageResponse]  # type: ignore[assignment]
+    """Keeps a hosted bot's package on this referee, sent in pieces (no call to the
+    referee carries a message over 1 MiB): the first message names the package's
+    SHA-256, every message carries the next piece. PlayMatch and CheckBot may then name
+    the package without its bytes. Needs the referee's token, like PlayMatch; a package
+    past 16 MiB, or whose bytes do not hash to the name or are not a valid package,
+    fails with INVALID_ARGUMENT. Sending a package the referee holds is harmless.
     """
 
 class RefereeServicer(metaclass=_abc_1.ABCMeta):
@@ -136,6 +152,20 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         the referee lacks fails as in PlayMatch ("package <sha256> is not on this referee");
         a bot that does not start or answer fails with FAILED_PRECONDITION and a message
         that starts "the bot did not start: " and ends with what the bot wrote.
+        """
+
+    @_abc_1.abstractmethod
+    def UploadPackage(
+        self,
+        request_iterator: _MaybeAsyncIterator[_referee_pb2.UploadPackageRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_referee_pb2.UploadPackageResponse, _abc.Awaitable[_referee_pb2.UploadPackageResponse]]:
+        """Keeps a hosted bot's package on this referee, sent in pieces (no call to the
+        referee carries a message over 1 MiB): the first message names the package's
+        SHA-256, every message carries the next piece. PlayMatch and CheckBot may then name
+        the package without its bytes. Needs the referee's token, like PlayMatch; a package
+        past 16 MiB, or whose bytes do not hash to the name or are not a valid package,
+        fails with INVALID_ARGUMENT. Sending a package the referee holds is harmless.
         """
 
 def add_RefereeServicer_to_server(servicer: RefereeServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -69,10 +69,10 @@ is an id or a name that cannot be one), a ``limit`` outside 1..500 or a ``cursor
 is no page's 400, an unreachable API or referee 502, an event stream past a client's
 share (``relay.PER_CLIENT``) 429 and past the matches the site follows at once
 (``relay.MAX_MATCHES``) 503, replay reads past a client's budget
-(``throttle.READS_PER_S``) 429, each with ``Retry-After``, any method but GET and HEAD
-405;
-under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere as an HTML page that says
-why. Everything a reader typed is escaped on the page.
+(``arena.throttle.READS_PER_S``) 429, the API's budget for the site spent (started
+without the API's read token, ``arena.api.reads``) 503, each with ``Retry-After``, any
+method but GET and HEAD 405; under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere
+as an HTML page that says why. Everything a reader typed is escaped on the page.
 
 Modules: ``data`` (fetching, grpc.aio), ``pages`` (HTML), ``standings`` (the tournament
 page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart),

@@ -34,6 +34,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
 from arena import __version__
+from arena.throttle import Throttle
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web import bots, live, openapi, pages, relay, standings, viewer
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source, unknown_game
@@ -46,7 +47,6 @@ from arena.web.matchlist import (
     page_matches,
     parse_cursor,
 )
-from arena.web.throttle import Throttle
 
 INDEX_MATCHES = 20
 BOT_MATCHES = 20
@@ -156,7 +156,8 @@ class Site:
     """The leaderboard site over a data ``Source``; ``api`` is named in page footers.
 
     Without a source, the application opens an ``ArenaData`` on ``api`` when it starts
-    (a grpc.aio channel belongs to the event loop that serves) and closes it at the end.
+    (a grpc.aio channel belongs to the event loop that serves), with the API's read
+    token if given, and closes it at the end.
     """
 
     def __init__(
@@ -166,8 +167,10 @@ class Site:
         max_streams: int = relay.MAX_MATCHES,
         per_client: int = relay.PER_CLIENT,
         costly: Throttle | None = None,
+        read_token: str = "",
     ) -> None:
         self.api = api
+        self._read_token = read_token
         self._source = source
         self.costly = costly if costly is not None else Throttle()
         """Each client's budget of replay reads, which cost the engine real work."""
@@ -533,7 +536,7 @@ class Site:
         if self._source is not None:
             yield
             return
-        data = ArenaData(self.api)
+        data = ArenaData(self.api, self._read_token)
         self._source = data
         try:
             yield
@@ -663,9 +666,11 @@ def create_app(
     max_streams: int = relay.MAX_MATCHES,
     per_client: int = relay.PER_CLIENT,
     costly: Throttle | None = None,
+    read_token: str = "",
 ) -> Starlette:
-    """The site for the arena API at ``api``; ``source`` replaces the API in tests."""
-    site = Site(api, source, max_streams, per_client, costly)
+    """The site for the arena API at ``api``, calling it with ``read_token`` if any;
+    ``source`` replaces the API in tests."""
+    site = Site(api, source, max_streams, per_client, costly, read_token)
     handlers: dict[Any, Any] = {HttpError: site.http_error, HTTPException: site.http_error}
     app = Starlette(
         routes=site.routes(),

@@ -16,14 +16,15 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from arena.access import bearer
 from arena.games import game_names
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
-from arena.web.errors import HttpError
+from arena.web.errors import HttpError, TooMany
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 500  # matches in one answer
@@ -163,17 +164,51 @@ def _upstream(what: str, address: str, prefix: str = "", not_found: str = "") ->
             raise HttpError(404, prefix + (not_found or details)) from None
         if code == grpc.StatusCode.INVALID_ARGUMENT:
             raise HttpError(400, f"{prefix}{details}") from None
-        raise HttpError(502, prefix + upstream_message(error, what, address)) from None
+        message = prefix + upstream_message(error, what, address)
+        wait = _retry_after(error) if code == grpc.StatusCode.RESOURCE_EXHAUSTED else None
+        if wait is not None:
+            # The API's budget for this site's address (started without the read token,
+            # or with a wrong one): not the reader's fault, and over in ``wait`` seconds.
+            raise TooMany(503, message, wait) from None
+        raise HttpError(502, message) from None
+
+
+def _retry_after(error: grpc.RpcError) -> int | None:
+    """The whole seconds a refusal's ``retry-after`` trailer asks for, if it has one."""
+    trailers: Any = error.trailing_metadata() if hasattr(error, "trailing_metadata") else None
+    for key, value in trailers or ():
+        if key == "retry-after" and str(value).isdigit():
+            return int(value)
+    return None
+
+
+class _Bearer(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[type-arg]
+    """Sends the API's read token with every call (``arena.api.reads``)."""
+
+    def __init__(self, token: str) -> None:
+        self.entry = bearer(token)
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()), self.entry)
+        return await continuation(details._replace(metadata=metadata), request)
 
 
 class ArenaData:
     """Reads from the Arena API at ``api`` over one asyncio channel shared by every
-    request. Make it inside the event loop that will use it (a grpc.aio channel belongs
-    to one loop) and ``await close()`` it there."""
+    request, sending ``read_token`` with each call if given, and to the referees it
+    watches: the site reads and watches for all its visitors, whom the API and the
+    referees would otherwise count as one client. Make it
+    inside the event loop that will use it (a grpc.aio channel belongs to one loop) and
+    ``await close()`` it there."""
 
-    def __init__(self, api: str) -> None:
+    def __init__(self, api: str, read_token: str = "") -> None:
         self.api = api
-        self._channel = grpc.aio.insecure_channel(api, options=CHANNEL_OPTIONS)
+        self.read_token = read_token
+        self._channel = grpc.aio.insecure_channel(
+            api,
+            options=CHANNEL_OPTIONS,
+            interceptors=[cast(Any, _Bearer(read_token))] if read_token else None,
+        )
         self._stub = arena_pb2_grpc.ArenaStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
         self._replays: OrderedDict[tuple[str, str], Replay] = OrderedDict()
@@ -335,7 +370,8 @@ class ArenaData:
     def watch(
         self, referee: str, watch_id: str, starting: bool = False
     ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
-        return watch_match(referee, watch_id, WATCH_START_S if starting else 0.0)
+        start_s = WATCH_START_S if starting else 0.0
+        return watch_match(referee, watch_id, start_s, self.read_token)
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         cached = self._replays.get((tournament_id, match_id))
@@ -375,12 +411,13 @@ class ArenaData:
 
 
 async def watch_match(
-    referee: str, watch_id: str, start_s: float = 0.0
+    referee: str, watch_id: str, start_s: float = 0.0, read_token: str = ""
 ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
     """``WatchMatch`` on ``referee`` (any of a ``--processes N`` referee's processes
     relays the one playing the match), asked again while it says NOT_FOUND for up to
     ``start_s``, for a match not started yet. No deadline: a match may last hours; the
-    caller ends the stream by closing this generator."""
+    caller ends the stream by closing this generator. With ``read_token`` the referee
+    holds the site to no client's share of its streams: it watches for all its viewers."""
     gone = (
         f"the referee at {referee} has no events of {watch_id}: it keeps those of running "
         "matches and of the last 512 it finished"
@@ -390,7 +427,7 @@ async def watch_match(
     async with grpc.aio.insecure_channel(referee) as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
         while True:
-            call = stub.WatchMatch(request)
+            call = stub.WatchMatch(request, metadata=(bearer(read_token),) if read_token else None)
             sent = False
             try:
                 with _upstream("the referee playing this match", referee, not_found=gone):

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import uvicorn
 
+from arena.throttle import READS_PER_S, Throttle
 from arena.web.app import create_app
 from arena.web.relay import PER_CLIENT
-from arena.web.throttle import READS_PER_S, Throttle
 
 GRACE_S = 5
 
@@ -78,13 +78,18 @@ def serve(
     port: int = 8000,
     viewers_per_client: int = PER_CLIENT,
     replay_reads_per_s: float = READS_PER_S,
+    read_token: str = "",
 ) -> None:
-    """Serve the leaderboard of the arena API at ``api`` until SIGTERM or SIGINT.
+    """Serve the leaderboard of the arena API at ``api`` until SIGTERM or SIGINT, sending
+    ``read_token`` (if any) with every call (``arena.api.reads``).
 
     Raises OSError if it cannot listen on ``host:port``."""
     sock = listen(host, port)
     app = create_app(
-        api, per_client=viewers_per_client, costly=Throttle(rate_per_s=replay_reads_per_s)
+        api,
+        per_client=viewers_per_client,
+        costly=Throttle(rate_per_s=replay_reads_per_s),
+        read_token=read_token,
     )
     config = uvicorn.Config(
         app,

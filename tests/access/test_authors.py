@@ -12,6 +12,7 @@ import grpc
 import pytest
 import redis
 
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.store import BotRegistry, RegisteredBot, TournamentStore
 from arena.store.bot_logs import BotLogStore, SeatOutput
@@ -56,13 +57,15 @@ def registry_entry(api: HostedApi, name: str) -> arena_pb2.RegisteredBot:
 
 def test_a_submission_needs_an_authors_token_or_the_operators(api: HostedApi) -> None:
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("anon", b""))
+    code, message = refusal(api.stub.SubmitBot, submission(request("anon", b"")))
     assert code == grpc.StatusCode.UNAUTHENTICATED
     assert message == (
         f"SubmitBot needs an author's token or the operator's: {HOW}; the operator issues "
         "author tokens (`arena author add NAME`)"
     )
-    code, message = refusal(api.stub.SubmitBot, request("anon", b""), metadata=as_("guess"))
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("anon", b"")), metadata=as_("guess")
+    )
     assert code == grpc.StatusCode.PERMISSION_DENIED
     assert message.startswith("SubmitBot: the token is neither the operator's nor an author's")
     assert stored(api.redis) == before
@@ -70,34 +73,40 @@ def test_a_submission_needs_an_authors_token_or_the_operators(api: HostedApi) ->
 
 def test_an_author_submits_bots_of_their_own_only(api: HostedApi, tmp_path: Path) -> None:
     ada, bob = author(api, "ada"), author(api, "bob")
-    first = api.stub.SubmitBot(request("ada-bot", python_package(tmp_path / "a1")), metadata=ada)
+    first = api.stub.SubmitBot(
+        submission(request("ada-bot", python_package(tmp_path / "a1"))), metadata=ada
+    )
     assert first.author == "ada"
     entry = registry_entry(api, "ada-bot")
     assert (entry.hosted, entry.author) == (True, "ada")
 
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("ada-bot", b"", version="v2"), metadata=bob)
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("ada-bot", b"", version="v2")), metadata=bob
+    )
     assert code == grpc.StatusCode.PERMISSION_DENIED
     assert message == (
         "bot 'ada-bot' belongs to author 'ada': an author may submit new bots and new "
         "versions of their own (you are 'bob')"
     )
     # Ada herself gets as far as the label, which she has used already.
-    code, _ = refusal(api.stub.SubmitBot, request("ada-bot", b""), metadata=ada)
+    code, _ = refusal(api.stub.SubmitBot, submission(request("ada-bot", b"")), metadata=ada)
     assert code == grpc.StatusCode.ALREADY_EXISTS
     assert stored(api.redis) == before
 
     # The operator may submit a version of anyone's bot; the bot stays its author's.
     by_operator = api.stub.SubmitBot(
-        request("ada-bot", python_package(tmp_path / "a2"), version="v2"), metadata=OP
+        submission(request("ada-bot", python_package(tmp_path / "a2"), version="v2")), metadata=OP
     )
     assert by_operator.author == ""  # who submitted it
     assert registry_entry(api, "ada-bot").author == "ada"
 
-    api.stub.SubmitBot(request("op-bot", python_package(tmp_path / "op")), metadata=OP)
+    api.stub.SubmitBot(submission(request("op-bot", python_package(tmp_path / "op"))), metadata=OP)
     assert registry_entry(api, "op-bot").author == ""
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("op-bot", b"", "v2"), metadata=ada)
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("op-bot", b"", "v2")), metadata=ada
+    )
     assert code == grpc.StatusCode.PERMISSION_DENIED
     assert message.startswith("bot 'op-bot' belongs to the operator: ")
     assert stored(api.redis) == before
@@ -172,12 +181,16 @@ def test_tokens_are_kept_hashed_and_a_new_one_revokes_the_old(api: HostedApi) ->
 
     new = api.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="carol"), metadata=OP).token
     assert new != old
-    code, message = refusal(api.stub.SubmitBot, request("carol-bot", b""), metadata=as_(old))
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("carol-bot", b"")), metadata=as_(old)
+    )
     assert code == grpc.StatusCode.PERMISSION_DENIED
     assert "adding an author again replaces their token" in message
     # The new token is carol's: her call gets past who she is, to what she sent.
     code, message = refusal(
-        api.stub.SubmitBot, request("carol-bot", b"", version="not a label"), metadata=as_(new)
+        api.stub.SubmitBot,
+        submission(request("carol-bot", b"", version="not a label")),
+        metadata=as_(new),
     )
     assert code == grpc.StatusCode.INVALID_ARGUMENT and message.startswith("bad version")
 
@@ -327,7 +340,7 @@ def test_without_an_operator_token_everyone_is_the_operator(
     try:
         issued = open_api.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="anyone"))
         assert issued.token
-        code, message = refusal(open_api.stub.SubmitBot, request("x", b"", version=""))
+        code, message = refusal(open_api.stub.SubmitBot, submission(request("x", b"", version="")))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and message.startswith("bad version")
         code, _ = refusal(
             open_api.stub.GetBotLogs, arena_pb2.GetBotLogsRequest(bot="x", match_id="nope")

@@ -58,10 +58,12 @@ def start_api(
     directory: Path,
     token: str | None = OPERATOR,
     extra: tuple[str, ...] = (),
+    url: str | None = None,
 ) -> HostedApi:
-    """An API with ``token`` and the ``extra`` flags; with no ``--referee`` among them it
-    checks submitted bots in sandboxes of its own."""
-    url = local_redis.url(next_database())
+    """An API with ``token`` and the ``extra`` flags, on a database of its own unless
+    ``url`` names one; with no ``--referee`` among the flags it checks submitted bots in
+    sandboxes of its own."""
+    url = url or local_redis.url(next_database())
     flags: list[str] = []
     if token:
         (directory / "token").write_text(token + "\n")

@@ -17,6 +17,7 @@ import pytest
 import redis
 
 from arena.hosting.package import digest, pack
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.quotas import AuthorQuotas, OverQuota
 from arena.store import BotRegistry, RegisteredBot, TournamentStore
@@ -111,10 +112,10 @@ def test_an_author_past_the_quota_of_bots_is_refused_and_nothing_is_stored(
 ) -> None:
     ana = author(api, "ana")
     for name in ("ana-1", "ana-2"):
-        api.stub.SubmitBot(request(name, package(tmp_path / name)), metadata=ana)
+        api.stub.SubmitBot(submission(request(name, package(tmp_path / name))), metadata=ana)
     before = stored(api.redis)
     code, message = refusal(
-        api.stub.SubmitBot, request("ana-3", package(tmp_path / "ana-3")), metadata=ana
+        api.stub.SubmitBot, submission(request("ana-3", package(tmp_path / "ana-3"))), metadata=ana
     )
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert message == (
@@ -123,7 +124,9 @@ def test_an_author_past_the_quota_of_bots_is_refused_and_nothing_is_stored(
     )
     assert stored(api.redis) == before
     # A new version of one of them is no new bot.
-    api.stub.SubmitBot(request("ana-1", package(tmp_path / "ana-1b"), "v2"), metadata=ana)
+    api.stub.SubmitBot(
+        submission(request("ana-1", package(tmp_path / "ana-1b"), "v2")), metadata=ana
+    )
 
 
 def test_an_author_past_the_quota_of_versions_is_refused_until_one_is_removed(
@@ -131,10 +134,12 @@ def test_an_author_past_the_quota_of_versions_is_refused_until_one_is_removed(
 ) -> None:
     ben = author(api, "ben")
     for label in ("v1", "v2"):
-        api.stub.SubmitBot(request("ben-bot", package(tmp_path / label), label), metadata=ben)
+        api.stub.SubmitBot(
+            submission(request("ben-bot", package(tmp_path / label), label)), metadata=ben
+        )
     third = request("ben-bot", package(tmp_path / "v3"), "v3")
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, third, metadata=ben)
+    code, message = refusal(api.stub.SubmitBot, submission(third), metadata=ben)
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert message == (
         "quota of versions per bot reached: 'ben-bot' has 2, at most 2 allowed; remove one "
@@ -146,7 +151,7 @@ def test_an_author_past_the_quota_of_versions_is_refused_until_one_is_removed(
     api.stub.RemoveBotVersion(
         arena_pb2.RemoveBotVersionRequest(name="ben-bot", version="v1"), metadata=ben
     )
-    assert api.stub.SubmitBot(third, metadata=ben).version == "v3"
+    assert api.stub.SubmitBot(submission(third), metadata=ben).version == "v3"
     assert versions(api, "ben-bot") == ["v3", "v2"]
 
 
@@ -155,11 +160,13 @@ def test_an_author_past_the_quota_of_bytes_is_refused_and_a_package_counts_once(
 ) -> None:
     cy = author(api, "cy")
     first, second = package(tmp_path / "p1", 40 * KiB), package(tmp_path / "p2", 40 * KiB)
-    api.stub.SubmitBot(request("cy-a", first), metadata=cy)
-    api.stub.SubmitBot(request("cy-b", second), metadata=cy)
+    api.stub.SubmitBot(submission(request("cy-a", first)), metadata=cy)
+    api.stub.SubmitBot(submission(request("cy-b", second)), metadata=cy)
     third = package(tmp_path / "p3", 40 * KiB)
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("cy-a", third, "v2"), metadata=cy)
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("cy-a", third, "v2")), metadata=cy
+    )
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
     used = len(first) + len(second)
     assert message == (
@@ -170,27 +177,34 @@ def test_an_author_past_the_quota_of_bytes_is_refused_and_a_package_counts_once(
     )
     assert stored(api.redis) == before
     # The same bytes again are stored once, and counted once.
-    api.stub.SubmitBot(request("cy-a", second, "v2"), metadata=cy)
+    api.stub.SubmitBot(submission(request("cy-a", second, "v2")), metadata=cy)
     assert api.redis.exists(blob_key(second)) == 1
 
 
 def test_two_submissions_at_once_cannot_both_slip_under_a_quota(
-    api: HostedApi, tmp_path: Path
+    api: HostedApi, local_redis: LocalRedis, tmp_path: Path
 ) -> None:
+    """One API takes one SubmitBot of an author at a time; two APIs on one store may
+    each take one, and the store still lets only one through."""
     dot = author(api, "dot")
-    api.stub.SubmitBot(request("dot-1", package(tmp_path / "dot-1")), metadata=dot)
+    api.stub.SubmitBot(submission(request("dot-1", package(tmp_path / "dot-1"))), metadata=dot)
+    (tmp_path / "other").mkdir()
+    other = start_api(local_redis, tmp_path / "other", extra=QUOTAS, url=api.url)
     # Both pass the first check, made before their sandboxes start: one bot is left.
     submissions = [request(n, package(tmp_path / n)) for n in ("dot-2", "dot-3")]
     outcomes: list[grpc.StatusCode] = []
 
-    def submit(submission: arena_pb2.SubmitBotRequest) -> None:
+    def submit(server: HostedApi, whole: arena_pb2.SubmitBotRequest) -> None:
         try:
-            api.stub.SubmitBot(submission, metadata=dot)
+            server.stub.SubmitBot(submission(whole), metadata=dot)
             outcomes.append(grpc.StatusCode.OK)
         except grpc.RpcError as error:
             outcomes.append(error.code())
 
-    threads = [threading.Thread(target=submit, args=(s,)) for s in submissions]
+    threads = [
+        threading.Thread(target=submit, args=(server, whole))
+        for server, whole in zip((api, other), submissions, strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -198,21 +212,28 @@ def test_two_submissions_at_once_cannot_both_slip_under_a_quota(
     assert sorted(outcomes, key=str) == sorted(
         [grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED], key=str
     )
+    other.stop()
     assert len({"dot-2", "dot-3"} & bot_names(api)) == 1
 
 
 def test_the_operator_has_no_quotas(api: HostedApi, tmp_path: Path) -> None:
     eve = author(api, "eve")
     for label in ("v1", "v2"):
-        api.stub.SubmitBot(request("eve-bot", package(tmp_path / label), label), metadata=eve)
+        api.stub.SubmitBot(
+            submission(request("eve-bot", package(tmp_path / label), label)), metadata=eve
+        )
     # The operator may add a third version of eve's bot, and any number of bots.
-    api.stub.SubmitBot(request("eve-bot", package(tmp_path / "v3"), "v3"), metadata=OP)
+    api.stub.SubmitBot(submission(request("eve-bot", package(tmp_path / "v3"), "v3")), metadata=OP)
     for name in ("house-1", "house-2", "house-3"):
-        api.stub.SubmitBot(request(name, package(tmp_path / name, 60 * KiB)), metadata=OP)
+        api.stub.SubmitBot(
+            submission(request(name, package(tmp_path / name, 60 * KiB))), metadata=OP
+        )
     assert {"house-1", "house-2", "house-3"} <= bot_names(api)
     # Which still count against eve, whose bot it is.
     code, _ = refusal(
-        api.stub.SubmitBot, request("eve-bot", package(tmp_path / "v4"), "v4"), metadata=eve
+        api.stub.SubmitBot,
+        submission(request("eve-bot", package(tmp_path / "v4"), "v4")),
+        metadata=eve,
     )
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
@@ -226,8 +247,8 @@ def test_removing_a_bot_deletes_its_versions_and_packages_from_redis(
     fay = author(api, "fay")
     before = keys(api.redis)
     one, two = package(tmp_path / "one", 20 * KiB), package(tmp_path / "two", 20 * KiB)
-    api.stub.SubmitBot(request("fay-bot", one), metadata=fay)
-    api.stub.SubmitBot(request("fay-bot", two, "v2"), metadata=fay)
+    api.stub.SubmitBot(submission(request("fay-bot", one)), metadata=fay)
+    api.stub.SubmitBot(submission(request("fay-bot", two, "v2")), metadata=fay)
     assert int(api.redis.memory_usage(blob_key(one)) or 0) >= len(one)
 
     removed = api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="fay-bot"), metadata=fay)
@@ -243,8 +264,8 @@ def test_a_package_another_version_uses_stays_until_the_last_one_goes(
     api: HostedApi, tmp_path: Path
 ) -> None:
     shared = package(tmp_path / "shared", 10 * KiB)
-    api.stub.SubmitBot(request("twin-a", shared), metadata=OP)
-    api.stub.SubmitBot(request("twin-b", shared), metadata=OP)
+    api.stub.SubmitBot(submission(request("twin-a", shared)), metadata=OP)
+    api.stub.SubmitBot(submission(request("twin-b", shared)), metadata=OP)
     first = api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="twin-a"), metadata=OP)
     assert (first.packages.freed_bytes, first.packages.kept_bytes) == (0, 0)
     assert api.redis.get(blob_key(shared)) == shared
@@ -260,8 +281,8 @@ def test_removing_a_version_deletes_its_package_and_the_bot_goes_with_its_last_o
     before = keys(api.redis)
     random_bot = package(tmp_path / "random")
     house = package(tmp_path / "house", source=HOUSE)
-    api.stub.SubmitBot(request("gil-bot", random_bot), metadata=gil)
-    api.stub.SubmitBot(request("gil-bot", house, "v2"), metadata=gil)
+    api.stub.SubmitBot(submission(request("gil-bot", random_bot)), metadata=gil)
+    api.stub.SubmitBot(submission(request("gil-bot", house, "v2")), metadata=gil)
 
     # The newest goes: the registry says what the one left said at its Hello.
     removed = api.stub.RemoveBotVersion(
@@ -276,7 +297,9 @@ def test_removing_a_version_deletes_its_package_and_the_bot_goes_with_its_last_o
     assert entry.hello_name == "random"
 
     # A label names one package for good: v2 is not given out again.
-    code, message = refusal(api.stub.SubmitBot, request("gil-bot", house, "v2"), metadata=gil)
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("gil-bot", house, "v2")), metadata=gil
+    )
     assert code == grpc.StatusCode.ALREADY_EXISTS
     assert message.startswith("bot 'gil-bot' had a version 'v2', since removed: ")
 
@@ -300,8 +323,8 @@ def test_removing_a_version_deletes_its_package_and_the_bot_goes_with_its_last_o
 
 def test_an_author_removes_bots_of_their_own_only(api: HostedApi, tmp_path: Path) -> None:
     hal, ivy = author(api, "hal"), author(api, "ivy")
-    api.stub.SubmitBot(request("hal-bot", package(tmp_path / "hal")), metadata=hal)
-    api.stub.SubmitBot(request("op-owned", package(tmp_path / "op")), metadata=OP)
+    api.stub.SubmitBot(submission(request("hal-bot", package(tmp_path / "hal"))), metadata=hal)
+    api.stub.SubmitBot(submission(request("op-owned", package(tmp_path / "op"))), metadata=OP)
     before = stored(api.redis)
     remove = arena_pb2.RemoveBotRequest(name="hal-bot")
     one = arena_pb2.RemoveBotVersionRequest(name="hal-bot", version="v1")
@@ -339,8 +362,10 @@ def test_a_version_a_running_tournament_plays_is_removed_and_its_package_kept_un
 ) -> None:
     jo = author(api, "jo")
     blob = package(tmp_path / "played", 10 * KiB)
-    api.stub.SubmitBot(request("jo-bot", blob), metadata=jo)
-    api.stub.SubmitBot(request("jo-bot", package(tmp_path / "newer"), "v2"), metadata=jo)
+    api.stub.SubmitBot(submission(request("jo-bot", blob)), metadata=jo)
+    api.stub.SubmitBot(
+        submission(request("jo-bot", package(tmp_path / "newer"), "v2")), metadata=jo
+    )
     sha = digest(blob)
     tournament = "t00000000a11e"
     store = TournamentStore(api.redis)
@@ -365,7 +390,7 @@ def test_a_kept_package_goes_at_the_first_sweep_after_its_tournament_finishes(
     api: HostedApi, tmp_path: Path
 ) -> None:
     blob = package(tmp_path / "finishing", 10 * KiB)
-    api.stub.SubmitBot(request("kim-bot", blob), metadata=OP)
+    api.stub.SubmitBot(submission(request("kim-bot", blob)), metadata=OP)
     tournament = "t00000000f1e1"
     store = TournamentStore(api.redis)
     store.create(
@@ -396,7 +421,7 @@ def test_a_ladder_keeps_a_removed_package_while_its_matches_are_out(
     api: HostedApi, tmp_path: Path
 ) -> None:
     blob = package(tmp_path / "laddered", 10 * KiB)
-    api.stub.SubmitBot(request("lad-bot", blob), metadata=OP)
+    api.stub.SubmitBot(submission(request("lad-bot", blob)), metadata=OP)
     ladder = "t0000000ladd0"
     store = TournamentStore(api.redis)
     match = ScheduledMatch(f"{ladder}-ladder-0-a", "seep", ("lad-bot@v1", "x"), 0, 1, "l")

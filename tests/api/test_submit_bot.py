@@ -12,6 +12,7 @@ import grpc
 import pytest
 
 from arena.hosting.package import MAX_PACKAGE_BYTES, digest
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.store import BotRegistry, RegisteredBot
 from arena.v1 import arena_pb2
@@ -48,7 +49,7 @@ def test_a_bot_that_answers_hello_is_kept_with_every_version(
     api: HostedApi, tmp_path: Path
 ) -> None:
     first = python_package(tmp_path / "one")
-    kept = api.stub.SubmitBot(request("alpha", first), metadata=OP)
+    kept = api.stub.SubmitBot(submission(request("alpha", first)), metadata=OP)
     assert (kept.name, kept.version, kept.runtime, kept.command) == (
         "alpha", "v1", "python3.11", "python3 bot.py",
     )  # fmt: skip
@@ -59,7 +60,7 @@ def test_a_bot_that_answers_hello_is_kept_with_every_version(
 
     second = python_package(tmp_path / "two", "# v2\nfrom arena.bots.sdk import serve\n"
                             "from arena.bots.examples.house import HouseBot\nserve(HouseBot())\n")  # fmt: skip
-    newer = api.stub.SubmitBot(request("alpha", second, version="v2"), metadata=OP)
+    newer = api.stub.SubmitBot(submission(request("alpha", second, version="v2")), metadata=OP)
     assert newer.hello_name == "house"
     assert versions(api, "alpha") == ["v2", "v1"]  # newest first: the default
     (bot,) = [b for b in api.stub.ListBots(arena_pb2.ListBotsRequest()).bots if b.name == "alpha"]
@@ -68,7 +69,9 @@ def test_a_bot_that_answers_hello_is_kept_with_every_version(
     assert list(bot.games) == list(newer.games)
 
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("alpha", second, "v1"), metadata=OP)
+    code, message = refusal(
+        api.stub.SubmitBot, submission(request("alpha", second, "v1")), metadata=OP
+    )
     assert code == grpc.StatusCode.ALREADY_EXISTS
     assert message == (
         "bot 'alpha' already has a version 'v1': versions are never replaced, give this one "
@@ -92,8 +95,8 @@ BAD = {
     "package over the limit": (
         request("bad", os.urandom(MAX_PACKAGE_BYTES + 1)),
         grpc.StatusCode.INVALID_ARGUMENT,
-        f"the package is {MAX_PACKAGE_BYTES + 1:,} bytes; at most {MAX_PACKAGE_BYTES:,} are "
-        "allowed",
+        f"the package is more than {MAX_PACKAGE_BYTES:,} bytes; at most "
+        f"{MAX_PACKAGE_BYTES:,} are allowed",
     ),
     "not a tar.gz": (
         request("bad", b"print('hi')\n"),
@@ -147,9 +150,9 @@ BAD = {
 
 @pytest.mark.parametrize("case", BAD, ids=list(BAD))
 def test_a_bad_submission_is_refused_and_nothing_is_stored(api: HostedApi, case: str) -> None:
-    submission, code, message = BAD[case]
+    bad, code, message = BAD[case]
     before = stored(api.redis)
-    refused, said = refusal(api.stub.SubmitBot, submission, metadata=OP)
+    refused, said = refusal(api.stub.SubmitBot, submission(bad), metadata=OP)
     assert refused == code and message in said, said
     assert stored(api.redis) == before
 
@@ -167,7 +170,7 @@ def test_a_bot_that_crashes_at_start_is_refused_with_its_own_words(
         """,
     )
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("crasher", crash), metadata=OP)
+    code, message = refusal(api.stub.SubmitBot, submission(request("crasher", crash)), metadata=OP)
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert message.startswith("the bot did not start: the bot exited with status 3")
     assert message.endswith("loading the opening book\nbook.bin: no such file, giving up")
@@ -185,7 +188,7 @@ def test_the_end_of_a_long_traceback_is_what_the_author_reads(
         raise RuntimeError("the model file is corrupt")
         """,
     )
-    code, message = refusal(api.stub.SubmitBot, request("chatty", chatty), metadata=OP)
+    code, message = refusal(api.stub.SubmitBot, submission(request("chatty", chatty)), metadata=OP)
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert message.startswith("the bot did not start: the bot exited with status 1")
     assert message.endswith("RuntimeError: the model file is corrupt") and "[...]" in message
@@ -205,7 +208,7 @@ def test_a_bot_that_plays_no_game_of_the_arena_is_refused(api: HostedApi, tmp_pa
         """,
     )
     before = stored(api.redis)
-    code, message = refusal(api.stub.SubmitBot, request("chess", chess), metadata=OP)
+    code, message = refusal(api.stub.SubmitBot, submission(request("chess", chess)), metadata=OP)
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert message.startswith("bot 'chess' plays none of the arena's games (it plays: chess;")
     assert stored(api.redis) == before
@@ -217,13 +220,15 @@ def test_remote_and_hosted_bots_never_share_a_name(api: HostedApi, tmp_path: Pat
     )
     before = stored(api.redis)
     code, message = refusal(
-        api.stub.SubmitBot, request("far", python_package(tmp_path / "far")), metadata=OP
+        api.stub.SubmitBot,
+        submission(request("far", python_package(tmp_path / "far"))),
+        metadata=OP,
     )
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert message.startswith("'far' is a remote bot, registered at an address")
     assert stored(api.redis) == before
 
-    api.stub.SubmitBot(request("near", python_package(tmp_path / "near")), metadata=OP)
+    api.stub.SubmitBot(submission(request("near", python_package(tmp_path / "near"))), metadata=OP)
     before = stored(api.redis)
     code, message = refusal(
         api.stub.RegisterBot,
@@ -239,7 +244,7 @@ def test_removing_a_hosted_bot_forgets_its_versions_and_the_packages_only_it_use
     api: HostedApi, tmp_path: Path
 ) -> None:
     blob = python_package(tmp_path / "gone", SERVES + "    # only 'gone' uses this\n")
-    api.stub.SubmitBot(request("gone", blob), metadata=OP)
+    api.stub.SubmitBot(submission(request("gone", blob)), metadata=OP)
     removed = api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="gone"), metadata=OP)
     assert list(removed.versions) == ["v1"] and removed.packages.freed_bytes == len(blob)
     code, message = refusal(api.stub.ListBotVersions, arena_pb2.ListBotVersionsRequest(name="gone"))

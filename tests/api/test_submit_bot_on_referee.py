@@ -11,6 +11,7 @@ import pytest
 
 from arena.access import bearer
 from arena.hosting.package import digest
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import referee_pb2, referee_pb2_grpc
@@ -65,13 +66,13 @@ def test_a_submitted_bot_is_checked_on_the_referee(
 ) -> None:
     blob = python_package(tmp_path / "good")
     assert not (hosting_dir / "packages" / digest(blob)).exists()
-    kept = api.stub.SubmitBot(request("checked", blob), metadata=OP)
+    kept = api.stub.SubmitBot(submission(request("checked", blob)), metadata=OP)
     assert (kept.name, kept.hello_name, kept.package_sha256) == ("checked", "random", digest(blob))
     assert "seep" in kept.games
     # The referee was sent the package (it had none) and started it there.
     assert (hosting_dir / "packages" / digest(blob)).is_dir()
     # A second version of the same package: the referee already holds it.
-    again = api.stub.SubmitBot(request("checked", blob, version="v2"), metadata=OP)
+    again = api.stub.SubmitBot(submission(request("checked", blob, version="v2")), metadata=OP)
     assert again.hello_name == "random"
 
 
@@ -87,7 +88,7 @@ def test_a_crashing_bot_is_refused_with_its_own_words_from_the_referee(
         sys.exit(3)
         """,
     )
-    code, message = refusal(api.stub.SubmitBot, request("crasher", crash), metadata=OP)
+    code, message = refusal(api.stub.SubmitBot, submission(request("crasher", crash)), metadata=OP)
     assert code == grpc.StatusCode.FAILED_PRECONDITION
     assert message.startswith("the bot did not start: the bot exited with status 3"), message
     assert message.endswith("loading the opening book\nbook.bin: no such file, giving up")

@@ -21,6 +21,7 @@ from arena.cli.parsers import (
     BOT_DENY_ENV,
     COMMANDS,
     GAMES,
+    READ_TOKEN_ENV,
     REFEREE_TOKEN_ENV,
     bot,
     tournament,
@@ -32,7 +33,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.tournament.fair_play import MAX_SEED
 from arena.v1 import arena_pb2
-from arena.web import relay, throttle
+from arena.web import relay
 from tests.conftest import next_database
 
 ENGINES = BUILTIN_GAME_MODULES
@@ -144,10 +145,10 @@ def test_the_copies_in_the_parsers_match_what_they_copy() -> None:
     assert tournament.MAX_SEED == MAX_SEED
     assert tournament.MAX_BROADCAST_DELAY_S == limits.MAX_BROADCAST_DELAY_S
     assert tournament.VIEWERS_PER_CLIENT == relay.PER_CLIENT
-    assert tournament.REPLAY_READS_PER_S == throttle.READS_PER_S
     every_partners = set(arena_pb2.Partners.values()) - {arena_pb2.PARTNERS_UNSPECIFIED}
     assert set(tournament_run.PARTNERS_CHOICES.values()) == every_partners
     assert (access.API.env, access.REFEREE.env) == (API_TOKEN_ENV, REFEREE_TOKEN_ENV)
+    assert access.READ_TOKEN_ENV == READ_TOKEN_ENV
     assert (BOT_ALLOW_ENV, BOT_DENY_ENV) == (bot_networks.ALLOW_ENV, bot_networks.DENY_ENV)
     every_format = set(arena_pb2.TournamentFormat.values()) - {arena_pb2.FORMAT_UNSPECIFIED}
     assert set(tournament_run.FORMAT_CHOICES.values()) == every_format

@@ -16,8 +16,12 @@ from google.protobuf import descriptor_pb2
 from grpc_tools import protoc
 
 from arena.games import Game, all_games
+from arena.hosting.package import MAX_PACKAGE_BYTES
+from arena.hosting.transfer import PIECE_BYTES
+from arena.limits import MAX_REQUEST_BYTES
 from arena.referee.bot_client import MAX_MESSAGE_BYTES
 from arena.referee.match import HELLO_TIMEOUT_S, MATCH_ENDED_TIMEOUT_S
+from arena.throttle import BURST, READS_PER_S
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO_DIR = ROOT / "proto"
@@ -189,3 +193,17 @@ def offered_ids(game: Game, decisions: int = 300) -> set[int]:
         offered.update(legal)
         state.apply(rng.choice(legal))
     return offered
+
+
+def test_the_api_and_referee_state_the_limits_they_hold_callers_to() -> None:
+    """The 1 MiB request limit, the 16 MiB package and the read budget are the servers'
+    own numbers."""
+    for name in ("arena", "referee"):
+        text = (PROTO_DIR / f"arena/v1/{name}.proto").read_text()
+        assert f"over {MAX_REQUEST_BYTES // 2**20} MiB" in text
+        assert f"past {MAX_PACKAGE_BYTES // 2**20} MiB" in text
+    assert PIECE_BYTES < MAX_REQUEST_BYTES
+    api = (PROTO_DIR / "arena/v1/arena.proto").read_text()
+    assert f"{PIECE_BYTES // 2**10} KiB makes a good piece" in api
+    # And the budget of costly reads: the API's defaults.
+    assert f"at most {READS_PER_S:g} a second, in bursts\n// of {BURST}" in api

@@ -304,23 +304,28 @@ def test_bind_mount_sources_are_relative_to_the_compose_file() -> None:
 
 def test_each_server_and_its_callers_share_a_token_secret() -> None:
     """PlayMatch needs the token the workers send (and CheckBot the one the API sends,
-    the same), the API's writes the one the registering service sends: each pair reads
-    one secret file, kept out of git."""
+    the same), the API's writes the one the registering service sends, and the API and
+    the referee spare the leaderboard's costly reads and watching for the read token it
+    sends: each group reads one secret file, kept out of git."""
     secrets = compose()["secrets"]
-    assert set(secrets) == {"referee-token", "api-token"}
+    assert set(secrets) == {"referee-token", "api-token", "read-token"}
     referee, worker = by_name("referee"), by_name("worker")
     api, register = by_name("api"), by_name("register-bots")
+    web = by_name("leaderboard")
     assert referee.invocations()[0].args.token_file == "/run/secrets/referee-token"
+    assert referee.invocations()[0].args.read_token_file == "/run/secrets/read-token"
     assert worker.invocations()[0].args.referee_token_file == "/run/secrets/referee-token"
     assert api.invocations()[0].args.token_file == "/run/secrets/api-token"
     assert api.invocations()[0].args.referee_token_file == "/run/secrets/referee-token"
+    assert api.invocations()[0].args.read_token_file == "/run/secrets/read-token"
+    assert web.invocations()[0].args.read_token_file == "/run/secrets/read-token"
     registrations = register.invocations()
     assert registrations and all(
         r.args.token_file == "/run/secrets/api-token" for r in registrations
     )
-    for service, held in ((referee, ["referee-token"]), (worker, ["referee-token"]),
-                          (api, ["api-token", "referee-token"]),
-                          (register, ["api-token"])):  # fmt: skip
+    for service, held in ((referee, ["referee-token", "read-token"]), (worker, ["referee-token"]),
+                          (api, ["api-token", "read-token", "referee-token"]),
+                          (register, ["api-token"]), (web, ["read-token"])):  # fmt: skip
         assert service.spec["secrets"] == held, service.name
     for secret in secrets.values():
         source = DEPLOY / secret["file"]

@@ -376,7 +376,9 @@ def test_the_register_job_retries() -> None:
 
 def test_each_token_is_generated_once_and_read_by_its_server_and_its_callers() -> None:
     """The referee's PlayMatch needs the token the workers send (its CheckBot the same
-    one, which the API sends), the API's writes the one the registering job sends: each
+    one, which the API sends), the API's writes the one the registering job sends, and
+    the API and the referee spare the leaderboard's costly reads and watching for the
+    read token it sends: each
     group reads one Secret, which the kustomization generates from a file kept out of
     git."""
     generated = {
@@ -385,6 +387,7 @@ def test_each_token_is_generated_once_and_read_by_its_server_and_its_callers() -
     readers = {
         "referee-token": ("ARENA_REFEREE_TOKEN", ("referee serve", "worker", "api serve")),
         "api-token": ("ARENA_API_TOKEN", ("api serve", "bot register")),
+        "read-token": ("ARENA_READ_TOKEN", ("api serve", "referee serve", "leaderboard serve")),
     }
     assert set(generated) == set(readers)
     by_command = {i.command: c for c in arena_containers() for i in c.invocations()}

@@ -27,6 +27,7 @@ from arena.hosting.package import digest, pack
 from arena.hosting.pool import Launch, SandboxPool
 from arena.hosting.runtimes import runtime
 from arena.hosting.sandbox import Limits, Sandbox
+from arena.hosting.transfer import upload
 from arena.referee.hosted import KILLED
 from arena.referee.service import RefereeServer, start_server
 from arena.v1 import referee_pb2, referee_pb2_grpc
@@ -484,7 +485,7 @@ def test_a_pool_serves_each_seat_a_fresh_process_and_dies_with_the_referee(
     assert processes_of(tmp_path / "hosting") == []  # the referee stopped, its pool too
 
 
-def test_a_package_of_nearly_16_mib_fits_in_one_request(tmp_path: Path) -> None:
+def test_a_package_of_nearly_16_mib_is_uploaded_in_pieces_and_played(tmp_path: Path) -> None:
     directory = python_package(tmp_path / "big", HOUSE_BOT)
     (directory / "weights.bin").write_bytes(os.urandom(16 * 1024 * 1024 - 64 * 1024))
     big = Package(directory)
@@ -492,7 +493,10 @@ def test_a_package_of_nearly_16_mib_fits_in_one_request(tmp_path: Path) -> None:
 
     async def scenario() -> referee_pb2.MatchResult:
         async with referee(tmp_path) as (stub, _):
-            return await play(stub, ["", ""], {0: big.entry(), 1: big.entry(with_bytes=False)})
+            kept = await stub.UploadPackage(upload(big.sha256, big.blob))
+            assert kept.package_bytes == len(big.blob)
+            seats = {0: big.entry(with_bytes=False), 1: big.entry(with_bytes=False)}
+            return await play(stub, ["", ""], seats)
 
     assert asyncio.run(scenario()).end == referee_pb2.MATCH_END_COMPLETED
 

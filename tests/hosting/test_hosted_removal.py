@@ -13,6 +13,7 @@ import pytest
 
 from arena.hosting.example_packages import python_package
 from arena.hosting.package import digest, pack
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from tests.tournament.conftest import Arena, start_arena
@@ -33,8 +34,14 @@ def arena(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> 
 
 def submit(arena: Arena, name: str, blob: bytes) -> None:
     arena.stub.SubmitBot(
-        arena_pb2.SubmitBotRequest(
-            name=name, version="v1", runtime="python3.11", command="python3 bot.py", package=blob
+        submission(
+            arena_pb2.SubmitBotRequest(
+                name=name,
+                version="v1",
+                runtime="python3.11",
+                command="python3 bot.py",
+                package=blob,
+            )
         )
     )
 

@@ -15,6 +15,7 @@ import pytest
 from arena.access import bearer
 from arena.hosting.example_packages import python_package
 from arena.hosting.package import pack
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.store import TournamentStore
 from arena.v1 import arena_pb2
@@ -51,8 +52,10 @@ def submit(
     arena: Arena, name: str, blob: bytes, token: str = "", command: str = "python3 bot.py"
 ) -> arena_pb2.HostedBotVersion:
     version: arena_pb2.HostedBotVersion = arena.stub.SubmitBot(
-        arena_pb2.SubmitBotRequest(
-            name=name, version="v1", runtime="python3.11", command=command, package=blob
+        submission(
+            arena_pb2.SubmitBotRequest(
+                name=name, version="v1", runtime="python3.11", command=command, package=blob
+            )
         ),
         metadata=(bearer(token),) if token else None,
     )

@@ -9,10 +9,10 @@ import asyncio
 import pytest
 from starlette.testclient import TestClient
 
+from arena.throttle import Throttle
 from arena.v1 import arena_pb2
 from arena.web.app import create_app
 from arena.web.data import ArenaData, Replay
-from arena.web.throttle import Throttle
 from tests.web.test_pages import FakeSource
 
 COSTLY = (

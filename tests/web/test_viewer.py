@@ -23,12 +23,12 @@ from google.protobuf import json_format
 from arena.replay.frames import build_frames
 from arena.replay.record import seat_token
 from arena.replay.render import render
+from arena.throttle import Throttle
 from arena.v1 import arena_pb2
 from arena.web.app import SECURITY_HEADERS, create_app
 from arena.web.data import Replay
 from arena.web.errors import HttpError
 from arena.web.server import listen, url_of
-from arena.web.throttle import Throttle
 from arena.web.viewer import FramesCache
 from tests.replay.matches import FAULTY, SHORT, Played, play_all
 from tests.web.dom import Document

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import NoReturn, TypeAlias
 
 from arena.cli.common import DEFAULT_API
 
 API_TOKEN_ENV = "ARENA_API_TOKEN"
 """``arena.access.API.env``."""
+READ_TOKEN_ENV = "ARENA_READ_TOKEN"
+"""``arena.api.reads.READ_TOKEN_ENV``."""
 REFEREE_TOKEN_ENV = "ARENA_REFEREE_TOKEN"
 """``arena.access.REFEREE.env``."""
 BOT_ALLOW_ENV = "ARENA_BOT_ALLOW"
@@ -74,6 +77,21 @@ class Parser(argparse.ArgumentParser):
 
 Groups: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_subparsers`` returns: the place where commands are added."""
+
+
+def positive(kind: type[int] | type[float]) -> Callable[[str], float]:
+    """A flag's type: a number of ``kind`` above 0, or a usage error saying so."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+        return value
+
+    return parse
 
 
 def subcommands(parser: argparse.ArgumentParser) -> Groups:

@@ -7,13 +7,16 @@ import os
 
 from arena.cli.parsers import (
     API_TOKEN_ENV,
+    READ_TOKEN_ENV,
     REFEREE_TOKEN_ENV,
     add_bot_network_flags,
     add_tls_server_flags,
+    positive,
     subcommands,
 )
 from arena.hosting.private import state_root
 from arena.quotas import BOTS_ENV, BYTES_ENV, VERSIONS_ENV, AuthorQuotas, MiB
+from arena.throttle import BURST, READS_PER_S
 
 DEFAULT_HOSTING_DIR = state_root() / "hosting"
 """As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
@@ -62,7 +65,8 @@ def referee(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="WatchMatch streams one client address may hold at once (by each process; "
         "default 64), so that one client cannot take them all; callers with the referee's "
-        "token (--token-file) are held only to --max-watchers",
+        "token (--token-file) or the read token (--read-token-file) are held only to "
+        "--max-watchers",
     )
     serve.add_argument(
         "--caller-keepalive",
@@ -85,6 +89,13 @@ def referee(parser: argparse.ArgumentParser) -> None:
         "--token-file",
         help="file holding the token that PlayMatch calls must carry "
         f"(default: ${REFEREE_TOKEN_ENV}; neither leaves PlayMatch open)",
+    )
+    serve.add_argument(
+        "--read-token-file",
+        help="file holding the read token of a site that watches matches for many people "
+        "(arena leaderboard serve --read-token-file): WatchMatch holds it to no client's "
+        f"share, and it opens nothing else (default: ${READ_TOKEN_ENV}; neither: no such "
+        "token)",
     )
     add_tls_server_flags(serve, calls_bots=True, verifies_clients=True)
     add_bot_network_flags(serve)
@@ -156,6 +167,28 @@ def api(parser: argparse.ArgumentParser) -> None:
         "--token-file",
         help=f"file holding the token that write calls must carry (default: ${API_TOKEN_ENV}; "
         "neither leaves writes open)",
+    )
+    api.add_argument(
+        "--read-token-file",
+        help="file holding a token that exempts a client's costly reads from the budget of "
+        "its address (the leaderboard site's, which reads for all its visitors) and opens "
+        f"nothing else (default: ${READ_TOKEN_ENV}; neither: no such token)",
+    )
+    api.add_argument(
+        "--reads-per-s",
+        type=positive(float),
+        default=READS_PER_S,
+        metavar="R",
+        help="costly reads (OpenSkill, CompareBots, every result of a tournament, replays) "
+        f"one client address without a token may make a second (default {READS_PER_S:g}); "
+        "more get RESOURCE_EXHAUSTED with retry-after",
+    )
+    api.add_argument(
+        "--read-burst",
+        type=positive(int),
+        default=BURST,
+        metavar="N",
+        help=f"how many of those it may make at once after a pause (default {BURST})",
     )
     add_tls_server_flags(api, calls_bots=True)
     add_bot_network_flags(api)

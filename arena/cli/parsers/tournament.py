@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable
 
 from arena.cli.common import DEFAULT_API
-from arena.cli.parsers import GAME_HELP, add_api_flag, add_match_limit_flags, game, subcommands
+from arena.cli.parsers import (
+    GAME_HELP,
+    READ_TOKEN_ENV,
+    add_api_flag,
+    add_match_limit_flags,
+    game,
+    positive,
+    subcommands,
+)
+from arena.throttle import BURST, READS_PER_S
 
 FAIR_PLAY = ("open", "sealed", "trusted")
 """``--fair-play``: each one ``FAIR_PLAY_<NAME>`` in the API (``arena.cli.tournament``)."""
@@ -15,8 +23,6 @@ PARTNERS = ("shared", "isolated")
 """``--partners``: each one ``PARTNERS_<NAME>`` in the API."""
 VIEWERS_PER_CLIENT = 8
 """``arena.web.relay.PER_CLIENT``."""
-REPLAY_READS_PER_S = 10.0
-"""``arena.web.throttle.READS_PER_S``."""
 MAX_BROADCAST_DELAY_S = 3600.0
 """``arena.limits.MAX_BROADCAST_DELAY_S``."""
 FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "sprt", "ladder")
@@ -215,7 +221,7 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
     web.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks one)")
     web.add_argument(
         "--viewers-per-client",
-        type=_positive(int),
+        type=positive(int),
         default=VIEWERS_PER_CLIENT,
         metavar="N",
         help=f"live-match viewers one client address may hold at once "
@@ -223,31 +229,26 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
     )
     web.add_argument(
         "--replay-reads-per-s",
-        type=_positive(float),
-        default=REPLAY_READS_PER_S,
+        type=positive(float),
+        default=READS_PER_S,
         metavar="R",
         help="replay reads (pages, frames, sent requests) one client address may make a "
-        f"second, in bursts of 60 (default {REPLAY_READS_PER_S:g})",
+        f"second, in bursts of {BURST} (default {READS_PER_S:g})",
     )
     web.add_argument(
         "--api",
         default=argparse.SUPPRESS,  # unset here: keep what ``arena leaderboard --api`` parsed
         help=f"arena API host:port (default $ARENA_API or {DEFAULT_API})",
     )
+    web.add_argument(
+        "--read-token-file",
+        metavar="PATH",
+        help="file holding the read token (arena api serve and arena referee serve "
+        "--read-token-file), sent with every call to the API and every WatchMatch: the "
+        "site reads and watches for all its visitors, and without it the API and the "
+        f"referees count them as one client (default: ${READ_TOKEN_ENV})",
+    )
     web.set_defaults(run="tournament:serve")
-
-
-def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-        return value
-
-    return parse
 
 
 def _commitment(text: str) -> str:

@@ -1,10 +1,12 @@
-"""A per-client budget for the site's costly anonymous reads.
+"""Token buckets per client, for reads that anyone may make but that cost real work.
 
-A replay's frames or one of its sent requests costs the web, the API and the engine
-real work, and anyone may ask; a token bucket per client (by address) lets a reader
-step through replays at a person's pace, lets a burst through, and answers a client
-past its budget 429 with how long to wait, so one client cannot spend the site's CPU
-for everyone else.
+The web site spends one for each replay page, frame or sent request a visitor reads
+(``arena leaderboard serve --replay-reads-per-s``), the Arena API one for each costly
+read an anonymous caller makes: a fit or a scan of every result (``arena.api.reads``,
+``arena api serve --reads-per-s``). A client (by address) may read at a person's pace,
+and in bursts after a pause; past its budget it is told how long to wait (429 or
+RESOURCE_EXHAUSTED, with ``Retry-After``), so one client cannot spend the CPU that
+everyone else shares.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 READS_PER_S = 10.0
-"""A client's sustained rate of costly reads (``--costly-reads-per-s``)."""
+"""A client's sustained rate of costly reads (the site's ``--replay-reads-per-s``, the
+API's ``--reads-per-s``)."""
 BURST = 60
-"""How many a client may make at once after a pause."""
+"""How many a client may make at once after a pause (the API's ``--read-burst``)."""
 CLIENTS = 10_000
 """Clients remembered at once; the one idle longest is forgotten first (with a full
 bucket, so forgetting it gives it nothing it would not have had)."""
@@ -63,3 +66,12 @@ class Throttle:
         while len(self._buckets) > self.clients:
             self._buckets.popitem(last=False)
         return wait
+
+
+def peer_host(peer: str) -> str:
+    """The address part of a gRPC peer ("ipv4:10.0.0.5:4321", "ipv6:[::1]:4321"): who
+    the client is, whatever port it came from."""
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6"):
+        return rest.rpartition(":")[0].strip("[]")
+    return peer
