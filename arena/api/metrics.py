@@ -1,4 +1,5 @@
-"""The Arena API's Prometheus metrics: calls by method and status code."""
+"""The Arena API's Prometheus metrics: calls by method and status code, and how its
+replays were made."""
 
 from __future__ import annotations
 
@@ -10,13 +11,20 @@ from prometheus_client import Counter
 
 REQUESTS = Counter(
     "arena_api_requests",
-    "Unary Arena API calls by method and gRPC status code (OK, INVALID_ARGUMENT, ...).",
+    "Arena API calls with one answer (unary, and SubmitBot's stream of pieces) by method "
+    "and gRPC status code (OK, INVALID_ARGUMENT, ...).",
     ["method", "code"],
+)
+REPLAYS = Counter(
+    "arena_api_replays",
+    "GetMatchReplay answers by how they were made: re-run from the stored record "
+    "(rerun) or the same record's replay kept from before (cached).",
+    ["served"],
 )
 
 
 class RequestCounter(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    """Counts every unary call with the status it ended with."""
+    """Counts every call with one answer with the status it ended with."""
 
     async def intercept_service(
         self,
@@ -24,10 +32,11 @@ class RequestCounter(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         handler_call_details: grpc.HandlerCallDetails,
     ) -> Any:
         handler = await continuation(handler_call_details)
-        if handler is None or handler.unary_unary is None:
+        if handler is None or handler.response_streaming:
             return handler
         method = handler_call_details.method.rsplit("/", 1)[-1]
-        behaviour = handler.unary_unary
+        streaming = bool(handler.request_streaming)
+        behaviour = handler.stream_unary if streaming else handler.unary_unary
 
         async def counted(request: Any, context: Any) -> Any:
             try:
@@ -39,7 +48,12 @@ class RequestCounter(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             REQUESTS.labels(method, "OK").inc()
             return response
 
-        return grpc.unary_unary_rpc_method_handler(
+        wrap = (
+            grpc.stream_unary_rpc_method_handler
+            if streaming
+            else grpc.unary_unary_rpc_method_handler
+        )
+        return wrap(
             counted,
             request_deserializer=handler.request_deserializer,
             response_serializer=handler.response_serializer,

@@ -8,10 +8,12 @@ hosted bots and their authors live in ``arena.api.hosted``.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sys
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -26,7 +28,7 @@ from arena.access import API, TokenCheck, holds_token
 from arena.api.boards import BoardCache
 from arena.api.common import revealed, timestamp
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
-from arena.api.metrics import RequestCounter
+from arena.api.metrics import REPLAYS, RequestCounter
 from arena.api.paging import InvalidPage, PageRequest, page_request
 from arena.api.probe import Probe, Unregistrable
 from arena.api.reads import ReadBudget
@@ -64,6 +66,8 @@ if TYPE_CHECKING:
     Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 WATCH_POLL_S = 0.3
+CACHED_REPLAYS = 128
+"""Replays the API keeps once re-run (a few MiB at most: a replay is tens of KiB)."""
 STATES = {
     RUNNING: arena_pb2.TOURNAMENT_STATE_RUNNING,
     FINISHED: arena_pb2.TOURNAMENT_STATE_FINISHED,
@@ -243,6 +247,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             reads if reads is not None else Throttle(), token, read_token, self.hosted.authors.who
         )
         """Anonymous callers' costly reads (``arena.api.reads``)."""
+        self._replays: OrderedDict[bytes, str] = OrderedDict()
+        """Replays re-run lately, by their record's SHA-256: a popular one costs once."""
 
     async def _tournament(self, tournament_id: str, context: Context) -> TournamentRecord:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
@@ -604,15 +610,24 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 f"the result of {match_id} was stored without its record (before the arena "
                 "kept them): `arena replay import` brings in a referee's replay files",
             )
-        try:
-            document = await asyncio.to_thread(replay_document, decode(data))
-        except ReplayMismatch as error:
-            await abort(
-                context,
-                grpc.StatusCode.DATA_LOSS,
-                f"the stored record of {match_id} does not re-run: {error}",
-            )
-        return referee_pb2.Replay(replay_id=match_id, json=json.dumps(document))
+        # Keyed by the record's bytes, so a record changed since is re-run, not trusted.
+        key = hashlib.sha256(data).digest()
+        text = self._replays.pop(key, None)
+        REPLAYS.labels("rerun" if text is None else "cached").inc()
+        if text is None:
+            try:
+                document = await asyncio.to_thread(replay_document, decode(data))
+            except ReplayMismatch as error:
+                await abort(
+                    context,
+                    grpc.StatusCode.DATA_LOSS,
+                    f"the stored record of {match_id} does not re-run: {error}",
+                )
+            text = json.dumps(document)
+        self._replays[key] = text  # the newest last: the oldest goes first
+        while len(self._replays) > CACHED_REPLAYS:
+            self._replays.popitem(last=False)
+        return referee_pb2.Replay(replay_id=match_id, json=text)
 
     def _schedule_id(self, record: TournamentRecord, match_id: str) -> str:
         """The schedule's id of the match ``match_id`` names: itself, or the match whose

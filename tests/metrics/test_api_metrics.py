@@ -1,4 +1,5 @@
-"""The Arena API's /metrics: every unary call counted with the status it ended with."""
+"""The Arena API's /metrics: every call with one answer (unary, or a stream of pieces)
+counted with the status it ended with."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def test_api_calls_are_counted_by_method_and_status(local_redis: LocalRedis) -> 
             ):
                 with pytest.raises(grpc.RpcError):
                     stub.RegisterBot(request)
+            with pytest.raises(grpc.RpcError):  # a stream of pieces, with no first message
+                stub.SubmitBot(iter([]))
             with pytest.raises(grpc.RpcError):
                 stub.GetTournament(arena_pb2.GetTournamentRequest(id="tmissing"))
         # A call is counted once its handler has returned, which may be a moment after
@@ -55,6 +58,7 @@ def test_api_calls_are_counted_by_method_and_status(local_redis: LocalRedis) -> 
     assert calls("ListBots", "OK") == 2
     assert calls("RegisterBot", "INVALID_ARGUMENT") == 2
     assert calls("GetTournament", "NOT_FOUND") == 1
+    assert calls("SubmitBot", "INVALID_ARGUMENT") == 1
     promtool = shutil.which("promtool")
     assert promtool, "promtool is missing: run `make promtool` (Debian's prometheus package)"
     check = subprocess.run(

@@ -13,10 +13,12 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.processes import arena_command
+from arena.local_redis import free_port
+from arena.processes import arena_command, start_service
 from arena.replay.match_log import decode, encode, replay
 from arena.replay.verify import verify_replay
-from arena.v1 import arena_pb2, referee_pb2
+from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2
+from tests.metrics.test_referee_metrics import samples, scrape
 from tests.tournament.conftest import Arena
 
 
@@ -187,3 +189,54 @@ def test_records_are_secret_while_the_tournament_runs_and_come_a_page_at_a_time(
             call(request)  # type: ignore[arg-type]
         assert refused.value.code() == code
         assert (refused.value.details() or "").startswith(said)
+
+
+def test_a_popular_replay_is_re_run_once_and_a_changed_record_again(
+    arena: Arena, tmp_path: Path
+) -> None:
+    """The API keeps replays it re-ran, by their record's bytes: asked again, a replay
+    costs no re-run; once its record is changed, it is re-run (and refused) at once."""
+    arena.start_worker("w", concurrency=2)
+    arena.start_bot("a", "random", "--seed", "1")
+    arena.start_bot("b", "house")
+    t = arena.wait_until(arena.submit(["a", "b"], deals=1, games=["seep"]).id).id
+    port = free_port()
+    api = start_service(
+        arena_command(
+            "api", "serve", "--port", "0", "--redis", arena.redis_url,
+            "--metrics-port", str(port),
+        )
+    )  # fmt: skip
+    try:
+        keys: list[bytes] = arena.redis.hkeys(f"arena:t:{t}:results")  # type: ignore[assignment]
+        ids = sorted(m.decode() for m in keys)
+        with grpc.insecure_channel(api.address) as channel:
+            stub = arena_pb2_grpc.ArenaStub(channel)
+
+            def replay(match_id: str) -> str:
+                ask = arena_pb2.GetMatchReplayRequest(tournament_id=t, match_id=match_id)
+                return str(stub.GetMatchReplay(ask).json)
+
+            first = [replay(ids[0]) for _ in range(3)]
+            assert len(set(first)) == 1
+            replay(ids[1])
+            assert served(port) == {"rerun": 2, "cached": 2}
+            logs_key = f"arena:t:{t}:match-logs"
+            kept: bytes = arena.redis.hget(logs_key, ids[0])  # type: ignore[assignment]
+            arena.redis.hset(logs_key, ids[0], kept[: len(kept) // 2])
+            with pytest.raises(grpc.RpcError) as gone:
+                replay(ids[0])
+            assert gone.value.code() == grpc.StatusCode.DATA_LOSS
+            assert served(port) == {"rerun": 3, "cached": 2}
+    finally:
+        api.stop()
+
+
+def served(port: int) -> dict[str, float]:
+    """The API's GetMatchReplay answers so far, by how they were made."""
+    values = samples(scrape(f"http://127.0.0.1:{port}/metrics"))
+    return {
+        labels[0][1]: value
+        for (name, labels), value in values.items()
+        if name == "arena_api_replays_total"
+    }
