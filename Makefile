@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install redis sandbox promtool chromium node demo test lint proto bench clean
 
+# pip names each package as it collects, downloads and installs it: the first install
+# takes minutes, and a silent one looks stuck.
 $(STAMP): pyproject.toml
+	@echo "installing Card Arena and its packages into $(VENV): a few minutes the first time"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,envs,openspiel]'
+	$(PY) -m pip install --progress-bar on -e '.[dev,envs,openspiel]'
 	touch $(STAMP)
 
 install: $(STAMP)

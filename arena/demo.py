@@ -7,8 +7,8 @@ processes, and registers them through the API by address. Two more bots are host
 house bot as a Python package and the Node.js example bot as a Node package, submitted
 through the API (which has the referee start and check them), and the referee starts
 them in a sandbox for each seat of each match. It
-then runs a round robin over all games with a progress bar, prints the leaderboard and
-stops everything it started.
+then runs a round robin over all games with a progress bar, prints the leaderboard (all
+games together, then each game's in one table) and stops everything it started.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rich.console import Console
 
 from arena.access import REFEREE
 from arena.cli.connect import arena_api
-from arena.cli.tournament import follow
+from arena.cli.tournament import follow, print_game_boards
 from arena.games import game_names
 from arena.hosting.example_packages import (
     NODE_COMMAND,
@@ -36,7 +36,7 @@ from arena.hosting.transfer import submission
 from arena.local_redis import start_redis
 from arena.processes import arena_command, start_service
 from arena.tournament.progress import fairness
-from arena.v1 import arena_pb2
+from arena.v1 import arena_pb2, arena_pb2_grpc
 
 DEMO_SEED = 2026
 BOTS = {
@@ -126,8 +126,23 @@ def main() -> None:
                 f"{', '.join(game_names())}; {fairness(tournament)}"
             )
             follow(api, tournament.id)
+            game_boards(api, tournament)
         console.print(f"replays in {replay_dir} (arena replay show --replay-dir {replay_dir} ID)")
     console.print("everything the demo started has stopped")
+
+
+def game_boards(api: arena_pb2_grpc.ArenaStub, tournament: arena_pb2.Tournament) -> None:
+    """Each game's board of the tournament in one table, the bots in their overall order:
+    every bot ranked in every game with its interval (provisional ones marked), since a
+    demo's few deals a game rank all the same."""
+
+    def board(game: str) -> arena_pb2.Leaderboard:
+        request = arena_pb2.GetLeaderboardRequest(tournament_id=tournament.id, game=game)
+        found: arena_pb2.Leaderboard = api.GetLeaderboard(request, timeout=60)
+        return found
+
+    bots = [row.bot for row in board("").rows]
+    print_game_boards([board(game) for game in tournament.games], bots)
 
 
 if __name__ == "__main__":

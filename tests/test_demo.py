@@ -22,10 +22,26 @@ def test_demo_plays_every_game_prints_the_leaderboard_and_stops_everything() -> 
     total = 6 * len(game_names()) * 2  # 6 pairings of 4 bots, 1 deal, 2 seatings
     assert f"{total}/{total} matches, 0 forfeits" in output
     assert "Leaderboard, all games" in output
+    # A cell of a board: an estimate with its interval, or a clean sweep's bound; 6 pairs
+    # a game make every one provisional, marked "?".
+    estimate = r"(?:[+-]\d+\? ± \d+|[≥≤] [+-]\d+\?)"
+    ranks = []
     for bot in ("house", "random", "house-hosted@1", "node-hosted@1"):  # two are hosted
-        # 3 pairs a game: listed, but too few for a rating to be shown
-        assert re.search(rf"│\s+│ {bot}\s+│\s+provisional │", output), bot
-    assert "A rating is shown from 20 pairs" in output
+        # Ranked overall, its Elo shown (its interval in the next column, or a bound).
+        row = re.search(rf"^│\s+(\d) │ {re.escape(bot)}\s+│\s+(?:[≥≤] )?[+-]\d+\? │", output, re.M)
+        assert row, bot
+        ranks.append(row.group(1))
+        # Ranked in every game, with its interval (or bound), in the last table.
+        cells = re.search(
+            rf"^│ {re.escape(bot)}\s+│(.*)│$", output.split("Each game's board")[1], re.M
+        )
+        assert cells, bot
+        shown = [c.strip() for c in cells.group(1).split("│")]
+        assert len(shown) == len(game_names()), shown
+        assert all(re.fullmatch(rf"#[1-4] {estimate}", c) for c in shown), shown
+    assert sorted(ranks) == ["1", "2", "3", "4"]
+    assert "Ranked by Elo: established ratings (20 pairs or more" in output
+    assert "perfect" not in output
     # A fixed master seed: the same cards, so the same results, on every run. Its status
     # line stays one line in a log (no wrapping at 80 columns when not on a terminal).
     announced = re.search(r"^tournament \S+: \d+ matches over .*; fair play .*$", output, re.M)

@@ -20,6 +20,11 @@ The held halves are kept in the scheduler's state, saved with the matches it han
 the step that sees a first half ended queues its second half, once. Held halves count
 in the window, so a window holds about half as many playable matches.
 
+A ladder's step also keeps its suspensions (``arena.tournament.formats.ladder_suspension``):
+it counts each stored result against the entries' latest matches, suspends an entry whose
+latest ones were all forfeited or faulted by it, and pairs it again once the watchdog's
+Hello to it has answered (``workers.watchdog_probes``).
+
 A step runs after each stored result (in the worker that stored it), when a tournament
 is submitted or resumed (the ``arena.advance_tournament`` task), and in every watchdog
 round (for a step lost with a worker that died). Steps of one tournament never overlap:
@@ -42,10 +47,13 @@ from arena.ratings.leaderboard import (
     ratings_by_game,
     tallies,
 )
-from arena.store import BotRegistry, TournamentRecord
+from arena.store import BotRegistry, MatchResult, TournamentRecord
+from arena.store.suspensions import LadderProbes
 from arena.store.tournaments import FINISHED, RUNNING
 from arena.tournament import formats
 from arena.tournament.digest import results_digest, stored_line
+from arena.tournament.formats import ladder_suspension
+from arena.tournament.formats.ladder import Ladder
 from arena.tournament.schedule import ScheduledMatch, release
 from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
 from workers import capacity, failpoints
@@ -121,7 +129,11 @@ def _step(tournament_id: str) -> None:
         while batch := store.finished_since(tournament_id, cursor, READ_BATCH):
             played = [formats.Played(r.match_id, duplicate_result(r)) for r in batch]
             format_state = fmt.absorb(format_state, played)
+            if isinstance(fmt, Ladder):
+                format_state = _suspend(tournament_id, fmt, format_state, batch)
             cursor += len(batch)
+        if isinstance(fmt, Ladder):
+            format_state = _resume(tournament_id, fmt, format_state)
         every = settings.ladder_ratings_every
         if record.spec.format == LADDER and cursor // every > state["cursor"] // every:
             # A ladder never finishes; its results count as they come.
@@ -149,6 +161,44 @@ def _step(tournament_id: str) -> None:
         decided, issued = fmt.decided(format_state), record.issued + len(new)
     if decided and record.done >= issued and finalize(tournament_id):
         log.info("tournament %s finished", tournament_id)
+
+
+def suspension_rules() -> ladder_suspension.Rules:
+    """A ladder's suspension thresholds, as the workers' settings have them."""
+    return ladder_suspension.Rules(
+        suspend_after=settings.ladder_suspend_after,
+        first_hold_s=settings.ladder_probe_hold_s,
+        probe_every_s=settings.ladder_probe_every_s,
+    )
+
+
+def _suspend(
+    tournament_id: str, fmt: Ladder, state: formats.State, batch: list[MatchResult]
+) -> formats.State:
+    """The ladder's state once ``batch`` counts against its entries' latest matches."""
+    before = set(ladder_suspension.suspended(state))
+    conducts = [ladder_suspension.conduct(r) for r in batch]
+    state = ladder_suspension.note(
+        state, conducts, fmt.unit_number, suspension_rules(), time.time()
+    )
+    for entry, held in ladder_suspension.suspended(state).items():
+        if entry not in before:
+            log.warning("ladder %s suspends %s: %s", tournament_id, entry, held["reason"])
+    return state
+
+
+def _resume(tournament_id: str, fmt: Ladder, state: formats.State) -> formats.State:
+    """The ladder's state without the suspensions of entries that left it, and with
+    those whose Hello answered the watchdog resumed."""
+    state = ladder_suspension.keep_only(state, set(fmt.field.entries))
+    held = ladder_suspension.suspended(state)
+    if not held:
+        return state
+    current = {entry: int(h["times"]) for entry, h in held.items()}
+    if answered := LadderProbes(client()).answered(tournament_id, current):
+        log.warning("ladder %s pairs %s again: Hello answered", tournament_id, sorted(answered))
+        state = ladder_suspension.resume(state, answered, int(state["units"]))
+    return state
 
 
 def fair_share(running: int) -> int:

@@ -20,6 +20,11 @@
 ``ARENA_LADDER_RATINGS_EVERY``  results of a ladder between refits of the arena-wide
                            ratings (default 200): a ladder never finishes, so its results
                            reach them this way
+``ARENA_LADDER_SUSPEND_AFTER``  a ladder suspends an entry whose last this many matches
+                           it all forfeited or faulted in (default 5)
+``ARENA_LADDER_PROBE_HOLD``  seconds before a suspended entry's first Hello (default 60,
+                           doubled at each later suspension of it, up to an hour)
+``ARENA_LADDER_PROBE_EVERY``  seconds between Hellos to a suspended entry (default 60)
 ``ARENA_REFEREE_TOKEN``    the referees' token, sent with every PlayMatch (default: none,
                            for referees that have none; ``arena worker --referee-token-file``)
 
@@ -31,6 +36,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+
+from arena.tournament.formats.ladder_suspension import FIRST_HOLD_S, PROBE_EVERY_S, SUSPEND_AFTER
 
 MAX_RETRY_COUNTDOWN_S = 60.0
 RESTORE_MUTEX_S = 300.0
@@ -86,6 +93,15 @@ class Settings:
     schedule_window: int = field(default_factory=lambda: _count("ARENA_SCHEDULE_WINDOW", 256))
     ladder_ratings_every: int = field(
         default_factory=lambda: _count("ARENA_LADDER_RATINGS_EVERY", 200)
+    )
+    ladder_suspend_after: int = field(
+        default_factory=lambda: _count("ARENA_LADDER_SUSPEND_AFTER", SUSPEND_AFTER)
+    )
+    ladder_probe_hold_s: float = field(
+        default_factory=lambda: _float("ARENA_LADDER_PROBE_HOLD", FIRST_HOLD_S)
+    )
+    ladder_probe_every_s: float = field(
+        default_factory=lambda: _float("ARENA_LADDER_PROBE_EVERY", PROBE_EVERY_S)
     )
     referee_ca: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CA", ""))
     referee_cert: str = field(default_factory=lambda: os.environ.get("ARENA_REFEREE_CERT", ""))

@@ -2,7 +2,8 @@
 (``workers.deliveries``), steps every running tournament's scheduler (which finishes the
 decided ones), and queues again any match handed out that is nowhere (no result, no live
 lease, no message in the broker, not a second half the scheduler holds back until its
-first half has ended: that one the scheduler queues).
+first half has ended: that one the scheduler queues), and says Hello to the entries
+running ladders have suspended (``workers.watchdog_probes``), in a thread of its own.
 
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
@@ -21,7 +22,7 @@ import threading
 import redis
 
 from arena.store.tournaments import RUNNING
-from workers import broker, capacity, deliveries, metrics, scheduler
+from workers import broker, capacity, deliveries, metrics, scheduler, watchdog_probes
 from workers.app import app, settings
 from workers.stores import client, exclusive, leases, tournaments
 
@@ -33,6 +34,7 @@ class Watchdog:
     def __init__(self) -> None:
         self.missing: set[tuple[str, str]] = set()
         """What the last round found nowhere."""
+        self.prober = watchdog_probes.Prober()
 
     def round(self) -> list[tuple[str, str]]:
         """One round, if no other worker's watchdog is in one; the matches queued again."""
@@ -55,6 +57,10 @@ class Watchdog:
             left = store.unplayed_ids(tournament_id) - leases().live(tournament_id)
             left -= scheduler.held_back(store.get(tournament_id))
             unplayed |= {(tournament_id, m) for m in left}
+        try:
+            self.prober.round(store, running)
+        except Exception:  # never at the cost of the lost matches below
+            log.exception("watchdog: the ladders' Hello probes failed to start")
         if not unplayed:
             self.missing = set()
             store.note_stranded({}, running)

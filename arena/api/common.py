@@ -1,14 +1,29 @@
 """What the API's calls share: timestamps on the wire, and when a tournament's secrets
-(seeds, replays, hosted bots' logs) may be read."""
+(seeds, replays, hosted bots' logs) may be read.
+
+The reveal rule: a match's seed, salt, replay id and replay are published once no match
+still to be played, or being played, shares its deal. Every tournament publishes all of
+them together when it has ended and no match of it is still being played (``revealed``).
+An open ladder never ends, and each of its matches has a deal of its own (its deal key
+names its half: ``arena.tournament.formats.base.unit_matches``), so it publishes each
+match's as soon as that match has ended: its result is stored and no attempt at it
+still holds a lease (``deal_revealed``). Everything else of a running ladder stays as
+in any running tournament: its master seed, its schedule's match ids (public ids stand
+for them), deal numbers and keys. A sealed or trusted ladder plays duplicate pairs and
+keeps the end-of-tournament rule (``docs/formats.md``, "Ladder").
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from google.protobuf import timestamp_pb2
 
-from arena.store import TournamentRecord
+from arena.store import MatchResult, TournamentRecord
 from arena.store.tournaments import CANCELLED, FINISHED
+from arena.tournament.fair_play import OPEN
+from arena.tournament.spec import LADDER
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
@@ -22,5 +37,27 @@ def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
 def revealed(record: TournamentRecord) -> bool:
     """A tournament's seeds, deals, replays and logs are public once it has ended and
     none of its matches is still being played, never before: a bot that read them could
-    know the cards of a match it is playing or still has to play."""
+    know the cards of a match it is playing or still has to play. (An open ladder
+    publishes each match's deal before that: ``deal_revealed``.)"""
     return record.state in (FINISHED, CANCELLED) and record.playing == 0
+
+
+def reveals_each_match(record: TournamentRecord) -> bool:
+    """Whether the running tournament publishes each match's deal once that match has
+    ended: an open ladder's, whose every match is dealt cards of its own."""
+    return record.spec.format == LADDER and record.spec.fair_play == OPEN
+
+
+def deal_revealed(record: TournamentRecord, result: MatchResult, playing: Collection[str]) -> bool:
+    """Whether ``result``'s seed, salt, replay id and replay may be read: its tournament
+    is ``revealed``; or it publishes each match (``reveals_each_match``), the match had
+    a deal of its own (not a duplicate half) and no attempt at it is in ``playing`` (the
+    matches whose lease is live: a copy of it still running would see its own cards)."""
+    if revealed(record):
+        return True
+    return (
+        reveals_each_match(record)
+        and not result.paired
+        and result.pair_key == result.match_id
+        and result.match_id not in playing
+    )

@@ -82,8 +82,11 @@ cannot take the API's host."""
 PUBLISH_TRIES = 3
 SWEEP_EVERY_S = 60.0
 """How often the API deletes the packages of removed versions that tournaments kept."""
-MATCH_ID = re.compile(r"^(t[0-9a-f]{12})-[a-z0-9-]+-[0-9]+-[0-9]+-[ab]\Z")
-"""``t<12 hex>-<game>-<pairing>-<deal>-<a|b>`` (``arena.tournament.schedule``)."""
+SCHEDULED_MATCH_ID = re.compile(r"^(t[0-9a-f]{12})-[a-z0-9-]{1,50}\Z")
+"""A tournament's id, then its format's name of the match: ``t<12 hex>-<game>-<pairing>-
+<deal>-<a|b>`` in a round robin, ``...-swiss-r1-t2-baloot-0-a``, ``...-knockout-...``,
+``...-ladder-7-seep-a`` (``arena.tournament.formats``); at most 64 characters, as every
+match id (``arena.limits.MATCH_ID``). Whether the match exists is the schedule's to say."""
 NAMES_ALLOWED = "1 to 40 letters, digits, '-', '_' or '.'"
 REFEREE_CHECK_TIMEOUT_S = 120.0
 """How long a referee may take over CheckBot: a pod may wait for its node first."""
@@ -445,13 +448,14 @@ class HostedBots:
         bot = await asyncio.to_thread(self.bots.get, name)
         if bot is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {name!r}")
-        if not caller.operator and not (bot.hosted and bot.author == caller.author):
+        if not caller.operator and bot.author != caller.author:
             owner = f"author {bot.author!r}" if bot.author else "the operator"
             await abort(
                 context,
                 grpc.StatusCode.PERMISSION_DENIED,
                 f"bot {name!r} belongs to {owner}: an author may remove bots of their own, "
-                f"and their versions, only (you are {caller.author!r})",
+                f"and their versions, only (you are {caller.author!r}); the operator's "
+                "token removes any bot",
             )
         return bot
 
@@ -506,13 +510,15 @@ class HostedBots:
         caller = await self._known_caller("GetBotLogs", context)
         name, match_id = request.bot, request.match_id
         await _check_name(name, "bot name", context)
-        parsed = MATCH_ID.match(match_id)
+        parsed = SCHEDULED_MATCH_ID.match(match_id)
         if parsed is None:
             await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"bad match id {match_id!r}: a match id looks like t0123456789ab-seep-0-0-a "
-                "(`arena tournament results ID` lists a tournament's)",
+                f"bad match id {match_id!r}: a match id is its tournament's id and the "
+                "match's name, as in t0123456789ab-seep-0-0-a or "
+                "t0123456789ab-swiss-r1-t2-baloot-0-a (`arena tournament results ID` lists a "
+                "tournament's; a public id, shown while a tournament runs, is not one)",
             )
         tournament_id = parsed.group(1)
         bot = await asyncio.to_thread(self.bots.get, name)
@@ -602,6 +608,16 @@ class HostedBots:
     async def add_author(
         self, request: arena_pb2.AddAuthorRequest, context: Context
     ) -> arena_pb2.AuthorToken:
+        if not self.token:
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "this API has no operator token, so every caller acts as the operator and an "
+                "author's token would protect nothing: anyone could submit or remove bots in "
+                "the author's name. Start the API with a token (`arena token new --out "
+                "op-token`, then `arena api serve --token-file op-token`) and add authors "
+                "with it (`arena author add NAME --token-file op-token`)",
+            )
         await _check_name(request.name, "author name", context)
         token = await asyncio.to_thread(self.authors.add, request.name)
         return arena_pb2.AuthorToken(name=request.name, token=token)

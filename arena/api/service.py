@@ -26,7 +26,7 @@ from prometheus_client import start_http_server
 from arena import limits, wire
 from arena.access import API, TokenCheck, holds_token
 from arena.api.boards import BoardCache
-from arena.api.common import revealed, timestamp
+from arena.api.common import deal_revealed, revealed, reveals_each_match, timestamp
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import REPLAYS, RequestCounter
 from arena.api.paging import InvalidPage, PageRequest, page_request
@@ -37,7 +37,7 @@ from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
 from arena.quotas import AuthorQuotas
-from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RATED
+from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RANK_RULE, RATED
 from arena.ratings.collusion import FLAG_Z, MIN_OUTCOMES, PairReport, collusion_reports
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.history import Point, series
@@ -500,14 +500,20 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def _board(self, tournament_id: str, game: str, context: Context) -> Leaderboard:
         """The ratings of one tournament or of all, overall or of one game; a finished
         tournament's as it finished (refitted if stored by an older arena: before
-        covariances were kept, or when the overall board was one pooled fit)."""
+        covariances were kept, when the overall board was one pooled fit, or under an
+        older ranking rule, whose notes read otherwise)."""
         await self._check_game(game, context)
         if tournament_id:
             record = await self._tournament(tournament_id, context)
             if record.state == FINISHED and not game:
                 # The ratings the tournament finished with, fitted once when it finished.
                 stored = await asyncio.to_thread(self.tournaments.leaderboard, record.id)
-                if stored is not None and stored.get("covariance") and "min_pairs" in stored:
+                if (
+                    stored is not None
+                    and stored.get("covariance")
+                    and "min_pairs" in stored
+                    and stored.get("rule") == RANK_RULE
+                ):
                     return Leaderboard.from_json(stored)
         version = await asyncio.to_thread(self.tournaments.results_version)
         return await self.boards.get(
@@ -572,7 +578,14 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             results, more = await asyncio.to_thread(self._results_page, page)
         else:
             results, more = await asyncio.to_thread(self._public_page, page, seed.public_id)
-        messages = [record_message(r, public, seed.public_id) for r in results]
+        # An open ladder publishes each match's deal once it has ended (``deal_revealed``).
+        playing: set[str] = set()
+        if not public and reveals_each_match(record):
+            playing = await asyncio.to_thread(self.leases.live, record.id)
+        messages = [
+            record_message(r, public, seed.public_id, deal_revealed(record, r, playing))
+            for r in results
+        ]
         if request.with_logs:
             logs = await asyncio.to_thread(
                 self.tournaments.match_logs, record.id, [r.match_id for r in results]
@@ -592,22 +605,39 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.GetMatchReplayRequest, context: Context
     ) -> referee_pb2.Replay:
         record = await self._tournament(request.tournament_id, context)
-        if not revealed(record):
+        public = revealed(record)
+        if not public and not reveals_each_match(record):
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _unrevealed(record.id))
+        if not public and not PUBLIC_ID.fullmatch(request.match_id):
+            # The schedule's ids say pairing, deal and half: secret while it runs.
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"ladder {record.id} is running: name its match by its public id (as "
+                "ListResults gives it, p and 20 hex digits)",
+            )
         await self.reads.spend("GetMatchReplay", context)
         match_id = await asyncio.to_thread(self._schedule_id, record, request.match_id)
+        shown = match_id if public else request.match_id  # what the caller may know it by
         stored, data = await asyncio.to_thread(self._result_and_log, record.id, match_id)
         if not stored:
             await abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"tournament {record.id} has no result for match {match_id!r}",
+                f"tournament {record.id} has no result for match {shown!r}",
+            )
+        if not public and not await asyncio.to_thread(self._deal_ended, record, match_id):
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"match {shown} of ladder {record.id} is still being played (an attempt at "
+                "it holds its lease): its replay is published once it has ended",
             )
         if data is None:
             await abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"the result of {match_id} was stored without its record (before the arena "
+                f"the result of {shown} was stored without its record (before the arena "
                 "kept them): `arena replay import` brings in a referee's replay files",
             )
         # Keyed by the record's bytes, so a record changed since is re-run, not trusted.
@@ -621,13 +651,18 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 await abort(
                     context,
                     grpc.StatusCode.DATA_LOSS,
-                    f"the stored record of {match_id} does not re-run: {error}",
+                    f"the stored record of {shown} does not re-run: {error}",
                 )
             text = json.dumps(document)
         self._replays[key] = text  # the newest last: the oldest goes first
         while len(self._replays) > CACHED_REPLAYS:
             self._replays.popitem(last=False)
-        return referee_pb2.Replay(replay_id=match_id, json=text)
+        return referee_pb2.Replay(replay_id=shown, json=text)
+
+    def _deal_ended(self, record: TournamentRecord, match_id: str) -> bool:
+        """Whether the stored match's deal may be published while its ladder runs."""
+        result = self.tournaments.result(record.id, match_id)
+        return result is not None and deal_revealed(record, result, self.leases.live(record.id))
 
     def _schedule_id(self, record: TournamentRecord, match_id: str) -> str:
         """The schedule's id of the match ``match_id`` names: itself, or the match whose
@@ -756,10 +791,16 @@ def _hosted_name(bot: RegisteredBot) -> str:
 
 
 def record_message(
-    result: MatchResult, revealed: bool, public_id: Callable[[str], str]
+    result: MatchResult,
+    revealed: bool,
+    public_id: Callable[[str], str],
+    dealt: bool | None = None,
 ) -> arena_pb2.MatchRecord:
     """A stored result; while its tournament runs, without what would deal its cards
-    or tie it to its pairing, deal and half (public ids stand for its ids)."""
+    or tie it to its pairing, deal and half (public ids stand for its ids). ``dealt``
+    (by default ``revealed``): its seed, salt and replay id may be shown, as an open
+    ladder shows those of a match that has ended (``arena.api.common.deal_revealed``)."""
+    dealt = revealed if dealt is None else dealt
     message = arena_pb2.MatchRecord(
         match_id=result.match_id if revealed else public_id(result.match_id),
         public_id=public_id(result.match_id),
@@ -785,11 +826,11 @@ def record_message(
         message.finished_at.CopyFrom(timestamp(result.finished_at))
     if result.started_at is not None:
         message.started_at.CopyFrom(timestamp(result.started_at))
-    if revealed or result.pair_key == result.match_id:
+    if dealt or result.pair_key == result.match_id:
         # The referee's id opens the match's events (WatchMatch); a duplicate half's
         # would show the cards of its other half, which may still be played.
         message.referee_match_id = result.referee_match_id
-    if revealed:
+    if dealt:
         message.seed = result.seed
         message.replay_id = result.replay_id
         message.deal_salt = result.deal_salt

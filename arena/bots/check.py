@@ -4,6 +4,10 @@ The bot under test plays the house bot in every game its ``Hello`` claims, throu
 real referee started in this process, each deal twice with the seats swapped. The
 report gives, per game: the results, the bot's own faults by kind, and its decision
 latency as the referee measured it (p50, p95, max). A bot fit to enter has no fault.
+
+The bot is at one address, or at several (the processes ``arena bot check --bot-command``
+started, one per seat of its team: its seats take them in turn). The command line
+starts a file or module bot the same way (``arena.bots.named.command``).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,15 +91,20 @@ class CheckReport:
 
 
 async def check_bot(
-    address: str,
+    address: str | Sequence[str],
     games: list[str] | None = None,
     matches: int = 4,
     deadline_s: float = 1.0,
     seed: int = 1,
+    label: str = "",
 ) -> CheckReport:
-    """Play ``matches`` matches per game (half in each seating) against the house bot."""
+    """Play ``matches`` matches per game (half in each seating) against the house bot.
+    ``address``: the bot's, or one per process of it, which its seats take in turn;
+    ``label`` names it in the report (default: its address)."""
     from arena.referee.service import local_referee  # the referee loads only when needed
 
+    addresses = [address] if isinstance(address, str) else list(address)
+    address = addresses[0]
     connection = BotConnection.open(address)
     try:
         hello = await connection.say_hello(HELLO_TIMEOUT_S)
@@ -123,9 +133,10 @@ async def check_bot(
             try:
                 for game in chosen:
                     report = GameReport(game)
+                    seat_teams = get_game(game).info.seat_teams
                     for i in range(matches):
                         bot_team = i % 2
-                        bots = [address, f"127.0.0.1:{house_port}"][:: 1 if bot_team == 0 else -1]
+                        bots = _seat_bots(seat_teams, bot_team, addresses, house_port)
                         result = await stub.PlayMatch(
                             referee_pb2.PlayMatchRequest(
                                 game=game,
@@ -138,7 +149,19 @@ async def check_bot(
                     reports.append(report)
             finally:
                 await house.stop(grace=None)
-    return CheckReport(address, hello.name, hello.version, reports)
+    return CheckReport(label or address, hello.name, hello.version, reports)
+
+
+def _seat_bots(
+    seat_teams: Sequence[int], team: int, addresses: Sequence[str], house_port: int
+) -> list[str]:
+    """One address per seat: the bot's for ``team``'s seats (in turn, when it runs as
+    several processes), the house bot's for the others."""
+    own = iter(range(len(seat_teams)))
+    return [
+        addresses[next(own) % len(addresses)] if t == team else f"127.0.0.1:{house_port}"
+        for t in seat_teams
+    ]
 
 
 def _tally(

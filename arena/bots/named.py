@@ -12,16 +12,23 @@ A name is one of three things:
 
 The class is called with no arguments, once per match: every match starts from the bot
 as constructed, so results depend on the seeds only, not on which process played what.
+
+``python -m arena.bots.named NAME --port PORT`` serves such a bot over gRPC, one
+instance for all its matches, as ``arena bot check FILE.py`` starts it (``command``).
+A name that is none of the three, such as ``127.0.0.1:50061``, is a running bot's
+address (``is_local``).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
 import importlib.util
 import inspect
+import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -46,6 +53,43 @@ def bot_factory(name: str) -> BotFactory:
     if name not in _loaded:
         _loaded[name] = _resolve(name)
     return _loaded[name]
+
+
+def is_local(name: str) -> bool:
+    """Whether ``name`` names a bot to load here (a file, ``MODULE:CLASS`` or an example
+    name), not the address of a running bot (``host:port``, ``[::1]:port``,
+    ``unix:/path``): an address's last part is a port number or a path, never a class."""
+    where, colon, last = name.rpartition(":")
+    if not colon:
+        return True
+    if name.partition(":")[0].endswith(".py"):
+        return True
+    return last.isidentifier() and all(part.isidentifier() for part in where.split("."))
+
+
+def command(name: str, host: str = "127.0.0.1") -> str:
+    """The command that serves the bot ``name`` on ``{port}`` (``arena.bots.launch``)."""
+    argv = [sys.executable, "-m", "arena.bots.named", name, "--host", host]
+    return shlex.join(argv) + " --port {port}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m arena.bots.named",
+        description="Serve a bot named as `arena test --local` takes it: an example bot, "
+        "FILE.py[:CLASS] or MODULE:CLASS, constructed once with no arguments.",
+    )
+    parser.add_argument("name", help="the bot")
+    parser.add_argument("--port", type=int, required=True, help="port (0 picks one)")
+    parser.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    args = parser.parse_args(argv)
+    try:
+        bot = bot_factory(args.name)()
+    except BotLoadError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    from arena.bots.sdk import serve
+
+    serve(bot, port=args.port, host=args.host)
 
 
 def _resolve(name: str) -> BotFactory:
@@ -117,3 +161,7 @@ def _pick(module: ModuleType, class_name: str, name: str) -> BotFactory:
 def _said(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+if __name__ == "__main__":
+    main()

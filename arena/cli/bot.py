@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -181,7 +182,8 @@ def check(args: argparse.Namespace) -> None:
     import asyncio
     import json
 
-    from arena.bots.check import CheckError, check_bot, render
+    from arena.bots.check import CheckError, CheckReport, check_bot, render
+    from arena.bots.launch import LaunchError, launched
     from arena.referee.requests import InvalidRequest, check_address
 
     if not 1 <= args.matches <= 1000:
@@ -190,13 +192,77 @@ def check(args: argparse.Namespace) -> None:
         raise UsageError(
             f"--deadline-ms must be positive and at most 60000, got {args.deadline_ms:g}"
         )
-    try:
-        check_address(args.address)
-        report = asyncio.run(
-            check_bot(args.address, args.game, args.matches, args.deadline_ms / 1000)
+    if (args.bot is None) == (args.bot_command is None):
+        raise UsageError(
+            "give the bot to check: a running bot's HOST:PORT, FILE.py[:CLASS], MODULE:CLASS "
+            "or an example bot, or --bot-command CMD"
         )
-    except (CheckError, InvalidRequest) as error:
+    commands, label = _check_commands(args)
+
+    def run(where: str | list[str]) -> CheckReport:
+        return asyncio.run(
+            check_bot(where, args.game, args.matches, args.deadline_ms / 1000, label=label)
+        )
+
+    try:
+        if commands:
+            with launched(commands) as addresses:
+                report = run(addresses)
+        else:
+            check_address(args.bot)
+            report = run(args.bot)
+    except (CheckError, InvalidRequest, LaunchError) as error:
         raise CliError(str(error)) from None
     print(json.dumps(report.to_json(), indent=1) if args.json else render(report))
     if not report.ok:
         raise SystemExit(1)
+
+
+def _check_commands(args: argparse.Namespace) -> tuple[list[str], str]:
+    """What ``arena bot check`` starts (nothing for a running bot's address): a command
+    once per seat of the bot's team in the games checked, a local bot once."""
+    from arena.bots.named import BotLoadError, bot_factory, command, is_local
+    from arena.games import game_names, get_game
+
+    if args.bot_command is not None:
+        games = args.game or game_names()
+        team = max(len(get_game(g).info.seats_of_team(0)) for g in games)
+        return [args.bot_command] * team, args.bot_command
+    if not is_local(args.bot):
+        return [], ""
+    try:
+        bot_factory(args.bot)
+    except BotLoadError as error:
+        raise UsageError(f"{error} (or a running bot's HOST:PORT)") from None
+    return [command(args.bot)], args.bot
+
+
+TEMPLATES = {
+    "python": ("python3.11", "python3 bot.py"),
+    "node": ("node20", "node bot.js"),
+}
+"""Each template: its runtime and command (``arena.hosting.example_packages``)."""
+
+
+def template(args: argparse.Namespace) -> None:
+    from arena.hosting import example_packages
+
+    directory = Path(args.directory)
+    if directory.exists():
+        raise CliError(f"{directory} exists: give a directory to make")
+    runtime, command = TEMPLATES[args.kind]
+    try:
+        if args.kind == "node":
+            example_packages.node_package(directory)
+        else:
+            example_packages.house_package(directory)
+    except (FileNotFoundError, OSError) as error:
+        raise CliError(f"cannot lay out the {args.kind} template: {error}") from None
+    print(
+        f"arena bot submit NAME {directory} --runtime {runtime} --command {command!r}",
+    )
+    print(
+        f"{directory} holds the {args.kind} example bot, ready to submit as it is (the line "
+        "above, with your bot's name and --token-file); change its code as you like",
+        file=sys.stderr,
+    )

@@ -13,7 +13,7 @@ from google.protobuf import json_format
 
 from arena import wire
 from arena.bots.launch import LaunchError, launched, per_seat
-from arena.cli.common import CliError, parse_options, replay_command
+from arena.cli.common import CliError, UsageError, parse_options, replay_command
 from arena.cli.connect import authorized, channel
 from arena.games import UnknownGameError, get_game
 from arena.v1 import referee_pb2, referee_pb2_grpc
@@ -43,6 +43,11 @@ def games(args: argparse.Namespace) -> None:
 
 
 def play(args: argparse.Namespace) -> None:
+    if not args.bot and not args.bot_command:
+        raise UsageError(
+            "give each team's bot: --bot HOST:PORT for a running one, --bot-command CMD "
+            "(with {port}) for one to start; they mix, in team order"
+        )
     if not args.bot_command:
         _play_and_print(args, args.bot)
         return

@@ -57,6 +57,7 @@ def play(args: argparse.Namespace) -> None:
         time_bank_s=args.time_bank_s,
         replay_dir=args.replay_dir,
         replay_command=show,
+        full=args.full,
     )
     if hasattr(sys.stdout, "reconfigure"):  # suit symbols on a terminal that lacks them
         sys.stdout.reconfigure(errors="replace")

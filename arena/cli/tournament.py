@@ -7,6 +7,7 @@ import argparse
 import csv
 import json
 import sys
+from collections.abc import Sequence
 
 from google.protobuf import json_format
 from rich.console import Console
@@ -19,11 +20,14 @@ from arena.cli.connect import arena_api, token_from_flags
 from arena.cli.parsers import READ_TOKEN_ENV
 from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS, PARTNERS
 from arena.ratings.texts import (
+    cell_text,
     elo_text,
     interval_text,
     point_text,
     rank_text,
+    ranking_text,
     rating_text,
+    standing_text,
     status_text,
 )
 from arena.tournament.progress import (
@@ -37,7 +41,7 @@ from arena.tournament.progress import (
     swiss_lines,
 )
 from arena.v1 import arena_pb2, arena_pb2_grpc
-from arena.wording import count
+from arena.wording import count, printable
 
 LOG_PAGE = 200
 """Results read at once with their records."""
@@ -89,7 +93,7 @@ def summary(t: arena_pb2.Tournament) -> str:
     return (
         f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}, {format_text(t)}): "
         f"{t.matches_done}/{total} matches, {count(t.forfeits, 'forfeit')}; "
-        f"entries {', '.join(t.spec.entries)}; "
+        f"entries {', '.join(t.spec.entries) or 'every registered bot that plays its games'}; "
         f"games {', '.join(t.games)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
     )
 
@@ -129,13 +133,15 @@ def run(args: argparse.Namespace) -> None:
     spec = _spec(args)  # the command line's own mistakes first, before any connection
     with arena_api(args) as api:
         tournament = api.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=spec), timeout=60)
-        print(summary(tournament))
+        print(tournament.id if args.quiet else summary(tournament))
         if args.wait:
-            follow(api, tournament.id)
+            follow(api, tournament.id, quiet=args.quiet)
 
 
-def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
-    console = Console(stderr=True)
+def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str, quiet: bool = False) -> None:
+    """Progress until the tournament ends, then its standings and leaderboard (``quiet``:
+    nothing, unless it did not finish)."""
+    console = Console(stderr=True, quiet=quiet)
     last = None
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -158,6 +164,8 @@ def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> None:
         raise CliError(
             f"tournament {tournament_id} stopped: {summary(last) if last else 'no progress'}"
         )
+    if quiet:
+        return
     print(summary(last))
     print_standings(last)
     board = api.GetLeaderboard(
@@ -191,6 +199,28 @@ def print_standings(t: arena_pb2.Tournament) -> None:
             print(line)
     elif kind == "sprt":
         print(f"sprt: {sprt_text(t.standings.sprt)}")
+    elif kind == "ladder":
+        for line in suspended_lines(t.standings.ladder):
+            print(line)
+
+
+def suspended_lines(ladder: arena_pb2.LadderStandings) -> list[str]:
+    """The entries a ladder does not pair for now, and why (its ranking is its board)."""
+    if not ladder.suspended:
+        return []
+    lines = [
+        f"suspended (each one's last {ladder.suspend_after} matches were all forfeited or "
+        "faulted by it; paired again once it answers Hello):"
+    ]
+    for s in ladder.suspended:
+        since = s.since.ToDatetime().strftime("%Y-%m-%d %H:%M:%S UTC")
+        hello = s.probe_from.ToDatetime().strftime("%Y-%m-%d %H:%M:%S UTC")
+        every = s.probe_every.ToTimedelta().total_seconds()
+        lines.append(
+            f"  {printable(s.entry)}: since {since}: {printable(s.reason)}; Hello asked from "
+            f"{hello}, every {every:g} s"
+        )
+    return lines
 
 
 def resume(args: argparse.Namespace) -> None:
@@ -357,18 +387,41 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         )
     console = Console(width=max(120, 70 + 15 * len(games) + 12 * len(skill)))
     console.print(table)
+    _print_notes(console, board)
+
+
+def _print_notes(console: Console, board: arena_pb2.Leaderboard) -> None:
+    """Each row's note, the ranking rule, the caveats: a line each, however long (a note
+    is one line in a pipe or a log; tables keep the width)."""
     for row in board.rows:
         if row.note:
             console.print(f"{row.bot}: {row.note}.", markup=False, soft_wrap=True)
-    if any(row.status == arena_pb2.RATING_STATUS_PROVISIONAL for row in board.rows):
-        console.print(
-            f"A rating is shown from {board.min_pairs} pairs (in every game, overall): "
-            "with fewer the fit overstates differences.",
-            markup=False,
-            soft_wrap=True,  # a note is one line in a pipe or a log; tables keep the width
-        )
+    if rule := ranking_text(board):
+        console.print(rule, markup=False, soft_wrap=True)
     for caveat in board.caveats:
         console.print(f"Note: {caveat}.", markup=False, soft_wrap=True)
+
+
+def print_game_boards(boards: Sequence[arena_pb2.Leaderboard], bots: Sequence[str]) -> None:
+    """Each game's board in one table, a column per game: each bot's rank there and its
+    rating with its interval, provisional ones marked; then the ranking rule."""
+    table = Table(title="Each game's board: #rank Elo ± 95%")
+    table.add_column("bot")
+    for board in boards:
+        table.add_column(board.game)
+    rows = [{row.bot: row for row in board.rows} for board in boards]
+
+    def cell(row: arena_pb2.LeaderboardRow) -> str:
+        rank = f"#{rank_text(row)} " if row.rank else ""
+        return rank + cell_text(row)
+
+    for bot in bots:
+        table.add_row(bot, *(cell(found[bot]) if bot in found else "" for found in rows))
+    console = Console(width=max(120, 20 + 22 * len(boards)))
+    console.print(table)
+    rule = next((text for board in boards if (text := ranking_text(board))), "")
+    if rule:
+        console.print(rule, markup=False, soft_wrap=True)
 
 
 def leaderboard(args: argparse.Namespace) -> None:
@@ -447,19 +500,36 @@ def leaderboard(args: argparse.Namespace) -> None:
 
 
 def _compare(args: argparse.Namespace) -> None:
+    """The difference and LOS; then where each bot stands on the board compared on, as
+    the leaderboard shows it (provisional or established)."""
     a, b = args.compare
     with arena_api(args) as api:
         found = api.CompareBots(
             arena_pb2.CompareBotsRequest(tournament_id=args.tournament, game=args.game, a=a, b=b),
             timeout=60,
         )
-    if args.json:
-        print(json.dumps(json_format.MessageToDict(found, preserving_proto_field_name=True)))
-        return
+        if args.json:
+            print(json.dumps(json_format.MessageToDict(found, preserving_proto_field_name=True)))
+            return
+        board = api.GetLeaderboard(
+            arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
+            timeout=60,
+        )
     print(
         f"{a} - {b}: {found.elo_difference:+.0f} ± {found.ci95:.0f} Elo (95%), "
         f"LOS {100 * found.los:.1f}% that {a} is the stronger"
     )
+    rows = {row.bot: row for row in board.rows}
+    for bot in (a, b):
+        if bot in rows:
+            print(f"{bot}: {standing_text(rows[bot])}")
+    if any(
+        rows[bot].status == arena_pb2.RATING_STATUS_PROVISIONAL for bot in (a, b) if bot in rows
+    ):
+        print(
+            f"A provisional rating has fewer than {board.min_pairs} pairs: its estimate may "
+            "run ahead of the truth; the interval and LOS stay calibrated."
+        )
 
 
 def _history(args: argparse.Namespace) -> None:

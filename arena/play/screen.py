@@ -4,10 +4,16 @@ Everything here is pure (text in, text out), so the layout is tested without a
 terminal. Observations are shown generically, field by field in proto order, from the
 message descriptor: a new observation field appears on screen without a change here.
 The few special cases are for readability only: a card is shown as people write it
-(``Q\u2665``, the README's convention; actions keep the codes one types), a card with its
-seat is ``s2 Q\u2665``, an enum value loses its type prefix (``BID_EUCHRE_PHASE_PLAY`` is
-``play``), unset and empty fields are left out, and the seat's own hand comes last, just
-above the numbered actions.
+(``Q\u2665``, the README's convention), in the table and in the actions alike (one may
+type either form), a card with its seat is ``s2 Q\u2665``, an enum value loses its type
+prefix (``BID_EUCHRE_PHASE_PLAY`` is ``play``), unset and empty fields are left out, and
+the seat's own hand comes last, just above the numbered actions, in columns.
+
+Compact by default: a seat's first screen shows its whole table; each later one only
+what changed since that seat's last screen (``TableView``, ``change_lines``): the fields
+whose text differs, a field that went away as ``none``, and a list of records that only
+grew (tricks, plays, calls: the events since the last move told them) as one line.
+``t`` shows the whole table again; ``arena play --full`` shows it every time.
 """
 
 from __future__ import annotations
@@ -38,9 +44,9 @@ Field: TypeAlias = Any
 HELP = """\
 Type the number of an action, or its text as listed (any case), then Enter.
   ?  or help   this help
-  t  or table  show the table again
-  q  or quit   leave the match (asks first): the referee plays your seats'
-               moves as faults until your team forfeits, and records the result"""
+  t  or table  show the whole table; each screen shows only what changed
+  q  or quit   leave the match (asks first): your team forfeits at once, and
+               the result is recorded (so does Ctrl-C, or the end of input)"""
 
 
 # --- observations ---------------------------------------------------------------------
@@ -232,6 +238,70 @@ def field_lines(
     return wrap(f"{label} {value_text(message, field, labels=labels)}", len(label) + 1)
 
 
+TABLE_SKIP = (SCORES_FIELD, "seat")
+"""Observation fields a turn screen shows elsewhere (the scores in their own line) or not
+at all (the seat, in the line that says whose turn it is)."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One seat's table as a screen showed it: each present field's lines (the hand left
+    out: it is shown every time), and of each list of records its records, as
+    ``(number, text)`` (``"[3]"``, or ``""`` in a list shown unnumbered), to tell a list
+    that grew from one that changed."""
+
+    fields: dict[str, list[str]]
+    records: dict[str, list[tuple[str, str]]]
+    order: tuple[str, ...] = ()
+    """Every field of the observation message, in proto order."""
+
+
+def table_view(observation: Message, labels: Labels | None = None) -> TableView:
+    fields: dict[str, list[str]] = {}
+    records: dict[str, list[tuple[str, str]]] = {}
+    for field in observation.DESCRIPTOR.fields:
+        if field.name in (*TABLE_SKIP, HAND_FIELD) or not _present(observation, field):
+            continue
+        lines = field_lines(observation, field, labels=labels)
+        if not lines:
+            continue
+        fields[field.name] = lines
+        if _is_record_list(observation, field) and field.name not in NUMBERED_PILES:
+            numbered = field.name not in UNNUMBERED_LISTS
+            records[field.name] = [
+                (f"[{index}]" if numbered else "", compact(record, labels))
+                for index, record in enumerate(getattr(observation, field.name))
+                if not _only_seat(record)
+            ]
+    order = tuple(f.name for f in observation.DESCRIPTOR.fields)
+    return TableView(fields, records, order)
+
+
+def change_lines(now: TableView, before: TableView, indent: str = "  ") -> list[str]:
+    """What differs in ``now`` from ``before``, in proto order: each changed field whole,
+    a field that went away as ``none``, and a list of records (tricks, plays, calls)
+    that only gained records as one line saying how many (the events since the last move
+    told them; ``t`` shows them)."""
+    lines: list[str] = []
+    for name in now.order:
+        shown = now.fields.get(name)
+        if shown == before.fields.get(name):
+            continue
+        label = f"{indent}{name.replace('_', ' ')}:"
+        if shown is None:
+            lines.append(f"{label} none")
+            continue
+        old, new = before.records.get(name), now.records.get(name)
+        if old is not None and new is not None and len(new) > len(old) and new[: len(old)] == old:
+            added = new[len(old) :]
+            numbers = " to ".join(dict.fromkeys((added[0][0], added[-1][0])))
+            which = f" ({numbers})" if numbers else ""
+            lines.append(f"{label} {len(added)} more{which}, as above")
+            continue
+        lines += shown
+    return lines
+
+
 def observation_lines(
     observation: Message, skip: Sequence[str] = (), labels: Labels | None = None
 ) -> list[str]:
@@ -362,20 +432,43 @@ def _seconds(duration: Any) -> float:
     return float(duration.seconds + duration.nanos / 1e9)
 
 
-def action_lines(request: bot_pb2.ActRequest) -> list[str]:
+COLUMN_GAP = 3
+
+
+def action_lines(request: bot_pb2.ActRequest, width: int = WIDTH) -> list[str]:
+    """The numbered legal actions, their cards as the hand shows them (``play 10\u2663``),
+    in as many columns as fit, numbered down each column as ``ls`` lists files; one a
+    line, wrapped, when even two columns do not fit."""
     count = len(request.legal_actions)
-    width = len(str(count))
-    lines: list[str] = []
-    for number, action in enumerate(request.legal_actions, start=1):
-        lines += wrap(f"  {number:>{width}}) {action.text}", width + 4)
-    return lines
+    digits = len(str(count))
+    items = [
+        f"{number:>{digits}}) {pretty_text(action.text)}"
+        for number, action in enumerate(request.legal_actions, start=1)
+    ]
+    column = max(len(item) for item in items) + COLUMN_GAP
+    columns = max(1, (width - 2 + COLUMN_GAP) // column)
+    if columns == 1:
+        lines: list[str] = []
+        for item in items:
+            lines += wrap(f"  {item}", digits + 4, width)
+        return lines
+    rows = -(-count // columns)
+    return [
+        ("  " + "".join(item.ljust(column) for item in items[row::rows])).rstrip()
+        for row in range(rows)
+    ]
 
 
 def turn_screen(
-    request: bot_pb2.ActRequest, seating: Seating, events: Sequence[str], skipped: int = 0
+    request: bot_pb2.ActRequest,
+    seating: Seating,
+    events: Sequence[str],
+    skipped: int = 0,
+    before: TableView | None = None,
 ) -> str:
-    """The whole screen for one decision of the human: header, what happened since their
-    last move, the table as their seat sees it, their hand, and the numbered actions."""
+    """The screen for one decision of the human: header, what happened since their last
+    move, the table as their seat sees it (only what changed since ``before``, the view
+    of the seat's last screen, when given), their hand, and the numbered actions."""
     observation = observation_of(request)
     lines = [rule(f"{seating.title}, decision {request.decision_index}")]
     scores = None
@@ -390,9 +483,18 @@ def turn_screen(
             lines.append(f"  ({skipped} earlier events not shown)")
         for text in events:
             lines += wrap(f"  {text}", 4)
-    lines.append(f"Table, as seat {request.seat} sees it:")
-    if observation is not None:
-        lines += observation_lines(observation, skip=(SCORES_FIELD, "seat"), labels=labels)
+    if observation is not None and before is not None:
+        changed = change_lines(table_view(observation, labels), before)
+        if changed:
+            lines.append(f"Changed, as seat {request.seat} sees it (t: the whole table):")
+            lines += changed
+        hand = observation.DESCRIPTOR.fields_by_name.get(HAND_FIELD)
+        if hand is not None and _present(observation, hand):
+            lines += wrap(f"Your hand: {value_text(observation, hand)}", 11)
+    else:
+        lines.append(f"Table, as seat {request.seat} sees it:")
+        if observation is not None:
+            lines += observation_lines(observation, skip=TABLE_SKIP, labels=labels)
     clock = f"{_seconds(request.deadline):g} s"
     if request.HasField("time_bank"):
         clock += f" (+ {_seconds(request.time_bank):.0f} s bank)"
@@ -490,8 +592,10 @@ def result_screen(
         lines.append(verdict)
     for fault in result.faults:
         kind = referee_pb2.FaultKind.Name(fault.kind).removeprefix("FAULT_KIND_").lower()
-        played = f"; the referee played {fault.substituted_action}"
+        played = f"; the referee played {pretty_text(fault.substituted_action)}"
         played = played if fault.substituted_action else ""
+        if fault.kind == referee_pb2.FAULT_KIND_LEFT:  # the match ended there
+            played = " (the seat's player left the match)"
         lines += wrap(
             f"  fault: seat {fault.seat}, decision {fault.decision_index}, {kind}{played}", 4
         )

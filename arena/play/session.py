@@ -10,12 +10,16 @@ the watch stream keep running while the person thinks. The public events of the 
 come from the referee's ``WatchMatch`` stream: each turn screen shows what happened
 since the person's last move.
 
-Leaving (``q``, confirmed, or end of input) makes the human's seats answer every request
-at once with ``LEFT``, an id no game has: the referee counts each as a fault (an illegal
-action) and plays a move in their place, and at the fault limit (3) the team forfeits.
-(Stopping the server instead would make the seats unreachable, and the referee waits for
-an unreachable bot until its deadline and bank are up.) The result and the replay are
-recorded as for any match.
+Leaving (``q``, confirmed, end of input, or Ctrl-C) makes the human's seats answer the
+next request at once with ``LEAVE`` (``arena.referee.faults``), the id that leaves a
+match: the referee records a ``left`` fault and the team forfeits on it, so the replay
+says the person left rather than that they played illegal moves. (Stopping the server
+instead would make the seats unreachable, and the referee waits for an unreachable bot
+until its deadline and bank are up.) The result and the replay are recorded as for any
+match. A second Ctrl-C abandons the match unrecorded.
+
+Each turn screen shows only what changed at the table since that seat's last screen
+(``arena.play.screen``), unless ``PlayConfig.full`` asks for the whole table every time.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import sys
 import threading
 import uuid
@@ -39,15 +44,20 @@ from arena.games import get_game
 from arena.play.screen import (
     HELP,
     MAX_EVENT_LINES,
+    Labels,
     Seating,
+    TableView,
     forced_note,
+    observation_of,
     parse_choice,
     prompt,
     result_screen,
+    table_view,
     turn_screen,
     wrap,
 )
 from arena.play.why import explain
+from arena.referee.faults import LEAVE
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:
@@ -155,6 +165,10 @@ class LineReader:
             self.lines.put_nowait(None)  # every later read sees the end too
         return line
 
+    def end(self) -> None:
+        """End the input now, as if the terminal had closed: a read waiting gets ``None``."""
+        self._feed(b"")
+
     def discard_typed_ahead(self) -> None:
         """Forget lines typed before the question they would answer was asked."""
         while not self.lines.empty():
@@ -216,9 +230,6 @@ class EventLog:
 
 # --- the human's seats ----------------------------------------------------------------
 
-LEFT = 2**64 - 1
-"""What the seats of a person who left answer: an id no game has, so a fault at once."""
-
 
 class HumanBot(Bot):
     """The human's seats: each request is a screen and a prompt, a forced move a note."""
@@ -227,39 +238,61 @@ class HumanBot(Bot):
     version = __version__
 
     def __init__(
-        self, game: str, seating: Seating, reader: LineReader, events: EventLog, out: Output
+        self,
+        game: str,
+        seating: Seating,
+        reader: LineReader,
+        events: EventLog,
+        out: Output,
+        full: bool = False,
     ) -> None:
         self.games = (game,)
         self.seating = seating
         self.reader = reader
         self.events = events
         self.out = out
+        self.full = full
+        self.views: dict[int, TableView] = {}
+        """Per seat, its table as its last screen showed it."""
         self.left = asyncio.Event()
         self.closing = False  # the game is being torn down: cancellation is no timeout
 
+    def interrupt(self) -> None:
+        """Ctrl-C: leave the match (the next request of these seats leaves it)."""
+        if self.left.is_set():
+            return
+        self.out("\nInterrupted: you leave the match (Ctrl-C again abandons it unrecorded).")
+        self.left.set()
+        self.reader.end()
+
     async def act(self, request: bot_pb2.ActRequest) -> int:  # type: ignore[override]
         if self.left.is_set():
-            return LEFT
+            return LEAVE
         if len(request.legal_actions) == 1:  # no choice: say so rather than ask
             self.out(forced_note(request))
             return request.legal_actions[0].id
         await self.events.settle()
         lines, cut = self.events.unseen()
-        screen = turn_screen(request, self.seating, lines, cut)
+        before = None if self.full else self.views.get(request.seat)
+        screen = turn_screen(request, self.seating, lines, cut, before)
+        observation = observation_of(request)
+        if observation is not None:
+            self.views[request.seat] = table_view(observation, Labels(self.seating, request.seat))
         self.out("\n" + screen)
         try:
             while True:
                 line = await self.reader.readline(prompt(request))
                 if line is None:
-                    self.out("\nInput ended: you leave the match.")
+                    if not self.left.is_set():  # else Ctrl-C said so
+                        self.out("\nInput ended: you leave the match.")
                     return await self._leave()
                 choice = parse_choice(line, request.legal_actions)
                 if choice.action_id is not None:
                     return choice.action_id
                 if choice.command == "help":
                     self.out(HELP)
-                elif choice.command == "table":
-                    self.out(screen)
+                elif choice.command == "table":  # the whole table, as the first screen
+                    self.out(turn_screen(request, self.seating, lines, cut))
                 elif choice.command == "quit":
                     answer = await self.reader.readline(
                         "Leave the match? Your team will forfeit. Type y to leave: "
@@ -276,9 +309,9 @@ class HumanBot(Bot):
             raise
 
     async def _leave(self) -> int:
-        """From now on these seats answer ``LEFT``, this request first."""
+        """These seats leave the match: they answer ``LEAVE``, this request first."""
         self.left.set()
-        return LEFT
+        return LEAVE
 
 
 # --- the match ------------------------------------------------------------------------
@@ -297,6 +330,8 @@ class PlayConfig:
     replay_dir: str = "replays"
     replay_command: str = "arena replay show {id}"
     match_id: str = ""
+    full: bool = False
+    """Show the whole table before every move, not only what changed."""
 
 
 async def hello(address: str, game: str) -> str:
@@ -339,10 +374,11 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
     match_id = config.match_id or f"play-{uuid.uuid4().hex[:12]}"
     reader = LineReader()
     events = EventLog()
-    human = HumanBot(config.game, seating, reader, events, out)
+    human = HumanBot(config.game, seating, reader, events, out, config.full)
     async with local_referee(config.replay_dir) as stub:
         servers: list[grpc.aio.Server] = []
         tasks: list[asyncio.Future[Any]] = []
+        interrupts = False
         try:
             human_server, human_port = await start(human)
             servers.append(human_server)
@@ -366,13 +402,14 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
             )
             out(_intro(config, seating))
             reader.start()
+            interrupts = _leave_on_interrupt(human)
             match = asyncio.ensure_future(stub.PlayMatch(request))
             watch = asyncio.ensure_future(events.follow(stub, match_id))
             left = asyncio.ensure_future(human.left.wait())
             tasks += [match, watch, left]
             await asyncio.wait({match, left}, return_when=asyncio.FIRST_COMPLETED)
             if not match.done():
-                out("You left: the referee plays your seats as faults until your team forfeits.")
+                out("You left the match: your team forfeits.")
             try:
                 result: referee_pb2.MatchResult = await match
             except grpc.aio.AioRpcError as error:
@@ -391,11 +428,30 @@ async def play(config: PlayConfig, out: Output = say) -> referee_pb2.MatchResult
             return result
         finally:
             human.closing = True
+            if interrupts:
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
             reader.close()
             for task in tasks:
                 task.cancel()
             for server in reversed(servers):
                 await server.stop(grace=None)
+
+
+def _leave_on_interrupt(human: HumanBot) -> bool:
+    """Make the first Ctrl-C leave the match (recorded) and the next one abandon it, as
+    Python's own handler does (KeyboardInterrupt); False where signals cannot be caught
+    (not the main thread)."""
+    loop = asyncio.get_running_loop()
+
+    def interrupted() -> None:
+        loop.remove_signal_handler(signal.SIGINT)  # the next one: KeyboardInterrupt
+        human.interrupt()
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, interrupted)
+    except (RuntimeError, ValueError, NotImplementedError):
+        return False
+    return True
 
 
 def _intro(config: PlayConfig, seating: Seating) -> str:

@@ -1,7 +1,8 @@
-"""What a perfect record says. A bot that won every pair has no finite maximum-likelihood
+"""What a clean sweep says. A bot that won every pair has no finite maximum-likelihood
 rating: its estimate is wherever the prior stops it, a number about the prior and not
-the bot. What the record does say is a one-sided bound: the rating below which a
-clean sweep would have been a 1-in-20 chance."""
+the bot. What the record does say is a one-sided bound: the rating below which such a
+sweep would have been a 1-in-20 chance. A bot that lost every pair is the mirror: an
+upper bound, the rating above which losing them all would have been that unlikely."""
 
 from __future__ import annotations
 

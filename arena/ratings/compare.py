@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from arena.ratings.board import PROVISIONAL, RATED, Leaderboard
+from arena.ratings.board import Leaderboard, is_ranked
 from arena.ratings.elo import Z95
 
 MATRIX_BOTS = 20
@@ -47,19 +47,21 @@ def los(difference: float, sd: float) -> float:
 
 
 def compare(board: Leaderboard, a: str, b: str) -> Comparison:
+    """The answer for two bots the board ranks (established or provisional: the same
+    rows the board shows an estimate for), in one group; else why not."""
     rows = {row.bot: row for row in board.rows}
     unknown = [name for name in (a, b) if name not in rows]
     if unknown:
-        rated = ", ".join(sorted(rows)) or "none"
-        raise CannotCompare(f"no rating for {', '.join(unknown)} on this board; rated: {rated}")
+        ranked = ", ".join(sorted(r.bot for r in board.rows if is_ranked(r))) or "none"
+        raise CannotCompare(f"no rating for {', '.join(unknown)} on this board; ranked: {ranked}")
     if a == b:
         raise CannotCompare(f"compare two different bots, got {a!r} twice")
     cov = board.covariance
     if not cov:
         raise CannotCompare("this board was stored without its covariance; ask for it afresh")
     for name in (a, b):
-        if name not in cov:
-            raise CannotCompare(f"{name} is not rated on this board: {rows[name].note}")
+        if name not in cov or not is_ranked(rows[name]):
+            raise CannotCompare(f"{name} has no rating to compare on this board: {rows[name].note}")
     if b not in cov[a]:
         raise CannotCompare(
             f"{a} (group {rows[a].group}) and {b} (group {rows[b].group}) are in different "
@@ -71,10 +73,9 @@ def compare(board: Leaderboard, a: str, b: str) -> Comparison:
 
 
 def los_matrix(board: Leaderboard, limit: int = MATRIX_BOTS) -> list[tuple[str, list[float]]]:
-    """The top ``limit`` fitted bots of the main group (ranked ones first), each with its
-    LOS against each of them (0.5 on itself). Provisional bots are in it: their point
+    """The top ``limit`` ranked bots of the main group, in rank order, each with its LOS
+    against each of them (0.5 on itself). Provisional bots are in it: their point
     estimates run ahead with few pairs, but their intervals, and so the LOS, stay
     calibrated (``bench.rating_bias``)."""
-    fitted = (RATED, PROVISIONAL)
-    bots = [r.bot for r in board.rows if r.status in fitted and r.group == 1][:limit]
+    bots = [r.bot for r in board.rows if is_ranked(r) and r.group == 1][:limit]
     return [(a, [0.5 if a == b else compare(board, a, b).los for b in bots]) for a in bots]

@@ -201,20 +201,14 @@ class _Tally:
         status = RATED
         if r.games < MIN_PAIRS:
             status = PROVISIONAL
-            notes.append(f"{r.games} of the {MIN_PAIRS} pairs a rating needs")
+            notes.append(f"provisional: {r.games} of the {MIN_PAIRS} pairs that establish a rating")
         if group > 1:
             notes.append(f"group {group}: no games connect it to group 1")
         bound, elo_bound = "", 0.0
-        if r.draws == 0 and (r.wins == 0 or r.losses == 0):
-            elo = table.by_player()
-            opponents = [
-                (elo[b if a == r.player else a].elo, w + d + lo)
-                for (a, b), (w, d, lo) in counts.items()
-                if r.player in (a, b)
-            ]
+        if _swept(r):
             won = r.losses == 0
             bound = "at least" if won else "at most"
-            elo_bound = (lower_bound if won else upper_bound)(opponents, table.draw_elo)
+            elo_bound = _sweep_bound(r, table, counts)
             notes.append(
                 f"{'won' if won else 'lost'} all {r.games} pairs: {bound} {elo_bound:+.0f} "
                 f"at 95%; the estimate {r.elo:+.0f} comes from the prior "
@@ -236,6 +230,32 @@ class _Tally:
             bound=bound,
             elo_bound=elo_bound,
         )
+
+
+def _swept(r: Rating) -> bool:
+    """Won every pair, or lost every pair: no finite maximum-likelihood rating."""
+    return r.draws == 0 and (r.wins == 0 or r.losses == 0)
+
+
+def _sweep_bound(r: Rating, table: RatingTable, counts: Counts) -> float:
+    """The one-sided 95% bound of a bot that won (lost) every pair, against its
+    opponents' ratings: the sweep is then a 1-in-20 chance. Where every bot of the group
+    swept or was swept (two bots, one winning every pair), every rating there is the
+    prior's and only the difference between the two sides is known: its bound, from the
+    opponents taken as equals, is shared out by the centring (half each for two bots)."""
+    won = r.losses == 0
+    elo = table.by_player()
+    opponents = [
+        (elo[b if a == r.player else a].elo, w + d + lo)
+        for (a, b), (w, d, lo) in counts.items()
+        if r.player in (a, b)
+    ]
+    if all(_swept(x) for x in table.ratings):
+        difference = lower_bound([(0.0, n) for _, n in opponents], table.draw_elo)
+        other_side = sum((x.losses == 0) != won for x in table.ratings)
+        share = difference * other_side / len(table.ratings)
+        return share if won else -share
+    return (lower_bound if won else upper_bound)(opponents, table.draw_elo)
 
 
 def leaderboard(results: Iterable[MatchResult], game: str = "") -> Leaderboard:

@@ -16,6 +16,11 @@ one game is ranked on that game's board, where it has a measured rating.
 
 With every bot rated in every game, the reference is each game's own centre and the
 overall Elo is simply the mean of the game columns.
+
+A ranked bot is provisional overall when it is provisional in some game, and ranked
+with the others by the rule of ``arena.ratings.board.ranked``. One that won (or lost)
+every pair in every game is shown, as on a game's board, by a bound: the mean of its
+games' 95% bounds, measured from the same reference.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from arena.ratings.board import (
     RATED,
     Leaderboard,
     Row,
+    is_ranked,
     ranked,
 )
 from arena.ratings.elo import Z95
@@ -48,7 +54,7 @@ def overall(
     rows = {g: {row.bot: row for row in per_game[g].rows} for g in per_game}
     bots = sorted({bot for game_rows in rows.values() for bot in game_rows})
     in_every = [b for b in bots if games and all(_in_main_group(rows[g].get(b)) for g in games)]
-    elo, covariance = _combine([per_game[g] for g in games], in_every)
+    elo, covariance, offsets = _combine([per_game[g] for g in games], in_every)
     out = []
     for bot in bots:
         mine = [rows[g][bot] for g in sorted(rows) if bot in rows[g]]
@@ -56,12 +62,24 @@ def overall(
             key: sum(getattr(r, key) for r in mine)
             for key in ("pairs", "wins", "draws", "losses", "matches", "shared_partners")
         }
-        game_elo = {g: rows[g][bot].elo for g in games if rows[g].get(bot, _NONE).status == RATED}
+        game_elo = {g: rows[g][bot].elo for g in games if is_ranked(rows[g].get(bot, _NONE))}
         if bot in elo:
             status, note = _ranked_status(bot, games, rows)
             ci95 = Z95 * math.sqrt(max(covariance[bot][bot], 0.0))
+            bound, elo_bound = _bound([rows[g][bot] for g in games], offsets)
             out.append(
-                Row(0, bot, elo[bot], ci95, **total, game_elo=game_elo, status=status, note=note)
+                Row(
+                    0,
+                    bot,
+                    elo[bot],
+                    ci95,
+                    **total,
+                    game_elo=game_elo,
+                    status=status,
+                    note=note,
+                    bound=bound,
+                    elo_bound=elo_bound,
+                )
             )
         else:
             status, note = _unranked_status(bot, games, rows)
@@ -71,10 +89,7 @@ def overall(
     draw = [per_game[g].draw_elo for g in games]
     notes = list(caveats)
     if len(games) > 1:
-        notes.append(
-            f"overall is the mean of the {len(games)} games' ratings, weighted equally; "
-            "bots not rated in every game are listed below"
-        )
+        notes.append(_rule_caveat(len(games), len(elo), len(out) - len(elo)))
     return Leaderboard(
         "",
         ranked(out),
@@ -93,45 +108,85 @@ def _in_main_group(row: Row | None) -> bool:
     return row is not None and row.status in FITTED and row.group == 1 and row.pairs > 0
 
 
+def _rule_caveat(games: int, ranked: int, unranked: int) -> str:
+    """The board's rule in a line, and who it leaves out (only when it leaves some)."""
+    rule = (
+        f"overall is the mean of a bot's ratings in the {games} games, each game weighing "
+        f"the same, and ranks only the bots rated in all {games}"
+    )
+    if not unranked:
+        return rule
+    if not ranked:
+        return rule + (
+            f": no bot is rated in all {games} yet, so none is ranked here; each game's "
+            "board ranks its own"
+        )
+    return rule + (
+        f"; {unranked} {'bot is' if unranked == 1 else 'bots are'} not, and "
+        f"{'is' if unranked == 1 else 'are'} listed after the ranked ones, unranked"
+    )
+
+
+def _bound(mine: list[Row], offsets: list[float]) -> tuple[str, float]:
+    """A bound overall when every game shows one the same way: the mean of the games'
+    bounds, each measured from the overall reference (as the ratings are)."""
+    kinds = {row.bound for row in mine}
+    if len(kinds) != 1 or "" in kinds:
+        return "", 0.0
+    return kinds.pop(), sum(r.elo_bound - o for r, o in zip(mine, offsets, strict=True)) / len(mine)
+
+
 def _combine(
     boards: list[Leaderboard], bots: list[str]
-) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+) -> tuple[dict[str, float], dict[str, dict[str, float]], list[float]]:
     """Mean of the games' ratings of ``bots``, each game re-centred on these bots' mean,
-    and the covariance of that mean."""
+    the covariance of that mean, and each game's centre (what it took off)."""
     if not bots:
-        return {}, {}
+        return {}, {}, []
     m = len(bots)
     centre = np.eye(m) - np.full((m, m), 1.0 / m)  # r -> r - mean(r), a linear map
     elo = np.zeros(m)
     cov = np.zeros((m, m))
+    offsets = []
     for board in boards:
         by_bot = {row.bot: row.elo for row in board.rows}
         r = np.array([by_bot[b] for b in bots])
         c = np.array([[board.covariance[a][b] for b in bots] for a in bots])
         elo += centre @ r
         cov += centre @ c @ centre.T
+        offsets.append(float(r.mean()))
     g = len(boards)
     elo, cov = elo / g, cov / g**2
     return (
         {b: float(elo[i]) for i, b in enumerate(bots)},
         {a: {b: float(cov[i, j]) for j, b in enumerate(bots)} for i, a in enumerate(bots)},
+        offsets,
     )
 
 
 def _ranked_status(
     bot: str, games: list[str], rows: Mapping[str, Mapping[str, Row]]
 ) -> tuple[str, str]:
+    """Provisional when provisional in some game; the note names those games, and the
+    games it won (lost) every pair of, with the bound each shows."""
     notes = []
-    short = [g for g in games if rows[g][bot].status == PROVISIONAL]
+    short = {g: rows[g][bot].pairs for g in games if rows[g][bot].status == PROVISIONAL}
     if short:
-        notes.append(
-            "provisional in " + ", ".join(f"{g} ({rows[g][bot].pairs} pairs)" for g in short)
-        )
-    perfect = [g for g in games if rows[g][bot].bound]
-    if perfect:
-        notes.append(
-            f"perfect record in {', '.join(perfect)}: its rating there comes from the prior"
-        )
+        if len(set(short.values())) == 1:
+            pairs = next(iter(short.values()))
+            each = " each" if len(short) > 1 else ""
+            notes.append(f"provisional in {', '.join(short)} ({pairs} of {MIN_PAIRS} pairs{each})")
+        else:
+            listed = ", ".join(f"{g} ({n} of {MIN_PAIRS} pairs)" for g, n in short.items())
+            notes.append(f"provisional in {listed}")
+    for kind, swept in (("at least", "won"), ("at most", "lost")):
+        games_swept = [g for g in games if rows[g][bot].bound == kind]
+        if games_swept:
+            bounds = ", ".join(f"{g} ({kind} {rows[g][bot].elo_bound:+.0f})" for g in games_swept)
+            there = "there" if len(games_swept) == 1 else "in each"
+            notes.append(
+                f"{swept} every pair in {bounds} at 95%: its estimate {there} is the prior's"
+            )
     return (PROVISIONAL if short else RATED), "; ".join(notes)
 
 

@@ -12,6 +12,9 @@ so a replay verifies exactly when the referee would have done what it records.
   place, drawn from the match seed and the decision index so a replay re-plays exactly.
 - A team forfeits on its ``max_faults``-th fault, its seats' faults added up; the match
   ends at once and the move that fault names is never played.
+- A seat that answers ``LEAVE`` (2^64 - 1, an id no game uses) has left the match: a
+  person who quit ``arena play``. That is a ``left`` fault, and its team forfeits on it at
+  once, whatever ``max_faults`` says.
 - A team whose bot cannot be reached before the first move forfeits at once, whatever
   ``max_faults`` says; so does one whose bot the operator's bot network policy forbids
   the referee to dial (``arena.bot_networks``). When no team can play, the match is no
@@ -51,8 +54,11 @@ KIND_NAMES = {
     referee_pb2.FAULT_KIND_UNREACHABLE: "unreachable",
     referee_pb2.FAULT_KIND_ILLEGAL_ACTION: "illegal_action",
     referee_pb2.FAULT_KIND_WRONG_MATCH: "wrong_match",
+    referee_pb2.FAULT_KIND_LEFT: "left",
 }
 KINDS_BY_NAME = {name: kind for kind, name in KIND_NAMES.items()}
+LEAVE = 2**64 - 1
+"""The answer that leaves the match (``ActResponse.action_id``): the largest id, no game's."""
 OUT_OF_TIME = frozenset({referee_pb2.FAULT_KIND_TIMEOUT, referee_pb2.FAULT_KIND_UNREACHABLE})
 """Faults that took the seat's whole allowance: like any timeout, they empty its bank."""
 
@@ -128,7 +134,8 @@ def answer_fault(
     answer: bot_pb2.ActResponse, *, match_id: str, decision_index: int, legal: Sequence[int]
 ) -> tuple[FaultKind, str] | None:
     """What is wrong with an answer that came in time, if anything: it names another
-    decision or another match (an empty name is accepted), or its id is not legal."""
+    decision or another match (an empty name is accepted), it leaves the match
+    (``LEAVE``), or its id is not legal."""
     if answer.HasField("decision_index") and answer.decision_index != decision_index:
         return (
             referee_pb2.FAULT_KIND_WRONG_MATCH,
@@ -136,6 +143,8 @@ def answer_fault(
         )
     if answer.match_id and answer.match_id != match_id:
         return referee_pb2.FAULT_KIND_WRONG_MATCH, f"answer names match {answer.match_id!r}"
+    if answer.action_id == LEAVE and LEAVE not in legal:
+        return referee_pb2.FAULT_KIND_LEFT, "the seat's player left the match"
     if answer.action_id not in legal:
         return (
             referee_pb2.FAULT_KIND_ILLEGAL_ACTION,
@@ -180,6 +189,8 @@ class FaultLedger:
         move ``ending_before_play`` decides instead.)"""
         self.faults.append(fault)
         team = self.seat_teams[fault.seat]
+        if fault.kind == referee_pb2.FAULT_KIND_LEFT:  # the player left: no more to play
+            return team
         if self.team_faults(team) >= self.policy.max_faults:
             return team
         return None

@@ -28,7 +28,7 @@ DECISION_SECONDS = Histogram(
 )
 FAULTS = Counter(
     "arena_referee_faults",
-    "Bot faults by kind (timeout, rpc_error, unreachable, illegal_action, wrong_match).",
+    "Bot faults by kind (timeout, rpc_error, unreachable, illegal_action, wrong_match, left).",
     ["kind", "bot"],
 )
 MATCHES_CUT_OFF = Counter(

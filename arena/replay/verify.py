@@ -7,7 +7,8 @@ event (so every dealt and drawn card), each hand's deal and scores, every decisi
 seat, action id and canonical text, the referee's substitute after each fault (drawn
 from the seed), and the final scores, winner and decision count. Its faults must end the
 match exactly where the fault policy (``arena.referee.faults``, the referee's own) says:
-a forfeit on the fault that reaches ``max_faults``, not one fault sooner or later. A
+a forfeit on the fault that reaches ``max_faults`` (or on a ``left`` fault, whose team
+forfeits at once), not one fault sooner or later. A
 match that ended by forfeit or without a contest is checked as far as it was played.
 
 Pure: no I/O. The first discrepancy raises ``ReplayMismatch`` with a message that says
@@ -25,6 +26,7 @@ from typing import Any
 from arena.games import GameError, State, get_game
 from arena.referee.commitment import commitment_text, deal_commitment
 from arena.referee.faults import (
+    KIND_NAMES,
     KINDS_BY_NAME,
     Fault,
     FaultLedger,
@@ -495,6 +497,8 @@ def _fault_of(fault: Mapping[str, Any], what: str, seats: int) -> Fault:
 def _tally(ledger: FaultLedger, fault: Mapping[str, Any]) -> str:
     """Where a team stands after a recorded fault, as the policy counts."""
     team = ledger.seat_teams[fault["seat"]]
+    if fault["kind"] == KIND_NAMES[referee_pb2.FAULT_KIND_LEFT]:
+        return f"team {team}'s player leaving, which forfeits at once"
     return (
         f"team {team}'s fault {ledger.team_faults(team)} of the {ledger.policy.max_faults} allowed"
     )

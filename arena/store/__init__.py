@@ -41,6 +41,9 @@ key                                type   holds
                                           stored before it existed
 ``arena:t:{id}:lineup``            hash   a ladder's entry -> how to seat it (JSON: an
                                           address, or a hosted package), as last seen
+``arena:t:{id}:probes``            hash   a ladder's suspended entry -> the watchdog's
+                                          last Hello to it (JSON: the suspension, when,
+                                          answered) (``arena.store.suspensions``)
 ``arena:t:{id}:finished``          list   match ids in the order their results were
                                           stored: what the scheduler reads on from
 ``arena:t:{id}:forfeits``          set    match ids that ended in a forfeit

@@ -392,6 +392,10 @@ class TournamentStore:
             for label, how in raw.items()
         }
 
+    def result(self, tournament_id: str, match_id: str) -> MatchResult | None:
+        raw = self.redis.hget(_key(tournament_id, "results"), match_id)
+        return None if raw is None else MatchResult.from_json(raw)
+
     def has_result(self, tournament_id: str, match_id: str) -> bool:
         return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
 

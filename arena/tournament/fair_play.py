@@ -13,7 +13,10 @@ anyone. What it must never learn is a deal it still has to play. So:
   the cards to one of the second through what the host shares (CPU load, timing). Sealed
   needs it; trusted, whose entries the operator vouches for, follows the same rule,
   which costs it nothing;
-- results, replays and seeds of a tournament are published when it ends;
+- results, replays and seeds of a tournament are published when it ends; a deal is
+  never published while a match still to be played, or being played, shares it. An
+  open ladder, which never ends and whose every match has a deal of its own, publishes
+  each match's seed and replay once that match has ended (``arena.api.common``);
 - while it runs, every public read names a match by its *public id*, which derives from
   the secret seed and salt, so nothing a bot can watch ties its plays to a pairing, a
   deal or a half; once the seed is published anyone can check the mapping.
@@ -98,7 +101,8 @@ def duplicate(mode: str) -> bool:
 def disclosure(mode: str) -> referee_pb2.DealDisclosure.ValueType:
     """What the referee may tell about a deal when a match of this mode ends: in open
     the bots may see the deal, which was theirs alone; in the others a second half shares
-    it. The seed and the replay wait for the tournament's end in every mode."""
+    it. The seed and the replay wait for the tournament's end in every mode, or in an
+    open ladder for the match's (``arena.api.common.deal_revealed``)."""
     return referee_pb2.DEAL_DISCLOSURE_BOTS if mode == OPEN else referee_pb2.DEAL_DISCLOSURE_CALLER
 
 

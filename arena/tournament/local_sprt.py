@@ -5,6 +5,10 @@ with its seeds, unit ids and scoring), fed by ``play_in_process`` in a pool of w
 processes instead of referees and Celery workers. Its units are always duplicate pairs:
 both bots are the tester's own, so nothing can remember a deal against anyone.
 
+With ``games`` set it is a fixed-length match instead (``--games N``, as cutechess's
+``-games``): exactly that many pairs, the same deals the SPRT would play first from the
+same seed, scored the same way, whatever the LLR says on the way (``FixedLength``).
+
 Determinism: a pair's deal comes from the master seed and its number only, every match
 starts from freshly constructed bots (``arena.bots.named``), and pairs are fed to the
 test in deal order, however the workers finish them; the test stops at the first pair
@@ -32,8 +36,8 @@ from arena.bots.local import play_in_process
 from arena.bots.named import bot_factory
 from arena.bots.sdk import Bot
 from arena.ratings.duplicate import DuplicateResult
-from arena.tournament.formats.base import Field, Played
-from arena.tournament.formats.sprt import PENDING, Sprt
+from arena.tournament.formats.base import Field, InvalidFormat, Played, State
+from arena.tournament.formats.sprt import MAX_UNITS, PENDING, Sprt
 from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import bot_pb2
 
@@ -59,6 +63,8 @@ class LocalTest:
     workers: int = 1
     params: Mapping[str, Any] = field(default_factory=dict)
     """``elo0``, ``elo1``, ``alpha``, ``beta``, ``max_units``: the sprt format's."""
+    games: int | None = None
+    """Play exactly this many pairs and stop (no verdict); None: until the SPRT decides."""
 
 
 @dataclass(frozen=True)
@@ -70,9 +76,22 @@ class Outcome:
     seconds: float
 
 
+class FixedLength(Sprt):
+    """The SPRT's schedule and scoring without its stopping rule: it hands out units
+    until ``max_units`` are out, whatever the verdict (which nobody reads)."""
+
+    def decided(self, state: State) -> bool:
+        return bool(state["units_out"] >= self.max_units)
+
+
 def check(test: LocalTest) -> Sprt:
     """The test's format; raises BotLoadError or InvalidFormat before anything is played."""
-    fmt = Sprt(
+    kind, params = Sprt, dict(test.params)
+    if test.games is not None:
+        if not 1 <= test.games <= MAX_UNITS:
+            raise InvalidFormat(f"--games is 1 to {MAX_UNITS} pairs, got {test.games}")
+        kind, params = FixedLength, {**params, "max_units": test.games}
+    fmt = kind(
         Field(
             tournament_id=TOURNAMENT_ID,
             entries=(NEW, OLD),
@@ -82,7 +101,7 @@ def check(test: LocalTest) -> Sprt:
             master_seed=test.seed,
             paired=True,
         ),
-        test.params,
+        params,
     )
     for name in (test.new, test.old):
         bot_factory(name)
@@ -90,9 +109,16 @@ def check(test: LocalTest) -> Sprt:
 
 
 def run(test: LocalTest, progress: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
-    """Play until the test decides; ``progress`` gets the standings after every pair.
-    Raises BotFault (a bot misbehaved), BotLoadError, or InvalidFormat (the params)."""
+    """Play until the test decides (or ``test.games`` pairs are scored); ``progress``
+    gets the standings after every pair. Raises BotFault (a bot misbehaved),
+    BotLoadError, or InvalidFormat (the params)."""
     fmt = check(test)
+
+    def playing(state: State, pairs: int) -> bool:
+        if test.games is not None:
+            return pairs < test.games
+        return bool(state["verdict"] == PENDING)
+
     started = time.perf_counter()
     state = fmt.start()
     window = PAIRS_PER_WORKER * test.workers
@@ -101,7 +127,7 @@ def run(test: LocalTest, progress: Callable[[dict[str, Any]], None] | None = Non
     pairs, next_deal = 0, 0
     pool = _executor(test)
     try:
-        while state["verdict"] == PENDING:
+        while playing(state, pairs):
             room = window - len(running) - len(done)  # done: out of order, kept till due
             state, matches = fmt.next(state, 2 * room) if room > 0 else (state, [])
             for first, second in zip(matches[::2], matches[1::2], strict=True):
@@ -112,7 +138,7 @@ def run(test: LocalTest, progress: Callable[[dict[str, Any]], None] | None = Non
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 done[running.pop(future)] = future.result()
-            while next_deal in done and state["verdict"] == PENDING:
+            while next_deal in done and playing(state, pairs):
                 result = done.pop(next_deal)
                 if isinstance(result, str):
                     raise BotFault(result)

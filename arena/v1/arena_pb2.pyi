@@ -269,11 +269,15 @@ class _RatingStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RatingSt
     RATING_STATUS_UNSPECIFIED: _RatingStatus.ValueType  # 0
     """Not set (a server older than this field): treat as RATING_STATUS_RATED."""
     RATING_STATUS_RATED: _RatingStatus.ValueType  # 1
-    """Ranked: enough pairs, in the board's games."""
+    """Established: at least Leaderboard.min_pairs pairs (in every game, on an overall
+    board). Ranked first in its group.
+    """
     RATING_STATUS_PROVISIONAL: _RatingStatus.ValueType  # 2
     """Fitted on fewer than Leaderboard.min_pairs pairs (in some game, on an overall
-    board): its estimate is known to be stretched away from the mean, so it is not
-    shown or ranked yet.
+    board): its estimate tends to be stretched away from the mean, but it and its 95%
+    interval are shown, marked provisional, and ranked after the established rows of
+    its group. With no rated pair at all (group 0, pairs 0) there is no estimate and
+    no rank.
     """
     RATING_STATUS_INCOMPLETE: _RatingStatus.ValueType  # 3
     """Overall boards only: not rated in every game of the board, so not ranked overall;
@@ -288,11 +292,15 @@ class RatingStatus(_RatingStatus, metaclass=_RatingStatusEnumTypeWrapper):
 RATING_STATUS_UNSPECIFIED: RatingStatus.ValueType  # 0
 """Not set (a server older than this field): treat as RATING_STATUS_RATED."""
 RATING_STATUS_RATED: RatingStatus.ValueType  # 1
-"""Ranked: enough pairs, in the board's games."""
+"""Established: at least Leaderboard.min_pairs pairs (in every game, on an overall
+board). Ranked first in its group.
+"""
 RATING_STATUS_PROVISIONAL: RatingStatus.ValueType  # 2
 """Fitted on fewer than Leaderboard.min_pairs pairs (in some game, on an overall
-board): its estimate is known to be stretched away from the mean, so it is not
-shown or ranked yet.
+board): its estimate tends to be stretched away from the mean, but it and its 95%
+interval are shown, marked provisional, and ranked after the established rows of
+its group. With no rated pair at all (group 0, pairs 0) there is no estimate and
+no rank.
 """
 RATING_STATUS_INCOMPLETE: RatingStatus.ValueType  # 3
 """Overall boards only: not rated in every game of the board, so not ranked overall;
@@ -996,8 +1004,8 @@ class Tournament(_message.Message):
 
     @_builtins.property
     def standings(self) -> Global___Standings:
-        """The format's own view of where the tournament stands (rounds, bracket, LLR); unset
-        for formats that have none beyond the leaderboard.
+        """The format's own view of where the tournament stands (rounds, bracket, LLR, a
+        ladder's suspended entries); unset for formats that have none beyond the leaderboard.
         """
 
     @_builtins.property
@@ -1052,6 +1060,7 @@ class Standings(_message.Message):
     SWISS_FIELD_NUMBER: _builtins.int
     KNOCKOUT_FIELD_NUMBER: _builtins.int
     SPRT_FIELD_NUMBER: _builtins.int
+    LADDER_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def swiss(self) -> Global___SwissStandings:
         """FORMAT_SWISS."""
@@ -1064,22 +1073,109 @@ class Standings(_message.Message):
     def sprt(self) -> Global___SprtStatus:
         """FORMAT_SPRT."""
 
+    @_builtins.property
+    def ladder(self) -> Global___LadderStandings:
+        """FORMAT_LADDER: set once its scheduler has started."""
+
     def __init__(
         self,
         *,
         swiss: Global___SwissStandings | None = ...,
         knockout: Global___KnockoutBracket | None = ...,
         sprt: Global___SprtStatus | None = ...,
+        ladder: Global___LadderStandings | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "knockout", b"knockout", "sprt", b"sprt", "swiss", b"swiss"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "knockout", b"knockout", "ladder", b"ladder", "sprt", b"sprt", "swiss", b"swiss"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "knockout", b"knockout", "sprt", b"sprt", "swiss", b"swiss"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "knockout", b"knockout", "ladder", b"ladder", "sprt", b"sprt", "swiss", b"swiss"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["swiss", "knockout", "sprt"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["swiss", "knockout", "sprt", "ladder"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___Standings: _TypeAlias = Standings  # noqa: Y015
+
+@_typing.final
+class LadderStandings(_message.Message):
+    """What a ladder shows besides its leaderboard (which is its ranking): the entries it
+    does not pair for now. An entry whose last suspend_after matches in the ladder were
+    all forfeits or faults of its own is suspended; the arena says Hello to it from
+    probe_from on, every probe_every, and pairs it again once it answers.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SUSPENDED_FIELD_NUMBER: _builtins.int
+    SUSPEND_AFTER_FIELD_NUMBER: _builtins.int
+    suspend_after: _builtins.int
+    """How many of an entry's latest matches, all forfeited or faulted by it, suspend it."""
+    @_builtins.property
+    def suspended(self) -> _containers.RepeatedCompositeFieldContainer[Global___LadderSuspension]:
+        """The entries suspended now, by entry."""
+
+    def __init__(
+        self,
+        *,
+        suspended: _abc.Iterable[Global___LadderSuspension] | None = ...,
+        suspend_after: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["suspend_after", b"suspend_after", "suspended", b"suspended"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LadderStandings: _TypeAlias = LadderStandings  # noqa: Y015
+
+@_typing.final
+class LadderSuspension(_message.Message):
+    """One suspended entry of a ladder."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRY_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    SINCE_FIELD_NUMBER: _builtins.int
+    TIMES_FIELD_NUMBER: _builtins.int
+    PROBE_FROM_FIELD_NUMBER: _builtins.int
+    PROBE_EVERY_FIELD_NUMBER: _builtins.int
+    entry: _builtins.str
+    """The entry: a bot's name, or name@version for a hosted bot's version."""
+    reason: _builtins.str
+    """Why, in words: the matches, forfeits and faults by kind that suspended it."""
+    times: _builtins.int
+    """Its suspensions in this ladder, this one included: each waits twice as long as
+    the one before before its first Hello (at most an hour).
+    """
+    @_builtins.property
+    def since(self) -> _timestamp_pb2.Timestamp:
+        """When it was suspended."""
+
+    @_builtins.property
+    def probe_from(self) -> _timestamp_pb2.Timestamp:
+        """When the arena says Hello to it first; then again every probe_every until it answers."""
+
+    @_builtins.property
+    def probe_every(self) -> _duration_pb2.Duration:
+        """How often the arena says Hello to it from probe_from on."""
+
+    def __init__(
+        self,
+        *,
+        entry: _builtins.str = ...,
+        reason: _builtins.str = ...,
+        since: _timestamp_pb2.Timestamp | None = ...,
+        times: _builtins.int = ...,
+        probe_from: _timestamp_pb2.Timestamp | None = ...,
+        probe_every: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["probe_every", b"probe_every", "probe_from", b"probe_from", "since", b"since"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entry", b"entry", "probe_every", b"probe_every", "probe_from", b"probe_from", "reason", b"reason", "since", b"since", "times", b"times"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LadderSuspension: _TypeAlias = LadderSuspension  # noqa: Y015
 
 @_typing.final
 class SwissStandings(_message.Message):
@@ -1819,11 +1915,16 @@ class LeaderboardRow(_message.Message):
     OPENSKILL_ORDINAL_FIELD_NUMBER: _builtins.int
     SHARED_PARTNERS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
-    """1 for the best of its group; 0 for a row that is not ranked (see status)."""
+    """1 for the best of its group; 0 for a row that is not ranked (see status). Within
+    a group, established rows (RATING_STATUS_RATED) come first by elo, then the
+    provisional ones by elo: with few pairs an estimate runs ahead of the truth.
+    """
     bot: _builtins.str
     """Bot name."""
     elo: _builtins.float
-    """Maximum-likelihood Elo, centred on 0 over the bots rated."""
+    """Maximum-likelihood Elo, centred on 0 over the bots rated; filled in, and shown
+    with its interval, from the bot's first rated pair (provisional rows too).
+    """
     elo_ci95: _builtins.float
     """Half-width of the 95% interval of elo."""
     pairs: _builtins.int
@@ -1839,10 +1940,11 @@ class LeaderboardRow(_message.Message):
     matches: _builtins.int
     """Matches played (both halves of every pair, and unpaired ones)."""
     status: Global___RatingStatus.ValueType
-    """Whether elo is a rating to show, and if not, why not."""
+    """Whether elo is established, provisional, or not a rating on this board (and why)."""
     note: _builtins.str
-    """For the reader, when there is something to say: why the row is not ranked, that
-    its group is not connected to the main one, that its record is perfect.
+    """For the reader, when there is something to say: why the row is not ranked or is
+    provisional, that its group is not connected to the main one, that it won or lost
+    every pair.
     """
     group: _builtins.int
     """The connected group of the comparison graph the bot is in: 1 the largest, 2 the
@@ -1850,10 +1952,10 @@ class LeaderboardRow(_message.Message):
     different groups cannot be compared: no games link them.
     """
     bound: Global___RatingBound.ValueType
-    """Set for a perfect record, whose elo comes from the rating model's prior rather
-    than the games: RATING_BOUND_AT_LEAST for a bot that won every pair,
-    RATING_BOUND_AT_MOST for one that lost every pair; elo_bound is the one-sided
-    95% bound, the number to show.
+    """Set for a bot that won every pair or lost every pair, whose elo comes from the
+    rating model's prior rather than the games: RATING_BOUND_AT_LEAST for one that won
+    them all, RATING_BOUND_AT_MOST for one that lost them all; elo_bound is the
+    one-sided 95% bound, the number to show.
     """
     elo_bound: _builtins.float
     """The one-sided 95% bound on the rating (see bound)."""
@@ -1935,13 +2037,13 @@ class Leaderboard(_message.Message):
     matches: _builtins.int
     """Results the ratings were computed from."""
     min_pairs: _builtins.int
-    """Pairs a bot needs on this board (in every game, on an overall board) before its
-    rating is shown; fewer, and its row is RATING_STATUS_PROVISIONAL.
+    """Pairs that establish a rating on this board (in every game, on an overall board);
+    with fewer, a row is RATING_STATUS_PROVISIONAL.
     """
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
-        """Rows: the ranked ones best first (group by group), then the provisional,
-        incomplete and excluded ones, unranked (rank 0).
+        """Rows: the ranked ones group by group, established then provisional, best first in
+        each; then the unranked ones (rank 0): no rated pair yet, incomplete, excluded.
         """
 
     @_builtins.property
@@ -2243,7 +2345,9 @@ class MatchRecord(_message.Message):
     deal: _builtins.int
     """Deal number within the pairing and game (0-based); unset while the tournament runs."""
     seed: _builtins.int
-    """Deal seed, once the tournament has ended (unset while it runs)."""
+    """Deal seed, once the tournament has ended (unset while it runs), or in a running open
+    ladder once the match has ended: then its replay may be read (GetMatchReplay).
+    """
     winner_team: _builtins.int
     """Winning team; unset for a draw or no contest."""
     end: Global___ResultEnd.ValueType
@@ -2255,8 +2359,8 @@ class MatchRecord(_message.Message):
     duration_ms: _builtins.float
     """Match duration in milliseconds."""
     replay_id: _builtins.str
-    """Replay id on the referee that played it, once the tournament has ended (empty while
-    it runs: a replay shows the whole deal).
+    """Replay id on the referee that played it, when the seed is shown (empty before: a
+    replay shows the whole deal).
     """
     referee: _builtins.str
     """Address of that referee."""
@@ -2267,7 +2371,7 @@ class MatchRecord(_message.Message):
     deal_commitment: _builtins.str
     """The match's deal commitment (MatchResult.deal_commitment), published while it ran."""
     deal_salt: _builtins.str
-    """The salt of that commitment, once the tournament has ended."""
+    """The salt of that commitment, when the seed is shown."""
     referee_match_id: _builtins.str
     """The referee's id of the attempt that was stored: the one in its deal commitment
     and on WatchMatch. For a half of a duplicate pair, only once the tournament has
@@ -2404,7 +2508,7 @@ class TeamFaults(_message.Message):
     def by_kind(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
         """Faults by kind, keyed by the kind's short name (the referee's FaultKind without
         its prefix, lowercase): "timeout", "rpc_error", "unreachable", "illegal_action",
-        "wrong_match". Kinds without a fault are left out.
+        "wrong_match", "left". Kinds without a fault are left out.
         """
 
     def __init__(

@@ -185,8 +185,9 @@ class ArenaServicer:
         hosted bot's versions go with it, and so does each of their packages that no other
         version uses, at once or, while a running tournament still plays it, as soon as none
         does (RemoveBotResponse.packages says which). The operator may remove any bot; an
-        author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
-        for another's bot; NOT_FOUND for no such bot.
+        author, bots of their own (hosted, or remote ones registered for them).
+        UNAUTHENTICATED without a token; PERMISSION_DENIED for another's bot; NOT_FOUND for
+        no such bot.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -291,9 +292,13 @@ class ArenaServicer:
     def GetMatchReplay(self, request, context):
         """One match's replay, built from the record stored with its result (any API process
         can answer: no referee keeps it). Published when the tournament ends, as the seed
-        is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-        result stored without its record. A costly read (see above; the match is re-run on
-        its engine), counted after the FAILED_PRECONDITION check.
+        is: FAILED_PRECONDITION before; an open ladder's (FAIR_PLAY_OPEN), whose matches
+        each have a deal of their own, as soon as the match has ended (its result stored,
+        no attempt still playing), named by its public id while the ladder runs
+        (FAILED_PRECONDITION for a schedule id then). NOT_FOUND for an unknown tournament or
+        match, or a result stored without its record. A costly read (see above; the match
+        is re-run on its engine), counted once the tournament and the id may be read, before
+        the match is looked up.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -367,7 +372,9 @@ class ArenaServicer:
 
     def AddAuthor(self, request, context):
         """Issues an author a token (operator only). The token is in this answer only: the
-        arena keeps its hash. Adding an author again replaces the old token.
+        arena keeps its hash. Adding an author again replaces the old token. An API without
+        an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
+        operator, and an author's token would protect nothing.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

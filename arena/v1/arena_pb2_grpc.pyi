@@ -57,8 +57,9 @@ class ArenaStub:
     hosted bot's versions go with it, and so does each of their packages that no other
     version uses, at once or, while a running tournament still plays it, as soon as none
     does (RemoveBotResponse.packages says which). The operator may remove any bot; an
-    author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
-    for another's bot; NOT_FOUND for no such bot.
+    author, bots of their own (hosted, or remote ones registered for them).
+    UNAUTHENTICATED without a token; PERMISSION_DENIED for another's bot; NOT_FOUND for
+    no such bot.
     """
     RemoveBotVersion: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotVersionRequest, _arena_pb2.RemoveBotVersionResponse]
     """Removes one version of a hosted bot, and its package as RemoveBot does; removing
@@ -111,9 +112,13 @@ class ArenaStub:
     GetMatchReplay: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetMatchReplayRequest, _referee_pb2.Replay]
     """One match's replay, built from the record stored with its result (any API process
     can answer: no referee keeps it). Published when the tournament ends, as the seed
-    is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-    result stored without its record. A costly read (see above; the match is re-run on
-    its engine), counted after the FAILED_PRECONDITION check.
+    is: FAILED_PRECONDITION before; an open ladder's (FAIR_PLAY_OPEN), whose matches
+    each have a deal of their own, as soon as the match has ended (its result stored,
+    no attempt still playing), named by its public id while the ladder runs
+    (FAILED_PRECONDITION for a schedule id then). NOT_FOUND for an unknown tournament or
+    match, or a result stored without its record. A costly read (see above; the match
+    is re-run on its engine), counted once the tournament and the id may be read, before
+    the match is looked up.
     """
     ListLiveMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]
     """The matches of running tournaments being played now that anyone may follow, with
@@ -162,7 +167,9 @@ class ArenaStub:
     """
     AddAuthor: _grpc.UnaryUnaryMultiCallable[_arena_pb2.AddAuthorRequest, _arena_pb2.AuthorToken]
     """Issues an author a token (operator only). The token is in this answer only: the
-    arena keeps its hash. Adding an author again replaces the old token.
+    arena keeps its hash. Adding an author again replaces the old token. An API without
+    an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
+    operator, and an author's token would protect nothing.
     """
 
 @_typing.type_check_only
@@ -191,8 +198,9 @@ class ArenaAsyncStub(ArenaStub):
     hosted bot's versions go with it, and so does each of their packages that no other
     version uses, at once or, while a running tournament still plays it, as soon as none
     does (RemoveBotResponse.packages says which). The operator may remove any bot; an
-    author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
-    for another's bot; NOT_FOUND for no such bot.
+    author, bots of their own (hosted, or remote ones registered for them).
+    UNAUTHENTICATED without a token; PERMISSION_DENIED for another's bot; NOT_FOUND for
+    no such bot.
     """
     RemoveBotVersion: _aio.UnaryUnaryMultiCallable[_arena_pb2.RemoveBotVersionRequest, _arena_pb2.RemoveBotVersionResponse]  # type: ignore[assignment]
     """Removes one version of a hosted bot, and its package as RemoveBot does; removing
@@ -245,9 +253,13 @@ class ArenaAsyncStub(ArenaStub):
     GetMatchReplay: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetMatchReplayRequest, _referee_pb2.Replay]  # type: ignore[assignment]
     """One match's replay, built from the record stored with its result (any API process
     can answer: no referee keeps it). Published when the tournament ends, as the seed
-    is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-    result stored without its record. A costly read (see above; the match is re-run on
-    its engine), counted after the FAILED_PRECONDITION check.
+    is: FAILED_PRECONDITION before; an open ladder's (FAIR_PLAY_OPEN), whose matches
+    each have a deal of their own, as soon as the match has ended (its result stored,
+    no attempt still playing), named by its public id while the ladder runs
+    (FAILED_PRECONDITION for a schedule id then). NOT_FOUND for an unknown tournament or
+    match, or a result stored without its record. A costly read (see above; the match
+    is re-run on its engine), counted once the tournament and the id may be read, before
+    the match is looked up.
     """
     ListLiveMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListLiveMatchesRequest, _arena_pb2.ListLiveMatchesResponse]  # type: ignore[assignment]
     """The matches of running tournaments being played now that anyone may follow, with
@@ -296,7 +308,9 @@ class ArenaAsyncStub(ArenaStub):
     """
     AddAuthor: _aio.UnaryUnaryMultiCallable[_arena_pb2.AddAuthorRequest, _arena_pb2.AuthorToken]  # type: ignore[assignment]
     """Issues an author a token (operator only). The token is in this answer only: the
-    arena keeps its hash. Adding an author again replaces the old token.
+    arena keeps its hash. Adding an author again replaces the old token. An API without
+    an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
+    operator, and an author's token would protect nothing.
     """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
@@ -340,8 +354,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         hosted bot's versions go with it, and so does each of their packages that no other
         version uses, at once or, while a running tournament still plays it, as soon as none
         does (RemoveBotResponse.packages says which). The operator may remove any bot; an
-        author, hosted bots of their own. UNAUTHENTICATED without a token; PERMISSION_DENIED
-        for another's bot; NOT_FOUND for no such bot.
+        author, bots of their own (hosted, or remote ones registered for them).
+        UNAUTHENTICATED without a token; PERMISSION_DENIED for another's bot; NOT_FOUND for
+        no such bot.
         """
 
     @_abc_1.abstractmethod
@@ -466,9 +481,13 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_referee_pb2.Replay, _abc.Awaitable[_referee_pb2.Replay]]:
         """One match's replay, built from the record stored with its result (any API process
         can answer: no referee keeps it). Published when the tournament ends, as the seed
-        is: FAILED_PRECONDITION before; NOT_FOUND for an unknown tournament or match, or a
-        result stored without its record. A costly read (see above; the match is re-run on
-        its engine), counted after the FAILED_PRECONDITION check.
+        is: FAILED_PRECONDITION before; an open ladder's (FAIR_PLAY_OPEN), whose matches
+        each have a deal of their own, as soon as the match has ended (its result stored,
+        no attempt still playing), named by its public id while the ladder runs
+        (FAILED_PRECONDITION for a schedule id then). NOT_FOUND for an unknown tournament or
+        match, or a result stored without its record. A costly read (see above; the match
+        is re-run on its engine), counted once the tournament and the id may be read, before
+        the match is looked up.
         """
 
     @_abc_1.abstractmethod
@@ -553,7 +572,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.AuthorToken, _abc.Awaitable[_arena_pb2.AuthorToken]]:
         """Issues an author a token (operator only). The token is in this answer only: the
-        arena keeps its hash. Adding an author again replaces the old token.
+        arena keeps its hash. Adding an author again replaces the old token. An API without
+        an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
+        operator, and an author's token would protect nothing.
         """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -268,7 +268,10 @@ class ActResponse(_message.Message):
     MATCH_ID_FIELD_NUMBER: _builtins.int
     DECISION_INDEX_FIELD_NUMBER: _builtins.int
     action_id: _builtins.int
-    """Id of the chosen action; must be one of ActRequest.legal_actions."""
+    """Id of the chosen action; must be one of ActRequest.legal_actions. 2^64 - 1
+    (18446744073709551615), which no game uses, leaves the match instead: a
+    FAULT_KIND_LEFT fault, and the seat's team forfeits at once.
+    """
     match_id: _builtins.str
     """Optional: the match_id (token) of the request answered; when set, it must match."""
     decision_index: _builtins.int

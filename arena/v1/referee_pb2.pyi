@@ -110,6 +110,11 @@ class _FaultKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FaultKind.V
     """The answer named an action id not in the legal list."""
     FAULT_KIND_WRONG_MATCH: _FaultKind.ValueType  # 5
     """The answer carried another match's id, or (unary Act) another decision's index."""
+    FAULT_KIND_LEFT: _FaultKind.ValueType  # 6
+    """The seat's player left the match: its answer was ActResponse.action_id 2^64 - 1, an
+    id no game uses (what `arena play` answers for a person who quits). The seat's team
+    forfeits at once, whatever max_faults says.
+    """
 
 class FaultKind(_FaultKind, metaclass=_FaultKindEnumTypeWrapper):
     """What went wrong with one decision."""
@@ -126,6 +131,11 @@ FAULT_KIND_ILLEGAL_ACTION: FaultKind.ValueType  # 4
 """The answer named an action id not in the legal list."""
 FAULT_KIND_WRONG_MATCH: FaultKind.ValueType  # 5
 """The answer carried another match's id, or (unary Act) another decision's index."""
+FAULT_KIND_LEFT: FaultKind.ValueType  # 6
+"""The seat's player left the match: its answer was ActResponse.action_id 2^64 - 1, an
+id no game uses (what `arena play` answers for a person who quits). The seat's team
+forfeits at once, whatever max_faults says.
+"""
 Global___FaultKind: _TypeAlias = FaultKind  # noqa: Y015
 
 class _MatchEnd:

@@ -30,8 +30,10 @@ route                                    answer
                                          (``cursor=``, ``limit=``), with a filter form
 ``/live``                                HTML: the matches being played now, linking to
                                          their pages (duplicate halves only counted)
-``/live/{tournament}/{match}``           HTML: follows one match as it is played (its
-                                         events, score and result; ``static/live.js``)
+``/live/{tournament}/{match}``           HTML: follows one match as it is played on a
+                                         card table (what the public events show), its
+                                         events beside it (``static/live.js``,
+                                         ``public-table.js``, ``cards.js``)
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
                                          tournaments when no tournament)
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
@@ -59,6 +61,7 @@ route                                    answer
 ``/healthz``                             the same as ``/livez``, kept for older probes
 ``/readyz``                              ``ok``, or 503 ``not ready: WHY`` when the arena
                                          API's health check fails or takes over 2 s
+``/favicon.ico``                         the site's icon (``static/favicon.svg``)
 ``/static/...``                          the package's ``arena/web/static/`` files (the
                                          stylesheet, the replay viewer's script and
                                          styles); nothing is loaded from elsewhere

@@ -147,6 +147,9 @@ def is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
+FAVICON = resources.files("arena.web").joinpath("static", "favicon.svg").read_bytes()
+
+
 def static_dir() -> str:
     """The package's ``static/`` directory (stylesheet, and the replay viewer's files)."""
     return str(resources.files("arena.web").joinpath("static"))
@@ -193,6 +196,7 @@ class Site:
             Route("/livez", self.livez),
             Route("/healthz", self.livez),
             Route("/readyz", self.readyz),
+            Route("/favicon.ico", self.favicon),
             Route("/games/{game}", self.game),
             Route("/tournaments/{tournament:path}", self.tournament),
             Route("/replays/{tournament}/{match}", self.replay),
@@ -232,6 +236,13 @@ class Site:
     async def livez(self, request: Request) -> Response:
         """The process answers; says nothing of the API, so a restart will not help."""
         return PlainTextResponse("ok\n")
+
+    async def favicon(self, request: Request) -> Response:
+        """The site's icon (``static/favicon.svg``, which every page names) for a browser
+        that asks the usual place: showing an API answer, say."""
+        return Response(
+            FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"}
+        )
 
     async def readyz(self, request: Request) -> Response:
         """Ready when the API answers: a page served now would otherwise be a 502."""
@@ -292,11 +303,16 @@ class Site:
         return HTMLResponse(pages.replay_page(replay, self.source.games()))
 
     async def bot(self, request: Request) -> Response:
-        """Registry facts, rating charts, recent matches and fault rates; the matches
-        are one bounded page of the match list (``FAULT_WINDOW``)."""
+        """Registry facts, where the bot stands now on every board (the cached boards of
+        the front page), rating charts, recent matches and fault rates; the matches are
+        one bounded page of the match list (``FAULT_WINDOW``)."""
         name = _bot(request.path_params["bot"])
         source = self.source
-        history, facts = await asyncio.gather(source.rating_history(name), source.bot(name))
+        history, facts, boards = await asyncio.gather(
+            source.rating_history(name),
+            source.bot(name),
+            asyncio.gather(*(source.leaderboard(game) for game in ("", *source.games()))),
+        )
         recent = await page_matches(
             await source.tournaments(),
             source.latest_results,
@@ -308,7 +324,7 @@ class Site:
         json_paths = f"{pages.bot_url(name, api=True)}, {pages.matches_url(bot=name, api=True)}"
         note = self._note(json_paths, reloads=False)
         html = bots.bot_page(
-            history, source.games(), note, facts, recent.matches[:BOT_MATCHES], rates
+            history, source.games(), note, facts, recent.matches[:BOT_MATCHES], rates, boards
         )
         return HTMLResponse(html)
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.ratings.texts import point_text, status_text
+from arena.ratings.texts import cell_text, point_text, rank_text, status_text
 from arena.tournament.fair_play import PARTNERS_CAVEAT, partnership_games
 from arena.v1 import arena_pb2
 from arena.web.chart import STYLE, ChartPoint, rating_chart
 from arena.web.data import BotFacts, Match
 from arena.web.matchlist import UNRECORDED, FaultRates
 from arena.web.pages import (
+    bot_url,
     empty_tbody,
     esc,
     game_title,
@@ -26,11 +27,26 @@ from arena.web.pages import (
     page,
     td,
     thead,
+    tournament_url,
     utc_text,
 )
-from arena.web.standings import facts_table
+from arena.web.standings import facts_table, suspension_text
 
-SHOWN = (arena_pb2.RATING_STATUS_UNSPECIFIED, arena_pb2.RATING_STATUS_RATED)
+SHOWN = (
+    arena_pb2.RATING_STATUS_UNSPECIFIED,
+    arena_pb2.RATING_STATUS_RATED,
+    arena_pb2.RATING_STATUS_PROVISIONAL,
+)
+"""Statuses whose points have an estimate the boards showed."""
+
+
+def charted(point: arena_pb2.RatingPoint) -> bool:
+    """Whether the chart draws the point: the board showed its estimate and interval
+    (established or provisional, from the first rated pair). A clean sweep's estimate
+    is the prior's, so its bound is in the table and not drawn."""
+    return point.status in SHOWN and point.pairs > 0 and not point.bound
+
+
 POINTS_STYLE = """
 details.points { margin-top: 8px; }
 details.points summary { cursor: pointer; color: var(--link); }
@@ -64,10 +80,10 @@ def points_table(series: arena_pb2.RatingSeries, table_id: str) -> str:
 
 def _series_section(bot: str, series: arena_pb2.RatingSeries) -> str:
     key = series.game or "overall"
-    points = [  # the ratings the board showed: not the provisional or missing ones
+    points = [
         ChartPoint(p.recorded_at.ToNanoseconds() / 1e9, p.elo, p.elo_ci95, p.event)
         for p in series.points
-        if p.status in SHOWN
+        if charted(p)
     ]
     heading = link("/games/" + series.game, board_name(series.game)) if series.game else "All games"
     count = len(series.points)
@@ -75,12 +91,20 @@ def _series_section(bot: str, series: arena_pb2.RatingSeries) -> str:
         chart = rating_chart(points, f"{bot}, {board_name(series.game)}", "rating-chart-" + key)
     else:  # an empty chart would only say the same at more length
         latest = series.points[-1] if series.points else None
-        chart = f'<p class="muted" id="rating-chart-{esc(key)}">No rating to chart yet' + (
-            f": at the latest refit it was {esc(status_text(latest.status))}, "
-            f"with {latest.pairs} pairs.</p>"
-            if latest
-            else ".</p>"
-        )
+        if latest is None:
+            why = "No rating to chart yet."
+        elif latest.bound:
+            swept = "won" if latest.bound == arena_pb2.RATING_BOUND_AT_LEAST else "lost"
+            why = (
+                f"No estimate to chart: at the latest refit it had {swept} every one of its "
+                f"{latest.pairs} pairs, and the board showed its 95% bound, {point_text(latest)}."
+            )
+        else:
+            why = (
+                f"No rating to chart yet: at the latest refit it was "
+                f"{status_text(latest.status)}, with {latest.pairs} pairs."
+            )
+        chart = f'<p class="muted" id="rating-chart-{esc(key)}">{esc(why)}</p>'
     return (
         f'<section data-game="{esc(series.game)}"><h2>{heading}</h2>{chart}'
         f'<details class="points"><summary>Its {count} recorded point{"s" if count != 1 else ""} '
@@ -139,7 +163,8 @@ def registry_section(facts: BotFacts) -> str:
             ("Package", "text"),
         ]
         rows_html = "".join(
-            f'<tr data-version="{esc(v.version)}">{td(v.version, "text")}'
+            f'<tr data-version="{esc(v.version)}">'
+            f'<td class="text">{link(bot_url(f"{bot.name}@{v.version}"), v.version)}</td>'
             f"{td(utc_text(v.submitted_at), 'text')}{td(v.runtime, 'text')}"
             f"{td(_games_text(v.games), 'text')}"
             f"{td(f'{v.hello_name} {v.hello_version}'.strip(), 'text')}"
@@ -149,11 +174,26 @@ def registry_section(facts: BotFacts) -> str:
         )
         parts.append(
             '<h3>Versions</h3><p class="muted">Newest first; tournaments play the newest '
-            'unless an entry names one ("name@version").</p>'
+            'unless an entry names one ("name@version"). Each version is rated on its own, '
+            "as name@version: its page has its ratings.</p>"
             f'<table id="bot-versions">{thead(columns)}<tbody>{rows_html}</tbody></table>'
         )
+    parts.append(suspended_list(facts))
     parts.append("</section>")
     return "".join(parts)
+
+
+def suspended_list(facts: BotFacts) -> str:
+    """The running ladders that do not pair it (or a version of it) for now, and why."""
+    if not facts.suspensions:
+        return ""
+    items = "".join(
+        f'<li data-tournament="{esc(s.tournament_id)}" data-entry="{esc(s.suspension.entry)}">'
+        f"{link(tournament_url(s.tournament_id), s.tournament_name or s.tournament_id)}: "
+        f"{esc(s.suspension.entry)} {esc(suspension_text(s.suspension))}</li>"
+        for s in facts.suspensions
+    )
+    return f'<h3>Suspended</h3><ul id="bot-suspensions">{items}</ul>'
 
 
 def faults_section(rates: FaultRates, bot: str) -> str:
@@ -195,6 +235,63 @@ def matches_section(bot: str, matches: Sequence[Match]) -> str:
     )
 
 
+def rated_as(bot: str, facts: BotFacts | None) -> list[str]:
+    """The names the boards rate this bot under: a hosted bot's versions, newest first
+    (``name@version``, each rated on its own), else its own name."""
+    if facts is not None and facts.versions and "@" not in bot:
+        return [f"{bot}@{v.version}" for v in facts.versions]
+    return [bot]
+
+
+def standing_section(bot: str, boards: Sequence[arena_pb2.Leaderboard], names: list[str]) -> str:
+    """Where the bot stands now on each board, as the boards show it: rank, Elo with its
+    interval (provisional ones marked), pairs, status, the row's note."""
+    columns = [
+        ("Board", "text"),
+        ("Bot", "text"),
+        ("Rank", "num"),
+        ("Elo ± 95%", "num"),
+        ("Pairs", "num"),
+        ("Status", "text"),
+        ("Note", "text"),
+    ]
+    rows = "".join(
+        f'<tr data-game="{esc(board.game)}" data-bot="{esc(row.bot)}">'
+        f"{td(board_name(board.game), 'text')}{td(row.bot, 'text')}{td(rank_text(row))}"
+        f"{td(cell_text(row))}{td(row.pairs)}{td(status_text(row.status), 'text')}"
+        f"{td(row.note, 'text note muted')}</tr>"
+        for board in boards
+        for row in board.rows
+        if row.bot in names
+    )
+    body = (
+        f"<tbody>{rows}</tbody>"
+        if rows
+        else empty_tbody(len(columns), f"{bot} is on no board yet: it has no rated match.")
+    )
+    return (
+        '<section><h2>Now</h2><p class="muted">Its rows on the leaderboards as they are '
+        "now, from every stored result.</p>"
+        f'<table id="bot-standing">{thead(columns)}{body}</table></section>'
+    )
+
+
+def _no_history(bot: str, names: list[str]) -> str:
+    """Why there is no chart: the ratings are under its versions' names, or none was
+    recorded yet (points are taken when the arena refits, not at every result)."""
+    if names != [bot]:
+        links = ", ".join(link(bot_url(name), name) for name in names)
+        return (
+            f'<p id="no-history">{esc(bot)} is rated version by version, each under its own '
+            f"name: {links}.</p>"
+        )
+    return (
+        f'<p id="no-history">{esc(bot)} has no rating recorded yet: points are recorded '
+        "when a tournament finishes and as a ladder plays on; the leaderboards show the "
+        "ratings of every result so far.</p>"
+    )
+
+
 def bot_page(
     history: arena_pb2.RatingHistory,
     games: Sequence[str],
@@ -202,21 +299,27 @@ def bot_page(
     facts: BotFacts | None = None,
     matches: Sequence[Match] = (),
     rates: FaultRates | None = None,
+    boards: Sequence[arena_pb2.Leaderboard] | None = None,
 ) -> str:
-    """The registry's facts, the bot's rating on each board over time (a bot not yet
-    rated gets the overall chart, empty, and says so), recent matches, fault rates."""
+    """The registry's facts, where the bot stands now on the ``boards`` (when given: all
+    games together and each game), its rating on each board over time (a bot with no
+    point gets the overall chart, empty, and says why), recent matches, fault rates."""
     series = list(history.series) or [arena_pb2.RatingSeries(game="")]
+    names = rated_as(history.bot, facts)
     intro = (
         '<p class="muted">Its maximum-likelihood Elo each time the arena refitted its '
         "ratings (a tournament finished, or a ladder played on), with the 95% interval "
-        "shaded. Ratings are relative to the bots rated at the time; the chart leaves out "
-        "the times the board showed none (too few pairs, not in every game).</p>"
+        "shaded, provisional ones too (marked ? in the table: fewer pairs than an "
+        "established rating has). Ratings are relative to the bots rated at the time; the "
+        "chart leaves out the times the board showed no estimate (no rated pair, not in "
+        "every game, or a clean sweep, whose bound the table gives).</p>"
     )
     if not any(s.points for s in history.series):
-        intro += f'<p id="no-history">{esc(history.bot)} has not been rated yet.</p>'
+        intro += _no_history(history.bot, names)
     charts = "".join(_series_section(history.bot, s) for s in series)
     body = (
         (registry_section(facts) if facts is not None else "")
+        + (standing_section(history.bot, boards, names) if boards is not None else "")
         + f"<section><h2>Rating</h2>{intro}</section>{charts}"
         + (matches_section(history.bot, matches) if facts is not None else "")
         + (faults_section(rates, history.bot) if rates is not None else "")

@@ -75,13 +75,24 @@ class Replay:
 
 
 @dataclass(frozen=True)
+class Suspension:
+    """One of a bot's entries that a running ladder does not pair for now."""
+
+    tournament_id: str
+    tournament_name: str
+    suspension: arena_pb2.LadderSuspension
+
+
+@dataclass(frozen=True)
 class BotFacts:
     """What the registry knows of a bot: ``registered`` is None for a bot removed from
-    it (its results stay); ``versions``, newest first, for a hosted bot only."""
+    it (its results stay); ``versions``, newest first, for a hosted bot only;
+    ``suspensions``, its entries running ladders have suspended."""
 
     name: str
     registered: arena_pb2.RegisteredBot | None
     versions: list[arena_pb2.HostedBotVersion]
+    suspensions: tuple[Suspension, ...] = ()
 
 
 class Source(Protocol):
@@ -295,7 +306,20 @@ class ArenaData:
                     arena_pb2.ListBotVersionsRequest(name=base), timeout=API_TIMEOUT_S
                 )
             versions = list(reply.versions)
-        return BotFacts(name, registered, versions)
+        suspensions = await self._suspensions(name) if registered is not None else ()
+        return BotFacts(name, registered, versions, suspensions)
+
+    async def _suspensions(self, name: str) -> tuple[Suspension, ...]:
+        """The bot's entries (``name``, or any version of it unless ``name`` names one)
+        that running ladders have suspended, as their standings show them."""
+        found = []
+        for t in await self.tournaments():
+            if t.state != arena_pb2.TOURNAMENT_STATE_RUNNING:
+                continue
+            for held in t.standings.ladder.suspended:
+                if held.entry == name or ("@" not in name and held.entry.startswith(name + "@")):
+                    found.append(Suspension(t.id, t.spec.name, held))
+        return tuple(found)
 
     async def latest_results(self, tournament_id: str, before: str, count: int) -> ResultsPage:
         with _upstream("the arena API", self.api):
@@ -379,7 +403,8 @@ class ArenaData:
             self._replays.move_to_end((tournament_id, match_id))
             return cached
         replay = await self._fetch_replay(tournament_id, match_id)
-        # Published once its tournament has ended (the record shows the seed): for good.
+        # Published (the record shows the seed) once its tournament has ended, or in an
+        # open ladder once the match has: for good either way.
         for name in {replay.record.match_id, replay.record.public_id} - {""}:
             self._replays[(tournament_id, name)] = replay
         while len(self._replays) > CACHED_REPLAYS:
@@ -394,10 +419,13 @@ class ArenaData:
                 404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
             )
         if not record.HasField("seed"):
+            # The API shows the seed with the record once the replay may be read
+            # (``arena.api.common.deal_revealed``).
             raise HttpError(
                 404,
-                f"the replay of {match_id} is published when tournament {tournament_id} ends: "
-                "it shows the whole deal, which the tournament keeps secret until then",
+                f"the replay of {match_id} is not published yet: it shows the whole deal, "
+                f"which tournament {tournament_id} keeps secret until it ends (an open "
+                "ladder publishes each match's as soon as that match has ended)",
             )
         # Built by the API from the record stored with the result: no referee is asked.
         with _upstream("the arena API", self.api, "replay unavailable: "):

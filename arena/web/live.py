@@ -1,5 +1,7 @@
 """Live matches: the page listing the matches being played, the page that follows one
-(``static/live.js`` draws it from the events), and the server-sent events it reads.
+(``static/live.js`` draws its card table from the events, with the replay viewer's
+``static/cards.js`` and the public table of ``static/public-table.js``), and the
+server-sent events it reads.
 
 The events are the referee's ``WatchMatch`` stream, public by construction (no hands;
 no seed while the deal is secret), relayed with ``id:`` set to the event's sequence:
@@ -14,6 +16,8 @@ from collections.abc import Sequence
 
 from google.protobuf import json_format
 
+from arena.games import UnknownGameError, get_game
+from arena.replay.tables import PLAY_DIRECTION
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web.errors import HttpError
 from arena.web.pages import (
@@ -115,6 +119,21 @@ def live_list_page(
     return page("Live matches", body, games, note=note, refresh=True)
 
 
+def seats_of(game: str, entries: Sequence[str]) -> list[dict[str, object]] | None:
+    """Each seat of a match, its team and the entry playing it, as the table names them;
+    None for a game this site does not know, or entries that are not one per team."""
+    try:
+        info = get_game(game).info
+    except UnknownGameError:
+        return None
+    if len(entries) != info.num_teams or game not in PLAY_DIRECTION:
+        return None
+    return [
+        {"seat": seat, "team": team, "name": entries[team]}
+        for seat, team in enumerate(info.seat_teams)
+    ]
+
+
 def follow_page(
     tournament_id: str,
     match_id: str,
@@ -124,39 +143,52 @@ def follow_page(
     events: bool,
     games: Sequence[str],
 ) -> str:
-    """The page following one match: ``live.js`` fills the events and the result. For a
-    finished match (``record``) it says so, with the result, whether or not its events
-    can still be shown (``events``)."""
+    """The page following one match: ``live.js`` draws the table and fills the log of
+    events and the result. For a finished match (``record``) it says so, with the
+    result, whether or not its events can still be shown (``events``)."""
     summary = (
         f"{game_title(game)}, tournament {tournament_link(tournament_id)}: "
         f"{esc(' vs '.join(entries))}"
     )
+    # One line above the table, so that the whole of it fits a 1400x900 window.
     if record is None:
-        state = '<p id="live-status">Connecting to the referee…</p>'
+        state = '<span id="live-status">Connecting to the referee…</span>'
     else:
         scores = " : ".join(map(str, record.scores))
         state = (
-            f'<p id="live-final" data-end="ended">This match has ended: scores {esc(scores)}, '
-            f"{esc(result_text(record))}.</p>"
+            f'<span id="live-final" data-end="ended">This match has ended: '
+            f"scores {esc(scores)}, {esc(result_text(record))}.</span> "
             + (
-                '<p id="live-status">Its events, from the referee that played it…</p>'
+                '<span id="live-status">Its events, from the referee that played it…</span>'
                 if events
-                else '<p id="live-status">Its events are shown once its tournament ends: '
-                "its deal is shared with another match.</p>"
+                else '<span id="live-status">Its events are shown once its tournament ends: '
+                "its deal is shared with another match.</span>"
             )
         )
-    attrs = (
-        f' data-events="{esc(events_url(tournament_id, match_id))}"'
-        f' data-entries="{esc(json.dumps(list(entries)))}"'
-        if events
-        else ""
-    )
+    seats = seats_of(game, entries)
+    attrs = ""
+    if events:
+        attrs = (
+            f' data-events="{esc(events_url(tournament_id, match_id))}"'
+            f' data-entries="{esc(json.dumps(list(entries)))}" data-game="{esc(game)}"'
+        )
+        if seats is not None:
+            attrs += (
+                f' data-seats="{esc(json.dumps(seats))}"'
+                f' data-direction="{esc(PLAY_DIRECTION[game])}"'
+            )
     body = (
-        f'<section id="live"{attrs}><p>{summary}</p>{state}'
-        '<p id="live-score" class="num"></p><p id="live-result"></p>'
+        f'<section id="live"{attrs}><p class="page-note"><span class="summary">{summary}</span>'
+        f"{state}</p>"
+        '<div id="live-app"></div><p id="live-result"></p>'
         "<noscript><p>Following a match needs JavaScript; its events are at "
         f"{esc(events_url(tournament_id, match_id))} (text/event-stream).</p></noscript>"
-        '<ol id="live-events"></ol></section>'
+        "</section>"
     )
-    head = '<script src="/static/live.js" defer></script>'
+    head = (
+        '<link rel="stylesheet" href="/static/viewer.css">'
+        '<script src="/static/cards.js" defer></script>'
+        '<script src="/static/public-table.js" defer></script>'
+        '<script src="/static/live.js" defer></script>'
+    )
     return page(f"Match {match_id}", body, games, head=head)

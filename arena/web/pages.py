@@ -20,7 +20,7 @@ from urllib.parse import quote, urlencode
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from arena.games import all_games
-from arena.ratings.texts import elo_text, interval_text, rank_text, rating_text
+from arena.ratings.texts import elo_text, interval_text, rank_text, ranking_text, rating_text
 from arena.replay.render import render
 from arena.tournament.progress import STATE_NAMES, format_text, held_up_text
 from arena.v1 import arena_pb2
@@ -32,6 +32,8 @@ REFRESH_S = 30
 INDEX_TOURNAMENTS = 10
 
 STYLESHEET = "/static/site.css"
+FAVICON = "/static/favicon.svg"
+"""Every page names its icon, so no browser asks for a missing /favicon.ico."""
 
 
 def esc(value: object) -> str:
@@ -148,8 +150,10 @@ def _leaderboard_row(
 
 
 def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
-    """Rank, bot, Elo ± 95% interval, pairs, W-D-L, matches, (overall: one Elo column per
-    game,) and the row's note: why it is not ranked, a perfect record, its group."""
+    """Rank, bot, Elo ± 95% interval (provisional ones marked), pairs, W-D-L, matches,
+    (overall: one Elo column per game,) and the row's note: why it is not ranked or is
+    provisional, a clean sweep, its group; under the table, the ranking rule when it
+    ranks provisional rows."""
     games = [] if board.game else sorted({g for row in board.rows for g in row.game_elo})
     columns = [
         ("Rank", "num"),
@@ -166,7 +170,13 @@ def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:
         body = f"<tbody>{rows}</tbody>"
     else:
         body = empty_tbody(len(columns), "No rated matches yet.")
-    return f'<table id="{esc(table_id)}">{thead(columns)}{body}</table>'
+    rule = ranking_text(board)
+    legend = f'<p class="muted ranking" id="{esc(table_id)}-rule">{esc(rule)}</p>' if rule else ""
+    return f'<table id="{esc(table_id)}">{thead(columns)}{body}</table>{legend}'
+
+
+def ranks_someone(board: arena_pb2.Leaderboard) -> bool:
+    return any(row.rank for row in board.rows)
 
 
 def los_table(board: arena_pb2.Leaderboard) -> str:
@@ -206,8 +216,12 @@ def _match_row(match: Match) -> str:
             + " "
             + link(replay_url(match.tournament_id, r.match_id, api=True), "json", "muted")
         )
-    else:  # its tournament still runs: the replay would show a deal it keeps secret
-        links = '<span class="muted sealed">after the tournament</span>'
+    else:  # its deal is still in play: the replay would show cards kept secret
+        links = (
+            '<span class="muted sealed" title="a replay is published once no match still '
+            "to be played shares its deal: when the tournament ends, or as soon as the "
+            'match ends in an open ladder">not published yet</span>'
+        )
 
     return (
         f'<tr data-match="{esc(r.match_id)}">'
@@ -270,7 +284,8 @@ def page(
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'{meta}<title>{esc(title)}</title><link rel="stylesheet" href="{STYLESHEET}">'
+        f'{meta}<title>{esc(title)}</title><link rel="icon" href="{FAVICON}" type="image/svg+xml">'
+        f'<link rel="stylesheet" href="{STYLESHEET}">'
         f"{own_style}{head}</head>"
         f"<body><header><h1>{esc(title)}</h1><nav>{nav}</nav></header>"
         f"<main>{body}{footer}</main></body></html>\n"
@@ -278,8 +293,9 @@ def page(
 
 
 def _game_sections(boards: Sequence[arena_pb2.Leaderboard]) -> str:
-    """A table per game with rated matches, then one line naming the games without."""
-    rated = [b for b in boards if b.rows]
+    """A table per game with rated matches, those that rank someone first, then one line
+    naming the games without."""
+    rated = sorted((b for b in boards if b.rows), key=lambda b: not ranks_someone(b))
     unrated = [b for b in boards if not b.rows]
     parts = [
         f"<h3>{link('/games/' + path_part(b.game), game_title(b.game))}"
@@ -338,21 +354,27 @@ def index_page(
     games: Sequence[str],
     note: str,
 ) -> str:
-    """The overall and per-game boards, recent matches; tournaments in progress first and
-    the last few that ended after (``tournaments`` newest first, as the API lists them)."""
+    """The overall and per-game boards (the games first when the overall board ranks
+    nobody and a game's does), recent matches; tournaments in progress first and the
+    last few that ended after (``tournaments`` newest first, as the API lists them)."""
     running = [t for t in tournaments if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING]
     ended = [
         t
         for t in tournaments
         if t.state in (arena_pb2.TOURNAMENT_STATE_FINISHED, arena_pb2.TOURNAMENT_STATE_CANCELLED)
     ][:INDEX_TOURNAMENTS]
-    sections = [
-        '<section><h2>Overall</h2><p class="muted">Maximum-likelihood Elo over all games, '
-        f"from {overall.matches} matches; each duplicate pair counts once, and so does each "
-        "match of an open tournament (a deal of its own).</p>"
+    boards = [
+        '<section id="overall"><h2>Overall</h2><p class="muted">Maximum-likelihood Elo over '
+        f"all games, from {overall.matches} matches; each duplicate pair counts once, and "
+        "so does each match of an open tournament (a deal of its own).</p>"
         f"{caveats(overall)}{leaderboard_table(overall, 'leaderboard-overall')}"
         f"{los_table(overall)}</section>",
-        f"<section><h2>By game</h2>{_game_sections(per_game)}</section>",
+        f'<section id="by-game"><h2>By game</h2>{_game_sections(per_game)}</section>',
+    ]
+    if not ranks_someone(overall) and any(ranks_someone(b) for b in per_game):
+        boards.reverse()  # lead with the boards that rank someone
+    sections = [
+        *boards,
         f"<section><h2>Recent matches</h2>{matches_table(matches)}"
         f"<p>{link(matches_url(), 'All matches', 'all-matches')}</p></section>",
     ]
@@ -446,19 +468,22 @@ def replay_page(replay: Replay, games: Sequence[str]) -> str:
         f"{game_title(r.game)}, tournament {replay.tournament_id}, deal {r.deal}: "
         f"{' vs '.join(r.entries)}, scores {' : '.join(map(str, r.scores))}, {result_text(r)}"
     )
+    # One line above the table, the rest under it: the whole table fits a 1400x900 window.
     body = (
-        f'<section><p>{esc(summary)}</p><p class="muted">Replay {esc(r.replay_id)} from the '
-        f'referee at {esc(r.referee)} · <a href="{esc(json_link)}">JSON</a> · '
-        f'<a href="{esc(frames_link)}">frames JSON</a></p>'
+        f'<section><p class="page-note"><span class="summary">{esc(summary)}</span></p>'
         f'<div id="viewer" data-frames="{esc(frames_link)}">'
         '<p class="muted" id="viewer-status">Loading the replay viewer…</p>'
         "<noscript><p>The table view needs JavaScript; the whole replay is below as text."
         "</p></noscript></div>"
+        f'<p class="muted">Replay {esc(r.replay_id)} from the '
+        f'referee at {esc(r.referee)} · <a href="{esc(json_link)}">JSON</a> · '
+        f'<a href="{esc(frames_link)}">frames JSON</a></p>'
         '<details id="replay-text"><summary>The replay as text</summary>'
         f'<pre id="replay">{esc(text)}</pre></details></section>'
     )
     head = (
         '<link rel="stylesheet" href="/static/viewer.css">'
+        '<script src="/static/cards.js" defer></script>'
         '<script src="/static/viewer.js" defer></script>'
     )
     return page(f"Replay of {r.match_id}", body, games, head=head)

@@ -417,6 +417,56 @@ def sprt_view(s: arena_pb2.SprtStatus, entries: Sequence[str], p: arena_pb2.Sprt
     return f"<section><h2>SPRT</h2>{facts_table(rows, 'sprt-status')}<h3>LLR</h3>{chart}</section>"
 
 
+# Ladder
+
+
+def hello_text(s: arena_pb2.LadderSuspension) -> str:
+    """When the arena says Hello to a suspended entry."""
+    every = s.probe_every.ToTimedelta().total_seconds()
+    return f"asked from {utc_text(s.probe_from)}, every {every:g} s"
+
+
+def suspension_text(s: arena_pb2.LadderSuspension) -> str:
+    """A suspended entry in a line: since when, why, and when the arena says Hello."""
+    return (
+        f"suspended since {utc_text(s.since)}: {s.reason}; paired again once it answers "
+        f"Hello ({hello_text(s)})"
+    )
+
+
+def ladder_board(
+    board: arena_pb2.Leaderboard, ladder: arena_pb2.LadderStandings
+) -> arena_pb2.Leaderboard:
+    """The ladder's leaderboard with each suspended entry's row saying so in its note."""
+    held = {s.entry: s for s in ladder.suspended}
+    if not held:
+        return board
+    marked = arena_pb2.Leaderboard()
+    marked.CopyFrom(board)
+    for row in marked.rows:
+        if row.bot in held:
+            row.note = "; ".join(n for n in (suspension_text(held[row.bot]), row.note) if n)
+    return marked
+
+
+def suspended_view(ladder: arena_pb2.LadderStandings) -> str:
+    """The entries the ladder does not pair for now (some may have no rated match)."""
+    if not ladder.suspended:
+        return ""
+    columns = [("Entry", "text"), ("Since", "text"), ("Why", "text"), ("Hello", "text")]
+    rows = "".join(
+        f'<tr data-entry="{esc(s.entry)}">{td(s.entry, "text bot")}'
+        f"{td(utc_text(s.since), 'text')}{td(s.reason, 'text')}{td(hello_text(s), 'text')}</tr>"
+        for s in ladder.suspended
+    )
+    return (
+        f'<h3>Suspended</h3><p class="muted">An entry whose last {ladder.suspend_after} '
+        "matches were all forfeited or faulted by it is not paired until it answers Hello "
+        "again; its results so far stay on the board.</p>"
+        f'<table id="ladder-suspended">{thead(columns)}<tbody>{rows}</tbody></table>'
+    )
+
+
 # The page
 
 
@@ -430,11 +480,16 @@ def standings_view(t: arena_pb2.Tournament, board: arena_pb2.Leaderboard | None)
     if kind == "sprt":
         return sprt_view(t.standings.sprt, t.spec.entries, sprt_params(t))
     if board is not None:
+        suspended = ""
+        if kind == "ladder":  # its ranking is the board; and who it does not pair now
+            board = ladder_board(board, t.standings.ladder)
+            suspended = suspended_view(t.standings.ladder)
         json_link = link(f"/api/leaderboard?tournament={path_part(t.id)}", "JSON")
         return (
             f'<section><h2>Leaderboard</h2><p class="muted">Ratings from this tournament\'s '
             f"{board.matches} results only · {json_link}</p>"
-            f"{caveats(board)}{leaderboard_table(board, 'tournament-leaderboard')}</section>"
+            f"{caveats(board)}{leaderboard_table(board, 'tournament-leaderboard')}"
+            f"{suspended}</section>"
         )
     return '<section><p class="muted" id="no-standings">Nothing paired yet.</p></section>'
 

@@ -307,7 +307,8 @@ def test_logs_are_for_the_bots_author_and_the_operator_once_the_tournament_ended
         ),
         ("dora-bot", "../../etc/passwd", dora): (
             grpc.StatusCode.INVALID_ARGUMENT,
-            "bad match id '../../etc/passwd': a match id looks like t0123456789ab-seep-0-0-a",
+            "bad match id '../../etc/passwd': a match id is its tournament's id and the match's "
+            "name",
         ),
         ("eve-bot", PLAYED, eve): (
             grpc.StatusCode.NOT_FOUND,
@@ -338,8 +339,11 @@ def test_without_an_operator_token_everyone_is_the_operator(
 ) -> None:
     open_api = start_api(local_redis, tmp_path, token=None)
     try:
-        issued = open_api.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="anyone"))
-        assert issued.token
+        # So it issues no author tokens, which would protect nothing, and says why.
+        code, message = refusal(open_api.stub.AddAuthor, arena_pb2.AddAuthorRequest(name="anyone"))
+        assert code == grpc.StatusCode.FAILED_PRECONDITION
+        assert message.startswith("this API has no operator token, so every caller acts as")
+        assert "arena token new" in message
         code, message = refusal(open_api.stub.SubmitBot, submission(request("x", b"", version="")))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and message.startswith("bad version")
         code, _ = refusal(
@@ -348,3 +352,23 @@ def test_without_an_operator_token_everyone_is_the_operator(
         assert code == grpc.StatusCode.INVALID_ARGUMENT
     finally:
         open_api.stop()
+
+
+def test_an_author_removes_a_remote_bot_registered_for_them(api: HostedApi) -> None:
+    """A remote bot the operator registered for an author is the author's to remove,
+    and no other author's."""
+    rita, sam = author(api, "rita"), author(api, "sam")
+    BotRegistry(api.redis).put_remote(
+        RegisteredBot("rita-remote", "10.0.0.9:50061", ("seep",), "r", "1", 0.0, author="rita")
+    )
+    code, message = refusal(
+        api.stub.RemoveBot, arena_pb2.RemoveBotRequest(name="rita-remote"), metadata=sam
+    )
+    assert code == grpc.StatusCode.PERMISSION_DENIED
+    assert message.startswith("bot 'rita-remote' belongs to author 'rita': an author may remove")
+    assert "the operator's token removes any bot" in message
+    removed = api.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="rita-remote"), metadata=rita)
+    assert list(removed.versions) == []
+    assert "rita-remote" not in {
+        b.name for b in api.stub.ListBots(arena_pb2.ListBotsRequest()).bots
+    }

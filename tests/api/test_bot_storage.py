@@ -337,7 +337,7 @@ def test_an_author_removes_bots_of_their_own_only(api: HostedApi, tmp_path: Path
         assert code == grpc.StatusCode.PERMISSION_DENIED
         assert message == (
             "bot 'hal-bot' belongs to author 'hal': an author may remove bots of their own, "
-            "and their versions, only (you are 'ivy')"
+            "and their versions, only (you are 'ivy'); the operator's token removes any bot"
         )
         code, message = refusal(call, ())
         assert code == grpc.StatusCode.UNAUTHENTICATED

@@ -1,15 +1,21 @@
 """What a stored result shows while its tournament runs: nothing that deals its cards
 or ties it to its pairing, deal and half, and for a duplicate half not even the id that
-opens its events on the referee."""
+opens its events on the referee; except, in an open ladder, the seed and replay of a
+match that has ended, whose deal no other match shares."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
+from arena.api.common import deal_revealed, revealed, reveals_each_match
 from arena.api.service import record_message
+from arena.store import TournamentRecord
 from arena.store.results import MatchResult
-from arena.tournament.fair_play import PUBLIC_ID, MasterSeed, public_match_id
-from tests.records import result
+from arena.store.tournaments import CANCELLED, RUNNING
+from arena.tournament.fair_play import OPEN, PUBLIC_ID, SEALED, TRUSTED, MasterSeed, public_match_id
+from arena.tournament.spec import LADDER
+from tests.records import result, spec
 
 SEED = MasterSeed(1234, "9" * 32, operator=False)
 
@@ -90,3 +96,33 @@ def test_public_ids_need_the_salt_as_well_as_the_seed() -> None:
     other_salt = MasterSeed(1234, "8" * 32, operator=True)
     assert SEED.public_id("t-seep-0-a") != other_salt.public_id("t-seep-0-a")
     assert SEED.public_id("t-seep-0-a") != SEED.public_id("t-seep-0-b")
+
+
+def running(**fields: Any) -> TournamentRecord:
+    plan = spec(["a", "b"], ["seep"], **fields)
+    return TournamentRecord("t", plan, ("seep",), RUNNING, 0.0, 0, 3, 0)
+
+
+def test_an_open_ladder_publishes_each_match_once_it_has_ended_and_no_other() -> None:
+    own = replace(stored("t-ladder-4-a", "t-ladder-4-a"), paired=False)
+    ladder = running(format=LADDER, fair_play=OPEN)
+    assert reveals_each_match(ladder) and not revealed(ladder)
+    assert deal_revealed(ladder, own, playing=set())
+    # A copy still being played (a lapsed lease taken again) would see its own cards.
+    assert not deal_revealed(ladder, own, playing={"t-ladder-4-a"})
+    # A duplicate half shares its deal with its twin: never before the end.
+    assert not deal_revealed(ladder, stored("t-ladder-5-a", "t-ladder-5"), playing=set())
+    for other in (running(format=LADDER, fair_play=SEALED), running(fair_play=OPEN)):
+        assert not reveals_each_match(other) and not deal_revealed(other, own, playing=set())
+    ended = replace(running(format=LADDER, fair_play=TRUSTED), state=CANCELLED)
+    assert deal_revealed(ended, stored("t-ladder-5-a", "t-ladder-5"), playing=set())
+
+
+def test_a_published_match_of_a_running_ladder_keeps_its_public_ids() -> None:
+    own = replace(stored("t-ladder-4-a", "t-ladder-4-a"), paired=False)
+    shown = record_message(own, False, SEED.public_id, dealt=True)
+    assert shown.seed == 77 and shown.deal_salt == "5" * 32
+    assert shown.replay_id == shown.referee_match_id == "t-ladder-4-a-0a1b2c3d"
+    # Still no schedule id, deal number or deal key: those wait for the end.
+    assert PUBLIC_ID.fullmatch(shown.match_id) and shown.pair_key == shown.match_id
+    assert not shown.HasField("deal") and shown.deal_key == ""

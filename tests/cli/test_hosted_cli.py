@@ -167,7 +167,8 @@ def test_an_author_removes_a_version_then_the_bot_and_hears_what_was_deleted(
     )
     assert one_line_error(refused) == (
         "PERMISSION_DENIED: bot 'rem-bot' belongs to author 'rem': an author may remove bots "
-        "of their own, and their versions, only (you are 'oth')"
+        "of their own, and their versions, only (you are 'oth'); the operator's token "
+        "removes any bot"
     )
 
     one = arena("bot", "remove", "rem-bot", "--version", "v1", "--api", api.address, token=token)
@@ -192,3 +193,33 @@ def test_quota_flags_that_are_not_numbers_are_usage_errors() -> None:
         "arena: error: --author-max-bytes ($ARENA_AUTHOR_MAX_BYTES) must be a number of "
         "bytes, optionally with a unit (KiB, MiB, GiB: 64MiB), not 'lots'\n"
     )
+
+
+def test_a_new_token_is_random_private_and_never_written_over(tmp_path: Path) -> None:
+    printed = arena("token", "new")
+    assert printed.returncode == 0 and re.fullmatch(r"[0-9a-f]{64}\n", printed.stdout)
+    assert arena("token", "new").stdout != printed.stdout
+    out = tmp_path / "op-token"
+    made = arena("token", "new", "--out", str(out))
+    assert made.returncode == 0 and made.stdout == ""
+    assert f"--token-file {out}" in made.stderr
+    assert re.fullmatch(r"[0-9a-f]{64}\n", out.read_text())
+    assert out.stat().st_mode & 0o777 == 0o600
+    kept = out.read_text()
+    again = arena("token", "new", "--out", str(out))
+    assert one_line_error(again) == f"{out} exists: a token file is never overwritten"
+    assert out.read_text() == kept
+
+
+def test_templates_lay_out_packages_submit_takes_as_they_are(tmp_path: Path) -> None:
+    for kind, runtime in (("python", "python3.11"), ("node", "node20")):
+        made = arena("bot", "template", kind, str(tmp_path / kind))
+        assert made.returncode == 0, made.stderr
+        assert made.stdout.startswith(
+            f"arena bot submit NAME {tmp_path / kind} --runtime {runtime}"
+        )
+        pack(tmp_path / kind)  # what `arena bot submit` packs: no link, nothing refused
+    assert (tmp_path / "node" / "proto" / "arena" / "v1" / "bot.proto").is_file()
+    assert not (tmp_path / "node" / "node_modules" / ".bin").exists()
+    again = arena("bot", "template", "python", str(tmp_path / "python"))
+    assert one_line_error(again) == f"{tmp_path / 'python'} exists: give a directory to make"

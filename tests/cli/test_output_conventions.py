@@ -131,7 +131,7 @@ def test_leaderboard_notes_are_one_line_each_however_long(
         caveats=[caveat.strip()],
         rows=[
             arena_pb2.LeaderboardRow(
-                bot="b", status=arena_pb2.RATING_STATUS_PROVISIONAL, pairs=2, note="n"
+                rank=1, bot="b", status=arena_pb2.RATING_STATUS_PROVISIONAL, pairs=2, note="n"
             )
         ],
     )
@@ -139,8 +139,9 @@ def test_leaderboard_notes_are_one_line_each_however_long(
     lines = capsys.readouterr().out.splitlines()
     assert lines[-3:] == [
         "b: n.",
-        "A rating is shown from 6 pairs (in every game, overall): with fewer the fit "
-        "overstates differences.",
+        "Ranked by Elo: established ratings (6 pairs or more, in every game) first, then "
+        "provisional ones, marked ?, whose estimates run ahead of the truth with fewer pairs "
+        "(their 95% intervals stay honest).",
         f"Note: {caveat.strip()}.",
     ]
 

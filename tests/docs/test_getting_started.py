@@ -1,11 +1,13 @@
-"""docs/getting-started.md, run as written against a real local arena.
+"""docs/getting-started.md (a bot author's first hour) and docs/running-a-club.md (an
+organiser's week), each run as written against a real local arena.
 
-Every fenced block of the page is taken in order:
+Every fenced block of a page is taken in order:
 
 - ```sh blocks run command by command through bash, with ``arena`` and ``python`` first
   on the PATH (wrappers for this interpreter and checkout: what activating ``.venv``
-  does). A command ending in ``&`` is started and waited for as a service; ``kill
-  $(jobs -p)`` stops them all. ``make demo`` is not run here (``tests/test_demo.py``
+  does); shell variables with lowercase names (``swiss=$(...)``) last from one command
+  to the next, as in one shell. A command ending in ``&`` is started and waited for as
+  a service; ``kill $(jobs -p)`` stops them all. ``make demo`` is not run here (``tests/test_demo.py``
   runs its program); the Makefile must still have it.
 - a ```python block after ``<!-- file: NAME -->`` is written to NAME in the directory
   the commands run in.
@@ -42,22 +44,41 @@ from arena.local_redis import LocalRedis, redis_server_binary
 from arena.processes import Service, free_port, start_service
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "getting-started.md"
 DEFAULT_PORTS = ("6379", "50050", "50051", "50061", "50070", "8000")
-STEPS = {
-    "doctor",
-    "bot check",
-    "bot register",
-    "tournament run",
-    "leaderboard",
-    "leaderboard serve",
-}
-"""What the page must show a newcomer (``arena`` subcommands it runs)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of docs/ the test runs: what it must show (``arena`` subcommands it runs),
+    and the names its leaderboard on the web must show once served."""
+
+    steps: frozenset[str]
+    on_the_web: tuple[str, ...]
+
+
+PAGES = {
+    "getting-started.md": Page(
+        frozenset(
+            {"doctor", "bot check", "bot register", "tournament run", "leaderboard",
+             "leaderboard serve"}
+        ),
+        ("my-bot", "house"),
+    ),
+    "running-a-club.md": Page(
+        frozenset(
+            {"token new", "api serve", "author add", "bot template", "bot submit",
+             "tournament run", "bot logs", "replay show", "tournament cancel",
+             "leaderboard serve"}
+        ),
+        ("ada-bot", "ben-bot"),
+    ),
+}  # fmt: skip
 
 _BLOCK = re.compile(
     r"(?:<!-- file: (?P<file>\S+) -->\s*\n)?^```(?P<lang>\w*)\n(?P<body>.*?)^```", re.S | re.M
 )
 _PLACEHOLDER = re.compile(r"(<[\w-]+>)")
+_INVOKED = re.compile(r"(?:^|\$\()arena ([\w-]+) ?([\w-]*)")
 
 
 @dataclass(frozen=True)
@@ -113,6 +134,9 @@ def with_ports(text: str, ports: dict[str, str]) -> str:
     return re.sub(r"(?<!\d)(" + "|".join(ports) + r")(?!\d)", lambda m: ports[m[1]], text)
 
 
+VARIABLES = ".shell-variables"
+
+
 class Shell:
     """Runs the page's commands as one shell would, in ``directory``."""
 
@@ -136,8 +160,13 @@ class Shell:
         }
 
     def run(self, command: str) -> subprocess.CompletedProcess[str]:
+        # One shell's variables: those of earlier commands first, this one's kept after.
+        kept = (
+            f"[ -f {VARIABLES} ] && . ./{VARIABLES}\n{command}\nstatus=$?\n"
+            f"(set -o posix; set) | grep -E '^[a-z][a-z0-9_]*=' > {VARIABLES}\nexit $status"
+        )
         return subprocess.run(
-            ["bash", "-c", command],
+            ["bash", "-c", kept],
             cwd=self.directory,
             env=self.env,
             capture_output=True,
@@ -214,31 +243,34 @@ def shell(tmp_path: Path) -> Iterator[tuple[Shell, dict[str, str]]]:
     running.stop_all()
 
 
-def test_every_block_is_one_the_test_runs() -> None:
-    found = blocks(DOC.read_text(encoding="utf-8"))
-    assert found, "docs/getting-started.md has no code blocks"
+@pytest.mark.parametrize("name", PAGES)
+def test_every_block_is_one_the_test_runs(name: str) -> None:
+    found = blocks((ROOT / "docs" / name).read_text(encoding="utf-8"))
+    assert found, f"docs/{name} has no code blocks"
     for block in found:
         assert block.lang in ("sh", "text", "python"), f"a block the test cannot check: {block}"
         assert (block.lang == "python") == (block.file is not None), block
-    ran = {
-        " ".join(shlex.split(c)[1:3]).removesuffix(" &")
+    ran = {  # each `arena A B`, alone or in $(...)
+        f"{called[1]} {called[2]}".removesuffix(" &")
         for b in found
         if b.lang == "sh"
         for c in commands(b.body)
-        if c.startswith("arena ")
+        for called in _INVOKED.finditer(c)
     }
-    for step in STEPS:
+    for step in PAGES[name].steps:
         assert any(r == step or r.startswith(step + " ") for r in ran), (
             f"the page lost `arena {step}`"
         )
 
 
-def test_the_page_runs_as_written(shell: tuple[Shell, dict[str, str]]) -> None:
+@pytest.mark.parametrize("name", PAGES)
+def test_the_page_runs_as_written(name: str, shell: tuple[Shell, dict[str, str]]) -> None:
     running, ports = shell
     last: tuple[str, subprocess.CompletedProcess[str]] | None = None
     stopped = False
     web: list[str] = []
-    for block in blocks(with_ports(DOC.read_text(encoding="utf-8"), ports)):
+    page = (ROOT / "docs" / name).read_text(encoding="utf-8")
+    for block in blocks(with_ports(page, ports)):
         if block.lang == "python":
             assert block.file is not None
             (running.directory / block.file).write_text(block.body)
@@ -258,6 +290,11 @@ def test_the_page_runs_as_written(shell: tuple[Shell, dict[str, str]]) -> None:
                 elif command == ". .venv/bin/activate":
                     pass  # the wrappers on the PATH stand in for it
                 elif command == "kill $(jobs -p)":
+                    for address in web:  # before it stops: the page's bots are on the web
+                        with urllib.request.urlopen(address + "/", timeout=30) as served:
+                            html = served.read().decode()
+                        assert all(shown in html for shown in PAGES[name].on_the_web), html
+                    web.clear()
                     running.stop_all()
                     stopped = True
                 elif command.endswith("&"):
@@ -271,8 +308,4 @@ def test_the_page_runs_as_written(shell: tuple[Shell, dict[str, str]]) -> None:
                     expected = 1 if stopped and command == "arena doctor" else 0
                     assert done.returncode == expected, f"`{command}`: {done.stdout}{done.stderr}"
                     last = (command, done)
-            if web:  # the page's leaderboard on the web shows the new bot
-                with urllib.request.urlopen(web.pop() + "/", timeout=30) as page:
-                    html = page.read().decode()
-                assert "my-bot" in html and "house" in html
     assert stopped and not running.background

@@ -6,6 +6,8 @@ read their logs after."""
 from __future__ import annotations
 
 import os
+import subprocess
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +19,9 @@ from arena.hosting.example_packages import python_package
 from arena.hosting.package import pack
 from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
+from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
+from arena.store.authors import AuthorStore
 from arena.v1 import arena_pb2
 from tests.hosting.test_sandbox_hostile import assert_at_chance, channel_package
 from tests.tournament.conftest import Arena, start_arena
@@ -65,7 +69,8 @@ def submit(
 def test_a_sealed_tournament_of_hosted_bots_plays_duplicate_pairs_and_logs_for_authors(
     arena: Arena, tmp_path: Path
 ) -> None:
-    token = arena.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="ada")).token
+    # A token-less arena refuses AddAuthor (anyone is the operator there): the store's.
+    token = AuthorStore(arena.redis).add("ada")
     submit(arena, "sealed-house", package(tmp_path / "house", HOUSE), token)
     submit(arena, "sealed-random", package(tmp_path / "random", RANDOM))
     tournament = arena.submit(
@@ -143,7 +148,7 @@ def test_the_halves_of_a_sealed_pair_pass_no_bit_through_the_host(
     """A sender and a receiver (``channel_bot.py``) meet in a sealed duplicate pair. The
     receiver's seats of the second half read the host for the bits the sender's seats
     set in the first (and every receiver for the slots it measured): none reaches it."""
-    token = arena.stub.AddAuthor(arena_pb2.AddAuthorRequest(name="eve")).token
+    token = AuthorStore(arena.redis).add("eve")
     blob = pack(channel_package(tmp_path / "channel"))
     submit(arena, "chan-send", blob, token, "python3 bot.py send 0.12 12")
     submit(arena, "chan-receive", blob, token, "python3 bot.py receive 0.12 12")
@@ -167,3 +172,64 @@ def test_the_halves_of_a_sealed_pair_pass_no_bit_through_the_host(
     received = outputs("chan-receive", second.match_id)
     assert all("SENT" in x for x in sent) and all("TURN" in x for x in received)
     assert_at_chance([[*sent, *received], outputs("chan-receive", first.match_id)])
+
+
+def test_every_formats_match_ids_lead_to_logs_replays_and_pages(
+    local_redis: LocalRedis, tmp_path: Path
+) -> None:
+    """A match id as `arena tournament results` lists it, in a round robin, a Swiss, a
+    knockout and a ladder: `arena bot logs`, `arena replay show` and the web take it."""
+    stack = start_arena(local_redis, tmp_path)
+    web = None
+    try:
+        stack.start_worker("formats", concurrency=2)
+        submit(stack, "fmt-house", package(tmp_path / "house", HOUSE))
+        submit(stack, "fmt-random", package(tmp_path / "random", RANDOM))
+        entries = ["fmt-house", "fmt-random"]
+        played = {
+            "round robin": stack.submit(entries, games=["seep"]).id,
+            "swiss": stack.submit(
+                entries,
+                games=["seep"],
+                format=arena_pb2.FORMAT_SWISS,
+                swiss=arena_pb2.SwissParams(rounds=1),
+            ).id,
+            "knockout": stack.submit(entries, games=["seep"], format=arena_pb2.FORMAT_KNOCKOUT).id,
+        }
+        for tournament_id in played.values():
+            stack.wait_until(tournament_id)
+        ladder = stack.submit([], games=["seep"], format=arena_pb2.FORMAT_LADDER).id
+        stack.wait_until(ladder, done=1)
+        stack.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=ladder))
+        played["ladder"] = ladder
+        web = start_service(
+            arena_command("leaderboard", "serve", "--port", "0", "--api", stack.api.address)
+        )
+        for form, tournament_id in played.items():
+            match_id = (
+                stack.stub.ListResults(
+                    arena_pb2.ListResultsRequest(tournament_id=tournament_id, page_size=1)
+                )
+                .results[0]
+                .match_id
+            )
+            assert f"-{form.split()[-1]}-" in match_id or form == "round robin", match_id
+            logs = cli("bot", "logs", "fmt-house", match_id, "--api", stack.api.address)
+            assert logs.returncode == 0 and "house bot starting" in logs.stdout, (form, logs)
+            shown = cli(
+                "replay", "show", match_id, "--tournament", tournament_id,
+                "--api", stack.api.address,
+            )  # fmt: skip
+            assert shown.returncode == 0 and "Result: " in shown.stdout, (form, shown.stderr)
+            with urllib.request.urlopen(
+                f"{web.address}/replays/{tournament_id}/{match_id}"
+            ) as page:
+                assert page.status == 200 and match_id in page.read().decode(), form
+    finally:
+        if web is not None:
+            web.stop()
+        stack.stop()
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(arena_command(*args), capture_output=True, text=True, timeout=120)

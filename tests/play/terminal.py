@@ -16,7 +16,8 @@ from pathlib import Path
 from arena.processes import arena_command
 
 PROMPT = re.compile(r"Seat (\d+), your move \(1(?:-(\d+))?, \? help, q quit\): $")
-ACTION = re.compile(r"^ +(\d+)\) (.+)$", re.MULTILINE)
+ACTION = re.compile(r"(?:^ +| {3,})(\d+)\) (.+?)(?= {3,}\d+\) |$)", re.MULTILINE)
+"""A numbered action: one a line, or several side by side in columns."""
 REPLAY = re.compile(r"^Replay (\S+), to read it:\n  arena replay show (\S+)", re.MULTILINE)
 
 
@@ -96,7 +97,8 @@ class Terminal:
             return None
         screen = self.output[start : match.start()]
         screen = screen[max(0, screen.rfind("\n== ")) :]  # the last screen, if any
-        actions = [a.group(2) for a in ACTION.finditer(screen)]
+        found = sorted((int(a.group(1)), a.group(2)) for a in ACTION.finditer(screen))
+        actions = [text for _, text in found]
         return Turn(screen=screen, seat=int(match.group(1)), actions=actions)
 
     def send(self, line: str) -> None:

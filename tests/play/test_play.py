@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -109,7 +111,7 @@ def test_bad_input_asks_again_in_one_line(tmp_path: Path) -> None:
             assert shown[-1] == message
             assert len(shown) <= 2  # the echo of what was typed, then the one line
         term.send("?")
-        term.expect("show the table again")
+        term.expect("show the whole table")
         term.expect(PROMPT)
         term.send("Call 3")  # an action's text, any case
         second = term.turn()
@@ -158,14 +160,116 @@ def test_leaving_forfeits_and_is_recorded(tmp_path: Path) -> None:
         term.send("quit")
         term.expect("Type y to leave: ")
         term.send("y")
-        term.expect("You left: the referee plays your seats as faults until your team forfeits.")
+        term.expect("You left the match: your team forfeits.")
         code = term.wait()
     assert code == 0
     assert "Team 0 forfeits (you left). Team 1 wins: you lose." in term.output
+    assert "fault: seat 0, decision 2, left (the seat's player left the match)" in term.output
     assert "Traceback" not in term.output
+    assert_left(tmp_path, term, seat=0, team=0)
+
+
+def assert_left(tmp_path: Path, term: Terminal, seat: int, team: int) -> None:
+    """The replay records one fault, the person leaving, on which their team forfeits;
+    and it verifies: the referee's fault policy says so too."""
     replay = replay_of(tmp_path, term)
     assert replay["result"]["end"] == "forfeit"
-    assert replay["result"]["forfeit_team"] == 0
+    assert replay["result"]["forfeit_team"] == team
+    assert [(f["seat"], f["kind"], f["detail"]) for f in replay["faults"]] == [
+        (seat, "left", "the seat's player left the match")
+    ]
+    match = REPLAY.search(term.output)
+    assert match is not None
+    verified = subprocess.run(
+        arena_command(
+            "replay", "verify", match.group(1), "--replay-dir", str(tmp_path / "replays")
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_ctrl_c_leaves_and_is_recorded(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        assert term.turn() is not None
+        os.killpg(term.process.pid, signal.SIGINT)  # what the terminal sends for Ctrl-C
+        term.expect("Interrupted: you leave the match")
+        code = term.wait()
+    assert code == 0, term.output[-2000:]
+    assert "Team 0 forfeits (you left). Team 1 wins: you lose." in term.output
+    assert "Traceback" not in term.output
+    assert_left(tmp_path, term, seat=0, team=0)
+
+
+def test_the_end_of_input_leaves_and_is_recorded(tmp_path: Path) -> None:
+    done = subprocess.run(
+        arena_command(*arena_play(tmp_path, *SHORT, "--seat", "1")),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Input ended: you leave the match." in done.stdout
+    assert "Team 1 forfeits (you left). Team 0 wins: you lose." in done.stdout
+    shown = REPLAY.search(done.stdout)
+    assert shown is not None, done.stdout[-2000:]
+    replay = ReplayStore(tmp_path / "replays").load(shown.group(1))
+    assert [(f["seat"], f["kind"]) for f in replay["faults"]] == [(1, "left")]
+
+
+def test_each_screen_shows_only_what_changed_and_t_the_whole_table(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        first = term.turn()
+        assert first is not None
+        assert "Table, as seat 0 sees it:" in first.screen
+        assert "  hand number: 1" in first.screen
+        term.send("1")
+        second = term.turn()
+        assert second is not None
+        assert "Table, as seat 0 sees it:" not in second.screen
+        assert "Changed, as seat 0 sees it (t: the whole table):" in second.screen
+        assert "hand number" not in second.screen  # the same as before: not shown again
+        assert re.search(r"^  calls: \d+ more, as above$", second.screen, re.M), second.screen
+        assert len(second.screen.splitlines()) < len(first.screen.splitlines()) + 8
+        term.send("t")
+        term.expect("Table, as seat 0 sees it:")
+        term.expect("  hand number: 1")
+        term.expect(PROMPT)
+        term.send("q")
+        term.send("y")
+        assert term.wait() == 0
+    with terminal(arena_play(tmp_path, *SHORT, "--full"), tmp_path) as term:
+        assert term.turn() is not None
+        term.send("1")
+        second = term.turn()
+        assert second is not None and "Table, as seat 0 sees it:" in second.screen
+        assert "  hand number: 1" in second.screen
+        term.send("q")
+        term.send("y")
+        assert term.wait() == 0
+
+
+def test_actions_show_cards_as_the_hand_does(tmp_path: Path) -> None:
+    with terminal(arena_play(tmp_path, *SHORT), tmp_path) as term:
+        while (turn := term.turn()) is not None:
+            plays = [a for a in turn.actions if a.startswith("play ")]
+            if plays:
+                break
+            term.send("1")
+        assert turn is not None and plays, term.output[-2000:]
+        hand = re.search(r"^Your hand: (.+)$", turn.screen, re.MULTILINE)
+        assert hand is not None
+        for action in plays:
+            card = action.removeprefix("play ")
+            assert card in hand.group(1).split(), (card, hand.group(1))
+            assert not re.fullmatch(r"[2-9TJQKA][CDHS]", card)
+        term.send("q")
+        term.send("y")
+        assert term.wait() == 0
 
 
 def test_running_out_of_time_is_a_fault_and_play_goes_on(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena import wire
 from arena.games import game_names, get_game
-from arena.games.cards import pretty
+from arena.games.cards import pretty, pretty_text
 from arena.play.screen import WIDTH, Seating, parse_choice, turn_screen
 from arena.v1 import bot_pb2
 
@@ -28,7 +28,7 @@ def test_every_game_screen_fits_80_columns_and_numbers_the_actions() -> None:
         screen = turn_screen(request, seating(game), ["Seat 1 plays Q♥"])
         assert all(len(line) <= WIDTH for line in screen.splitlines()), screen
         for number, action in enumerate(request.legal_actions, start=1):
-            assert f"{number}) {action.text}" in screen
+            assert f"{number}) {pretty_text(action.text)}" in screen
         assert "Your hand: " in screen
         assert "Since your last move:\n  Seat 1 plays Q♥" in screen
 

@@ -76,7 +76,7 @@ def test_the_los_matrix_and_the_refusals() -> None:
     assert matrix["b"][0] == 0.5 and matrix["b"][1] == pytest.approx(compare(board, "b", "a").los)
     assert matrix["b"][1] > 0.99 and matrix["c"][0] < 0.01
     assert dict(los_matrix(board, limit=2)).keys() == {"b", "a"}
-    with pytest.raises(CannotCompare, match="no rating for ghost on this board; rated: a, b, c"):
+    with pytest.raises(CannotCompare, match="no rating for ghost on this board; ranked: a, b, c"):
         compare(board, "a", "ghost")
     with pytest.raises(CannotCompare, match="compare two different bots"):
         compare(board, "a", "a")

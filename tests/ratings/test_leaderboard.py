@@ -104,7 +104,10 @@ def test_a_game_board_is_its_own_fit_and_overall_the_mean_of_the_games() -> None
         )
         assert row.elo_ci95 == pytest.approx(Z95 * math.sqrt(var))
     (eel,) = [row for row in overall.rows if row.bot == "eel"]
-    assert (eel.status, eel.rank, eel.game_elo) == (INCOMPLETE, 0, {})  # 2 pairs: provisional
+    seep_eel = next(row for row in got["seep"].rows if row.bot == "eel")
+    assert seep_eel.status == PROVISIONAL and seep_eel.rank > 0  # 2 pairs: ranked all the same
+    # Not in every game: unranked overall, with the rating it has where it played.
+    assert (eel.status, eel.rank, eel.game_elo) == (INCOMPLETE, 0, {"seep": seep_eel.elo})
     assert eel.note == "played seep only (1 of 3 games): not ranked overall"
     assert overall.caveats and got["seep"].caveats and not got["baloot"].caveats
     assert boards.ratings_by_game([]) == {"": Leaderboard("", (), 0.0, 0, ())}

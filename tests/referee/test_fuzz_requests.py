@@ -84,14 +84,14 @@ def test_the_referee_refuses_bad_requests_with_invalid_argument(
 @pytest.mark.parametrize(
     ("request_", "code"),
     [
-        (referee_pb2.PlayMatchRequest(game="g" * 3_000_000), grpc.StatusCode.INVALID_ARGUMENT),
+        (referee_pb2.PlayMatchRequest(game="g" * 900_000), grpc.StatusCode.INVALID_ARGUMENT),
         (
-            referee_pb2.PlayMatchRequest(game="seep", bots=["127.0.0.1:1"] * 200_000),
+            referee_pb2.PlayMatchRequest(game="seep", bots=["127.0.0.1:1"] * 60_000),
             grpc.StatusCode.INVALID_ARGUMENT,
         ),
         (referee_pb2.PlayMatchRequest(game="x" * 5_000_000), grpc.StatusCode.RESOURCE_EXHAUSTED),
     ],
-    ids=["3 MB game name", "200,000 bots", "5 MB request over the 4 MiB limit"],
+    ids=["900 kB game name", "60,000 bots", "5 MB request over the 1 MiB limit"],
 )
 def test_oversized_requests_are_refused_and_the_referee_keeps_serving(
     referee_stub: referee_pb2_grpc.RefereeStub,

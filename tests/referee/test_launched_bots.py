@@ -50,9 +50,10 @@ def test_each_seat_gets_its_own_process(game: str, tmp_path: Path) -> None:
 def test_a_command_that_does_not_serve_is_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
         arena_command(
-            "match", "play", "--game", "seep", "--bot-command", "false", "--bot-command", "false"
+            "match", "play", "--game", "seep",
+            "--bot-command", "false {port}", "--bot-command", "false {port}",
         ),
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 1
-    assert done.stderr == "arena: error: bot command exited with code 1: false\n"
+    assert done.stderr == "arena: error: bot command exited with code 1: false {port}\n"

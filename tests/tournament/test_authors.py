@@ -9,6 +9,7 @@ import grpc
 import pytest
 
 from arena.processes import arena_command, start_service
+from arena.store.authors import AuthorStore
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
 
@@ -16,8 +17,8 @@ OWNERS = {"a1": "alice", "a2": "alice", "b1": "bob", "house": ""}
 
 
 def register_all(arena: Arena) -> None:
-    for author in ("alice", "bob"):
-        arena.stub.AddAuthor(arena_pb2.AddAuthorRequest(name=author))
+    for author in ("alice", "bob"):  # a token-less arena refuses AddAuthor: the store's
+        AuthorStore(arena.redis).add(author)
     for seed, (name, author) in enumerate(OWNERS.items(), start=1):
         bot = start_service(
             arena_command("bot", "serve", "random", "--port", "0", "--seed", str(seed))

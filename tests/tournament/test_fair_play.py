@@ -94,7 +94,7 @@ def test_no_read_shows_a_seed_until_the_tournament_ends_and_then_it_verifies(
         get(f"{site}/replays/{tid}/{hidden}"),
         scraped,
     ]
-    assert "is published when tournament" in reads[9] and reads[9].startswith("404")
+    assert "is not published yet" in reads[9] and reads[9].startswith("404")
     assert all(m["replay_json_url"] is None for m in json.loads(reads[8])["matches"])
 
     later = arena.start_worker("w2", extra=("--metrics-port", str(free_port())))

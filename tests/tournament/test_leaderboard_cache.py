@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from arena.ratings.board import RANK_RULE
 from arena.store import TournamentStore
 from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
@@ -97,6 +98,8 @@ def test_a_finished_tournament_stored_by_an_older_arena_is_refitted(arena: Arena
     }  # fmt: skip
     store.save_leaderboard(TOURNAMENT, old)
     assert arena.stub.GetLeaderboard(request) == fitted  # pooled: fitted afresh
-    store.save_leaderboard(TOURNAMENT, {**old, "min_pairs": 20})
+    store.save_leaderboard(TOURNAMENT, {**old, "min_pairs": 20})  # an older ranking rule
+    assert arena.stub.GetLeaderboard(request) == fitted  # fitted afresh
+    store.save_leaderboard(TOURNAMENT, {**old, "min_pairs": 20, "rule": RANK_RULE})
     served = arena.stub.GetLeaderboard(request)
     assert [(r.bot, r.elo) for r in served.rows] == [("b", 5.0)]  # as it finished

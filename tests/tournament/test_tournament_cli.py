@@ -13,6 +13,7 @@ import pytest
 from arena.local_redis import free_port
 from arena.processes import arena_command
 from arena.ratings.leaderboard import leaderboard
+from arena.ratings.texts import elo_text
 from arena.store import TournamentStore
 from tests.tournament.conftest import Arena
 
@@ -61,12 +62,23 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     rows = [
         [cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")
     ]
-    assert [row[:3] for row in rows] == [["", "house", "provisional"], ["", "rand", "provisional"]]
+    # Six pairs each: provisional, marked ?, and ranked; a clean sweep each way is shown
+    # by its one-sided bound, and the loser's is never called a perfect record.
+    assert [row[:2] for row in rows] == [["1", "house"], ["2", "rand"]]
+    assert rows[0][2].startswith("≥ +") and rows[1][2].startswith("≤ -")
+    assert rows[0][2].endswith("?") and rows[1][2].endswith("?")
     assert (
-        "house: provisional in bid-euchre (6 pairs); perfect record in bid-euchre: its rating "
-        "there comes from the prior." in done.stdout
+        "house: provisional in bid-euchre (6 of 20 pairs); won every pair in bid-euchre (at least "
+        in done.stdout
     )
-    assert "A rating is shown from 20 pairs (in every game, overall)" in done.stdout
+    assert (
+        "rand: provisional in bid-euchre (6 of 20 pairs); lost every pair in bid-euchre (at most "
+        in done.stdout
+    )
+    assert "perfect" not in done.stdout
+    assert "Ranked by Elo: established ratings (20 pairs or more, in every game) first, " in (
+        done.stdout
+    )
     # An open tournament rates every match on its own deal: 6 rated matches each.
     assert rows[0][5] == "6-0-0" and rows[1][5] == "0-0-6"
     assert "fair play open, operator's seed, commitment " in lines[0]
@@ -83,6 +95,10 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     )
     assert [row["bot"] for row in as_json["rows"]] == ["house", "rand"]
     assert as_json["rows"][0]["wins"] == 6
+    assert [rows[i][2] for i in (0, 1)] == [
+        f"≥ {elo_text(as_json['rows'][0]['elo_bound'])}?",
+        f"≤ {elo_text(as_json['rows'][1]['elo_bound'])}?",
+    ]
     compared = arena_cli(
         api, "leaderboard", "--tournament", tournament_id, "--compare", "house", "rand", "--json"
     )
@@ -90,15 +106,21 @@ def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) 
     difference = as_json["rows"][0]["elo"] - as_json["rows"][1]["elo"]
     assert comparison["elo_difference"] == pytest.approx(difference)
     assert comparison["ci95"] > 0 and comparison["los"] > 0.5  # six wins of six
-    said = arena_cli(api, "leaderboard", "--compare", "rand", "house").stdout
-    assert said.startswith(
+    said = arena_cli(api, "leaderboard", "--compare", "rand", "house").stdout.splitlines()
+    assert said[0].startswith(
         f"rand - house: {-difference:+.0f} ± {comparison['ci95']:.0f} Elo (95%), LOS "
     )
+    # Where each stands, as the board shows it.
+    assert said[1:3] == [
+        f"rand: rank 2, {rows[1][2]}, provisional",
+        f"house: rank 1, {rows[0][2]}, provisional",
+    ]
+    assert said[3].startswith("A provisional rating has fewer than 20 pairs")
     refused = arena_cli(api, "leaderboard", "--compare", "house", "ghost")
     assert refused.returncode == 1
     assert (
         refused.stderr
-        == "arena: error: INVALID_ARGUMENT: no rating for ghost on this board; rated: house, rand\n"
+        == "arena: error: INVALID_ARGUMENT: no rating for ghost on this board; ranked: house, rand\n"
     )
     matrix = arena_cli(api, "leaderboard", "--los").stdout
     assert "Likelihood of superiority" in matrix

@@ -53,15 +53,15 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(
 
     board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament.id))
     assert {row.bot for row in board.rows} == {"house", "rand-a", "rand-b"}
-    # A few pairs a game: fitted, listed best first, but not ranked yet.
+    # A few pairs a game: provisional, and ranked all the same, best first.
     assert {row.status for row in board.rows} == {arena_pb2.RATING_STATUS_PROVISIONAL}
-    assert [row.rank for row in board.rows] == [0, 0, 0]
+    assert [row.rank for row in board.rows] == [1, 2, 3]
     assert [row.elo for row in board.rows] == sorted((row.elo for row in board.rows), reverse=True)
     assert abs(sum(row.elo for row in board.rows)) < 1e-6
     for row in board.rows:
         assert row.pairs == row.wins + row.draws + row.losses == units
         assert row.matches == 4 * len(games)
-        assert row.game_elo == {}  # no game's rating is shown before 20 pairs
+        assert row.game_elo.keys() == set(games)  # each game's, provisional too
     assert board.matches == tournament.matches_total
     # The stored ratings (fitted when the scheduler finished it) equal a fresh fit of the results.
     overall = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest())
@@ -75,6 +75,7 @@ def test_round_robin_across_every_game_is_played_once_each_and_rated(
     for row in board.rows:  # every bot plays every game: overall is the mean of the games
         mean = sum(elo[game][row.bot] for game in games) / len(games)
         assert row.elo == pytest.approx(mean, abs=1e-6)
+        assert row.game_elo == {game: elo[game][row.bot] for game in games}
 
 
 def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:

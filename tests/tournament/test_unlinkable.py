@@ -44,7 +44,9 @@ class Watcher:
 
     def _poll(self) -> None:
         stub = self.arena.stub
-        while not self.stop.wait(0.02):
+        # Within an anonymous reader's budget: a page of a running tournament's results is
+        # a costly read (arena.api.reads), 10 a second.
+        while not self.stop.wait(0.15):
             live = stub.ListLiveMatches(arena_pb2.ListLiveMatchesRequest())
             for match in live.matches:
                 self.seen.append(str(match))

@@ -10,7 +10,9 @@ keyboard alone.
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from tests.web.browser import MissingBrowser, chromium, wait_for
 from tests.web.conftest import Played
 from tests.web.test_leaderboard_web import get, png_size
 from tests.web.test_viewer import (  # noqa: F401  (served: the fixture)
+    THROWN_IN,
     TOURNAMENT,
     Served,
     card_name,
@@ -374,3 +377,166 @@ def test_a_request_that_cannot_be_fetched_says_why(
         f"What seat 0 ({shown['seats'][0]['name']}) was sent at frame {asked} could not be "
         f"loaded: tournament {TOURNAMENT} has no result for match 'nosuch' (yet)"
     )
+
+
+IN_SIGHT = """
+const [chosen] = arguments;
+const app = document.getElementById("viewer-app");
+const key = (name) => document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true}));
+const frames = Number(app.dataset.frames);
+let worst = null;
+const clipped = [];  // frames whose middle scrolls
+key("Home");
+for (let i = 0; i < frames; i++) {
+  if (i) key("ArrowRight");  // drawn at once: the viewer draws in its key handler
+  const seat = document.querySelector('#frame section.seat[data-seat="0"]').getBoundingClientRect();
+  const table = document.querySelector("#frame .around").getBoundingClientRect();
+  const centre = document.querySelector("#frame .piles.centre");
+  if (centre.scrollHeight > centre.clientHeight + 1) clipped.push(Number(app.dataset.frame));
+  const bottom = Math.max(seat.bottom, table.bottom);
+  if (worst === null || bottom > worst.bottom) {
+    worst = {frame: Number(app.dataset.frame), bottom: bottom, seat: Number(app.dataset.seatShown),
+             top: worst === null ? table.top : Math.min(worst.top, table.top)};
+  }
+  worst.top = Math.min(worst.top, table.top);
+}
+return {worst: worst, height: window.innerHeight, scrolled: window.scrollY, frames: frames, clipped: clipped,
+        last: Number(app.dataset.frame), chosen: chosen};
+"""
+"""Every frame drawn in turn: where the table, and seat 0 in it, lies lowest."""
+
+
+@pytest.mark.parametrize("match", [*SHORT, THROWN_IN])
+def test_the_whole_table_is_in_sight_in_a_1400x900_window(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+    match: str,
+) -> None:
+    """At every frame, with no seat's request shown and with seat 0's beside the table:
+    the table, seat 0 at its bottom, lies within the window as the page opens."""
+    frames = frames_of(served, match)["frames"]
+    browser.set_window_size(1400, 900)
+    try:
+        for fragment in ("#d=0", "#d=0&seat=0"):
+            browser.get(f"{served.url}/replays/{TOURNAMENT}/{match}{fragment}")
+            at_frame(browser, 0)
+            found = browser.execute_script(IN_SIGHT, fragment)
+            worst = found["worst"]
+            assert found["last"] == len(frames) - 1 == found["frames"] - 1
+            assert found["scrolled"] == 0
+            assert worst["top"] >= 0 and worst["bottom"] <= found["height"], found
+    finally:
+        browser.set_window_size(1200, 900)
+
+
+FANNED = """
+const rows = [...document.querySelectorAll("#frame section.seat .cards.fan")]
+  .filter((row) => row.querySelectorAll(".card").length >= 3);
+return rows.map((row) => [...row.querySelectorAll(".card")].map((card) => {
+  const box = card.getBoundingClientRect();
+  const corner = card.querySelector(".corner").getBoundingClientRect();
+  return {left: box.left, right: box.right, top: box.top, bottom: box.bottom,
+          corner: corner.right, code: card.dataset.card,
+          rank: card.querySelector(".rank").textContent, colour: getComputedStyle(card).color};
+}));
+"""
+
+
+def rgb(colour: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
+
+
+def test_cards_are_drawn_as_cards_fanned_in_a_hand_with_a_colour_per_suit(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+) -> None:
+    """A card is taller than wide, shows its rank in its corner, and a hand is fanned:
+    each card over the one before but its corner, which stays in sight. The four suits
+    have four colours: hearts red, spades black."""
+    colours: dict[str, set[tuple[int, ...]]] = {}
+    for game in ("seep", "bridgette"):
+        browser.get(f"{served.url}/replays/{TOURNAMENT}/{game}")
+        at_frame(browser, 0)
+        hands = browser.execute_script(FANNED)
+        assert hands, game
+        for hand in hands:
+            for card, following in itertools.pairwise(hand):
+                if following["top"] != card["top"]:
+                    continue  # a new row of a long hand
+                assert following["left"] < card["right"], (card, following)  # over it
+                assert following["left"] >= card["corner"], (card, following)  # but its corner
+            for card in hand:
+                assert card["bottom"] - card["top"] > card["right"] - card["left"]
+                code = card["code"]
+                if code not in ("GC", "RC", "LC"):
+                    rank = "10" if code[0] == "T" else code[0]
+                    assert card["rank"] == rank, card
+                    colours.setdefault(code[1], set()).add(rgb(card["colour"]))
+    assert set(colours) == set("CDHS") and all(len(c) == 1 for c in colours.values())
+    hearts, spades = colours["H"].pop(), colours["S"].pop()
+    assert hearts[0] > 150 and hearts[1] < 80 and hearts[2] < 80  # red
+    assert max(spades) < 60  # black
+    assert len({colours[s].pop() for s in "CD"} | {hearts, spades}) == 4
+
+
+def test_the_hand_the_header_names_is_the_one_selected(
+    served: Served,  # noqa: F811
+    browser: WebDriver,
+) -> None:
+    """Seep deals thrown in (no decision) start at the frame of the next hand: the Hand
+    selector names the hand the header names, lists the thrown-in hands but skips them,
+    and the banner names every hand that ended there."""
+    shown = frames_of(served, THROWN_IN)
+    hands = shown["hands"]
+    thrown = [h for h in hands if h["decisions"] == 0 and h["end"] == "throw_in"]
+    assert thrown, "the whole Seep match has no deal thrown in any more"
+    played = [h for h in hands if h["decisions"]]
+    for hand in played:
+        browser.get(f"{served.url}/replays/{TOURNAMENT}/{THROWN_IN}#d={hand['frame']}")
+        at_frame(browser, hand["frame"])
+        position = browser.find_element(By.ID, "position").text
+        assert f" · hand {hand['number']} · " in position, position
+        selected = browser.execute_script(
+            "const s = document.getElementById('hand-select');"
+            "return s.options[s.selectedIndex].textContent;"
+        )
+        assert selected == f"Hand {hand['number']}"
+    options = browser.execute_script(
+        "return [...document.querySelectorAll('#hand-select option')]"
+        ".map((o) => [o.textContent, o.disabled]);"
+    )
+    assert [text for text, off in options if off] == [
+        f"Hand {h['number']} (thrown in)" for h in thrown
+    ]
+    # The banner of the frame where the thrown-in deals ended, after the hand before.
+    after = thrown[-1]["end_frame"]
+    ended = [h["number"] for h in hands if h.get("end_frame") == after]
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/{THROWN_IN}#d={after}")
+    at_frame(browser, after)
+    banner = browser.find_element(By.ID, "hand-end").text
+    assert banner.startswith(f"Hands {ended[0]} to {ended[-1]} ended: "), banner
+    # The selector's arrow keys skip the thrown-in hands.
+    before = next(h for h in reversed(played) if h["number"] < thrown[0]["number"])
+    following = next(h for h in played if h["number"] > thrown[-1]["number"])
+    browser.get(f"{served.url}/replays/{TOURNAMENT}/{THROWN_IN}#d={before['frame']}")
+    at_frame(browser, before["frame"])
+    browser.find_element(By.ID, "hand-select").send_keys(Keys.ARROW_DOWN)
+    at_frame(browser, following["frame"])
+
+
+def test_every_page_names_an_icon_the_site_serves(served: Served) -> None:  # noqa: F811
+    """Chromium asks for the icon a page names, and for /favicon.ico where nothing names
+    one (an API answer): both are there, and nothing it asked for is missing. (A browser
+    of its own: another would have the icon in its cache.)"""
+    start = len(served.requests)
+    wanted = {("/static/favicon.svg", 200), ("/favicon.ico", 200)}
+    with chromium() as fresh:
+        fresh.get(f"{served.url}/replays/{TOURNAMENT}/seep")
+        at_frame(fresh, 0)
+        fresh.get(f"{served.url}/api/replays/{TOURNAMENT}/seep/frames")
+        deadline = time.monotonic() + 30  # a bound only: Chromium asks in its own time
+        while not wanted <= set(served.requests[start:]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    asked = served.requests[start:]
+    assert wanted <= set(asked), asked
+    assert not [r for r in asked if r[1] >= 400], asked

@@ -5,7 +5,10 @@ statuses that come before a stream starts, and the keep-alive comment."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncGenerator
+from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -150,3 +153,70 @@ def test_a_stream_that_cannot_start_gives_back_its_place() -> None:
             assert response.status_code == 502
             assert "does not answer" in response.text
     assert app.state.site.relay.viewers == 0 and not app.state.site.relay.upstreams
+
+
+def start_tags(text: str) -> list[tuple[str, dict[str, str]]]:
+    """Every start tag of an HTML page and its attributes, as a browser reads them."""
+    found: list[tuple[str, dict[str, str]]] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.append((tag, {k: v or "" for k, v in attrs}))
+
+    parser = Tags(convert_charrefs=True)
+    parser.feed(text)
+    parser.close()
+    return found
+
+
+def test_the_follow_page_names_each_seat_and_loads_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page live.js draws the table on: each seat's team and entry, where play passes
+    (Seep: counter-clockwise), and the scripts it needs, every name escaped."""
+    source = Finished()
+    hostile = "<script>alert('x')</script>&\"bot\""
+
+    async def result(tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
+        found = await Finished.result(source, tournament_id, match_id)
+        if found is not None:
+            del found.entries[:]
+            found.entries.extend([hostile, "b"])
+        return found
+
+    monkeypatch.setattr(source, "result", result)
+    with TestClient(create_app("api:1", source), raise_server_exceptions=False) as client:
+        response = client.get("/live/t1/m1")
+    assert response.status_code == 200
+    starts = start_tags(response.text)
+    live = next(attrs for tag, attrs in starts if attrs.get("id") == "live")
+    assert json.loads(live["data-seats"]) == [
+        {"seat": 0, "team": 0, "name": hostile},
+        {"seat": 1, "team": 1, "name": "b"},
+        {"seat": 2, "team": 0, "name": hostile},
+        {"seat": 3, "team": 1, "name": "b"},
+    ]
+    assert live["data-game"] == "seep" and live["data-direction"] == "counter-clockwise"
+    assert "<script>alert" not in response.text
+    scripts = [attrs["src"] for tag, attrs in starts if tag == "script"]
+    assert scripts == ["/static/cards.js", "/static/public-table.js", "/static/live.js"]
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in response.text
+
+
+def test_a_duplicate_halfs_page_has_no_table_to_draw() -> None:
+    with TestClient(create_app("api:1", Finished(pair_key="m0"))) as client:
+        response = client.get("/live/t1/m1")
+    assert response.status_code == 200
+    assert "data-events" not in response.text and "data-seats" not in response.text
+    assert "shown once its tournament ends" in response.text
+
+
+def test_the_icon_is_served_where_browsers_ask() -> None:
+    icon = (Path(web_app.__file__).parent / "static" / "favicon.svg").read_bytes()
+    with TestClient(create_app("api:1", Finished())) as client:
+        for path in ("/favicon.ico", "/static/favicon.svg"):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            assert response.headers["content-type"].startswith("image/svg+xml"), path
+            assert response.content == icon
+    assert icon.startswith(b"<svg") and len(icon) < 2000

@@ -28,7 +28,7 @@ from arena.ratings.texts import interval_text, point_text, rank_text, rating_tex
 from arena.replay.render import render
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from arena.web.app import create_app
-from arena.web.bots import SHOWN
+from arena.web.bots import charted
 from tests.web.conftest import BOTS, GAMES, Played
 from tests.web.dom import Document
 
@@ -283,19 +283,20 @@ def test_a_bot_page_charts_the_history_the_api_keeps(played: Played, tmp_path: P
     dumped = chromium(tmp_path / "profile-bot", "--dump-dom", f"{played.url}/bots/house")
     assert dumped.returncode == 0, dumped.stderr[-2000:]
     doc = Document(dumped.stdout)
-    # All games together, and each game: a chart of the ratings the boards showed, or a
-    # line saying there is none yet (this small tournament leaves every bot provisional).
-    charted = [s for s in history.series if any(p.status in SHOWN for p in s.points)]
-    assert doc.tags.count("svg") == len(charted)
-    assert dumped.stdout.count("No rating to chart yet: at the latest refit it was") == (
-        len(history.series) - len(charted)
-    )
+    # All games together, and each game: a chart of the estimates the boards showed
+    # (provisional ones too: this small tournament leaves every bot provisional), or a
+    # line saying why there is none (a clean sweep shows its bound instead).
+    drawn = [s for s in history.series if any(charted(p) for p in s.points)]
+    assert doc.tags.count("svg") == len(drawn)
+    untold = dumped.stdout.count("No rating to chart yet: at the latest refit it was")
+    untold += dumped.stdout.count("No estimate to chart: at the latest refit it had")
+    assert untold == len(history.series) - len(drawn)
     for series in history.series:
         (row,) = doc.tables[f"rating-history-{series.game or 'overall'}"]
         point = series.points[0]
         assert row.cells[1:4] == [
             finished,
-            point_text(point),  # "—" while provisional
+            point_text(point),  # as the board's cell read: "+12? ± 400" while provisional
             str(point.pairs),
         ]
     page = screenshot(tmp_path, "bot", f"{played.url}/bots/house")

@@ -1,22 +1,31 @@
 """Live matches end to end: a real arena plays matches between paced bots (slow enough
 to be caught running), and the site lists them and relays their events as server-sent
-events, checked with a plain HTTP client and in headless Chromium."""
+events, checked with a plain HTTP client and in headless Chromium, which draws the table
+as the public sees it (``static/public-table.js``): checked at every step of real matches
+of every game against the engine's own table (``arena.replay.tables``), and followed live
+for every game at 1400x900."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from selenium.webdriver.chrome.webdriver import WebDriver
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
+from arena.games import get_game
 from arena.local_redis import LocalRedis
 from arena.processes import Service
+from arena.replay.tables import table
 from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
 from tests.tournament.conftest import Arena
@@ -43,6 +52,8 @@ def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> I
         real.arena.start_worker("live1", concurrency=2)
         for name in ("paced-a", "paced-b"):
             real.arena.start_bot(name, "paced", "--delay-ms", "4")
+        for name in ("slow-a", "slow-b"):  # for the games of a few hundred decisions
+            real.arena.start_bot(name, "paced", "--delay-ms", "25")
         tournament = real.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
         yield Live(real.arena, tournament, web)
 
@@ -208,3 +219,379 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
     assert followed[-1]["kind"] == "MATCH_EVENT_KIND_ENDED"
     assert shown == [e["sequence"] for e in followed]  # none lost, none twice, in order
     assert status == "The match has ended."
+
+
+# ---- The table as the public sees it --------------------------------------------------
+
+GAMES = ["seep", "bid-euchre", "bridgette", "persian-rummy", "baloot"]
+PACE = {"bid-euchre": "paced"}
+"""Which bots play each game's live match: paced (4 ms a decision) for Bid Euchre's
+thousands of decisions, slow (25 ms) for the games of a few hundred, so that every match
+is still being played when the browser opens it and for a while after."""
+
+
+def engine_steps(game: str, seed: int) -> list[dict[str, Any]]:
+    """A random match played on the engine: before each decision (and at the end), the
+    public events since the last one as the referee streams them, the seat to act and the
+    whole table (``arena.replay.tables``)."""
+    engine = get_game(game)
+    state = engine.new_state(seed, engine.info.resolve_options({}))
+    rng = random.Random(seed)
+    seen = 0
+    steps: list[dict[str, Any]] = []
+    while True:
+        new, seen = state.events[seen:], len(state.events)
+        scores = list(state.scores())
+        events = [
+            {"kind": "MATCH_EVENT_KIND_GAME", "game_kind": e.kind, "text": e.text, "scores": scores}
+            | ({} if e.seat is None else {"seat": e.seat})
+            for e in new
+            if e.public
+        ]
+        over = state.is_terminal()
+        steps.append(
+            {
+                "events": events,
+                "seat": None if over else state.current_seat(),
+                "table": table(state),
+            }
+        )
+        if over:
+            return steps
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def seats_json(game: str, names: Sequence[str] = ("a", "b")) -> list[dict[str, Any]]:
+    info = get_game(game).info
+    return [{"seat": s, "team": t, "name": names[t]} for s, t in enumerate(info.seat_teams)]
+
+
+def normal(pile: dict[str, Any], engine: bool) -> dict[str, Any]:
+    """A pile as the comparison reads it: face-up cards (and who put them there), or a
+    face-down count (None: not known). The engine's face-down piles hold their cards."""
+    down = bool(pile.get("face_down")) if engine else "count" in pile
+    cards = [] if down else list(pile["cards"])
+    seats = pile.get("seats") or [None] * len(cards)
+    count = (len(pile["cards"]) if engine else pile.get("count")) if down else None
+    return {
+        "kind": pile["kind"],
+        "label": pile["label"],
+        "cards": cards,
+        "seats": list(seats) if not down else [],
+        "down": down,
+        "count": count,
+        "unsure": bool(pile.get("unsure")),
+    }
+
+
+def public(seat: int | None, held: Sequence[int | None], piles: Sequence[dict[str, Any]]) -> Any:
+    """What the public may know of a table, in one shape for the engine's and the page's."""
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for p in piles:
+        by_kind.setdefault(p["kind"], []).append(p)
+
+    def of(kind: str) -> list[dict[str, Any]]:
+        return by_kind.get(kind, [])
+
+    trick = [list(zip(p["cards"], p["seats"], strict=True)) for p in of("trick")]
+    return {
+        "seat": seat,
+        "held": list(held),
+        "trick": trick[0] if trick else [],
+        "won": [sorted(p["cards"]) for p in of("won")],
+        "floor": sorted(c for p in of("floor") if not p["down"] for c in p["cards"]),
+        "floor_down": sum(p["count"] or 0 for p in of("floor") if p["down"]),
+        "houses": [(p["label"].split(" (")[0], sorted(p["cards"])) for p in of("house")],
+        "melds": [
+            (p["label"], sorted(zip(p["cards"], p["seats"], strict=True))) for p in of("meld")
+        ],
+        "discard": [
+            (
+                p["label"],
+                p["count"] if p["down"] else list(zip(p["cards"], p["seats"], strict=True)),
+            )
+            for p in of("discard")
+        ],
+        "up": [c for p in of("up_card") for c in p["cards"]],
+        "stock": sum(p["count"] or 0 for p in of("stock")),
+        "unsure": any(p["unsure"] for p in piles),
+    }
+
+
+def engine_public(step: dict[str, Any]) -> Any:
+    t = step["table"]
+    return public(step["seat"], [len(h) for h in t["hands"]], [normal(p, True) for p in t["piles"]])
+
+
+def shown_public(view: dict[str, Any]) -> Any:
+    t = view["table"]
+    return public(view["seat"], t["held"], [normal(p, False) for p in t["piles"]])
+
+
+def differences(engine: Any, shown: Any, unknown: dict[str, int]) -> list[str]:
+    """Where the page's table says otherwise than the engine's. What it marks as not
+    known (a count or the seat to act as None; the floor and houses after a Seep break
+    that the log leaves unsure) is counted in ``unknown``, not compared."""
+    found = []
+    for key, value in engine.items():
+        mine = shown[key]
+        if key == "unsure":
+            continue
+        if key == "held":
+            for seat, (count, said) in enumerate(zip(value, mine, strict=True)):
+                if said is None:
+                    unknown["held"] += 1
+                elif said != count:
+                    found.append(f"seat {seat} holds {count} cards, shown {said}")
+            continue
+        if key == "seat" and mine is None and value is not None:
+            unknown["seat"] += 1
+            continue
+        if key in ("floor", "houses") and shown["unsure"]:
+            unknown[key] += 1
+            continue
+        if key == "discard" and len(value) == len(mine):
+            mine = [
+                (label, said if said is not None else count)
+                for (label, said), (_, count) in zip(mine, value, strict=True)
+            ]
+            unknown["discard"] += sum(1 for (_, said) in shown[key] if said is None)
+        if value != mine:
+            found.append(f"{key}: {value!r}, shown {mine!r}")
+    return found
+
+
+INJECT = """
+const done = arguments[arguments.length - 1];
+if (window.CardArena && window.CardArena.PublicTable) { done(true); return; }
+const script = document.createElement("script");
+script.src = "/static/public-table.js";
+script.onload = () => done(true);
+script.onerror = () => done(false);
+document.head.append(script);
+"""
+
+FOLLOW = """
+const [game, seats, steps] = arguments;
+const table = CardArena.PublicTable.create(game, seats);
+return steps.map((events) => { events.forEach((e) => table.apply(e)); return table.view(); });
+"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_public_table_is_the_engines_at_every_step(live: Live, game: str) -> None:
+    """``public-table.js`` in Chromium, fed the public events of random matches step by
+    step, against the engine's whole table at each: every card it shows, every count
+    and the seat to act are right, and it leaves few unknown."""
+    steps = [engine_steps(game, seed) for seed in (1, 2, 3)]
+    unknown = {"held": 0, "seat": 0, "floor": 0, "houses": 0, "discard": 0}
+    total = 0
+    with browser.chromium() as driver:
+        driver.get(f"{live.web.address}/live")
+        assert driver.execute_async_script(INJECT), "public-table.js did not load"
+        for match in steps:
+            views = driver.execute_script(
+                FOLLOW, game, seats_json(game), [s["events"] for s in match]
+            )
+            assert views[-1]["ended"] and views[-1]["seat"] is None
+            for index, (step, view) in enumerate(zip(match, views, strict=True)):
+                wrong = differences(engine_public(step), shown_public(view), unknown)
+                assert not wrong, (index, wrong, [e["text"] for e in step["events"]])
+            total += len(match)
+    seats = len(seats_json(game))
+    # What stays unknown: the first dealer before anybody bids, a Bid Euchre exchange, a
+    # Bridgette seat discarding face down, the floor after some Seep breaks.
+    assert unknown["seat"] <= total // 20, unknown
+    assert unknown["held"] <= total * seats // 8, unknown
+    assert unknown["floor"] <= total // 6, unknown
+
+
+def press(driver: WebDriver, *keys: str) -> None:
+    actions = ActionChains(driver)
+    for key in keys:
+        actions.send_keys(key)
+    actions.perform()
+
+
+STATE = """
+const app = document.getElementById("live-app");
+const list = document.getElementById("live-events");
+const items = list ? list.querySelectorAll("li") : [];
+const drawn = items[Number(app.dataset.shown)];  // the newest event drawn, when following
+const newest = drawn ? drawn.getBoundingClientRect() : null;
+const box = list ? list.getBoundingClientRect() : null;
+const seat0 = document.querySelector('#live-table section.seat[data-seat="0"]');
+const around = document.querySelector("#live-table .around");
+return {
+  shown: Number(app.dataset.shown), events: Number(app.dataset.events),
+  following: app.dataset.following === "true",
+  seats: document.querySelectorAll("#live-table section.seat").length,
+  newestInSight: newest !== null && newest.bottom <= box.bottom + 1 && newest.top >= box.top - 1,
+  seat0Bottom: seat0 ? seat0.getBoundingClientRect().bottom : null,
+  tableTop: around ? around.getBoundingClientRect().top : null,
+  tableBottom: around ? around.getBoundingClientRect().bottom : null,
+  height: window.innerHeight, scrolled: window.scrollY,
+  position: document.getElementById("live-position").textContent,
+};
+"""
+
+DRAWN = """
+const table = document.getElementById("live-table");
+const count = (node) => node && node.dataset.count !== undefined ? Number(node.dataset.count) : null;
+const seats = [...table.querySelectorAll("section.seat")];
+const turn = seats.find((s) => s.classList.contains("turn"));
+return {
+  seat: turn ? Number(turn.dataset.seat) : null,
+  table: {
+    held: seats.sort((a, b) => a.dataset.seat - b.dataset.seat).map((s) => count(s.querySelector(".backs"))),
+    piles: [...table.querySelectorAll("section.pile")].map((p) => {
+      const cards = [...p.querySelectorAll("[data-card]")];
+      const backs = p.querySelector(".backs");
+      const pile = {
+        kind: p.dataset.kind, label: p.getAttribute("aria-label"), unsure: p.classList.contains("unsure"),
+        cards: cards.map((c) => c.dataset.card),
+        seats: cards.map((c) => { const by = c.querySelector(".by"); return by ? Number(by.textContent.slice(1)) : null; }),
+      };
+      if (backs) pile.count = count(backs);
+      return pile;
+    }),
+  },
+};
+"""
+"""The live table as Chromium drew it, in the shape of public-table.js's view."""
+
+
+def live_state(driver: WebDriver) -> dict[str, Any]:
+    found: dict[str, Any] = driver.execute_script(STATE)
+    return found
+
+
+def in_sight(state: dict[str, Any]) -> None:
+    """The whole table, seat 0 included, is in the window without scrolling."""
+    assert state["scrolled"] == 0
+    assert state["tableTop"] >= 0 and state["tableBottom"] <= state["height"], state
+    assert state["seat0Bottom"] <= state["height"], state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
+    live: Live, game: str
+) -> None:
+    """A real match between paced bots, opened while it is played, in a 1400x900 window:
+    the table shows the public part of every seat and the middle, follows the newest
+    event (the log scrolled to it), holds still when paused while events come in, steps
+    back and forth, and follows again; once the match is over and its replay published,
+    the table drawn at chosen events is the engine's at the same point."""
+    base = live.web.address
+    pace = PACE.get(game, "slow")
+    tournament = live.arena.submit([f"{pace}-a", f"{pace}-b"], deals=1, games=[game])
+    seats = len(seats_json(game))
+    with browser.chromium(1400, 900) as driver:
+        listed = running(live, tournament=tournament.id)
+        t, m = tournament.id, listed["match_id"]
+        driver.get(f"{base}/live/{t}/{m}")
+        stored = live.arena.stub.ListResults(arena_pb2.ListResultsRequest(tournament_id=t))
+        assert m not in {r.public_id for r in stored.results}  # still being played
+        browser.wait_for(
+            driver,
+            "const a = document.getElementById('live-app');"
+            "return a.dataset.events > 5 && document.querySelectorAll("
+            "'#live-table section.seat').length > 0;",
+            timeout=WAIT_S,
+        )
+        first = live_state(driver)
+        assert first["seats"] == seats
+        in_sight(first)
+        # Following: the newest event drawn and in sight in the log, as events come in.
+        browser.wait_for(
+            driver,
+            "const a = document.getElementById('live-app');"
+            "return Number(a.dataset.events) > arguments[0] && a.dataset.shown === "
+            "String(Number(a.dataset.events) - 1);",
+            first["events"],
+            timeout=WAIT_S,
+        )
+        now = live_state(driver)
+        assert now["following"] and now["shown"] == now["events"] - 1
+        assert now["newestInSight"]
+        assert "following the match" in now["position"] or "the end" in now["position"]
+        in_sight(now)
+        # Paused: the table holds still while the match goes on.
+        press(driver, Keys.SPACE)
+        browser.wait_for(
+            driver, "return document.getElementById('live-app').dataset.following === 'false';"
+        )
+        held = live_state(driver)["shown"]
+        browser.wait_for(
+            driver,
+            "return Number(document.getElementById('live-app').dataset.events) > arguments[0] "
+            "|| document.getElementById('live-result').textContent !== '';",
+            held + 3,
+            timeout=WAIT_S,
+        )
+        later = live_state(driver)
+        assert later["shown"] == held and not later["following"]
+        assert "paused" in later["position"]
+        press(driver, Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.ARROW_RIGHT)
+        browser.wait_for(
+            driver,
+            "return document.getElementById('live-app').dataset.shown === arguments[0];",
+            str(held - 1),
+        )
+        press(driver, Keys.END)
+        browser.wait_for(
+            driver,
+            "const a = document.getElementById('live-app');"
+            "return a.dataset.following === 'true' && "
+            "a.dataset.shown === String(Number(a.dataset.events) - 1);",
+        )
+        browser.wait_for(
+            driver,
+            "return document.getElementById('live-result').textContent.startsWith('Final: ')",
+            timeout=WAIT_S * 2,
+        )
+        browser.wait_for(  # the last event drawn
+            driver,
+            "return document.getElementById('live-app').dataset.shown === "
+            "String(document.querySelectorAll('#live-events li').length - 1);",
+        )
+        end = live_state(driver)
+        in_sight(end)
+        live.arena.wait_until(t, timeout=WAIT_S)
+        _, followed = events(base, f"/api/live/{t}/{m}/events")
+        assert end["events"] == len(followed) and end["shown"] == len(followed) - 1
+        status, _, body = get(f"{base}/api/replays/{t}/{m}/frames")
+        assert status == 200, body[:300]
+        frames = json.loads(body)["frames"]
+        # The live event after which each frame's table stands: its public events and
+        # every one before, as the referee streamed them.
+        played = [i for i, e in enumerate(followed) if e["kind"] == "MATCH_EVENT_KIND_GAME"]
+        assert [followed[i]["text"] for i in played] == [
+            e["text"] for f in frames for e in f["events"] if not e["private"]
+        ]
+        middle = next(
+            (
+                f
+                for f in frames[len(frames) // 2 :]
+                if any(p["kind"] == "trick" and p["cards"] for p in f["table"]["piles"])
+            ),
+            frames[len(frames) // 2],
+        )
+        for frame in (middle, frames[-1]):
+            before = sum(
+                1 for f in frames[: frame["index"] + 1] for e in f["events"] if not e["private"]
+            )
+            at = played[before - 1] if before else 0
+            driver.find_elements(By.CSS_SELECTOR, "#live-events li")[at].click()
+            browser.wait_for(
+                driver,
+                "return document.getElementById('live-app').dataset.shown === arguments[0];",
+                str(at),
+            )
+            step = {"seat": frame["seat"], "table": frame["table"]}
+            drawn = driver.execute_script(DRAWN)
+            unknown = {"held": 0, "seat": 0, "floor": 0, "houses": 0, "discard": 0}
+            wrong = differences(engine_public(step), shown_public(drawn), unknown)
+            assert not wrong, (frame["index"], wrong)
+            driver.execute_script("window.scrollTo(0, 0);")  # the click scrolled to the log
+            in_sight(live_state(driver))

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from arena.processes import arena_command, start_service
 from arena.v1 import arena_pb2, referee_pb2
-from arena.web import pages
+from arena.web import bots, pages
 from arena.web.app import create_app, to_dict
 from arena.web.data import (
     MAX_LIMIT,
@@ -222,6 +222,104 @@ def test_elo_is_shown_with_its_interval_and_rows_keep_the_rank_order() -> None:
     assert doc.tables["t"][0].cells[6] == "+12"  # the overall table's per-game Elo column
     empty = Document(pages.leaderboard_table(arena_pb2.Leaderboard(game="seep"), "e"))
     assert [r.cells for r in empty.tables["e"]] == [["No rated matches yet."]]
+
+
+def provisional_board(game: str = "") -> arena_pb2.Leaderboard:
+    """An established bot, a provisional one ranked after it, one that lost every pair
+    (provisional too), one with no rated pair, and (overall) one not in every game."""
+    rows = [
+        arena_pb2.LeaderboardRow(
+            rank=1, group=1, bot="est", elo=-10.2, elo_ci95=40.4, pairs=24,
+            status=arena_pb2.RATING_STATUS_RATED,
+        ),
+        arena_pb2.LeaderboardRow(
+            rank=2, group=1, bot="new", elo=123.6, elo_ci95=266.0, pairs=3,
+            status=arena_pb2.RATING_STATUS_PROVISIONAL, note="provisional: 3 of the 20 pairs",
+        ),
+        arena_pb2.LeaderboardRow(
+            rank=3, group=1, bot="dud", elo=-800.0, elo_ci95=900.0, pairs=6,
+            status=arena_pb2.RATING_STATUS_PROVISIONAL, bound=arena_pb2.RATING_BOUND_AT_MOST,
+            elo_bound=-310.4, note="lost all 6 pairs: at most -310 at 95%",
+        ),
+        arena_pb2.LeaderboardRow(
+            bot="ghost", status=arena_pb2.RATING_STATUS_PROVISIONAL, note="no rated pair yet"
+        ),
+    ]  # fmt: skip
+    if not game:
+        rows.append(
+            arena_pb2.LeaderboardRow(
+                bot="one", status=arena_pb2.RATING_STATUS_INCOMPLETE, pairs=5,
+                note="played seep only (1 of 2 games): not ranked overall",
+            )
+        )  # fmt: skip
+    return arena_pb2.Leaderboard(game=game, matches=40, min_pairs=20, rows=rows)
+
+
+def test_provisional_rows_show_their_estimate_marked_and_the_rule_under_the_table() -> None:
+    doc = Document(html := pages.leaderboard_table(provisional_board(), "t"))
+    assert [r.cells[:4] for r in doc.tables["t"]] == [
+        ["1", "est", "-10 ± 40", "24"],
+        ["2", "new", "+124? ± 266", "3"],
+        ["3", "dud", "≤ -310?", "6"],
+        ["", "ghost", "—", "0"],
+        ["", "one", "incomplete", "5"],
+    ]
+    assert [r.attrs["data-status"] for r in doc.tables["t"]][:2] == ["rated", "provisional"]
+    assert (
+        '<p class="muted ranking" id="t-rule">Ranked by Elo: established ratings (20 pairs or '
+        "more, in every game) first, then provisional ones, marked ?, whose estimates run "
+        "ahead of the truth with fewer pairs (their 95% intervals stay honest).</p>"
+    ) in html
+    established = pages.leaderboard_table(board("a", "b", game="seep"), "e")
+    assert 'id="e-rule"' not in established  # nothing provisional: nothing to explain
+
+
+def test_the_front_page_leads_with_boards_that_rank_someone() -> None:
+    nobody = arena_pb2.Leaderboard(
+        matches=12,
+        rows=[
+            arena_pb2.LeaderboardRow(bot=b, status=arena_pb2.RATING_STATUS_INCOMPLETE, pairs=4)
+            for b in ("a", "b")
+        ],
+        caveats=["no bot is rated in all 2 yet, so none is ranked here"],
+    )
+    seep = provisional_board("seep")
+    order = [("overall", "by-game"), ("by-game", "overall")]
+    for overall, expected in ((provisional_board(), order[0]), (nobody, order[1])):
+        text = pages.index_page(overall, [seep], [], [], ["seep"], "")
+        found = sorted(expected, key=lambda section: text.index(f'<section id="{section}">'))
+        assert tuple(found) == expected
+    text = pages.index_page(nobody, [seep], [], [], ["seep"], "")
+    assert "Note: no bot is rated in all 2 yet, so none is ranked here." in text
+
+
+def test_a_bot_page_shows_where_the_bot_stands_now_on_every_board() -> None:
+    """The bot page's rows are the boards' own: the same rank, cell and status."""
+    boards = [provisional_board(), provisional_board("seep")]
+    history = arena_pb2.RatingHistory(bot="new")
+    text = bots.bot_page(history, ["seep"], "", boards=boards)
+    rows = Document(text).tables["bot-standing"]
+    assert [r.cells[:6] for r in rows] == [
+        ["All games", "new", "2", "+124? ± 266", "3", "provisional"],
+        ["Seep", "new", "2", "+124? ± 266", "3", "provisional"],
+    ]
+    facts = BotFacts(
+        "trick",
+        arena_pb2.RegisteredBot(name="trick", hosted=True),
+        [arena_pb2.HostedBotVersion(version="v1")],
+    )
+    renamed = [arena_pb2.Leaderboard(game="", rows=[arena_pb2.LeaderboardRow(
+        rank=1, group=1, bot="trick@v1", elo=124.0, elo_ci95=266.0, pairs=3,
+        status=arena_pb2.RATING_STATUS_PROVISIONAL,
+    )])]  # fmt: skip
+    hosted = bots.bot_page(arena_pb2.RatingHistory(bot="trick"), [], "", facts, boards=renamed)
+    assert [r.cells[1:4] for r in Document(hosted).tables["bot-standing"]] == [
+        ["trick@v1", "1", "+124? ± 266"]
+    ]
+    nowhere = bots.bot_page(arena_pb2.RatingHistory(bot="x"), [], "", boards=boards)
+    assert [r.cells for r in Document(nowhere).tables["bot-standing"]] == [
+        ["x is on no board yet: it has no rated match."]
+    ]
 
 
 def test_replay_links_quote_ids() -> None:
@@ -452,9 +550,14 @@ def test_a_bot_page_charts_each_board_and_tables_its_points() -> None:
     site = Site(source, "api:1")
     text = site.get("/bots/house").body.decode()
     doc = Document(text)
-    assert doc.tags.count("svg") == 2 and "script" not in doc.tags
+    assert doc.tags.count("svg") == 1 and "script" not in doc.tags
     assert 'id="rating-chart-overall"' in text and 'id="rating-chart-seep"' in text
     assert '<desc id="rating-chart-overall-desc">2 ratings of house, All games from ' in text
+    # A clean sweep's estimate is the prior's: the bound is told, and not drawn.
+    assert (
+        '<p class="muted" id="rating-chart-seep">No estimate to chart: at the latest refit it '
+        "had won every one of its 24 pairs, and the board showed its 95% bound, ≥ +60.</p>"
+    ) in text
     assert [r.cells for r in doc.tables["rating-history-overall"]] == [  # newest first
         ["2023-11-15 23:13:20", "t2", "+36 ± 80", "4", "rated"],
         ["2023-11-14 22:13:20", HOSTILE, "-20 ± 80", "4", "rated"],
@@ -470,7 +573,26 @@ def test_a_bot_page_charts_each_board_and_tables_its_points() -> None:
     assert empty.tags.count("svg") == 0
     assert '<p class="muted" id="rating-chart-overall">No rating to chart yet.</p>' in empty_text
     assert [r.cells for r in empty.tables["rating-history-overall"]] == [["No ratings yet."]]
-    assert "rand has not been rated yet." in site.get("/bots/rand").body.decode()
+    assert (
+        "rand has no rating recorded yet: points are recorded when a tournament finishes "
+        "and as a ladder plays on; the leaderboards show the ratings of every result so far."
+    ) in empty_text
+    # A hosted bot is rated version by version: its page points to them.
+    source.registry["rand"] = BotFacts(
+        "rand",
+        arena_pb2.RegisteredBot(name="rand", hosted=True),
+        [arena_pb2.HostedBotVersion(version="2"), arena_pb2.HostedBotVersion(version="1")],
+    )
+    hosted_text = site.get("/bots/rand").body.decode()
+    assert (
+        '<p id="no-history">rand is rated version by version, each under its own name: '
+        '<a href="/bots/rand%402">rand@2</a>, <a href="/bots/rand%401">rand@1</a>.</p>'
+    ) in hosted_text
+    hosted = Document(hosted_text)
+    assert [r.links for r in hosted.tables["bot-versions"]] == [
+        ["/bots/rand%402"],
+        ["/bots/rand%401"],
+    ]
 
     missing = site.get("/bots/ghost")
     assert missing.status == 404 and "no bot &#x27;ghost&#x27;" in missing.body.decode()

@@ -12,13 +12,14 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
 from google.protobuf import json_format
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.replay.frames import build_frames
 from arena.replay.record import seat_token
@@ -30,7 +31,7 @@ from arena.web.data import Replay
 from arena.web.errors import HttpError
 from arena.web.server import listen, url_of
 from arena.web.viewer import FramesCache
-from tests.replay.matches import FAULTY, SHORT, Played, play_all
+from tests.replay.matches import FAULTY, SHORT, Played, play_all, play_games
 from tests.web.dom import Document
 from tests.web.test_leaderboard_web import chromium, get
 from tests.web.test_pages import HOSTILE, FakeSource
@@ -65,10 +66,35 @@ class ReplaySource(FakeSource):
         return Replay(tournament_id, record, json.dumps(doc), doc)
 
 
+THROWN_IN = "seep-thrown"
+"""A whole Seep match (its default options), whose deals 17 to 20 are thrown in: hands
+of no decision, which start at the frame of the next hand."""
+
+
 @dataclass
 class Served:
     played: Played
     url: str
+    requests: list[tuple[str, int]] = field(default_factory=list)
+    """Every request's path and status, in order."""
+
+
+def noting(app: ASGIApp, seen: list[tuple[str, int]]) -> ASGIApp:
+    """``app``, noting each HTTP request's path and status in ``seen``."""
+
+    async def noted(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                seen.append((scope["path"], message["status"]))
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return noted
 
 
 @pytest.fixture(scope="module")
@@ -78,17 +104,23 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     newer = copy.deepcopy(replays["seep"])
     newer["version"] = 2
     replays["newer"] = newer
+    whole = play_games(Path(tmp_path_factory.mktemp("viewer-seep")), {"seep": {}})
+    replays[THROWN_IN] = whole.replays["seep"]
     sock = listen("127.0.0.1", 0)
     # These tests read every frame and sent request of five matches, far faster than a
     # person steps through them: the per-client budget (test_throttle.py) is lifted.
-    app = create_app("api:1", ReplaySource(replays), costly=Throttle(rate_per_s=1e6, burst=10**6))
+    seen: list[tuple[str, int]] = []
+    app = noting(
+        create_app("api:1", ReplaySource(replays), costly=Throttle(rate_per_s=1e6, burst=10**6)),
+        seen,
+    )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
     thread.start()
     while not server.started and thread.is_alive():
         time.sleep(0.01)
     try:
-        yield Served(played, url_of(sock))
+        yield Served(played, url_of(sock), seen)
     finally:
         server.should_exit = True
         thread.join()
@@ -204,6 +236,9 @@ def test_static_files_ship_in_the_package_and_nothing_else_is_served(served: Ser
     assert headers["X-Frame-Options"] == "DENY"  # no other site may frame it
     status, headers, _ = get(f"{served.url}/static/viewer.css")
     assert status == 200 and headers["Content-Type"] == "text/css; charset=utf-8"
+    for script in ("cards.js", "public-table.js", "live.js"):  # shared with the live page
+        status, headers, _ = get(f"{served.url}/static/{script}")
+        assert status == 200 and headers["Content-Type"] == "text/javascript; charset=utf-8"
     for bad in ("../data.py", "..%2fdata.py", "viewer.py", "nosuch.js", "%2e%2e", "VIEWER.JS"):
         assert get(f"{served.url}/static/{bad}")[0] == 404, bad
 
@@ -218,7 +253,10 @@ def test_the_page_escapes_names_and_keeps_the_text_for_readers_without_js(
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in text
     doc = Document(text)
     assert doc.pres["replay"] == render(served.played.replays["seep"])
-    assert '<script src="/static/viewer.js" defer></script>' in text
+    assert (
+        '<script src="/static/cards.js" defer></script>'
+        '<script src="/static/viewer.js" defer></script>'
+    ) in text
     assert f'data-frames="/api/replays/{TOURNAMENT}/seep/frames"' in text
     assert "https://" not in text.split("<body>")[0]  # nothing from a CDN
 
@@ -242,7 +280,7 @@ class Drawn(Document):
         values = {k: v or "" for k, v in attrs}
         if values.get("id") == "viewer-app":
             self.app = values
-        if values.get("class") == "cards" and values.get("id"):
+        if "cards" in values.get("class", "").split() and values.get("id"):
             self._cards = values["id"]
             self.rows[self._cards] = []
         elif "data-card" in values and self._cards is not None:
@@ -284,7 +322,8 @@ def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
     assert first.app["data-frame"] == "0" and first.app["data-game"] == frames_game(served, match)
     assert first.rows == expected_rows(frames[0])
     assert first.cards and all(label.startswith(card_name(c)) for c, label in first.cards)
-    assert "img" not in first.tags and first.tags.count("script") == 1  # names stay text
+    # Names stay text: no image, and no script but the two the page loads.
+    assert "img" not in first.tags and first.tags.count("script") == 2
     last = drawn(tmp_path / "last", page + f"#d={len(frames) - 1}")
     assert last.app["data-frame"] == str(len(frames) - 1)
     assert last.rows == expected_rows(frames[-1])

@@ -1,4 +1,4 @@
-"""Arguments of ``arena author add``."""
+"""Arguments of ``arena author add`` and ``arena token new``."""
 
 from __future__ import annotations
 
@@ -16,3 +16,18 @@ def author(parser: argparse.ArgumentParser) -> None:
     add.add_argument("name", help="author name (letters, digits, '-', '_', '.')")
     add_api_flag(add)
     add.set_defaults(run="author:add")
+
+
+def token(parser: argparse.ArgumentParser) -> None:
+    new = subcommands(parser).add_parser(
+        "new",
+        help="make a new random token: the operator's for `arena api serve --token-file`, "
+        "the referee's, or the site's read token",
+    )
+    new.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write it to FILE (made readable by its owner only; an existing file is never "
+        "overwritten) instead of printing it",
+    )
+    new.set_defaults(run="author:new_token")

@@ -1,13 +1,16 @@
-"""Arguments of ``arena bot serve|check|register|submit|versions|logs|list|remove``."""
+"""Arguments of ``arena bot serve|check|register|template|submit|versions|logs|list|remove``."""
 
 from __future__ import annotations
 
 import argparse
 
 from arena.cli.parsers import GAME_HELP, add_api_flag, add_tls_server_flags, game, subcommands
+from arena.cli.parsers.match import bot_command
 
 RUNTIMES = ("python3.11", "node20", "binary")
 """``arena.hosting.runtimes.NAMES``, for the help of ``--runtime``."""
+TEMPLATES = ("python", "node")
+"""``arena.cli.bot.TEMPLATES``' keys."""
 
 
 def bot(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +46,19 @@ def bot(parser: argparse.ArgumentParser) -> None:
     check = bots.add_parser(
         "check", help="play a bot against the house bot in every game it claims; exit 1 on a fault"
     )
-    check.add_argument("address", help="the bot, host:port")
+    check.add_argument(
+        "bot",
+        nargs="?",
+        help="the bot: a running one's host:port, or one to start here as `arena test "
+        "--local` takes it (FILE.py[:CLASS], MODULE:CLASS or an example bot)",
+    )
+    check.add_argument(
+        "--bot-command",
+        type=bot_command,
+        metavar="CMD",
+        help="instead of BOT: start the bot with CMD, one process per seat of its team, "
+        "'{port}' in CMD being its port",
+    )
     check.add_argument(
         "--game",
         action="append",
@@ -121,3 +136,18 @@ def bot(parser: argparse.ArgumentParser) -> None:
     )
     add_api_flag(remove)
     remove.set_defaults(run="bot:remove")
+
+    template = bots.add_parser(
+        "template",
+        help="lay out an example bot as a package `arena bot submit` takes as it is, and "
+        "print the command that submits it",
+    )
+    template.add_argument(
+        "kind",
+        choices=TEMPLATES,
+        help="python: the house bot in one file; node: the Node.js example bot with its "
+        "node_modules and the arena's .proto files (needs a checkout of the repository, "
+        "after `make node`)",
+    )
+    template.add_argument("directory", help="where to lay it out (must not exist yet)")
+    template.set_defaults(run="bot:template")

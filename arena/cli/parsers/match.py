@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from arena.cli.common import DEFAULT_API, DEFAULT_REPLAY_DIR
 from arena.cli.parsers import GAME_HELP, add_match_limit_flags, add_referee_flags, game, subcommands
@@ -20,20 +21,22 @@ def match(parser: argparse.ArgumentParser) -> None:
         "play", help="play one match between bots through a referee"
     )
     play.add_argument("--game", required=True, type=game, help=GAME_HELP)
-    bots = play.add_mutually_exclusive_group(required=True)
-    bots.add_argument(
+    play.add_argument(
         "--bot",
-        action="append",
+        action=BotInOrder,
+        type=bot_address,
         metavar="ADDR",
         help="bot address host:port, once per team or once per seat, in order",
     )
-    bots.add_argument(
+    play.add_argument(
         "--bot-command",
-        action="append",
+        action=BotInOrder,
+        type=bot_command,
         metavar="CMD",
         help="start the bot: one process per seat, '{port}' in CMD is its port "
-        "(once per team or once per seat)",
+        "(once per team or once per seat; mixes with --bot in the order given)",
     )
+    play.set_defaults(bot=None, bot_command=None, bots_in_order=None)
     play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
     play.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="game option"
@@ -46,6 +49,51 @@ def match(parser: argparse.ArgumentParser) -> None:
     )
     play.add_argument("--json", action="store_true", help="print the result as JSON")
     play.set_defaults(run="match:play")
+
+
+PORT = "{port}"
+"""``arena.bots.launch.PORT``: where a bot command takes the port it is to listen on."""
+
+
+def bot_command(text: str) -> str:
+    """A ``--bot-command`` flag's type: a command that says where ``{port}`` goes, refused
+    at once otherwise (the process would listen where the arena never looks)."""
+    if PORT not in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} has no {PORT}: the arena starts each process on a free port of its "
+            f"choosing and puts the number where {PORT} is, as in 'python bot.py --port {PORT}'"
+        )
+    return text
+
+
+def bot_address(text: str) -> str:
+    """A ``--bot`` flag's type: the address of a bot already running, not a command."""
+    if PORT in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is a command: --bot-command starts it; --bot takes a running bot's host:port"
+        )
+    return text
+
+
+class BotInOrder(argparse.Action):
+    """``--bot`` and ``--bot-command``, in the order given. ``bot`` lists the addresses;
+    once a command is given, ``bot_command`` lists every bot in order, addresses among
+    the commands (``arena.bots.launch.launched`` passes an address through), so that
+    both flags mix: ``--bot ADDR --bot-command CMD`` is team 0 at ADDR, team 1 started."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        ordered = [*(getattr(namespace, "bots_in_order", None) or []), values]
+        namespace.bots_in_order = ordered
+        if self.dest == "bot":
+            namespace.bot = [*(namespace.bot or []), values]
+        if self.dest == "bot_command" or namespace.bot_command is not None:
+            namespace.bot_command = ordered
 
 
 def replay(parser: argparse.ArgumentParser) -> None:

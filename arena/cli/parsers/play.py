@@ -14,11 +14,13 @@ runs through a referee started in this process, as any match does, and is
 recorded as a replay.
 
 Before each of your moves you see the scores, what happened since your last
-move, the table as your seat sees it (every field of your seat's observation),
-your hand, and the legal actions, numbered. Answer with a number or with an
-action's text (e.g. "play QH", any case); ? shows the help, t the table again,
-q leaves (asks first). A move with no alternative is played for you, with a
-note. Typing a card or call that is not legal says which rule forbids it.
+move, what changed at the table as your seat sees it (the whole table the first
+time, and with t or --full: every field of your seat's observation), your hand,
+and the legal actions, numbered, their cards shown as in your hand. Answer with
+a number or with an action's text (e.g. "play 10♣" or "play TC", any case); ?
+shows the help, t the whole table, q leaves (asks first). A move with no
+alternative is played for you, with a note. Typing a card or call that is not
+legal says which rule forbids it.
 
 In 4-seat games you play one seat (--seat, default 0) and the house bot plays
 your partner, so you see only your own hand; --team T plays both seats of team
@@ -30,12 +32,12 @@ limit), and may run over by what is left of a --time-bank-s bank for the whole
 match (at most 3600). A move not made in time is a fault: the referee plays
 one for you.
 
-Leaving (q, then y, or end of input) stops serving your seats: the referee
-plays their next moves as faults and, at 3 faults, your team forfeits; the
-result and the replay are recorded and printed. Exit code 0 when the match
-ended (played out or forfeited after leaving), 1 for an error (bad option,
-unreachable --vs bot), 2 for a bad command line (such as an unknown game), 130 after Ctrl-C
-(the match is abandoned and not recorded)."""
+Leaving (q, then y; the end of input; or Ctrl-C) is recorded as leaving: your
+team forfeits at once, with a "left" fault, and the result and the replay are
+recorded and printed. Exit code 0 when the match ended (played out or forfeited
+after leaving), 1 for an error (bad option, unreachable --vs bot), 2 for a bad
+command line (such as an unknown game), 130 after a second Ctrl-C (the match is
+abandoned and not recorded)."""
 
 
 def play(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +78,11 @@ def play(parser: argparse.ArgumentParser) -> None:
         default=3600.0,
         help="seconds a move may run over its deadline, in all, for the match; "
         "at most 3600 (default 3600; 0 for none)",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="show the whole table before every move, not only what changed",
     )
     parser.add_argument(
         "--replay-dir",

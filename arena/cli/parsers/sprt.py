@@ -16,11 +16,13 @@ def test(parser: argparse.ArgumentParser) -> None:
         "Plays NEW against OLD in one game until a generalized SPRT accepts H0 "
         "(NEW is not better by elo1) or H1 (NEW is better by elo0 or more), printing the "
         "log-likelihood ratio, its bounds and the Elo estimate as it goes. Exit 0 when "
-        "H1 is accepted, 1 otherwise. With --local, NEW and OLD are bots on this machine "
-        "(an example bot such as random or bid-euchre-basic, FILE.py[:CLASS] or "
-        "MODULE:CLASS, constructed with no arguments for every match), played in duplicate "
-        "pairs on all cores with no arena: the same test, seeds and scoring; a bot that "
-        "raises or answers an illegal action stops it."
+        "H1 is accepted, 1 otherwise. With --games N, plays exactly N units instead and "
+        "reports, as cutechess does, won/drawn/lost, the score, the Elo difference with "
+        "its 95% interval and the likelihood of superiority (exit 0). With --local, NEW "
+        "and OLD are bots on this machine (an example bot such as random or "
+        "bid-euchre-basic, FILE.py[:CLASS] or MODULE:CLASS, constructed with no arguments "
+        "for every match), played in duplicate pairs on all cores with no arena: the same "
+        "test, seeds and scoring; a bot that raises or answers an illegal action stops it."
     )
     parser.add_argument(
         "new",
@@ -29,15 +31,22 @@ def test(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--vs", required=True, metavar="OLD", help="the entry it is tested against")
     parser.add_argument("--game", required=True, type=game, help=f"the {GAME_HELP}")
-    parser.add_argument("--elo0", type=float, default=0.0, help="Elo of H0 (default 0)")
-    parser.add_argument("--elo1", type=float, default=5.0, help="Elo of H1 (default 5)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")
-    parser.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="play exactly N units and report the strength, with no SPRT: N duplicate "
+        "pairs (2N matches) with --local or --fair-play sealed|trusted, N matches in open "
+        "play (an even number: each deal in both seatings)",
+    )
+    parser.add_argument("--elo0", type=float, help="SPRT: Elo of H0 (default 0)")
+    parser.add_argument("--elo1", type=float, help="SPRT: Elo of H1 (default 5)")
+    parser.add_argument("--alpha", type=float, help="SPRT: false H1 rate (default 0.05)")
+    parser.add_argument("--beta", type=float, help="SPRT: false H0 rate (default 0.05)")
     parser.add_argument(
         "--max-units",
         type=int,
-        default=0,
-        help="stop undecided after this many units (default and most: 100000)",
+        help="SPRT: stop undecided after this many units (default and most: 100000)",
     )
     parser.add_argument(
         "--fair-play",

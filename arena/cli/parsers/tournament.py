@@ -133,6 +133,13 @@ def tournament(parser: argparse.ArgumentParser) -> None:
     add_match_limit_flags(run, "seat and match")
     run.add_argument("--name", default="", help="a label for listings")
     run.add_argument("--wait", action="store_true", help="show progress, then the leaderboard")
+    run.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="print the tournament's id alone (for scripts: id=$(arena tournament run ... -q)); "
+        "with --wait, print nothing more unless it does not finish",
+    )
     add_api_flag(run)
     run.set_defaults(run="tournament:run")
 

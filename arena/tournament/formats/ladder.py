@@ -41,7 +41,9 @@ and the unit counter, so the ladder is reproducible from its seed, its fields an
 results. Games take turns: the counter cycles through the games two current entries play.
 
 The state is bounded by the entries, not the results: the counter, per game and pairing
-the W/D/L counts, and the units in flight with the halves of them that have arrived.
+the W/D/L counts, the units in flight with the halves of them that have arrived, and the
+suspensions (``arena.tournament.formats.ladder_suspension``): an entry suspended for
+forfeiting or faulting all its latest matches is not paired until its Hello answers.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ import numpy.typing as npt
 
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.elo import Counts, K, Outcome, count_outcomes, fit_counts
+from arena.tournament.formats import ladder_suspension
 from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State, unit_matches
 from arena.tournament.schedule import ScheduledMatch
 
@@ -64,8 +67,8 @@ Matrix = npt.NDArray[np.float64]
 
 
 class Ladder(Format):
-    """Never decided. ``standings`` is left the base's ``{}``, so the API shows none: the
-    live leaderboard is the ladder's standings."""
+    """Never decided. Its ranking is the live leaderboard; ``standings`` shows only the
+    entries it has suspended."""
 
     name = "ladder"
 
@@ -86,14 +89,21 @@ class Ladder(Format):
         # out: {unit number: {game, a, b, halves: {"a"|"b": paired half or None}}}.
         return {"units": 0, "counts": {}, "out": {}}
 
-    def players(self, game: str) -> list[str]:
-        """The current entries that play ``game``, sorted so that the order the scheduler
-        lists them in cannot change a draw."""
-        return sorted({e for e in self.field.entries if game in self.field.games_of.get(e, ())})
+    def players(self, game: str, state: State | None = None) -> list[str]:
+        """The current entries that play ``game``, less those ``state`` suspends, sorted
+        so that the order the scheduler lists them in cannot change a draw."""
+        held = ladder_suspension.suspended(state) if state is not None else {}
+        return sorted(
+            {
+                e
+                for e in self.field.entries
+                if game in self.field.games_of.get(e, ()) and e not in held
+            }
+        )
 
     def next(self, state: State, room: int) -> tuple[State, list[ScheduledMatch]]:
         units = room // 2  # whole units only
-        playable = [g for g in self.field.games if len(self.players(g)) >= 2]
+        playable = [g for g in self.field.games if len(self.players(g, state)) >= 2]
         if units < 1 or not playable:
             return state, []
         boards: dict[str, _Board] = {}
@@ -127,7 +137,7 @@ class Ladder(Format):
 
     def board(self, state: State, game: str) -> _Board:
         """``game``'s current entries, fitted, with the units in flight counted as played."""
-        players = self.players(game)
+        players = self.players(game, state)
         current = set(players)
         counts: Counts = {
             (a, b): (row[0], row[1], row[2])
@@ -168,6 +178,14 @@ class Ladder(Format):
                 for i in range(3):
                     row[i] += wdl[i]
         return state
+
+    def standings(self, state: State) -> dict[str, Any]:
+        return {"ladder": ladder_suspension.standings(state)}
+
+    def unit_number(self, match_id: str) -> int | None:
+        """The unit number of one of this ladder's match ids (None: not one)."""
+        found = self.unit_of(match_id)
+        return int(found[0]) if found is not None and found[0].isdigit() else None
 
     def unit_of(self, match_id: str) -> tuple[str, str] | None:
         """The unit number and half (``a`` or ``b``) of one of this ladder's match ids."""

@@ -1,32 +1,17 @@
 // The Card Arena replay viewer: draws one frame of /api/replays/{t}/{m}/frames at a
-// time, seats around a table, and fetches what a chosen seat was sent at a frame from
-// .../frames/{index}/sent (the frames leave it out: it is most of their size). Plain
-// JavaScript, no build step, nothing loaded from elsewhere. Every text goes in through
-// textContent or setAttribute, never as HTML: bot names are user input.
+// time on the card table of cards.js (which the live page draws too), and fetches what a
+// chosen seat was sent at a frame from .../frames/{index}/sent (the frames leave it out:
+// it is most of their size). Plain JavaScript, no build step, nothing loaded from
+// elsewhere. Every text goes in through textContent or setAttribute, never as HTML: bot
+// names are user input.
 "use strict";
 
 (function () {
   const FRAMES_FORMAT = "card-arena-replay-frames";
   const FRAMES_VERSION = 2;
   const PLAY_MS = 900;
-  const RANKS = {
-    A: "ace", K: "king", Q: "queen", J: "jack", T: "10", 9: "9", 8: "8", 7: "7",
-    6: "6", 5: "5", 4: "4", 3: "3", 2: "2",
-  };
-  const SUITS = {
-    C: ["clubs", "\u2663", "black"], D: ["diamonds", "\u2666", "red"],
-    H: ["hearts", "\u2665", "red"], S: ["spades", "\u2660", "black"],
-  };
-  const SPECIALS = { GC: "Grand Colon", RC: "Royal Colon", LC: "Little Colon" };
-  // Where each seat sits, seat 0 at the bottom, the others in the order play passes.
-  const POSITIONS = {
-    clockwise: ["south", "west", "north", "east"],
-    "counter-clockwise": ["south", "east", "north", "west"],
-    facing: ["south", "north"],
-  };
-  // Piles in the middle of the table; the rest (cards taken, the stock, cards put
-  // aside face down) lie beside it.
-  const ASIDE = { won: true, stock: true };
+  const CA = window.CardArena;
+  const el = CA.el;
 
   const root = document.getElementById("viewer");
   if (!root) return;
@@ -37,61 +22,6 @@
   const ui = {};
   const sentCache = new Map(); // frame index -> {request} or {error}, or a pending fetch
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs || {})) {
-      if (value !== null && value !== undefined && value !== false) {
-        node.setAttribute(name, String(value));
-      }
-    }
-    for (const child of children) {
-      if (child === null || child === undefined) continue;
-      node.append(typeof child === "string" ? document.createTextNode(child) : child);
-    }
-    return node;
-  }
-
-  function cardName(code) {
-    if (SPECIALS[code]) return SPECIALS[code];
-    if (code[0] === "X") return "joker " + code.slice(1);
-    const suit = SUITS[code[1]];
-    return suit ? RANKS[code[0]] + " of " + suit[0] : code;
-  }
-
-  function card(code, seat, faceDown) {
-    let face = code;
-    let colour = "special";
-    if (SUITS[code[1]] && code[0] !== "X") {
-      face = (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]][1];
-      colour = SUITS[code[1]][2];
-    }
-    let label = cardName(code);
-    if (seat !== null && seat !== undefined) label += ", from seat " + seat;
-    if (faceDown) label += " (face down)";
-    const node = el(
-      "span",
-      {
-        class: "card " + colour + (faceDown ? " down" : ""),
-        role: "img",
-        "aria-label": label,
-        title: label,
-        "data-card": code,
-      },
-      el("span", { class: "face", "aria-hidden": "true" }, face),
-    );
-    if (seat !== null && seat !== undefined) {
-      node.append(el("span", { class: "by", "aria-hidden": "true" }, "s" + seat));
-    }
-    return node;
-  }
-
-  function cards(codes, seats, faceDown, id) {
-    const row = el("div", { class: "cards", id: id || null });
-    if (!codes.length) row.append(el("span", { class: "muted" }, "none"));
-    codes.forEach((code, i) => row.append(card(code, seats ? seats[i] : null, faceDown)));
-    return row;
-  }
-
   function seatLabel(seat) {
     const s = data.seats[seat];
     return "seat " + seat + " (" + s.name + ")";
@@ -100,6 +30,12 @@
   function fail(message) {
     stop();
     root.replaceChildren(el("p", { class: "error", id: "viewer-error", role: "alert" }, message));
+  }
+
+  // Hands of no decision, thrown in before anybody played: nothing of theirs to show
+  // (the next hand's first frame says how they ended).
+  function thrownIn(hand) {
+    return hand.decisions === 0 && hand.end === "throw_in";
   }
 
   function build() {
@@ -120,11 +56,18 @@
       button("forward", "Forward \u25b6", "Next decision", "ArrowRight", () => go(at + 1)),
       button("last", "Last \u00bb", "Last frame", "End", () => go(frames.length - 1)),
     );
+    // One option per hand, valued by its number: several hands thrown in one after the
+    // other start at the same frame, so a frame would not name one.
     ui.hand = el("select", { id: "hand-select", "aria-label": "Jump to hand" });
     for (const hand of data.hands) {
-      ui.hand.append(el("option", { value: hand.frame }, "Hand " + hand.number));
+      const option = el("option", { value: hand.number }, "Hand " + hand.number + (thrownIn(hand) ? " (thrown in)" : ""));
+      if (thrownIn(hand)) option.disabled = true;
+      ui.hand.append(option);
     }
-    ui.hand.addEventListener("change", () => go(Number(ui.hand.value)));
+    ui.hand.addEventListener("change", () => {
+      const hand = data.hands.find((h) => String(h.number) === ui.hand.value);
+      if (hand) go(hand.frame);
+    });
     ui.seat = el("select", { id: "seat-select", "aria-label": "Show what a seat was sent" });
     ui.seat.append(el("option", { value: "-1" }, "Full view"));
     for (const s of data.seats) {
@@ -138,17 +81,20 @@
       el("label", { for: "seat-select" }, " View "), ui.seat,
     );
     ui.frame = el("div", { id: "frame" });
+    ui.info = el("div", { id: "info" });
     ui.sent = el("aside", { id: "sent", "aria-label": "What the seat's bot was sent" });
-    ui.views = el("div", { class: "views" }, ui.frame, ui.sent);
+    ui.log = el("div", { id: "log" });
     const keys = el(
       "p",
       { class: "muted keys" },
       "Keys: \u2190 \u2192 step, Home/End first/last, Space play/pause, PageUp/PageDown or [ ] previous/next hand.",
     );
+    ui.side = el("div", { class: "side" }, ui.info, ui.sent, ui.log, keys);
+    ui.views = el("div", { class: "views" }, ui.frame, ui.side);
     const app = el(
       "div",
       { id: "viewer-app", "data-game": data.game, "data-frames": frames.length },
-      ui.position, controls, pickers, keys,
+      el("div", { class: "bar" }, ui.position, controls, pickers),
       ui.views,
     );
     if (data.faults_before_play.length) {
@@ -169,98 +115,64 @@
     return box;
   }
 
-  function seatPanel(frame, seat) {
-    const s = data.seats[seat];
-    const hand = frame.table.hands[seat];
-    const turn = frame.seat === seat;
-    const faulted = frame.faults.some((f) => f.seat === seat);
-    const panel = el(
-      "section",
-      {
-        class: "seat" + (turn ? " turn" : "") + (faulted ? " faulted" : "") + (seatShown === seat ? " chosen" : ""),
-        "data-seat": seat,
-        "data-position": position(seat),
-        "aria-label": "Seat " + seat + ", " + s.name + (turn ? ", to act" : ""),
-      },
-      el("h3", {}, "Seat " + seat + " ", el("span", { class: "name" }, s.name), " ", el("span", { class: "muted" }, "team " + s.team + (turn ? " \u2014 to act" : ""))),
-      cards(hand, null, false, "hand-" + seat),
-    );
-    return panel;
-  }
-
-  function position(seat) {
-    const around = POSITIONS[data.direction] || POSITIONS.clockwise;
-    return around[seat % around.length];
-  }
-
   // The engines deal the next hand in the step that ends one, so no frame shows a
-  // finished hand: the first frame after it says how it ended.
+  // finished hand: the first frame after it says how it ended (and how any hands thrown
+  // in right after it did).
   function handEnd(frame) {
-    const hand = data.hands.find((h) => h.end_frame === frame.index);
-    if (!hand) return null;
+    const ended = data.hands.filter((h) => h.end_frame === frame.index);
+    if (!ended.length) return null;
+    const first = ended[0];
+    const last = ended[ended.length - 1];
     // The engines' own words name the scores; the stored summary does not.
     const said = frame.events.filter((e) => e.hand_end).map((e) => e.text);
     const how = said.length
       ? said.join("; ")
-      : hand.end + " \u2014 scores after it " + hand.scores.join(" : ");
-    return el("p", { class: "hand-end", id: "hand-end", role: "status", "data-hand": hand.number },
-      el("strong", {}, "Hand " + hand.number + " ended: "), how);
+      : first.end + " \u2014 scores after it " + last.scores.join(" : ");
+    const which = ended.length === 1 ? "Hand " + first.number : "Hands " + first.number + " to " + last.number;
+    return el("p", { class: "hand-end", id: "hand-end", role: "status", "data-hand": first.number },
+      el("strong", {}, which + " ended: "), how);
   }
 
-  function pileView(pile, i) {
-    return el("section", { class: "pile " + pile.kind, "data-kind": pile.kind, "aria-label": pile.label },
-      el("h4", {}, pile.label + (pile.face_down ? " (face down)" : "")),
-      cards(pile.cards, pile.seats || null, !!pile.face_down, "pile-" + i));
+  function view(frame) {
+    return {
+      game: data.game,
+      direction: data.direction,
+      seats: data.seats,
+      seat: frame.seat,
+      scores: frame.scores,
+      faulted: frame.faults.map((f) => f.seat),
+      chosen: seatShown,
+      table: frame.table,
+    };
   }
 
-  function frameView(frame) {
-    const view = el("div", { class: "table-view", "data-frame": frame.index });
-    const t = frame.table;
-    const scores = el("table", { id: "scores" });
-    const head = el("tr", {}, el("th", { scope: "col" }, data.game === "bridgette" ? "Seat" : "Team"), el("th", { scope: "col" }, "Bots"), el("th", { scope: "col" }, "Score"));
-    scores.append(el("caption", {}, "Scores: " + t.scores_are), el("thead", {}, head));
-    const body = el("tbody");
-    frame.scores.forEach((score, side) => {
-      const names = data.seats.filter((s) => (data.game === "bridgette" ? s.seat : s.team) === side).map((s) => s.name);
-      body.append(el("tr", { "data-side": side }, el("td", {}, String(side)), el("td", { class: "text" }, names.join(", ")), el("td", {}, String(score))));
-    });
-    scores.append(body);
-
-    const around = el("div", { class: "around seats-" + t.hands.length, role: "group", "aria-label": "The table" });
-    t.hands.forEach((_, seat) => around.append(seatPanel(frame, seat)));
-    const centre = el("div", { class: "piles centre" });
-    const aside = el("div", { class: "piles aside" });
-    t.piles.forEach((pile, i) => {
-      (ASIDE[pile.kind] || pile.face_down ? aside : centre).append(pileView(pile, i));
-    });
-    around.append(centre);
-    const facts = el("dl", { class: "facts" }, el("dt", {}, "Phase"), el("dd", {}, t.phase));
-    for (const [label, text] of t.facts) facts.append(el("dt", {}, label), el("dd", {}, text));
-
-    view.append(el("div", { class: "strip" }, scores, facts));
+  function infoView(frame) {
+    const shown = view(frame);
+    const parts = [];
     const ended = handEnd(frame);
-    if (ended) view.append(ended);
-    if (frame.faults.length) view.append(faultList(frame.faults, "Fault at this decision"));
+    if (ended) parts.push(ended);
+    if (frame.faults.length) parts.push(faultList(frame.faults, "Fault at this decision"));
     if (frame.action) {
       const a = frame.action;
-      view.append(
+      parts.push(
         el("p", { class: "action" + (a.substituted ? " substituted" : ""), id: "action" },
           seatLabel(frame.seat) + " \u2192 ", el("strong", {}, a.text),
           " (" + a.think_ms.toFixed(1) + " ms" + (a.substituted ? ", played by the referee after the fault" : "") + ")"),
       );
     } else {
-      view.append(el("p", { class: "action", id: "action" }, endText()));
+      parts.push(el("p", { class: "action", id: "action" }, endText()));
     }
-    view.append(around);
-    if (aside.childNodes.length) view.append(aside);
-    if (frame.events.length) {
-      const list = el("ul", { class: "events" });
-      for (const e of frame.events) {
-        list.append(el("li", { class: (e.private ? "private" : "") + (e.hand_end ? " hand-end" : "") }, e.text + (e.private ? " (seen by " + (e.seat === null ? "nobody" : "its seat") + ")" : "")));
-      }
-      view.append(el("details", { class: "log", open: "" }, el("summary", {}, "What happened before this frame"), list));
+    parts.push(CA.scores(shown), CA.facts(shown));
+    return parts;
+  }
+
+  function logView(frame) {
+    if (!frame.events.length) return [];
+    const list = el("ul", { class: "events" });
+    for (const e of frame.events) {
+      list.append(el("li", { class: (e.private ? "private" : "") + (e.hand_end ? " hand-end" : "") }, e.text + (e.private ? " (seen by " + (e.seat === null ? "nobody" : "its seat") + ")" : "")));
     }
-    return view;
+    return [el("details", { class: "log", open: "" }, el("summary", {}, "What happened before this frame"), list)];
   }
 
   function endText() {
@@ -332,12 +244,13 @@
 
   function show() {
     const frame = data.frames[at];
-    const hand = data.hands.filter((h) => h.frame <= at).pop();
     ui.position.textContent = "Frame " + at + " of " + (data.frames.length - 1) + " \u00b7 hand " + frame.hand +
       (frame.kind === "decision" ? " \u00b7 decision " + frame.decision + ": " + seatLabel(frame.seat) + " to act" : " \u00b7 where the match stopped");
-    if (hand) ui.hand.value = String(hand.frame);
-    ui.frame.replaceChildren(frameView(frame));
+    ui.hand.value = String(frame.hand); // the hand the header names
+    ui.frame.replaceChildren(CA.board(view(frame)));
+    ui.info.replaceChildren(...infoView(frame));
     ui.sent.replaceChildren(...sentView(frame));
+    ui.log.replaceChildren(...logView(frame));
     ui.views.classList.toggle("full", seatShown < 0);
     ui.app.setAttribute("data-frame", String(at));
     ui.app.setAttribute("data-seat-shown", String(seatShown));
@@ -353,7 +266,7 @@
   }
 
   function handJump(step) {
-    const starts = data.hands.map((h) => h.frame);
+    const starts = [...new Set(data.hands.map((h) => h.frame))];
     const current = starts.filter((f) => f <= at).length - 1;
     const target = starts[Math.max(0, Math.min(starts.length - 1, current + step))];
     if (target !== undefined) go(step < 0 && starts[current] < at ? starts[current] : target);
@@ -369,7 +282,7 @@
     if (timer !== null) { stop(); return; }
     if (at >= data.frames.length - 1) go(0);
     timer = setInterval(() => go(at + 1), PLAY_MS);
-    ui.play.textContent = "\u23f8 Pause";
+    ui.play.textContent = "\u25ae\u25ae Pause";
     ui.play.setAttribute("aria-label", "Pause");
     ui.play.setAttribute("aria-pressed", "true");
   }

@@ -93,7 +93,9 @@ def test_is_registered_never_decides_and_needs_a_game() -> None:
     total = built.total()  # asked of it as of any format, before it is known a Ladder
     assert isinstance(built, Ladder) and formats.FORMATS["ladder"] is Ladder
     state = built.start()
-    assert total is None and not built.decided(state) and built.standings(state) == {}
+    assert total is None and not built.decided(state)
+    # Its ranking is the live leaderboard: its standings show only whom it suspended.
+    assert built.standings(state) == {"ladder": {"suspended": [], "suspend_after": 5}}
     with pytest.raises(InvalidFormat, match="a ladder plays one or more games: name them"):
         ladder("ab", games=())
 
