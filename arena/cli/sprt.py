@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arena import wire
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api
-from arena.cli.tournament import FAIR_PLAY_CHOICES, summary
+from arena.cli.tournament import FAIR_PLAY_CHOICES, progress_bar, summary
 from arena.ratings.compare import los
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.sprt import elo_estimate
@@ -300,7 +300,9 @@ def fixed_test(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         tournament = api.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=spec), timeout=60)
         print(summary(tournament))
-        last = _follow_matches(api, tournament.id)
+        last = progress_bar(api, tournament.id, "test")
+        if last is None:
+            raise CliError(f"test {tournament.id}: no progress received")
         if last.state != arena_pb2.TOURNAMENT_STATE_FINISHED:
             raise CliError(f"test {last.id} stopped before its last match: {summary(last)}")
         records = _results(api, tournament.id)
@@ -309,25 +311,6 @@ def fixed_test(args: argparse.Namespace) -> None:
         print(f"{count(void, unit)} without a result (no contest), not rated")
     for line in found.lines(args.new, args.vs, unit):
         print(line)
-
-
-def _follow_matches(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> arena_pb2.Tournament:
-    """Show the matches played as a bar until the tournament ends; the last update."""
-    last = None
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-    ) as progress:
-        task = progress.add_task(f"test {tournament_id}", total=None)
-        for update in api.WatchTournament(arena_pb2.WatchTournamentRequest(id=tournament_id)):
-            last = update
-            progress.update(task, total=update.matches_total, completed=update.matches_done)
-    if last is None:
-        raise CliError(f"test {tournament_id}: no progress received")
-    return last
 
 
 def _results(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> list[arena_pb2.MatchRecord]:

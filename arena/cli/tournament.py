@@ -138,28 +138,36 @@ def run(args: argparse.Namespace) -> None:
             follow(api, tournament.id, quiet=args.quiet)
 
 
-def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str, quiet: bool = False) -> None:
-    """Progress until the tournament ends, then its standings and leaderboard (``quiet``:
-    nothing, unless it did not finish)."""
-    console = Console(stderr=True, quiet=quiet)
+def progress_bar(
+    api: arena_pb2_grpc.ArenaStub, tournament_id: str, label: str, quiet: bool = False
+) -> arena_pb2.Tournament | None:
+    """The tournament's matches as a bar on stderr, with what holds it up, until it ends;
+    its last update (None if none came)."""
     last = None
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=console,
+        console=Console(stderr=True, quiet=quiet),
     ) as progress:
-        task = progress.add_task(f"tournament {tournament_id}", total=None)
+        task = progress.add_task(f"{label} {tournament_id}", total=None)
         for update in api.WatchTournament(arena_pb2.WatchTournamentRequest(id=tournament_id)):
             waiting = held_up_text(update)
             progress.update(
                 task,
                 total=update.matches_total,
                 completed=update.matches_done,
-                description=f"tournament {tournament_id}" + (f": {waiting}" if waiting else ""),
+                description=f"{label} {tournament_id}" + (f": {waiting}" if waiting else ""),
             )
             last = update
+    return last
+
+
+def follow(api: arena_pb2_grpc.ArenaStub, tournament_id: str, quiet: bool = False) -> None:
+    """Progress until the tournament ends, then its standings and leaderboard (``quiet``:
+    nothing, unless it did not finish)."""
+    last = progress_bar(api, tournament_id, "tournament", quiet)
     if last is None or last.state != arena_pb2.TOURNAMENT_STATE_FINISHED:
         raise CliError(
             f"tournament {tournament_id} stopped: {summary(last) if last else 'no progress'}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -201,6 +202,10 @@ def test_every_formats_match_ids_lead_to_logs_replays_and_pages(
         ladder = stack.submit([], games=["seep"], format=arena_pb2.FORMAT_LADDER).id
         stack.wait_until(ladder, done=1)
         stack.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=ladder))
+        for _ in range(600):  # its schedule's ids are published once no match is in play
+            if stack.get(ladder).seed.revealed:
+                break
+            time.sleep(0.1)
         played["ladder"] = ladder
         web = start_service(
             arena_command("leaderboard", "serve", "--port", "0", "--api", stack.api.address)
