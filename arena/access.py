@@ -175,9 +175,15 @@ class TokenCheck(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
 
 def holds_token(metadata: Iterable[tuple[str, Any]] | None, token: str | None) -> bool:
     """Whether a call's ``metadata`` carries ``token``; every caller holds no token."""
-    if not token:
-        return True
-    return hmac.compare_digest(_sent(metadata).encode(), f"Bearer {token}".encode())
+    return not token or holds_any(metadata, (token,))
+
+
+def holds_any(metadata: Iterable[tuple[str, Any]] | None, tokens: Iterable[str | None]) -> bool:
+    """Whether a call's ``metadata`` carries one of ``tokens``: a token a server was not
+    given (None or empty) is held by nobody (the read token, the operator's on a server
+    left open), unlike ``holds_token``'s."""
+    sent = _sent(metadata).encode()
+    return any(token and hmac.compare_digest(sent, f"Bearer {token}".encode()) for token in tokens)
 
 
 def sent_token(metadata: Iterable[tuple[str, Any]] | None) -> str:

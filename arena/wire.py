@@ -18,10 +18,11 @@ payloads into ``LegalAction.payload``, both named after the game (``bid-euchre``
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import timedelta
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2, timestamp_pb2
@@ -159,28 +160,60 @@ LEGAL_ACTION_CACHE_SIZE = 1 << 13
 """Legal actions kept converted, by game and id (here and in ``arena.wire_bytes``). Most
 games have a few hundred ids; Persian Rummy's melds and lay-offs are many, and a referee
 met about ten new ones a match, so at 65,536 these caches grew for thousands of matches
-(``bench.referee_memory``). A full cache starts afresh; the common ids come straight back."""
-_legal_actions: dict[tuple[str, int], bot_pb2.LegalAction] = {}
+(``bench.referee_memory``). A full cache drops its oldest action, not all of them."""
+
+Converted = TypeVar("Converted")
 
 
-def legal_action(state: State, action: int) -> bot_pb2.LegalAction:
-    """The wire form of a legal action. Cached: an id means the same action for the whole
-    game (the engine contract), so its text and payload never change."""
+class LegalActionCache(Generic[Converted]):
+    """Legal actions in a wire form, ``convert(state, action)`` made at an action's first
+    use and kept by game and id: an id means the same action for the whole game (the
+    engine contract), so any state of the game converts it alike and the result never
+    changes (an ``lru_cache`` would key on the state too). Keeps ``size`` actions and
+    drops the oldest first, one at a time. A hit is one lookup in the C ``OrderedDict``:
+    moving it to the end as well (least recently used order) would cost every request
+    more than converting a common action again after a cache's worth of new ones. Threads
+    may share one: each step is one call into the ``OrderedDict``."""
+
+    def __init__(
+        self, convert: Callable[[State, int], Converted], size: int = LEGAL_ACTION_CACHE_SIZE
+    ) -> None:
+        self._convert = convert
+        self._size = size
+        self._kept: OrderedDict[tuple[str, int], Converted] = OrderedDict()
+
+    def get(self, state: State, action: int) -> Converted:
+        """``action`` converted, from the cache or made now and kept."""
+        key = (state.game_info.name, action)
+        kept = self._kept
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = self._convert(state, action)
+            if len(kept) > self._size:
+                kept.popitem(last=False)
+        return found
+
+
+def _convert_legal_action(state: State, action: int) -> bot_pb2.LegalAction:
     game_name = state.game_info.name
-    cached = _legal_actions.get((game_name, action))
-    if cached is not None:
-        return cached
     kind, value = state.action_payload(action)
     payload = _payload_class(game_name)(**{kind: _payload_converters(game_name)[kind](value)})
-    message = bot_pb2.LegalAction(
+    return bot_pb2.LegalAction(
         id=action,
         text=state.action_text(action),
         **{field_name(game_name): payload},
     )
-    if len(_legal_actions) >= LEGAL_ACTION_CACHE_SIZE:
-        _legal_actions.clear()
-    _legal_actions[(game_name, action)] = message
-    return message
+
+
+_legal_actions = LegalActionCache(_convert_legal_action)
+"""Legal actions as ``LegalAction`` messages, by game and id."""
+
+
+def legal_action(state: State, action: int) -> bot_pb2.LegalAction:
+    """The wire form of a legal action. Cached (``LegalActionCache``): an id means the same
+    action for the whole game (the engine contract), so its text and payload never change.
+    Callers must not mutate the result."""
+    return _legal_actions.get(state, action)
 
 
 @lru_cache(maxsize=256)

@@ -235,20 +235,14 @@ _DECISION_INDEX_TAG = varint(
     bot_pb2.ActRequest.DESCRIPTOR.fields_by_name["decision_index"].number << 3
 )
 _TIME_BANK_TAG = varint(bot_pb2.ActRequest.DESCRIPTOR.fields_by_name["time_bank"].number << 3 | 2)
-_legal_actions: dict[tuple[str, int], bytes] = {}
 
 
-def _legal_action(state: State, action: int) -> bytes:
-    key = (state.game_info.name, action)
-    piece = _legal_actions.get(key)
-    if piece is None:
-        if len(_legal_actions) >= wire.LEGAL_ACTION_CACHE_SIZE:
-            _legal_actions.clear()
-        piece = _LEGAL_ACTIONS_TAG + _delimited(
-            wire.legal_action(state, action).SerializeToString()
-        )
-        _legal_actions[key] = piece
-    return piece
+def _legal_action_piece(state: State, action: int) -> bytes:
+    return _LEGAL_ACTIONS_TAG + _delimited(wire.legal_action(state, action).SerializeToString())
+
+
+_legal_action = wire.LegalActionCache(_legal_action_piece).get
+"""A legal action's piece of the request, by game and id (``wire.LegalActionCache``)."""
 
 
 @lru_cache(maxsize=1024)

@@ -9,7 +9,6 @@ defined here.
 from __future__ import annotations
 
 from arena.games.seep import (
-    _FLOORS,
     ADD_BASE,
     BREAK_BASE,
     BUILD_BASE,
@@ -49,7 +48,7 @@ def compute_legal(self: SeepState) -> list[int]:
     hand = self.hands[seat]
     loose = self.loose
     values = tuple(map(VALUE.__getitem__, loose))
-    floor = _FLOORS.get(values) or floor_sums(values)
+    floor = floor_sums(values)
     fits_of = floor.fits
     captures_of = floor.captures
     options_of = floor.options

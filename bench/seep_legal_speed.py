@@ -39,7 +39,7 @@ def generators(policy_name: str, seeds: range) -> tuple[float, float, int]:
     """Microseconds per play position of the former and the new generator, and the
     number of positions."""
     policy = POLICIES[policy_name]
-    seep._FLOORS.clear()
+    seep.floor_sums.cache_clear()
     totals = {"old": 0.0, "new": 0.0}
     positions = 0
     gc.disable()
@@ -104,7 +104,7 @@ def main() -> None:
             order.reverse()
         for name, generator in order:
             seep.SeepState._compute_legal = generator  # type: ignore[method-assign]
-            seep._FLOORS.clear()  # each run starts with an empty floor-analysis cache
+            seep.floor_sums.cache_clear()  # each run starts with an empty floor-analysis cache
             try:
                 figures[name] = decisions_us(range(args.seeds))
             finally:

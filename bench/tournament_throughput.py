@@ -22,6 +22,7 @@ from arena import wire
 from arena.cli.connect import arena_api
 from arena.local_redis import start_redis
 from arena.processes import Service, arena_command, start_service
+from arena.store import keys
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 
 BOTS = {
@@ -101,7 +102,7 @@ def main() -> None:
                 schedule = [
                     json.loads(v)
                     for v in redis.Redis.from_url(url)
-                    .hgetall(f"arena:t:{tournament.id}:schedule")
+                    .hgetall(keys.schedule(tournament.id))
                     .values()
                 ]
         with grpc.insecure_channel(referee.address) as channel:

@@ -30,8 +30,9 @@ from typing import Any
 
 import uvicorn
 
-from arena.games import game_names
+from arena.games import game_names, get_game
 from arena.ratings.compare import MATRIX_BOTS
+from arena.replay.public_table import public_json
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web import pages
 from arena.web.app import INDEX_MATCHES, create_app
@@ -63,12 +64,16 @@ class SyntheticSource:
         matches: int = MATCHES,
         seed: int = 1,
         replays: dict[str, dict[str, Any]] | None = None,
+        live: tuple[str, int] | None = None,
     ) -> None:
         rng = random.Random(seed)
         self.bots = bot_names(bots)
         self.strength = {b: rng.gauss(0, 180) for b in self.bots}
         self._games = game_names()
         self.replays = replays or {}
+        self.live = live
+        """(replay, decisions): that replay's match shown as being played, stopped after
+        so many decisions (``bench.web_screenshots``' live page)."""
         self._boards = {g: self._board(g, rng) for g in ["", *self._games]}
         self._tournaments = [self._tournament(i, rng) for i in range(TOURNAMENTS)]
         self._matches = [self._match(n, rng) for n in range(matches)]
@@ -223,12 +228,29 @@ class SyntheticSource:
         return BotFacts(name, registered, [])
 
     async def live_matches(self, tournament_id: str = "") -> arena_pb2.ListLiveMatchesResponse:
-        return arena_pb2.ListLiveMatchesResponse()  # a snapshot: nothing is being played
+        if self.live is None:
+            return arena_pb2.ListLiveMatchesResponse()  # a snapshot: nothing is being played
+        name = self.live[0]
+        doc = self.replays[name]
+        teams = max(s["team"] for s in doc["seats"]) + 1
+        match = arena_pb2.LiveMatch(
+            tournament_id=self._tournaments[0].id,
+            tournament_name=self._tournaments[0].spec.name,
+            match_id=name,
+            game=doc["game"],
+            entries=self.bots[:teams],
+            referee="10.0.0.7:50051",
+            watch_id=f"{name}-1",
+        )
+        match.started_at.FromSeconds(EPOCH_S)
+        return arena_pb2.ListLiveMatchesResponse(matches=[match])
 
     def watch(
         self, referee: str, watch_id: str, starting: bool = False
     ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
-        raise HttpError(404, f"no match {watch_id!r} is being played")
+        if self.live is None or watch_id != f"{self.live[0]}-1":
+            raise HttpError(404, f"no match {watch_id!r} is being played")
+        return _playing(live_events(self.replays[self.live[0]], self.live[1]))
 
     async def replay(self, tournament_id: str, match_id: str) -> Replay:
         doc = self.replays.get(match_id)
@@ -249,6 +271,43 @@ class SyntheticSource:
 
     async def ready(self) -> str | None:
         return None
+
+
+def live_events(doc: dict[str, Any], decisions: int) -> list[referee_pb2.MatchEvent]:
+    """A replay's first ``decisions`` decisions as a watcher of the match saw them: the
+    public events, each with the public table the referee sends."""
+    state = get_game(doc["game"]).new_state(doc["seed"], doc["options"])
+    events = [referee_pb2.MatchEvent(kind=referee_pb2.MATCH_EVENT_KIND_STARTED, text="Started")]
+    actions = [e["decision"]["action"] for h in doc["hands"] for e in h["log"] if "decision" in e]
+    seen = 0
+    for action in actions[:decisions]:
+        state.apply(action)
+        table = public_json(state)
+        for event in state.events[seen:]:
+            if event.public:
+                events.append(
+                    referee_pb2.MatchEvent(
+                        kind=referee_pb2.MATCH_EVENT_KIND_GAME,
+                        seat=event.seat,
+                        game_kind=event.kind,
+                        text=event.text,
+                        scores=state.scores(),
+                        table_json=table,
+                    )
+                )
+        seen = len(state.events)
+    for n, numbered in enumerate(events):
+        numbered.match_id, numbered.sequence = doc["match_id"], n
+    return events
+
+
+async def _playing(
+    events: list[referee_pb2.MatchEvent],
+) -> AsyncGenerator[referee_pb2.MatchEvent, None]:
+    """The events, then a match that goes on without another move."""
+    for event in events:
+        yield event
+    await asyncio.Event().wait()
 
 
 def _los(difference: float) -> float:

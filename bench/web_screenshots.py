@@ -31,6 +31,9 @@ VIEWER_AT = {
     "baloot": (20, 1),
 }
 """Replays shown: the frame, and the seat whose request is shown (-1: none)."""
+LIVE = ("baloot", 26)
+"""The match shown on the live page, as if being played: stopped after so many
+decisions (a trick under way)."""
 
 
 def shots(source: SyntheticSource) -> dict[str, str]:
@@ -46,6 +49,8 @@ def shots(source: SyntheticSource) -> dict[str, str]:
     for game, (frame, seat) in VIEWER_AT.items():
         chosen = f"&seat={seat}" if seat >= 0 else ""
         found[f"replay-{game}.png"] = f"/replays/{finished.id}/{game}#d={frame}{chosen}"
+    for live in asyncio.run(source.live_matches()).matches[:1]:  # with ``live=``
+        found["live.png"] = f"/live/{live.tournament_id}/{live.match_id}"
     return found
 
 
@@ -64,7 +69,7 @@ def take(out: Path, only: list[str] | None = None) -> list[Path]:
     """Every screenshot (or those named in ``only``) into ``out``; their paths."""
     with tempfile.TemporaryDirectory() as replays:
         played = play_all(Path(replays))
-    source = SyntheticSource(bots=12, matches=400, seed=3, replays=played.replays)
+    source = SyntheticSource(bots=12, matches=400, seed=3, replays=played.replays, live=LIVE)
     out.mkdir(parents=True, exist_ok=True)
     taken = []
     with served(source) as (host, port), chromium(WIDTH, HEIGHT) as driver:
@@ -90,6 +95,11 @@ def take(out: Path, only: list[str] | None = None) -> list[Path]:
                 wait_for(driver, "return document.getElementById('sent-loading') === null;")
                 # The table, not the page's header: the viewer's first line at the top.
                 driver.execute_script("document.getElementById('position').scrollIntoView();")
+            if path.startswith("/live/"):
+                wait_for(
+                    driver,
+                    "return document.querySelectorAll('#live-table section.seat').length > 0;",
+                )
             target = out / name
             if not driver.save_screenshot(str(target)):
                 raise RuntimeError(f"no screenshot of {path}")

@@ -10,9 +10,9 @@ from celery import Celery
 from celery.signals import worker_process_shutdown, worker_ready
 
 from workers import metrics
-from workers.settings import Settings
+from workers.settings import current
 
-settings = Settings()
+settings = current()
 
 app = Celery(
     "arena", broker=settings.redis_url, backend=settings.redis_url, include=["workers.tasks"]

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import redis
 
-KEY = "arena:workers"
-"""Hash: worker hostname -> {"processes": n, "until": unix time, "held": [delivery tag]}."""
+from arena.store import keys
+
 ROUNDS_ALIVE = 3
 """Watchdog rounds an announcement outlives, so one late round does not drop a worker."""
 
@@ -40,14 +40,14 @@ def announce(
 ) -> None:
     until = time.time() + ROUNDS_ALIVE * interval_s
     said = {"processes": processes, "until": until, "held": sorted(held)}
-    client.hset(KEY, hostname, json.dumps(said))
+    client.hset(keys.workers(), hostname, json.dumps(said))
 
 
 def live(client: redis.Redis) -> dict[str, Announced]:
     """The workers heard from lately, by hostname; announcements past their time (or
     unreadable) are removed."""
     now, found, gone = time.time(), {}, []
-    raw: dict[bytes, bytes] = client.hgetall(KEY)  # type: ignore[assignment]
+    raw: dict[bytes, bytes] = client.hgetall(keys.workers())  # type: ignore[assignment]
     for hostname, value in raw.items():
         try:
             said = json.loads(value)
@@ -59,7 +59,7 @@ def live(client: redis.Redis) -> dict[str, Announced]:
             pass
         gone.append(hostname)
     if gone:
-        client.hdel(KEY, *gone)
+        client.hdel(keys.workers(), *gone)
     return found
 
 

@@ -9,6 +9,8 @@ from workers.app import app
 from workers.broker import PLAY_MATCH
 
 ADVANCE = "arena.advance_tournament"
+"""The task ``workers.scheduler.advance_tournament``, by the name it is registered under;
+``workers.broker.PLAY_MATCH`` is ``workers.tasks.play_match``'s."""
 
 
 def start(tournament_id: str, again: Sequence[str] = ()) -> None:

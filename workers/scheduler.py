@@ -1,4 +1,8 @@
-"""The scheduler: the only place that hands matches to the workers.
+"""The scheduler: the only place that decides which matches a tournament plays, and the
+one that hands each new match to the workers. The others queue again only matches it
+has already handed out that have no result: a failed attempt retries itself
+(``workers.tasks``), the watchdog (``workers.watchdog``) queues again a match that is
+nowhere, and ``workers.dispatch`` queues those of a tournament the API resumes.
 
 For each running tournament it keeps the format's state (``arena.tournament.formats``)
 in the tournament's record, feeds the format every stored result once, in the order the
@@ -25,6 +29,11 @@ it counts each stored result against the entries' latest matches, suspends an en
 latest ones were all forfeited or faulted by it, and pairs it again once the watchdog's
 Hello to it has answered (``workers.watchdog_probes``).
 
+The rules of a step (the window, the fair share, held halves, a ladder's refits, when to
+finish) are one pure function, ``workers.schedule_step.step``; this module reads what it
+needs from Redis and does what it decides: stores the matches and the state, queues
+``arena.play_match``, refits the ratings, finalises.
+
 A step runs after each stored result (in the worker that stored it), when a tournament
 is submitted or resumed (the ``arena.advance_tournament`` task), and in every watchdog
 round (for a step lost with a worker that died). Steps of one tournament never overlap:
@@ -35,131 +44,167 @@ watchdog, which queues any match that is nowhere.
 
 from __future__ import annotations
 
+import functools
 import logging
-import math
 import time
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, field
 
 from arena.ratings.history import history_points
-from arena.ratings.leaderboard import (
-    duplicate_result,
-    leaderboard,
-    merged,
-    ratings_by_game,
-    tallies,
-)
-from arena.store import BotRegistry, MatchResult, TournamentRecord
+from arena.ratings.leaderboard import leaderboard, merged, ratings_by_game, tallies
+from arena.store import BotRegistry, MatchResult, TournamentRecord, keys
 from arena.store.suspensions import LadderProbes
 from arena.store.tournaments import FINISHED, RUNNING
 from arena.tournament import formats
 from arena.tournament.digest import results_digest, stored_line
 from arena.tournament.formats import ladder_suspension
-from arena.tournament.formats.ladder import Ladder
-from arena.tournament.schedule import ScheduledMatch, release
-from arena.tournament.spec import LADDER, TournamentPlan, ladder_lineup
-from workers import capacity, failpoints
-from workers.app import app, settings
+from arena.tournament.spec import TournamentPlan
+from workers import capacity, failpoints, schedule_step
+from workers.app import app
 from workers.broker import PLAY_MATCH
+from workers.dispatch import ADVANCE
+from workers.schedule_step import HELD
+from workers.settings import current
 from workers.stores import client, exclusive, history, leases, packages, tournaments
 
 log = logging.getLogger(__name__)
+settings = current()
 
 READ_BATCH = 1000
 """Results read from Redis at a time when catching up."""
-PER_PROCESS = 2
-"""Matches queued or playing per live worker process, every running tournament's
-together: one playing, one waiting, so no process idles between results."""
-MIN_SHARE = 2
-"""What a tournament may have out however many share the workers (or before any worker
-has announced itself)."""
-HELD = "held"
-"""The scheduler state's second halves held back: match id -> its first half's id."""
-_built: dict[str, formats.Format] = {}
+FORMATS_KEPT = 64
+"""Tournaments whose format a process keeps built, the most recently stepped."""
 
 
 def advance(tournament_id: str) -> None:
     """Step the tournament until no one has asked for another step."""
     redis = client()
-    asked = f"arena:t:{tournament_id}:step"
+    asked = keys.step(tournament_id)
     redis.set(asked, 1)
     while redis.exists(asked):
-        with exclusive(f"arena:t:{tournament_id}:scheduling", settings.match_lease_s) as held:
+        with exclusive(keys.scheduling(tournament_id), settings.match_lease_s) as held:
             if not held:
                 return  # the holder sees the mark and steps again
             while redis.delete(asked):
                 _step(tournament_id)
 
 
-@app.task(name="arena.advance_tournament")
+@app.task(name=ADVANCE)
 def advance_tournament(tournament_id: str) -> None:
     advance(tournament_id)
 
 
+@dataclass(frozen=True)
+class _Planned:
+    """A tournament as its format depends on it: named by its id alone, since its spec
+    never changes."""
+
+    tournament_id: str
+    spec: TournamentPlan = field(compare=False)
+
+
+@functools.lru_cache(maxsize=FORMATS_KEPT)
+def _built(planned: _Planned) -> formats.Format:
+    return formats.build(planned.tournament_id, planned.spec)
+
+
 def _format(tournament_id: str, spec: TournamentPlan) -> formats.Format:
-    """Built once per process and tournament: a spec never changes."""
-    if tournament_id not in _built:
-        if len(_built) >= 64:
-            _built.clear()
-        _built[tournament_id] = formats.build(tournament_id, spec)
-    return _built[tournament_id]
+    """Built once per process and tournament (``FORMATS_KEPT`` at most): a spec never
+    changes."""
+    return _built(_Planned(tournament_id, spec))
 
 
-def _ladder(tournament_id: str, spec: TournamentPlan) -> formats.Format:
-    """A ladder with its lineup as it stands: new bots and versions join, removed ones
-    leave; how to seat each entry is kept for the workers."""
-    entries = ladder_lineup(spec, BotRegistry(client()).all(), packages().version)
+def _open_lineup(tournament_id: str, spec: TournamentPlan) -> formats.Format:
+    """A format with an open lineup (a ladder) with its lineup as it stands: new bots and
+    versions join, removed ones leave; how to seat each entry is kept for the workers."""
+    lineup = formats.get(spec.format).lineup
+    entries = lineup(spec, BotRegistry(client()).all(), packages().version)
     tournaments().set_lineup(tournament_id, entries)
     return formats.build(tournament_id, spec, {e.label: e.games for e in entries})
 
 
 def _step(tournament_id: str) -> None:
+    """Read what the step needs, let ``schedule_step.step`` decide, and do it."""
     store = tournaments()
     record = store.get(tournament_id)
     if record is None or record.state != RUNNING:
         return  # cancelled: nothing more is handed out
+    tournament = schedule_step.Tournament(
+        tournament_id, record.scheduler, issued=record.issued, done=record.done
+    )
     if record.scheduler is None and record.issued:
-        # Scheduled whole at submission, before formats: nothing more to hand out.
-        decided, issued = True, record.issued
+        # Scheduled whole at submission, before formats: no format, no results to feed.
+        nothing = schedule_step.Capacity(settings.schedule_window, processes=0, running=0)
+        actions = schedule_step.step(
+            tournament, None, (), nothing, _ladder(), time.time, _Lookups(tournament_id)
+        )
     else:
-        if record.spec.format == LADDER:
-            fmt = _ladder(tournament_id, record.spec)
+        if formats.get(record.spec.format).open_lineup:
+            fmt = _open_lineup(tournament_id, record.spec)
         else:
             fmt = _format(tournament_id, record.spec)
-        state = record.scheduler or {"cursor": 0, "format": fmt.start()}
-        cursor, format_state = state["cursor"], state["format"]
-        while batch := store.finished_since(tournament_id, cursor, READ_BATCH):
-            played = [formats.Played(r.match_id, duplicate_result(r)) for r in batch]
-            format_state = fmt.absorb(format_state, played)
-            if isinstance(fmt, Ladder):
-                format_state = _suspend(tournament_id, fmt, format_state, batch)
-            cursor += len(batch)
-        if isinstance(fmt, Ladder):
-            format_state = _resume(tournament_id, fmt, format_state)
-        every = settings.ladder_ratings_every
-        if record.spec.format == LADDER and cursor // every > state["cursor"] // every:
-            # A ladder never finishes; its results count as they come.
-            _refit_arena_ratings(f"ladder {tournament_id} at {cursor} results")
-        out = record.issued - record.done
-        # Held second halves are not queued; a format that decides early counts them,
-        # so a decision leaves at most its share to play for nothing.
-        in_flight = out if fmt.decides_early else out - len(state.get(HELD, {}))
-        room = min(settings.schedule_window - out, fair_share(store.running_count()) - in_flight)
-        new: list[ScheduledMatch] = []
-        if room > 0:
-            format_state, new = fmt.next(format_state, room)
-        # Only a pair's two halves wait for each other: the first halves of every pair
-        # in the window are queued at once, so many pairs still keep every worker busy.
-        held: dict[str, str] = state.get(HELD, {})
-        queue, held = release(held, new, _ended(tournament_id, held, new))
-        updated = {"cursor": cursor, "format": format_state}
-        if held:
-            updated[HELD] = held
-        if new or updated != state or record.scheduler is None:
-            store.issue(tournament_id, updated, new)
+        cursor = record.scheduler["cursor"] if record.scheduler else 0
+        actions = schedule_step.step(
+            tournament,
+            fmt,
+            _results(tournament_id, cursor),
+            _capacity(store.running_count()),
+            _ladder(),
+            time.time,
+            _Lookups(tournament_id),
+        )
+    _apply(tournament_id, actions)
+
+
+def _results(tournament_id: str, cursor: int) -> Iterator[list[MatchResult]]:
+    """The results stored from ``cursor`` on, ``READ_BATCH`` at a time, read as the step
+    asks for them."""
+    store = tournaments()
+    while batch := store.finished_since(tournament_id, cursor, READ_BATCH):
+        yield batch
+        cursor += len(batch)
+
+
+def _capacity(running: int) -> schedule_step.Capacity:
+    """The window, and the live worker processes shared by ``running`` tournaments."""
+    processes = capacity.live_processes(client())
+    return schedule_step.Capacity(settings.schedule_window, processes, running)
+
+
+def _ladder() -> schedule_step.Ladder:
+    return schedule_step.Ladder(settings.ladder_ratings_every, suspension_rules())
+
+
+class _Lookups:
+    """What the step asks midway, answered from Redis."""
+
+    def __init__(self, tournament_id: str) -> None:
+        self.tournament_id = tournament_id
+
+    def answered(self, suspended: Mapping[str, int]) -> Collection[str]:
+        return LadderProbes(client()).answered(self.tournament_id, dict(suspended))
+
+    def ended(self, firsts: set[str]) -> Collection[str]:
+        return ended(self.tournament_id, firsts)
+
+
+def _apply(tournament_id: str, actions: schedule_step.Actions) -> None:
+    """Do what the step decided: refit, store, queue, finalise."""
+    for entry, reason in actions.suspended:
+        log.warning("ladder %s suspends %s: %s", tournament_id, entry, reason)
+    if actions.resumed:
+        log.warning(
+            "ladder %s pairs %s again: Hello answered", tournament_id, list(actions.resumed)
+        )
+    if actions.refit is not None:
+        _refit_arena_ratings(actions.refit)
+    if actions.state is not None:
+        tournaments().issue(tournament_id, actions.state, list(actions.new))
+    if actions.queue:
         with app.producer_or_acquire() as producer:  # one connection for the window
-            for match_id in queue:
+            for match_id in actions.queue:
                 app.send_task(PLAY_MATCH, args=[tournament_id, match_id], producer=producer)
-        decided, issued = fmt.decided(format_state), record.issued + len(new)
-    if decided and record.done >= issued and finalize(tournament_id):
+    if actions.finish and finalize(tournament_id):
         log.info("tournament %s finished", tournament_id)
 
 
@@ -172,49 +217,13 @@ def suspension_rules() -> ladder_suspension.Rules:
     )
 
 
-def _suspend(
-    tournament_id: str, fmt: Ladder, state: formats.State, batch: list[MatchResult]
-) -> formats.State:
-    """The ladder's state once ``batch`` counts against its entries' latest matches."""
-    before = set(ladder_suspension.suspended(state))
-    conducts = [ladder_suspension.conduct(r) for r in batch]
-    state = ladder_suspension.note(
-        state, conducts, fmt.unit_number, suspension_rules(), time.time()
-    )
-    for entry, held in ladder_suspension.suspended(state).items():
-        if entry not in before:
-            log.warning("ladder %s suspends %s: %s", tournament_id, entry, held["reason"])
-    return state
-
-
-def _resume(tournament_id: str, fmt: Ladder, state: formats.State) -> formats.State:
-    """The ladder's state without the suspensions of entries that left it, and with
-    those whose Hello answered the watchdog resumed."""
-    state = ladder_suspension.keep_only(state, set(fmt.field.entries))
-    held = ladder_suspension.suspended(state)
-    if not held:
-        return state
-    current = {entry: int(h["times"]) for entry, h in held.items()}
-    if answered := LadderProbes(client()).answered(tournament_id, current):
-        log.warning("ladder %s pairs %s again: Hello answered", tournament_id, sorted(answered))
-        state = ladder_suspension.resume(state, answered, int(state["units"]))
-    return state
-
-
 def fair_share(running: int) -> int:
     """The matches one of ``running`` tournaments may have queued or playing: an equal
     part of ``PER_PROCESS`` per live worker process. The queue then never holds more than
     about one match per process beyond those playing, so a tournament submitted behind a
     big one, or beside a ladder that never ends, waits only for the matches already out
     (about one round of the others' matches) and then gets its part of the workers."""
-    processes = capacity.live_processes(client())
-    return max(MIN_SHARE, math.ceil(PER_PROCESS * processes / max(1, running)))
-
-
-def _ended(tournament_id: str, held: dict[str, str], new: list[ScheduledMatch]) -> set[str]:
-    """The first halves, of the held and the new second halves, that have ended."""
-    firsts = set(held.values()) | {m.first_half for m in new if m.first_half is not None}
-    return ended(tournament_id, firsts)
+    return schedule_step.fair_share(running, capacity.live_processes(client()))
 
 
 def ended(tournament_id: str, matches: set[str]) -> set[str]:

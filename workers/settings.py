@@ -27,16 +27,29 @@
 ``ARENA_LADDER_PROBE_EVERY``  seconds between Hellos to a suspended entry (default 60)
 ``ARENA_REFEREE_TOKEN``    the referees' token, sent with every PlayMatch (default: none,
                            for referees that have none; ``arena worker --referee-token-file``)
+``ARENA_BOT_ALLOW``, ``ARENA_BOT_DENY``  the operator's bot network policy
+                           (``arena.bot_networks``), comma-separated networks, as the
+                           referee's and the API's ``--bot-networks-allow``/``-deny``: the
+                           watchdog's Hello to a suspended ladder entry's address obeys it
+``ARENA_BOT_TLS_CA``       PEM file of CAs to trust: say that Hello over TLS, as the
+                           referee's ``--bot-tls-ca`` (default: plaintext)
 
 How long a match may run is not bounded by any of these: the lease's heartbeat, not the
 visibility timeout, says a match is still being played (``arena.store.leases``).
+
+``current()`` is the workers' settings, read from the environment once per process: the
+Celery app (``workers.app``), the stores (``workers.stores``) and the rest take them from
+here, so that none of them needs another to reach them. This module imports nothing of
+``workers``.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cache
 
+from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
 from arena.tournament.formats.ladder_suspension import FIRST_HOLD_S, PROBE_EVERY_S, SUSPEND_AFTER
 
 MAX_RETRY_COUNTDOWN_S = 60.0
@@ -63,6 +76,15 @@ def _count(name: str, default: int) -> int:
     if value < 1:
         raise ValueError(f"{name} must be at least 1, got {raw!r}")
     return value
+
+
+def _bot_networks() -> BotNetworks:
+    """The policy of ``ARENA_BOT_ALLOW`` and ``ARENA_BOT_DENY``, parsed as ``arena referee
+    serve`` parses them (``arena.cli.services.bot_networks_from_flags``)."""
+    return BotNetworks(
+        parse_networks(os.environ.get(ALLOW_ENV, ""), f"${ALLOW_ENV}"),
+        parse_networks(os.environ.get(DENY_ENV, ""), f"${DENY_ENV}"),
+    )
 
 
 @dataclass(frozen=True)
@@ -109,6 +131,8 @@ class Settings:
     referee_token: str = field(
         default_factory=lambda: os.environ.get("ARENA_REFEREE_TOKEN", "").strip(), repr=False
     )
+    bot_networks: BotNetworks = field(default_factory=_bot_networks)
+    bot_tls_ca: str = field(default_factory=lambda: os.environ.get("ARENA_BOT_TLS_CA", ""))
 
     def __post_init__(self) -> None:
         if bool(self.referee_cert) != bool(self.referee_key):
@@ -143,3 +167,10 @@ class Settings:
         been (a visibility timeout, then a scan no stale lock can delay longer than
         another): the watchdog counts its match as nowhere."""
         return self.visibility_timeout_s + self.restore_mutex_s + self.unacked_restore_interval_s
+
+
+@cache
+def current() -> Settings:
+    """The workers' settings, read from the environment at the first call in a process
+    (raises ValueError naming a variable that does not parse)."""
+    return Settings()

@@ -1,4 +1,5 @@
-"""The workers' Redis: one client per process, and the stores and locks built on it."""
+"""The workers' Redis: one client per process, and the stores and locks built on it.
+Independent of the Celery app: importing this module neither builds it nor loads Celery."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from arena.store.leases import MatchLeases
 from arena.store.live import LiveMatches
 from arena.store.packages import PackageStore
 from arena.store.referee_load import RefereeLoad
-from workers.app import settings
+from workers.settings import current
 
 REDIS_RETRIES = 30
 """With backoff capped at 5 s, about two minutes."""
@@ -30,7 +31,7 @@ def client() -> redis.Redis:
     # that gave up while Redis was away would lose the match it had just played, its
     # failed task being acknowledged once Redis is back.
     retry = Retry(ExponentialBackoff(cap=5.0, base=0.2), REDIS_RETRIES)
-    return redis.Redis.from_url(settings.redis_url, retry=retry)
+    return redis.Redis.from_url(current().redis_url, retry=retry)
 
 
 @contextmanager

@@ -20,7 +20,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from functools import cache
 from typing import Any
 
 import grpc
@@ -28,11 +27,8 @@ import redis
 from celery import Task
 
 from arena import wire
-from arena.access import bearer
 from arena.games import get_game
-from arena.hosting.transfer import upload
 from arena.referee.faults import KIND_NAMES
-from arena.referee.hosted import MISSING_PACKAGE
 from arena.replay.match_log import encode
 from arena.replay.verify import end_name
 from arena.store import TournamentRecord, TournamentStore
@@ -40,21 +36,22 @@ from arena.store.bot_logs import SeatOutput, clip
 from arena.store.live import LiveAttempt
 from arena.store.results import MatchResult
 from arena.store.tournaments import RUNNING
-from arena.tls import channel_credentials
+from arena.tournament import formats
 from arena.tournament.fair_play import disclosure
 from arena.tournament.schedule import ScheduledMatch
-from arena.tournament.spec import LADDER, Entry
+from arena.tournament.spec import Entry
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from workers import metrics, scheduler
-from workers.app import app, settings
-from workers.stores import leases, live, logs, packages, referee_load
+from workers import metrics, referees, scheduler
+from workers.app import app
+from workers.broker import PLAY_MATCH
+from workers.settings import current
+from workers.stores import leases, live, logs, referee_load
 from workers.stores import tournaments as store
 
 log = logging.getLogger(__name__)
+settings = current()
 
 
-UPLOAD_TIMEOUT_S = 120.0
-"""How long a referee may take to receive and unpack a package (16 MiB at most)."""
 CHARGE_CUT_OFF_AFTER = 3
 """Failed attempts after which a referee charges the bots even for faults made while it
 had lost them all (``FaultPolicy.charge_cut_off``)."""
@@ -71,92 +68,22 @@ def backoff_s(attempt: int) -> float:
     return float(min(0.5 * 2**attempt, settings.retry_cap_s))
 
 
-@cache
-def _referee_credentials() -> grpc.ChannelCredentials | None:
-    if not settings.referee_ca:
-        return None
-    return channel_credentials(
-        settings.referee_ca, settings.referee_cert or None, settings.referee_key or None
-    )
-
-
-def _channel_options() -> list[tuple[str, int]]:
-    # A match may rightly last hours, so the call has no deadline; a referee that stops
-    # answering HTTP/2 pings (hung, stopped, its host gone) fails it with UNAVAILABLE
-    # instead, and the match moves to the next referee.
-    keepalive_ms = int(settings.referee_keepalive_s * 1000)
-    return [
-        ("grpc.keepalive_time_ms", keepalive_ms),
-        ("grpc.keepalive_timeout_ms", keepalive_ms),
-        ("grpc.http2.ping_timeout_ms", keepalive_ms),  # without it a ping waits 60 s
-        ("grpc.http2.min_time_between_pings_ms", keepalive_ms),
-        ("grpc.http2.max_pings_without_data", 0),
-    ]
-
-
 def _play(
     referee: str, request: referee_pb2.PlayMatchRequest, lease: Lease
 ) -> referee_pb2.MatchResult:
     """Play ``request`` on ``referee``. A hosted entry's package is uploaded only when
     the referee says it has not got it, one a call, so each referee receives each
-    package once."""
-    for _ in request.hosted:
-        try:
-            return _call(referee, request, lease)
-        except grpc.RpcError as error:
-            missing = MISSING_PACKAGE.match(error.details() or "")
-            if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
-                raise
-        blob = packages().blob(missing[1])
-        if blob is None:  # never, while versions are kept: say so rather than loop
-            raise RuntimeError(f"package {missing[1]} is missing from the store")
-        with _channel(referee) as channel:
-            referee_pb2_grpc.RefereeStub(channel).UploadPackage(
-                upload(missing[1], blob), metadata=_metadata(), timeout=UPLOAD_TIMEOUT_S
-            )
-    return _call(referee, request, lease)
+    package once (``workers.referees.with_packages``)."""
+    with referees.channel(referee) as channel:
+        stub = referee_pb2_grpc.RefereeStub(channel)
 
+        def play() -> referee_pb2.MatchResult:
+            # Stale once the lease may have lapsed: another worker may have played it since.
+            request.start_by.CopyFrom(wire.timestamp(lease.until))
+            result: referee_pb2.MatchResult = stub.PlayMatch(request, metadata=referees.metadata())
+            return result
 
-def _call(
-    referee: str, request: referee_pb2.PlayMatchRequest, lease: Lease
-) -> referee_pb2.MatchResult:
-    with _channel(referee) as channel:
-        # Stale once the lease may have lapsed: another worker may have played it since.
-        request.start_by.CopyFrom(wire.timestamp(lease.until))
-        result: referee_pb2.MatchResult = referee_pb2_grpc.RefereeStub(channel).PlayMatch(
-            request, metadata=_metadata()
-        )
-        return result
-
-
-@contextmanager
-def _channel(referee: str) -> Iterator[grpc.Channel]:
-    """A channel to ``referee``, once HTTP/2 has started on it (a stopped referee's
-    kernel still accepts the connection)."""
-    credentials = _referee_credentials()
-    options = _channel_options()
-    opened = (
-        grpc.insecure_channel(referee, options=options)
-        if credentials is None
-        else grpc.secure_channel(referee, credentials, options=options)
-    )
-    with opened as channel:
-        grpc.channel_ready_future(channel).result(timeout=2 * settings.referee_keepalive_s)
-        yield channel
-
-
-def _metadata() -> tuple[tuple[str, str], ...] | None:
-    token = settings.referee_token
-    return (bearer(token),) if token else None
-
-
-def _reason(referee: str, error: Exception) -> str:
-    if isinstance(error, grpc.RpcError):
-        return f"referee {referee}: {error.code().name}: {error.details()}"
-    return (
-        f"referee {referee}: UNAVAILABLE: no connection within "
-        f"{2 * settings.referee_keepalive_s:g} s"
-    )
+        return referees.with_packages(play, stub, len(request.hosted))
 
 
 @dataclass
@@ -245,10 +172,10 @@ def _waits_for(tournament_id: str, match: ScheduledMatch) -> str | None:
 
 
 def _seating(record: TournamentRecord) -> dict[str, Entry]:
-    """How to seat each entry: fixed in the spec, or for a ladder, whose entries come
-    and go, as the scheduler last saw them."""
+    """How to seat each entry: fixed in the spec, or for a format whose entries come and
+    go (a ladder's), as the scheduler last saw them."""
     lineup = dict(record.spec.lineup)
-    if record.spec.format == LADDER:
+    if formats.get(record.spec.format).open_lineup:
         lineup.update(store().lineup(record.id))
     return lineup
 
@@ -283,7 +210,7 @@ def _request(
     )
 
 
-@app.task(bind=True, max_retries=None, name="arena.play_match")
+@app.task(bind=True, max_retries=None, name=PLAY_MATCH)
 def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
     tournaments = store()
     found = _to_play(tournaments, tournament_id, match_id)
@@ -319,7 +246,7 @@ def play_match(self: Task, tournament_id: str, match_id: str) -> dict[str, Any]:
         except (grpc.RpcError, grpc.FutureTimeoutError) as error:
             referee_load().failed(referee, tournament_id, match_id)
             leases().release(tournament_id, match_id, holder)
-            reason = _reason(referee, error)
+            reason = referees.reason(referee, error)
             log.warning("match %s attempt %d failed: %s", match_id, attempt, reason)
             leases().failed(tournament_id, match_id, reason, attempt + 1)
             metrics.MATCHES_RETRIED.labels(match.game).inc()

@@ -21,13 +21,15 @@ import threading
 
 import redis
 
+from arena.store import keys
 from arena.store.tournaments import RUNNING
 from workers import broker, capacity, deliveries, metrics, scheduler, watchdog_probes
-from workers.app import app, settings
+from workers.app import app
+from workers.settings import current
 from workers.stores import client, exclusive, leases, tournaments
 
 log = logging.getLogger(__name__)
-LOCK = "arena:watchdog"
+settings = current()
 
 
 class Watchdog:
@@ -38,7 +40,7 @@ class Watchdog:
 
     def round(self) -> list[tuple[str, str]]:
         """One round, if no other worker's watchdog is in one; the matches queued again."""
-        with exclusive(LOCK, settings.watchdog_interval_s * 3) as held:
+        with exclusive(keys.watchdog(), settings.watchdog_interval_s * 3) as held:
             return self._round() if held else []
 
     def _round(self) -> list[tuple[str, str]]:

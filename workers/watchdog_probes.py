@@ -9,7 +9,8 @@ takes its time to answer never holds up the watchdog's round. An entry answered 
 
 - a remote bot, dialled at its address as the referee would (the operator's bot network
   policy from ``ARENA_BOT_ALLOW`` and ``ARENA_BOT_DENY``, TLS with the CAs in
-  ``ARENA_BOT_TLS_CA`` if set), answers Hello within 5 s, as ``RegisterBot`` asks;
+  ``ARENA_BOT_TLS_CA`` if set: ``workers.settings``), answers Hello within 5 s, as
+  ``RegisterBot`` asks;
 - a hosted version, started once by a referee (``Referee.CheckBot``, the check SubmitBot
   runs; the package is sent first if the referee lacks it), answers Hello.
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -31,24 +31,25 @@ from functools import cache
 import grpc
 
 from arena.api.probe import HELLO_TIMEOUT_S
-from arena.bot_networks import ALLOW_ENV, DENY_ENV, AddressRefused, BotNetworks, parse_networks
+from arena.bot_networks import AddressRefused
 from arena.bot_networks import resolve as resolve_address
-from arena.hosting.transfer import upload
+from arena.hosting.referee_calls import PackageGone, lacked
 from arena.referee.bot_client import BotConnection, BotFault
-from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED
+from arena.referee.hosted import NOT_STARTED
 from arena.store.suspensions import LadderProbes
 from arena.store.tournaments import TournamentStore
 from arena.tls import channel_credentials
+from arena.tournament import formats
 from arena.tournament.formats import ladder_suspension
-from arena.tournament.spec import LADDER, Entry
+from arena.tournament.spec import Entry
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from workers import scheduler, tasks
-from workers.app import settings
-from workers.stores import client, packages
+from workers import referees, scheduler
+from workers.settings import current
+from workers.stores import client
 
 log = logging.getLogger(__name__)
+settings = current()
 
-BOT_TLS_CA_ENV = "ARENA_BOT_TLS_CA"
 CHECK_TIMEOUT_S = 120.0
 """How long a referee may take to start a hosted version and hear its Hello."""
 
@@ -64,16 +65,8 @@ class Due:
 
 
 @cache
-def _networks() -> BotNetworks:
-    return BotNetworks(
-        parse_networks(os.environ.get(ALLOW_ENV, ""), f"${ALLOW_ENV}"),
-        parse_networks(os.environ.get(DENY_ENV, ""), f"${DENY_ENV}"),
-    )
-
-
-@cache
 def _bot_credentials() -> grpc.ChannelCredentials | None:
-    ca = os.environ.get(BOT_TLS_CA_ENV, "")
+    ca = settings.bot_tls_ca
     return channel_credentials(ca) if ca else None
 
 
@@ -104,7 +97,7 @@ def due(store: TournamentStore, running: list[str], now: float) -> list[Due]:
     found: list[Due] = []
     for tournament_id in running:
         record = store.get(tournament_id)
-        if record is None or record.spec.format != LADDER or not record.scheduler:
+        if record is None or not formats.get(record.spec.format).suspends or not record.scheduler:
             continue
         state = record.scheduler["format"]
         held = ladder_suspension.suspended(state)
@@ -167,7 +160,7 @@ async def hello(entry: Entry) -> str | None:
 async def _hello_remote(address: str) -> str | None:
     resolved = await resolve_address(address)
     try:
-        _networks().check(address, resolved)
+        settings.bot_networks.check(address, resolved)
     except AddressRefused as error:
         return str(error)
     if not resolved:
@@ -196,34 +189,30 @@ def _check_hosted(entry: Entry) -> str | None:
         try:
             return _check_on(referee, request)
         except (grpc.RpcError, grpc.FutureTimeoutError) as error:
-            why = tasks._reason(referee, error)
+            why = referees.reason(referee, error)
     return why
 
 
 def _check_on(referee: str, request: referee_pb2.CheckBotRequest) -> str | None:
     """None if the bot answered on ``referee``, why not if it did not start or answer;
     raises if the referee could not tell (unreachable, refused, ...)."""
-    with tasks._channel(referee) as channel:
+    with referees.channel(referee) as channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
-        for _ in range(2):  # once more after sending the package it lacked
-            try:
-                stub.CheckBot(request, metadata=tasks._metadata(), timeout=CHECK_TIMEOUT_S)
-                return None
-            except grpc.RpcError as error:
-                details = error.details() or ""
-                if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
-                    raise
-                if details.startswith(NOT_STARTED):
-                    return details  # the bot's own failure
-                missing = MISSING_PACKAGE.match(details)
-                if missing is None:
-                    raise  # this referee cannot run it (its runtime, say): the next one
-            blob = packages().blob(missing[1])
-            if blob is None:
-                return f"package {missing[1]} is missing from the store"
-            stub.UploadPackage(
-                upload(missing[1], blob),
-                metadata=tasks._metadata(),
-                timeout=tasks.UPLOAD_TIMEOUT_S,
-            )
-    return "the referee kept asking for the package"
+
+        def check() -> None:
+            stub.CheckBot(request, metadata=referees.metadata(), timeout=CHECK_TIMEOUT_S)
+
+        try:
+            referees.with_packages(check, stub, 1)  # its one package, if the referee lacks it
+        except PackageGone as error:
+            return str(error)
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            details = error.details() or ""
+            if details.startswith(NOT_STARTED):
+                return details  # the bot's own failure
+            if lacked(error) is not None:
+                return "the referee kept asking for the package"
+            raise  # this referee cannot run it (its runtime, say): the next one
+    return None

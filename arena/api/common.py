@@ -21,9 +21,9 @@ from collections.abc import Collection
 from google.protobuf import timestamp_pb2
 
 from arena.store import MatchResult, TournamentRecord
-from arena.store.tournaments import CANCELLED, FINISHED
-from arena.tournament.fair_play import OPEN
-from arena.tournament.spec import LADDER
+from arena.store.tournaments import CANCELLED, FINISHED, TournamentStore
+from arena.tournament import formats
+from arena.tournament.fair_play import PUBLIC_ID
 
 
 def timestamp(seconds: float) -> timestamp_pb2.Timestamp:
@@ -44,8 +44,9 @@ def revealed(record: TournamentRecord) -> bool:
 
 def reveals_each_match(record: TournamentRecord) -> bool:
     """Whether the running tournament publishes each match's deal once that match has
-    ended: an open ladder's, whose every match is dealt cards of its own."""
-    return record.spec.format == LADDER and record.spec.fair_play == OPEN
+    ended, as its format says (``Format.reveals_each_match``): an open ladder's, whose
+    every match is dealt cards of its own."""
+    return formats.get(record.spec.format).reveals_each_match(record.spec.fair_play)
 
 
 def deal_revealed(record: TournamentRecord, result: MatchResult, playing: Collection[str]) -> bool:
@@ -61,3 +62,13 @@ def deal_revealed(record: TournamentRecord, result: MatchResult, playing: Collec
         and result.pair_key == result.match_id
         and result.match_id not in playing
     )
+
+
+def schedule_id(tournaments: TournamentStore, record: TournamentRecord, match_id: str) -> str:
+    """The schedule's id of the match ``match_id`` names: itself, or the match whose
+    public id it is (found among the results: only a played match has a replay or logs)."""
+    if not PUBLIC_ID.fullmatch(match_id) or tournaments.has_result(record.id, match_id):
+        return match_id
+    public_id = record.spec.seed.public_id
+    ids = (r.match_id for r in tournaments.results(record.id))
+    return next((m for m in ids if public_id(m) == match_id), match_id)

@@ -46,25 +46,28 @@ import redis
 
 from arena import limits
 from arena.access import API, bearer, holds_token, sent_token
-from arena.api.common import revealed, timestamp
+from arena.api.common import deal_revealed, revealed, reveals_each_match, schedule_id, timestamp
 from arena.games import game_names
 from arena.grpc_server import abort, fit
 from arena.hosting import runtimes
 from arena.hosting.elf import check_program
 from arena.hosting.package import InvalidPackage, command_argv, digest, members
+from arena.hosting.referee_calls import call_with_packages_async
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained
 from arena.hosting.store import PackageStore as UnpackedPackages
-from arena.hosting.transfer import assemble, upload
+from arena.hosting.transfer import assemble
 from arena.quotas import AuthorQuotas, OverQuota
-from arena.referee.hosted import MISSING_PACKAGE, NOT_STARTED, NotStarted, greet
+from arena.referee.hosted import NOT_STARTED, NotStarted, greet
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
 from arena.store.authors import AuthorStore
 from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
 from arena.store.bots import Published
+from arena.store.leases import MatchLeases
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.removal import Gone, Removal, Removed
 from arena.store.tournaments import RUNNING
+from arena.tournament.fair_play import PUBLIC_ID
 from arena.tournament.spec import TournamentPlan
 from arena.v1 import arena_pb2, bot_pb2, referee_pb2, referee_pb2_grpc
 
@@ -174,6 +177,7 @@ class HostedBots:
         self.packages = PackageStore(client)
         self.authors = AuthorStore(client)
         self.logs = BotLogStore(client)
+        self.leases = MatchLeases(client)
         self.removal = Removal(client)
         self._sweeper: asyncio.Task[None] | None = None
         self._checks = asyncio.Semaphore(CHECKS_AT_ONCE)
@@ -510,17 +514,25 @@ class HostedBots:
         caller = await self._known_caller("GetBotLogs", context)
         name, match_id = request.bot, request.match_id
         await _check_name(name, "bot name", context)
+        public = PUBLIC_ID.fullmatch(match_id) is not None
         parsed = SCHEDULED_MATCH_ID.match(match_id)
-        if parsed is None:
+        if public and not request.tournament_id:
+            await abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"{match_id!r} is a public id, which does not name its tournament: give the "
+                "tournament's id too (arena bot logs BOT MATCH --tournament ID)",
+            )
+        if parsed is None and not public:
             await abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"bad match id {match_id!r}: a match id is its tournament's id and the "
                 "match's name, as in t0123456789ab-seep-0-0-a or "
-                "t0123456789ab-swiss-r1-t2-baloot-0-a (`arena tournament results ID` lists a "
-                "tournament's; a public id, shown while a tournament runs, is not one)",
+                "t0123456789ab-swiss-r1-t2-baloot-0-a, or a public id (p and 20 hex digits) "
+                "with the tournament's id (`arena tournament results ID` lists a tournament's)",
             )
-        tournament_id = parsed.group(1)
+        tournament_id = request.tournament_id if public else parsed.group(1)  # type: ignore[union-attr]
         bot = await asyncio.to_thread(self.bots.get, name)
         if bot is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {name!r}")
@@ -541,31 +553,43 @@ class HostedBots:
         record = await asyncio.to_thread(self.tournaments.get, tournament_id)
         if record is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no tournament {tournament_id!r}")
+        shown = match_id  # what the caller knows the match by
+        if public:
+            match_id = await asyncio.to_thread(schedule_id, self.tournaments, record, match_id)
         if not revealed(record):
-            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _not_yet(record))
+            if not public or not reveals_each_match(record):
+                await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _not_yet(record))
+            if not await asyncio.to_thread(self._match_ended, record, match_id):
+                await abort(
+                    context,
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    f"match {shown} of ladder {record.id} is still being played (or has no "
+                    "result yet): an open ladder gives a match's logs once it has ended",
+                )
         match = await asyncio.to_thread(self.tournaments.scheduled, tournament_id, match_id)
         if match is None:
             await abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"tournament {tournament_id} has no match {match_id!r}",
+                f"tournament {tournament_id} has no match {shown!r}",
             )
         played = [e for e in match.entries if _bot_of(e) == name]
         if not played:
             await abort(
                 context,
                 grpc.StatusCode.NOT_FOUND,
-                f"{name!r} did not play match {match_id} ({' against '.join(match.entries)})",
+                f"{name!r} did not play match {shown} ({' against '.join(match.entries)})",
             )
         if not caller.operator:
             await self._same_bot(name, played, record.spec, context)
         seats = await asyncio.to_thread(self.logs.get, tournament_id, match_id)
         mine = [s for s in seats if _bot_of(s.entry) == name]
         if not mine:
-            await abort(context, grpc.StatusCode.NOT_FOUND, await self._why_none(match_id))
+            why = await self._why_none(tournament_id, match_id, shown)
+            await abort(context, grpc.StatusCode.NOT_FOUND, why)
         return arena_pb2.BotLogs(
             bot=name,
-            match_id=match_id,
+            match_id=shown,
             version=", ".join(dict.fromkeys(_label_of(s) for s in mine)),
             seats=[
                 arena_pb2.BotSeatLog(
@@ -593,12 +617,17 @@ class HostedBots:
                     "since): its logs are the operator's only",
                 )
 
-    async def _why_none(self, match_id: str) -> str:
-        tournament_id = match_id.split("-", 1)[0]
+    def _match_ended(self, record: TournamentRecord, match_id: str) -> bool:
+        """Whether the running open ladder's match has a result and no attempt at it is
+        still being played (``arena.api.common.deal_revealed``)."""
+        result = self.tournaments.result(record.id, match_id)
+        return result is not None and deal_revealed(record, result, self.leases.live(record.id))
+
+    async def _why_none(self, tournament_id: str, match_id: str, shown: str) -> str:
         if not await asyncio.to_thread(self.tournaments.has_result, tournament_id, match_id):
-            return f"match {match_id} was never played (its tournament was cancelled first)"
+            return f"match {shown} was never played (its tournament was cancelled first)"
         return (
-            f"no logs of match {match_id}: it may have ended before the bot's processes "
+            f"no logs of match {shown}: it may have ended before the bot's processes "
             f"started, or its logs were dropped ({KEEP_DAYS} days after the tournament's "
             "last match)"
         )
@@ -697,7 +726,7 @@ async def _check_bot(
     referees: Referees, address: str, bot: referee_pb2.HostedBot, blob: bytes
 ) -> referee_pb2.CheckBotResponse:
     """CheckBot on the referee at ``address``: the package is uploaded only when the
-    referee says it has not got it, as the workers do (``workers.tasks``)."""
+    referee says it has not got it, as the workers do (``arena.hosting.referee_calls``)."""
     metadata = (bearer(referees.token),) if referees.token else None
     channel = (
         grpc.aio.insecure_channel(address)
@@ -706,26 +735,23 @@ async def _check_bot(
     )
     async with channel:
         stub = referee_pb2_grpc.RefereeStub(channel)
-        try:
+
+        async def check() -> referee_pb2.CheckBotResponse:
             answer: referee_pb2.CheckBotResponse = await stub.CheckBot(
                 referee_pb2.CheckBotRequest(bot=bot),
                 metadata=metadata,
                 timeout=REFEREE_CHECK_TIMEOUT_S,
             )
             return answer
-        except grpc.aio.AioRpcError as error:
-            missing = MISSING_PACKAGE.match(error.details() or "")
-            if error.code() != grpc.StatusCode.FAILED_PRECONDITION or missing is None:
-                raise
-        await stub.UploadPackage(
-            upload(bot.package_sha256, blob), metadata=metadata, timeout=REFEREE_CHECK_TIMEOUT_S
-        )
-        answer = await stub.CheckBot(
-            referee_pb2.CheckBotRequest(bot=bot),
+
+        return await call_with_packages_async(
+            check,
+            stub,
+            {bot.package_sha256: blob}.get,
+            uploads=1,
             metadata=metadata,
             timeout=REFEREE_CHECK_TIMEOUT_S,
         )
-        return answer
 
 
 async def _runtime(name: str, context: Context, *, local: bool) -> Runtime:

@@ -29,13 +29,12 @@ write, but still reads within its budget.
 from __future__ import annotations
 
 import asyncio
-import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import grpc
 
-from arena.access import sent_token
+from arena.access import holds_any, sent_token
 from arena.grpc_server import abort
 from arena.throttle import Throttle, peer_host
 
@@ -55,14 +54,13 @@ class ReadBudget:
         author_of: Callable[[str], str | None],
     ) -> None:
         self.throttle = throttle
-        self._free = tuple(t.encode() for t in (operator, reader) if t)
+        self._free = (operator, reader)
         self._author_of = author_of
 
     async def spend(self, what: str, context: Context) -> None:
         """Spend one of the caller's costly reads on ``what`` (the call, as the refusal
         names it), or refuse it RESOURCE_EXHAUSTED with when to retry."""
-        token = sent_token(context.invocation_metadata())
-        if token and await self._known(token):
+        if await self._known(context.invocation_metadata()):
             return
         wait = self.throttle.take(peer_host(context.peer()))
         if wait is None:
@@ -77,8 +75,10 @@ class ReadBudget:
             "read token for a site that reads for many people",
         )
 
-    async def _known(self, token: str) -> bool:
-        sent = token.encode()
-        if any(hmac.compare_digest(sent, free) for free in self._free):
+    async def _known(self, metadata: Iterable[tuple[str, Any]] | None) -> bool:
+        """Whether the call carries the operator's token, the reader's or an author's
+        (looked up only if it carries one that is neither)."""
+        if holds_any(metadata, self._free):
             return True
-        return await asyncio.to_thread(self._author_of, token) is not None
+        token = sent_token(metadata)
+        return bool(token) and await asyncio.to_thread(self._author_of, token) is not None

@@ -26,7 +26,13 @@ from prometheus_client import start_http_server
 from arena import limits, wire
 from arena.access import API, TokenCheck, holds_token
 from arena.api.boards import BoardCache
-from arena.api.common import deal_revealed, revealed, reveals_each_match, timestamp
+from arena.api.common import (
+    deal_revealed,
+    revealed,
+    reveals_each_match,
+    schedule_id,
+    timestamp,
+)
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import REPLAYS, RequestCounter
 from arena.api.paging import InvalidPage, PageRequest, page_request
@@ -56,8 +62,8 @@ from arena.store.results import MatchResult
 from arena.store.tournaments import CANCELLED, FINISHED, RUNNING
 from arena.throttle import BURST, READS_PER_S, Throttle
 from arena.tls import ServerTls
+from arena.tournament import formats
 from arena.tournament.fair_play import PARTNERS_PROTO, PROTO, PUBLIC_ID
-from arena.tournament.seeding import by_rating
 from arena.tournament.spec import InvalidSpec, TooLarge, TournamentPlan, plan
 from arena.tournament.standings import spec_format, standings
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2
@@ -334,10 +340,16 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
         except InvalidSpec as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
-        if tournament_plan.format == "knockout":
+        kind = formats.get(tournament_plan.format)
+        if kind.seeded:  # by the arena's ratings, as they stand now
             boards = await asyncio.to_thread(self.tournaments.ratings)
-            order = by_rating(tournament_plan.entries, boards, tournament_plan.games)
-            tournament_plan = replace(tournament_plan, format_params={"seeding": order})
+            params = kind.with_seeding(
+                tournament_plan.format_params,
+                tournament_plan.entries,
+                tournament_plan.games,
+                boards,
+            )
+            tournament_plan = replace(tournament_plan, format_params=params)
         tournament_id = "t" + uuid.uuid4().hex[:12]
         await asyncio.to_thread(
             self.tournaments.create,
@@ -617,7 +629,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 "ListResults gives it, p and 20 hex digits)",
             )
         await self.reads.spend("GetMatchReplay", context)
-        match_id = await asyncio.to_thread(self._schedule_id, record, request.match_id)
+        match_id = await asyncio.to_thread(schedule_id, self.tournaments, record, request.match_id)
         shown = match_id if public else request.match_id  # what the caller may know it by
         stored, data = await asyncio.to_thread(self._result_and_log, record.id, match_id)
         if not stored:
@@ -663,15 +675,6 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         """Whether the stored match's deal may be published while its ladder runs."""
         result = self.tournaments.result(record.id, match_id)
         return result is not None and deal_revealed(record, result, self.leases.live(record.id))
-
-    def _schedule_id(self, record: TournamentRecord, match_id: str) -> str:
-        """The schedule's id of the match ``match_id`` names: itself, or the match whose
-        public id it is (found among the results: only a played match has a replay)."""
-        if not PUBLIC_ID.fullmatch(match_id) or self.tournaments.has_result(record.id, match_id):
-            return match_id
-        public_id = record.spec.seed.public_id
-        ids = (r.match_id for r in self.tournaments.results(record.id))
-        return next((m for m in ids if public_id(m) == match_id), match_id)
 
     def _public_page(
         self, page: PageRequest, public_id: Callable[[str], str]

@@ -133,7 +133,10 @@ def versions(args: argparse.Namespace) -> None:
 def logs(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         logs = api.GetBotLogs(
-            arena_pb2.GetBotLogsRequest(bot=args.name, match_id=args.match), timeout=30
+            arena_pb2.GetBotLogsRequest(
+                bot=args.name, match_id=args.match, tournament_id=args.tournament
+            ),
+            timeout=30,
         )
     for seat in logs.seats:
         print(f"=== {logs.bot}@{logs.version}, seat {seat.seat}: {seat.exit} ===")

@@ -1,5 +1,5 @@
 """``arena doctor``: one page saying which parts of a local arena answer, and for each
-one that does not, the command that starts it (as README's "Running an arena" does).
+one that does not, the command that starts it (as docs/operations.md does).
 
 Every check has a short deadline and the independent ones run at once, so the page
 comes back in a few seconds even when nothing is running. A check never waits for a

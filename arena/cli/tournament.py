@@ -7,7 +7,9 @@ import argparse
 import csv
 import json
 import sys
+import time
 from collections.abc import Sequence
+from typing import Any
 
 from google.protobuf import json_format
 from rich.console import Console
@@ -18,7 +20,7 @@ from arena import wire
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api, token_from_flags
 from arena.cli.parsers import READ_TOKEN_ENV
-from arena.cli.parsers.tournament import FAIR_PLAY, FORMATS, PARTNERS
+from arena.cli.parsers.tournament import FAIR_PLAY, FORMAT_FLAGS, FORMATS, PARTNERS
 from arena.ratings.texts import (
     cell_text,
     elo_text,
@@ -30,6 +32,7 @@ from arena.ratings.texts import (
     standing_text,
     status_text,
 )
+from arena.tournament import formats
 from arena.tournament.progress import (
     STATE_NAMES,
     bracket_lines,
@@ -37,6 +40,7 @@ from arena.tournament.progress import (
     format_text,
     held_up_text,
     result_end_name,
+    shown_standings,
     sprt_text,
     swiss_lines,
 )
@@ -49,22 +53,33 @@ FAIR_PLAY_CHOICES = {
     name: arena_pb2.FairPlay.Value(f"FAIR_PLAY_{name.upper()}") for name in FAIR_PLAY
 }
 PARTNERS_CHOICES = {name: arena_pb2.Partners.Value(f"PARTNERS_{name.upper()}") for name in PARTNERS}
-FORMAT_CHOICES = {
-    name: arena_pb2.TournamentFormat.Value(f"FORMAT_{name.replace('-', '_').upper()}")
-    for name in FORMATS
-}
+FORMAT_CHOICES = {name: formats.get(name).proto for name in FORMATS}
+
+
+def _given(args: argparse.Namespace, dest: str) -> bool:
+    value = getattr(args, dest)
+    return value is not None and value != []
+
+
+def _format_params(args: argparse.Namespace) -> tuple[type[formats.Format], dict[str, Any]]:
+    """The chosen format and the parameters its flags set (``Format.cli_params``). A flag
+    of another format (the first in ``--help``'s order), then a flag of its own left out,
+    is a usage error."""
+    chosen = formats.get(args.format)
+    takes = {p.flag: (f, p) for f in formats.FORMATS.values() for p in f.cli_params}
+    for flag, _ in FORMAT_FLAGS:
+        owner, param = takes[flag]
+        if owner is not chosen and _given(args, param.dest):
+            raise UsageError(f"{flag} is for --format {owner.name}")
+    for param in chosen.cli_params:
+        if not _given(args, param.dest):
+            raise UsageError(f"--format {chosen.name} needs {param.needs}")
+    return chosen, {p.field: getattr(args, p.dest) for p in chosen.cli_params}
 
 
 def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
-    if args.rounds is not None and args.format != "swiss":
-        raise UsageError("--rounds is for --format swiss")
-    if args.challenger and args.format != "gauntlet":
-        raise UsageError("--challenger is for --format gauntlet")
-    if args.format == "swiss" and args.rounds is None:
-        raise UsageError("--format swiss needs --rounds N (1 to the number of entries less one)")
-    if args.format == "gauntlet" and not args.challenger:
-        raise UsageError("--format gauntlet needs --challenger BOT, one or more")
-    return arena_pb2.TournamentSpec(
+    chosen, params = _format_params(args)
+    spec = arena_pb2.TournamentSpec(
         entries=args.entry,
         games=args.game,
         deals=args.deals,
@@ -80,11 +95,12 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
         max_entries_per_author=args.max_entries_per_author,
         broadcast_delay=wire.duration(args.broadcast_delay) if args.broadcast_delay else None,
         format=FORMAT_CHOICES[args.format],
-        gauntlet=(
-            arena_pb2.GauntletParams(challengers=args.challenger) if args.challenger else None
-        ),
-        swiss=arena_pb2.SwissParams(rounds=args.rounds) if args.rounds is not None else None,
     )
+    if params and chosen.params_field:
+        message = getattr(spec, chosen.params_field)
+        message.SetInParent()
+        json_format.ParseDict(params, message)
+    return spec
 
 
 def summary(t: arena_pb2.Tournament) -> str:
@@ -190,25 +206,26 @@ def status(args: argparse.Namespace) -> None:
 
 
 def print_standings(t: arena_pb2.Tournament) -> None:
-    """The format's own view: Swiss rounds and table, the bracket, the SPRT's verdict."""
-    kind = t.standings.WhichOneof("kind")
-    if kind == "swiss":
-        for line in swiss_lines(t.standings.swiss):
+    """The format's own view, printed as what it is: Swiss rounds and table, the bracket,
+    the SPRT's verdict, the entries a ladder has suspended."""
+    shown = shown_standings(t.standings)
+    if isinstance(shown, arena_pb2.SwissStandings):
+        for line in swiss_lines(shown):
             print(line)
         table = Table("rank", "entry", "points", "buchholz", "units", title="swiss standings")
-        for row in t.standings.swiss.table:
+        for row in shown.table:
             table.add_row(
                 str(row.rank), row.entry, f"{row.points:g}", f"{row.buchholz:g}", f"{row.units:g}"
             )
         Console().print(table)
-        print(f"tie-breaks: {t.standings.swiss.tie_break}")
-    elif kind == "knockout":
-        for line in bracket_lines(t.standings.knockout):
+        print(f"tie-breaks: {shown.tie_break}")
+    elif isinstance(shown, arena_pb2.KnockoutBracket):
+        for line in bracket_lines(shown):
             print(line)
-    elif kind == "sprt":
-        print(f"sprt: {sprt_text(t.standings.sprt)}")
-    elif kind == "ladder":
-        for line in suspended_lines(t.standings.ladder):
+    elif isinstance(shown, arena_pb2.SprtStatus):
+        print(f"sprt: {sprt_text(shown)}")
+    elif isinstance(shown, arena_pb2.LadderStandings):
+        for line in suspended_lines(shown):
             print(line)
 
 
@@ -244,6 +261,32 @@ def cancel(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         print(
             summary(api.CancelTournament(arena_pb2.CancelTournamentRequest(id=args.id), timeout=10))
+        )
+
+
+def live(args: argparse.Namespace) -> None:
+    """The matches being played, with their pages: what to open to watch one."""
+    if not 0 <= args.wait <= 3600:
+        raise SystemExit(f"arena: --wait must be 0 to 3600 seconds, not {args.wait:g}")
+    deadline = time.monotonic() + args.wait
+    request = arena_pb2.ListLiveMatchesRequest(tournament_id=args.id)
+    with arena_api(args) as api:
+        while True:
+            reply = api.ListLiveMatches(request, timeout=10)
+            if reply.matches or time.monotonic() >= deadline:
+                break
+            time.sleep(0.2)
+    for match in reply.matches:
+        print(
+            f"{match.match_id}  {match.game}  {' vs '.join(match.entries)}  "
+            f"/live/{match.tournament_id}/{match.match_id}"
+        )
+    if reply.withheld:
+        print(f"({reply.withheld} more being played, not shown until their deals may be)")
+    if not reply.matches and not reply.withheld:
+        print(
+            f"no match of {args.id} is being played"
+            + (f" (waited {args.wait:g} s)" if args.wait else "")
         )
 
 

@@ -5,10 +5,13 @@ A ``Game`` holds the facts of a game (seats, teams, options) and makes states; a
 chance event comes from the ``random.Random`` the state seeds itself, so the same
 seed and the same actions give the same match on every machine.
 
-Actions are small non-negative integers with a meaning that is stable for the whole
-game (``play QH`` always has the same number), as in OpenSpiel. Each game also gives
-an action its canonical text and a typed payload, which ``arena.wire`` turns into
-proto messages.
+Actions are non-negative integers below 2**63 (a proto ``uint64`` on the wire) with a
+meaning that is stable for the whole game (``play QH`` always has the same number), as in
+OpenSpiel. They are not all small: Baloot, Bid Euchre and Bridgette number theirs densely
+from 0 (``NUM_ACTIONS``, at most 1,336), Persian Rummy's stay below 2**25, and Seep's
+encode the cards a play moves, so they are sparse and reach past 2**62 (``arena.openspiel``
+renumbers them). Each game also gives an action its canonical text and a typed payload,
+which ``arena.wire`` turns into proto messages.
 """
 
 from __future__ import annotations

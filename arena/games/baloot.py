@@ -883,17 +883,7 @@ class BalootState(PhaseState):
         """Score the round (rules §7), then end the game or deal the next round."""
         assert self.buyer is not None and self.contract is not None
         bidders = SEAT_TEAMS[self.buyer]
-        projects = [0, 0]
-        if self.project_team is not None:
-            projects[self.project_team] = sum(
-                d.points for d in self.declared_projects if SEAT_TEAMS[d.seat] == self.project_team
-            )
-        baloot = [0, 0]
-        if self.baloot_seat is not None:
-            baloot[SEAT_TEAMS[self.baloot_seat]] = BALOOT_POINTS
-        kaboot_team = next(
-            (team for team in (0, 1) if self.tricks_won[team] == TRICKS_PER_ROUND), None
-        )
+        projects, baloot, kaboot_team = self._round_bonuses()
         points, round_winner = round_points(
             self.contract,
             bidders,
@@ -906,11 +896,45 @@ class BalootState(PhaseState):
         )
         for team in (0, 1):
             self.team_scores[team] += points[team]
+        self._log_round_end(projects, baloot, kaboot_team, round_winner, points)
+        if self.gahwa:
+            self._end_game(round_winner, "Gahwa")
+            return
+        a, b = self.team_scores
+        if max(a, b) >= GAME_TARGET and a != b:
+            self._end_game(0 if a > b else 1, "152")
+            return
+        self._next_round()
+
+    def _round_bonuses(self) -> tuple[list[int], list[int], int | None]:
+        """Each team's project and baloot points, and the team that took every trick."""
+        projects = [0, 0]
+        if self.project_team is not None:
+            projects[self.project_team] = sum(
+                d.points for d in self.declared_projects if SEAT_TEAMS[d.seat] == self.project_team
+            )
+        baloot = [0, 0]
+        if self.baloot_seat is not None:
+            baloot[SEAT_TEAMS[self.baloot_seat]] = BALOOT_POINTS
+        kaboot_team = next(
+            (team for team in (0, 1) if self.tricks_won[team] == TRICKS_PER_ROUND), None
+        )
+        return projects, baloot, kaboot_team
+
+    def _log_round_end(
+        self,
+        projects: list[int],
+        baloot: list[int],
+        kaboot_team: int | None,
+        round_winner: int,
+        points: list[int],
+    ) -> None:
+        assert self.buyer is not None
         outcome = (
             f"kaboot by team {kaboot_team}"
             if kaboot_team is not None
             else "made"
-            if round_winner == bidders
+            if round_winner == SEAT_TEAMS[self.buyer]
             else "failed"
         )
         self.events.append(
@@ -938,14 +962,6 @@ class BalootState(PhaseState):
                 },
             )
         )
-        if self.gahwa:
-            self._end_game(round_winner, "Gahwa")
-            return
-        a, b = self.team_scores
-        if max(a, b) >= GAME_TARGET and a != b:
-            self._end_game(0 if a > b else 1, "152")
-            return
-        self._next_round()
 
     def _next_round(self) -> None:
         """The deal passes right, unless the ``max_rounds`` safeguard ends the game."""

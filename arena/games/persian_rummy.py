@@ -84,7 +84,7 @@ extension, so ascending ids order lay-offs card by card as well.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -674,6 +674,20 @@ class PersianRummyState(PhaseState):
         self.table_points = [0, 0]
         self.passes = 0
         self.chosen = -1
+        self._announce_deal(stock_top_first, draws)
+        up = self.stock.pop()
+        self.pile = [up]
+        self.pile_views: tuple[PersianRummyDiscard, ...] = (PersianRummyDiscard(CARDS[up], None),)
+        self.events.append(
+            Event("turn_up", f"{PRETTY[up]} is turned up", None, {"card": CARDS[up]})
+        )
+        self._start_turn((self.dealer + 1) % NUM_SEATS)
+
+    def _announce_deal(
+        self, stock_top_first: list[int], draws: list[list[tuple[int, Card]]] | None
+    ) -> None:
+        """The deal's events: the hands and stock (seen by no seat), then the draw for the
+        first dealer when there was one."""
         self.events.append(
             Event(
                 "deal",
@@ -703,13 +717,6 @@ class PersianRummyState(PhaseState):
                     },
                 )
             )
-        up = self.stock.pop()
-        self.pile = [up]
-        self.pile_views: tuple[PersianRummyDiscard, ...] = (PersianRummyDiscard(CARDS[up], None),)
-        self.events.append(
-            Event("turn_up", f"{PRETTY[up]} is turned up", None, {"card": CARDS[up]})
-        )
-        self._start_turn((self.dealer + 1) % NUM_SEATS)
 
     def _set_position(self, position: PersianRummyPosition) -> None:
         """Take on a deal in progress, checked by ``_check_position``."""
@@ -1256,23 +1263,41 @@ def _position_error(problem: str) -> DealError:
 
 def _check_position(position: PersianRummyPosition) -> None:
     """Raise ``DealError`` unless the rules can hold ``position`` (the chosen card's use is
-    checked once the table is built)."""
-    p = position
+    checked once the table is built): the rules of ``POSITION_RULES`` in order, the first
+    one broken is the one reported."""
+    for rule in POSITION_RULES:
+        rule(position)
+
+
+def _dealer_and_to_act_are_seats(p: PersianRummyPosition) -> None:
     for name in ("dealer", "to_act"):
         value = getattr(p, name)
         if not _is_seat(value):
             raise _position_error(f"{name} must be a seat 0..3, not {value!r}")
+
+
+def _phase_is_a_turn_phase(p: PersianRummyPosition) -> None:
     if p.phase not in PHASES:
         raise _position_error(
             f"phase must be one of {', '.join(PHASES)} (a finished match is no position), "
             f"not {p.phase!r}"
         )
+
+
+def _match_so_far_leaves_a_deal(p: PersianRummyPosition) -> None:
     check_progress(GAME_INFO.name, p.scores, p.deal_number, 2, _progress_problem)
+
+
+def _hands_and_known_per_seat(p: PersianRummyPosition) -> None:
     for name in ("hands", "known"):
         if len(getattr(p, name)) != NUM_SEATS:
             raise _position_error(
                 f"{name} has one tuple of cards per seat, 4, not {len(getattr(p, name))}"
             )
+
+
+def _places(p: PersianRummyPosition) -> list[tuple[str, Card]]:
+    """Every card of a position with its place: hands, stock, pile, melds, out of play."""
     places: list[tuple[str, Card]] = []
     for seat, hand in enumerate(p.hands):
         places += ((f"seat {seat}'s hand", card) for card in hand)
@@ -1286,6 +1311,11 @@ def _check_position(position: PersianRummyPosition) -> None:
             raise _position_error(f"meld {i} must be a PersianRummyTableMeld, not {meld!r}")
         places += ((f"meld {i}", placed.card) for placed in meld.cards)
     places += (("out_of_play", card) for card in p.out_of_play)
+    return places
+
+
+def _every_card_in_one_place(p: PersianRummyPosition) -> None:
+    places = _places(p)
     strange = [card for _, card in places if card not in CARD_INDEX]
     if strange:
         raise _position_error(
@@ -1305,28 +1335,45 @@ def _check_position(position: PersianRummyPosition) -> None:
             f"{'is' if len(missing) == 1 else 'are'} in no hand, stock, pile or meld (list "
             "cards that are not in play in out_of_play)"
         )
+
+
+def _pile_cards_were_discarded_by_seats(p: PersianRummyPosition) -> None:
     for i, discard in enumerate(p.pile):
         if not (_is_seat(discard.seat) or (discard.seat is None and i == 0)):
             raise _position_error(
                 f"pile card {i} ({discard.card}) was discarded by a seat 0..3, not "
                 f"{discard.seat!r}; only the bottom card may have None (turned up)"
             )
+
+
+def _melds_as_play_placed_them(p: PersianRummyPosition) -> None:
     for i, meld in enumerate(p.melds):
         _check_meld(i, meld)
+
+
+def _known_cards_are_in_hand(p: PersianRummyPosition) -> None:
     for seat, (known, hand) in enumerate(zip(p.known, p.hands, strict=True)):
         if not set(known) <= set(hand):
             raise _position_error(
                 f"seat {seat}'s known cards {' '.join(known)} must all be in its hand "
                 "(they are the pile cards it took and still holds)"
             )
+
+
+def _passes_before_four_in_a_row(p: PersianRummyPosition) -> None:
     if type(p.passes) is not int or not 0 <= p.passes < PASSES_TO_END:
         raise _position_error(f"passes must be 0..{PASSES_TO_END - 1}, not {p.passes!r}")
+
+
+def _passes_only_on_an_empty_stock(p: PersianRummyPosition) -> None:
     if p.passes and (p.stock or p.phase != DRAW):
         raise _position_error(
             "passes in a row happen only on an empty stock and leave the next seat at the "
             f"draw phase; this position has {len(p.stock)} stock cards and phase {p.phase}"
         )
-    hand = p.hands[p.to_act]
+
+
+def _chosen_card_is_a_taken_card_in_hand(p: PersianRummyPosition) -> None:
     if p.phase == USE_CHOSEN:
         if p.chosen not in p.known[p.to_act]:
             raise _position_error(
@@ -1337,11 +1384,31 @@ def _check_position(position: PersianRummyPosition) -> None:
         raise _position_error(
             f"chosen is None outside the use_chosen phase, not {p.chosen!r} in {p.phase}"
         )
-    if p.phase == MELD and not hand:
+
+
+def _meld_phase_holds_a_card(p: PersianRummyPosition) -> None:
+    if p.phase == MELD and not p.hands[p.to_act]:
         raise _position_error(
             f"in the meld phase seat {p.to_act} holds a card (melding or laying off the last "
             "one ends the deal)"
         )
+
+
+POSITION_RULES: tuple[Callable[[PersianRummyPosition], None], ...] = (
+    _dealer_and_to_act_are_seats,
+    _phase_is_a_turn_phase,
+    _match_so_far_leaves_a_deal,
+    _hands_and_known_per_seat,
+    _every_card_in_one_place,
+    _pile_cards_were_discarded_by_seats,
+    _melds_as_play_placed_them,
+    _known_cards_are_in_hand,
+    _passes_before_four_in_a_row,
+    _passes_only_on_an_empty_stock,
+    _chosen_card_is_a_taken_card_in_hand,
+    _meld_phase_holds_a_card,
+)
+"""The checks of ``_check_position``, one per rule, in the order they run."""
 
 
 def _check_meld(i: int, meld: PersianRummyTableMeld) -> None:

@@ -4,7 +4,7 @@ Everything here is pure (text in, text out), so the layout is tested without a
 terminal. Observations are shown generically, field by field in proto order, from the
 message descriptor: a new observation field appears on screen without a change here.
 The few special cases are for readability only: a card is shown as people write it
-(``Q\u2665``, the README's convention), in the table and in the actions alike (one may
+(``Q\u2665``, the convention of docs/cli.md), in the table and in the actions alike (one may
 type either form), a card with its seat is ``s2 Q\u2665``, an enum value loses its type
 prefix (``BID_EUCHRE_PHASE_PLAY`` is ``play``), unset and empty fields are left out, and
 the seat's own hand comes last, just above the numbered actions, in columns.
@@ -339,9 +339,6 @@ class Seating:
     seat_teams: tuple[int, ...] = ()
     unit: str = "point"
     """What the game's scores count (``bazzi`` in Seep)."""
-
-    def team_name(self, team: int) -> str:
-        return "you" if team == self.team else self.opponent
 
     @property
     def partners(self) -> tuple[int, ...]:

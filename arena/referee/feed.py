@@ -7,7 +7,7 @@ import asyncio
 import bisect
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import NamedTuple
 
 from arena.v1 import referee_pb2
@@ -20,6 +20,7 @@ class _GameEvent(NamedTuple):
     kind: str
     text: str
     scores: Sequence[int]
+    table: str
 
 
 class MatchFeed:
@@ -37,6 +38,13 @@ class MatchFeed:
         """When each item was posted (monotonic), kept only with a delay."""
         self.done = False
         self._wakeup: asyncio.Event | None = None  # only while someone waits
+        self.watched = False
+        """Someone has followed the feed: from then on the match posts the public table
+        with its events (``arena.replay.public_table``), which costs the referee a table
+        a move, so an unwatched match does without."""
+        self.snapshot: Callable[[], str] | None = None
+        """The public table as it stands, set by the match once it has a state: posted
+        for the first watcher of a match under way."""
 
     def post(self, event: referee_pb2.MatchEvent, *, last: bool = False) -> None:
         self._append(event)
@@ -57,13 +65,21 @@ class MatchFeed:
         """Keep a finished match's events as their bytes: the referee keeps hundreds of
         finished feeds for late watchers, and a tuple, a string and a list of scores per
         event, kept for minutes among short-lived objects, cost several times as much and
-        fragment the heap (``bench.referee_memory``)."""
-        self._items = [self.event(n).SerializeToString() for n in range(len(self._items))]
+        fragment the heap (``bench.referee_memory``). Of the public tables, only the last
+        is kept: a late watcher sees where the match ended, and its replay every step."""
+        self.snapshot = None
+        events = [self.event(n) for n in range(len(self._items))]
+        tabled = [n for n, event in enumerate(events) if event.table_json]
+        for n in tabled[:-1]:
+            events[n].ClearField("table_json")
+        self._items = [event.SerializeToString() for event in events]
 
-    def post_game(self, seat: int | None, kind: str, text: str, scores: Sequence[int]) -> None:
+    def post_game(
+        self, seat: int | None, kind: str, text: str, scores: Sequence[int], table: str = ""
+    ) -> None:
         """A game event: the referee posts one per public engine event, so it stays a
         tuple until a watcher asks for it."""
-        self._append(_GameEvent(seat, kind, text, scores))
+        self._append(_GameEvent(seat, kind, text, scores, table))
 
     def _append(self, item: referee_pb2.MatchEvent | _GameEvent | bytes) -> None:
         self._items.append(item)
@@ -84,6 +100,7 @@ class MatchFeed:
                 game_kind=item.kind,
                 text=item.text,
                 scores=item.scores,
+                table_json=item.table,
             )
         item.match_id = self.match_id
         item.sequence = sequence
@@ -91,6 +108,16 @@ class MatchFeed:
         return item
 
     async def follow(self) -> AsyncIterator[referee_pb2.MatchEvent]:
+        if not self.watched:
+            self.watched = True
+            if not self.done and self.snapshot is not None:
+                self.post(
+                    referee_pb2.MatchEvent(
+                        kind=referee_pb2.MATCH_EVENT_KIND_TABLE,
+                        text="The table as it stands",
+                        table_json=self.snapshot(),
+                    )
+                )
         sent = 0
         while True:
             if sent < len(self._items):

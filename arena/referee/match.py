@@ -42,6 +42,7 @@ from arena.referee.feed import MatchFeed
 from arena.referee.hosted import HostedEntry, HostedSeats
 from arena.replay import ReplayStore
 from arena.replay.match_log import replay_document, think_units
+from arena.replay.public_table import public_json
 from arena.replay.verify import end_name
 from arena.v1 import bot_pb2, referee_pb2
 
@@ -197,12 +198,14 @@ class MatchRunner:
         finally:
             if hosted is not None:  # however the match ended, even cancelled
                 hosted.release()
+        snapshot = self.feed.snapshot
         self.feed.post(
             referee_pb2.MatchEvent(
                 kind=referee_pb2.MATCH_EVENT_KIND_ENDED,
                 text=_result_line(result),
                 scores=[t.score for t in result.teams],
                 result=self._watched(result),
+                table_json=snapshot() if snapshot is not None else "",
             ),
             last=True,
         )
@@ -227,6 +230,7 @@ class MatchRunner:
                 deal_commitment=self.commitment,
             )
         )
+        self.feed.snapshot = functools.partial(public_json, state)
         unplayable = {
             seat: BotFault(referee_pb2.FAULT_KIND_UNREACHABLE, refused[address])
             for seat, address in enumerate(spec.seat_bots)
@@ -422,11 +426,13 @@ class MatchRunner:
             )
 
     def _publish_events(self, state: State, start: int) -> None:
-        new = state.events[start:]
-        scores = tuple(state.scores()) if new else ()  # one per batch, kept by the feed
+        new = [event for event in state.events[start:] if event.public]
+        if not new:
+            return
+        scores = tuple(state.scores())  # one per batch, kept by the feed
+        table = public_json(state) if self.feed.watched else ""
         for event in new:
-            if event.public:
-                self.feed.post_game(event.seat, event.kind, event.text, scores)
+            self.feed.post_game(event.seat, event.kind, event.text, scores, table)
 
     def _record_fault(self, fault: Fault, cause: BotFault | None = None) -> int | None:
         """Record a fault; returns the team that forfeits, if any. The caller's copy of the

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import grpc
 
 from arena import limits, wire
-from arena.access import REFEREE, TokenCheck, holds_token
+from arena.access import REFEREE, TokenCheck, holds_any
 from arena.bot_networks import ANYWHERE, DEFAULT, BotNetworks
 from arena.games import all_games
 from arena.grpc_server import abort, fit, start_serving
@@ -287,10 +287,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         """Whether the caller holds the referee's token or the read token (a site that
         watches for many people), and so is held to no client's share; a token the
         referee was not given is held by nobody."""
-        metadata = context.invocation_metadata()
-        return any(
-            token and holds_token(metadata, token) for token in (self.token, self.read_token)
-        )
+        return holds_any(context.invocation_metadata(), (self.token, self.read_token))
 
     async def GetReplay(
         self, request: referee_pb2.GetReplayRequest, context: Context

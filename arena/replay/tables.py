@@ -71,6 +71,11 @@ def table(state: State) -> Table:
     return lay_out(state)
 
 
+def has_table(game: str) -> bool:
+    """Whether the viewer can draw ``game``'s table (a game a test registers cannot)."""
+    return game in _TABLES
+
+
 def _pile(
     kind: str,
     label: str,

@@ -1,4 +1,6 @@
-"""Everything the arena keeps, in Redis. Key layout (all keys start with ``arena:``):
+"""Everything the arena keeps, in Redis. Key layout (all keys start with ``arena:``, and
+every one is built by ``arena.store.keys``, which ``tests/store/test_key_layout.py``
+checks against this table):
 
 =================================  =====  ============================================
 key                                type   holds
@@ -64,16 +66,36 @@ key                                type   holds
 ``arena:t:{id}:logs``              hash   match id -> what its hosted seats wrote
                                           (zlib JSON); expires 30 days after the last
                                           match's logs are stored
+``arena:t:{id}:live``              hash   match id -> the attempt a referee is playing
+                                          (JSON: referee, watch id, ...), for watchers;
+                                          read with the leases (``arena.store.live``)
+``arena:t:{id}:step``              str    set while a scheduler step is asked for: the
+                                          holder of ``scheduling`` steps again
+``arena:t:{id}:scheduling``        str    the scheduling lock (redis-py), held while a
+                                          step runs (``workers.scheduler.advance``); the
+                                          packages' sweep waits for it
 ``arena:ratings``                  str    arena-wide ratings from every stored result,
                                           by game ("" for all games), refitted when a
                                           tournament finishes and every
                                           ``ARENA_LADDER_RATINGS_EVERY`` results of a
                                           ladder (JSON)
+``arena:ratings:tallies``          hash   finished tournament id -> its results'
+                                          tallies by game (JSON), which refits read
+                                          instead of its results
+``arena:ratings:tally-sum``        str    the tournaments summed so far and their
+                                          merged tallies, in one JSON value
+``arena:results:version``          str    counts the results ever stored: readers tell
+                                          whether anything changed (cached boards)
+``arena:results:epoch``            str    a random id set once per data set, so a
+                                          restarted ``results:version`` is not taken
+                                          for the one before
 ``arena:history:{bot}``            list   the bot's rating at each refit, a point per
                                           board it is on (compact JSON: time, event,
                                           game, Elo, interval, pairs, status, bound),
                                           oldest first; the newest 2,000 are kept
                                           (``arena.store.history``)
+``arena:history:events``           set    the refits whose points are recorded: each
+                                          is recorded once
 ``arena:referee:{addr}:playing``   zset   ``tournament:match`` in flight on the referee
                                           at that address, scored by when the entry
                                           lapses (renewed with the match's lease):
@@ -82,6 +104,8 @@ key                                type   holds
 ``arena:workers``                  hash   worker hostname -> its pool size and until
                                           when that holds (JSON), renewed every
                                           watchdog round (``workers.capacity``)
+``arena:watchdog``                 str    the watchdog's lock (redis-py): one worker's
+                                          watchdog acts per round (``workers.watchdog``)
 =================================  =====  ============================================
 
 The JSON records are typed and versioned (``arena.records``): a registered bot

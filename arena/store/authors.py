@@ -8,10 +8,7 @@ import secrets
 
 import redis
 
-AUTHORS = "arena:authors"
-"""Hash: author name -> hash of their current token."""
-TOKENS = "arena:author-tokens"
-"""Hash: token hash -> author name."""
+from arena.store import keys
 
 
 def _hash(token: str) -> str:
@@ -30,13 +27,13 @@ class AuthorStore:
             with self.redis.pipeline() as pipe:
                 try:
                     # WATCH: two adds at once must not both keep a working token.
-                    pipe.watch(AUTHORS)  # type: ignore[no-untyped-call]
-                    old = pipe.hget(AUTHORS, name)
+                    pipe.watch(keys.authors())  # type: ignore[no-untyped-call]
+                    old = pipe.hget(keys.authors(), name)
                     pipe.multi()  # both maps change together
                     if old is not None:
-                        pipe.hdel(TOKENS, old)
-                    pipe.hset(AUTHORS, name, new)
-                    pipe.hset(TOKENS, new, name)
+                        pipe.hdel(keys.author_tokens(), old)
+                    pipe.hset(keys.authors(), name, new)
+                    pipe.hset(keys.author_tokens(), new, name)
                     pipe.execute()
                     return token
                 except redis.WatchError:
@@ -46,8 +43,8 @@ class AuthorStore:
         """The author holding ``token``, if any."""
         if not token:
             return None
-        name = self.redis.hget(TOKENS, _hash(token))
+        name = self.redis.hget(keys.author_tokens(), _hash(token))
         return None if name is None else bytes(name).decode()  # type: ignore[arg-type]
 
     def exists(self, name: str) -> bool:
-        return bool(self.redis.hexists(AUTHORS, name))
+        return bool(self.redis.hexists(keys.authors(), name))

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 
 import redis
 
-LOGS = "arena:t:{tournament_id}:logs"
-"""Hash: match id -> zlib-compressed JSON list of SeatOutput."""
+from arena.store import keys
+
 KEEP_CHARS = 8192
 """Each seat's log keeps this much of its start and of its end: where a bot says what it
 is and where it says why it failed. A bot's output cannot fill Redis: a tournament of
@@ -53,14 +53,14 @@ class BotLogStore:
         if not seats:
             return
         data = zlib.compress(json.dumps([asdict(s) for s in seats]).encode())
-        key = LOGS.format(tournament_id=tournament_id)
+        key = keys.logs(tournament_id)  # match id -> zlib-compressed JSON of SeatOutput
         with self.redis.pipeline() as pipe:
             pipe.hsetnx(key, match_id, data)
             pipe.expire(key, KEEP_DAYS * 86400)
             pipe.execute()
 
     def get(self, tournament_id: str, match_id: str) -> list[SeatOutput]:
-        data = self.redis.hget(LOGS.format(tournament_id=tournament_id), match_id)
+        data = self.redis.hget(keys.logs(tournament_id), match_id)
         if data is None:
             return []
         return [SeatOutput(**s) for s in json.loads(zlib.decompress(data))]  # type: ignore[arg-type]

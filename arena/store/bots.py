@@ -18,9 +18,9 @@ import redis
 
 from arena.quotas import AuthorQuotas, OverQuota, Usage
 from arena.records import Fields, check_version, parse, upgrade
-from arena.store.packages import BLOB, REMOVED_LABELS, VERSIONS, HostedVersion
+from arena.store import keys
+from arena.store.packages import HostedVersion
 
-BOTS = "arena:bots"
 KIND = "registered bot"
 VERSION = 2
 
@@ -98,7 +98,7 @@ class BotRegistry:
         self.redis = client
 
     def put(self, bot: RegisteredBot) -> None:
-        self.redis.hset(BOTS, bot.name, bot.to_json())
+        self.redis.hset(keys.bots(), bot.name, bot.to_json())
 
     def put_remote(self, bot: RegisteredBot) -> RegisteredBot | None:
         """Register (or re-register) a remote bot unless its name is a hosted bot's;
@@ -106,12 +106,12 @@ class BotRegistry:
         while True:
             with self.redis.pipeline() as pipe:
                 try:
-                    pipe.watch(BOTS)  # type: ignore[no-untyped-call]
-                    current = _parse(pipe.hget(BOTS, bot.name))
+                    pipe.watch(keys.bots())  # type: ignore[no-untyped-call]
+                    current = _parse(pipe.hget(keys.bots(), bot.name))
                     if current is not None and current.hosted:
                         return current
                     pipe.multi()
-                    pipe.hset(BOTS, bot.name, bot.to_json())
+                    pipe.hset(keys.bots(), bot.name, bot.to_json())
                     pipe.execute()
                     return None
                 except redis.WatchError:
@@ -131,14 +131,14 @@ class BotRegistry:
         raises ``OverQuota`` (nothing written) if the version would take the bot's author
         past one: checked here, on what the transaction watches, so two submissions at
         once cannot both slip under a limit."""
-        versions = VERSIONS.format(name=bot.name)
+        versions = keys.hosted(bot.name)
         with self.redis.pipeline() as pipe:
             try:
-                pipe.watch(BOTS, versions, REMOVED_LABELS.format(name=bot.name))  # type: ignore[no-untyped-call]
-                if _parse(pipe.hget(BOTS, bot.name)) != seen:
+                pipe.watch(keys.bots(), versions, keys.hosted_removed(bot.name))  # type: ignore[no-untyped-call]
+                if _parse(pipe.hget(keys.bots(), bot.name)) != seen:
                     return Published.CHANGED
                 if pipe.hexists(versions, version.version) or pipe.sismember(
-                    REMOVED_LABELS.format(name=bot.name), version.version
+                    keys.hosted_removed(bot.name), version.version
                 ):
                     return Published.LABEL_TAKEN
                 if quotas is not None and bot.author:
@@ -147,9 +147,9 @@ class BotRegistry:
                     if why is not None:
                         raise OverQuota(why)
                 pipe.multi()
-                pipe.set(BLOB.format(sha256=version.sha256), blob, nx=True)
+                pipe.set(keys.package(version.sha256), blob, nx=True)
                 pipe.hset(versions, version.version, version.to_json())
-                pipe.hset(BOTS, bot.name, bot.to_json())
+                pipe.hset(keys.bots(), bot.name, bot.to_json())
                 pipe.execute()
                 return Published.DONE
             except redis.WatchError:
@@ -160,10 +160,10 @@ class BotRegistry:
         return _usage(self.redis, author)
 
     def get(self, name: str) -> RegisteredBot | None:
-        return _parse(self.redis.hget(BOTS, name))
+        return _parse(self.redis.hget(keys.bots(), name))
 
     def all(self) -> list[RegisteredBot]:
-        raw: dict[bytes, bytes] = self.redis.hgetall(BOTS)  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.bots())  # type: ignore[assignment]
         return sorted((RegisteredBot.from_json(v) for v in raw.values()), key=lambda b: b.name)
 
 
@@ -174,15 +174,15 @@ def _parse(text: object) -> RegisteredBot | None:
 def _usage(client: redis.Redis | redis.client.Pipeline, author: str) -> Usage:
     """What ``author``'s bots hold, read through ``client``: in a transaction, a pipeline
     that has started watching, which then watches their versions too."""
-    raw: dict[bytes, bytes] = client.hgetall(BOTS)  # type: ignore[assignment]
+    raw: dict[bytes, bytes] = client.hgetall(keys.bots())  # type: ignore[assignment]
     bots = (RegisteredBot.from_json(v) for v in raw.values())
     mine = sorted(b.name for b in bots if b.hosted and b.author == author)
-    keys = [VERSIONS.format(name=name) for name in mine]
-    if keys and isinstance(client, redis.client.Pipeline):
-        client.watch(*keys)  # type: ignore[no-untyped-call]
+    held_in = [keys.hosted(name) for name in mine]
+    if held_in and isinstance(client, redis.client.Pipeline):
+        client.watch(*held_in)  # type: ignore[no-untyped-call]
     versions: dict[str, int] = {}
     packages: dict[str, int] = {}
-    for name, key in zip(mine, keys, strict=True):
+    for name, key in zip(mine, held_in, strict=True):
         held: dict[bytes, bytes] = client.hgetall(key)  # type: ignore[assignment]
         versions[name] = len(held)
         for text in held.values():

@@ -14,17 +14,13 @@ from collections.abc import Mapping, Sequence
 import redis
 
 from arena.ratings.history import Point
+from arena.store import keys
 
-HISTORY = "arena:history:{bot}"
-"""List: the bot's points (compact JSON), oldest first."""
 KEEP_POINTS = 2000
 """Points kept per bot, all boards together: at about 100 bytes each, 200 kB a bot. A bot
 rated on the overall board and four games (five points a refit) keeps its last 400
 refits: with a ladder refitting every 200 results, its last 80,000 results."""
 
-
-EVENTS = "arena:history:events"
-"""Set: the events whose points are recorded."""
 _RECORD = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 for i = 2, #KEYS do
@@ -34,10 +30,6 @@ for i = 2, #KEYS do
 end
 return 1
 """
-
-
-def key(bot: str) -> str:
-    return HISTORY.format(bot=bot)
 
 
 class RatingHistoryStore:
@@ -51,10 +43,10 @@ class RatingHistoryStore:
         if that event's points were never recorded; whether they were recorded now."""
         bots = [bot for bot, bot_points in points.items() if bot_points]
         values = [json.dumps([json.dumps(p.to_json()) for p in points[bot]]) for bot in bots]
-        keys = [EVENTS, *(key(bot) for bot in bots)]
-        return bool(self._record(keys=keys, args=[event, *values, self.keep]))
+        written = [keys.history_events(), *(keys.history(bot) for bot in bots)]
+        return bool(self._record(keys=written, args=[event, *values, self.keep]))
 
     def points(self, bot: str) -> list[Point]:
         """The bot's points as stored, oldest first; none for a bot never rated."""
-        raw: list[bytes] = self.redis.lrange(key(bot), 0, -1)  # type: ignore[assignment]
+        raw: list[bytes] = self.redis.lrange(keys.history(bot), 0, -1)  # type: ignore[assignment]
         return [Point.from_json(json.loads(item)) for item in raw]

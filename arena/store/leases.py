@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import redis
 
+from arena.store import keys
+
 # KEYS: playing zset, holders hash. ARGV: match, holder, expiry, now.
 _CLAIM = """
 local expiry = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -44,10 +46,6 @@ return 1
 """
 
 
-def _key(tournament_id: str, part: str) -> str:
-    return f"arena:t:{tournament_id}:{part}"
-
-
 @dataclass(frozen=True)
 class Waiting:
     """Why a tournament has not moved on: since when a match could not be played, and
@@ -65,7 +63,7 @@ class MatchLeases:
         self._failed = client.register_script(_FAILED)
 
     def _keys(self, tournament_id: str) -> list[str]:
-        return [_key(tournament_id, "playing"), _key(tournament_id, "holders")]
+        return [keys.playing(tournament_id), keys.holders(tournament_id)]
 
     def claim(self, tournament_id: str, match_id: str, holder: str, lease_s: float) -> bool:
         """Take (or, for its holder, renew) the match's lease; False if someone else
@@ -83,7 +81,7 @@ class MatchLeases:
     def live(self, tournament_id: str) -> set[str]:
         """Matches whose lease has not run out."""
         raw: list[bytes] = self.redis.zrangebyscore(  # type: ignore[assignment]
-            _key(tournament_id, "playing"), f"({time.time()!r}", "+inf"
+            keys.playing(tournament_id), f"({time.time()!r}", "+inf"
         )
         return {m.decode() for m in raw}
 
@@ -91,7 +89,7 @@ class MatchLeases:
         """Count one more attempt at the match: 0 for the first. Redeliveries count too,
         so the backoff grows however the attempts came (the referee is chosen by load,
         ``arena.store.referee_load``)."""
-        return int(self.redis.hincrby(_key(tournament_id, "tries"), match_id, 1)) - 1
+        return int(self.redis.hincrby(keys.tries(tournament_id), match_id, 1)) - 1
 
     def failed(self, tournament_id: str, match_id: str, reason: str, tries: int) -> None:
         """Note a failed attempt; the tournament waits from the first one until a result
@@ -99,6 +97,6 @@ class MatchLeases:
         now = time.time()
         failure = json.dumps({"at": now, "reason": reason, "tries": tries})
         self._failed(
-            keys=[f"arena:t:{tournament_id}", _key(tournament_id, "failures")],
+            keys=[keys.tournament(tournament_id), keys.failures(tournament_id)],
             args=[match_id, failure, repr(now), reason],
         )

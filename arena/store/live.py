@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 
 import redis
 
+from arena.store import keys
+
 # KEYS: live hash. ARGV: match, watch id. Only the attempt that wrote it removes it: a
 # later attempt of the same match may have replaced it.
 _END = """
@@ -23,10 +25,6 @@ if raw and cjson.decode(raw)['watch_id'] == ARGV[2] then
 end
 return 0
 """
-
-
-def _key(tournament_id: str) -> str:
-    return f"arena:t:{tournament_id}:live"
 
 
 @dataclass(frozen=True)
@@ -49,15 +47,15 @@ class LiveMatches:
         self._end = client.register_script(_END)
 
     def start(self, tournament_id: str, attempt: LiveAttempt) -> None:
-        self.redis.hset(_key(tournament_id), attempt.match_id, json.dumps(asdict(attempt)))
+        self.redis.hset(keys.live(tournament_id), attempt.match_id, json.dumps(asdict(attempt)))
 
     def end(self, tournament_id: str, match_id: str, watch_id: str) -> None:
-        self._end(keys=[_key(tournament_id)], args=[match_id, watch_id])
+        self._end(keys=[keys.live(tournament_id)], args=[match_id, watch_id])
 
     def attempts(self, tournament_id: str) -> list[LiveAttempt]:
         """Every noted attempt of the tournament, oldest first (some may be a dead
         worker's: check the leases)."""
-        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.live(tournament_id))  # type: ignore[assignment]
         found = []
         for value in raw.values():
             data = json.loads(value)

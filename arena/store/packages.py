@@ -7,8 +7,8 @@ again while the bot exists, so ``name@version`` names one package for good and a
 tournament that fixed it at submission plays exactly that package to its end. A new
 version is stored together with its package and its bot's registry entry
 (``arena.store.bots.BotRegistry.publish``); removal and the deletion of packages nothing
-uses any more are in ``arena.store.removal``. ``put_blob`` and ``add_version`` are the
-same writes as ``publish`` one at a time, for tools and tests.
+uses any more are in ``arena.store.removal``. ``add_version`` is one of ``publish``'s
+writes alone, for tools and tests.
 """
 
 from __future__ import annotations
@@ -22,15 +22,8 @@ from typing import Any
 import redis
 
 from arena.records import Fields, check_version, parse, upgrade
+from arena.store import keys
 
-BLOB = "arena:package:{sha256}"
-VERSIONS = "arena:hosted:{name}"
-"""Hash: version label -> the version's JSON."""
-REMOVED_LABELS = "arena:hosted:{name}:removed"
-"""Set: the labels of the bot's removed versions, which are not given out again."""
-REMOVED = "arena:packages:removed"
-"""Set: digests of removed versions' packages whose bytes may still be stored
-(``arena.store.removal``)."""
 KIND = "hosted version"
 VERSION = 2
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -105,13 +98,8 @@ class PackageStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
 
-    def put_blob(self, sha256: str, blob: bytes) -> None:
-        """Keep ``blob`` under its digest (the caller computed it); a second put of the
-        same bytes is a no-op."""
-        self.redis.set(BLOB.format(sha256=sha256), blob, nx=True)
-
     def blob(self, sha256: str) -> bytes | None:
-        data: bytes | None = self.redis.get(BLOB.format(sha256=sha256))  # type: ignore[assignment]
+        data: bytes | None = self.redis.get(keys.package(sha256))  # type: ignore[assignment]
         return data
 
     def missing(self, digests: Iterable[str]) -> list[str]:
@@ -121,22 +109,22 @@ class PackageStore:
             return []
         with self.redis.pipeline(transaction=False) as pipe:
             for sha256 in wanted:
-                pipe.exists(BLOB.format(sha256=sha256))
+                pipe.exists(keys.package(sha256))
             found = pipe.execute()
         return [sha256 for sha256, there in zip(wanted, found, strict=True) if not there]
 
     def label_removed(self, name: str, label: str) -> bool:
         """Whether ``name`` had a version ``label``, since removed."""
-        return bool(self.redis.sismember(REMOVED_LABELS.format(name=name), label))
+        return bool(self.redis.sismember(keys.hosted_removed(name), label))
 
     def add_version(self, version: HostedVersion) -> bool:
         """Record a new version; False (and nothing written) if the label exists."""
-        key = VERSIONS.format(name=version.name)
+        key = keys.hosted(version.name)
         return bool(self.redis.hsetnx(key, version.version, version.to_json()))
 
     def versions(self, name: str) -> list[HostedVersion]:
         """Every version of ``name``, newest first."""
-        raw: dict[bytes, bytes] = self.redis.hgetall(VERSIONS.format(name=name))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.hosted(name))  # type: ignore[assignment]
         found = [HostedVersion.from_json(v) for v in raw.values()]
         return sorted(found, key=lambda v: (v.submitted_at, v.version), reverse=True)
 
@@ -145,5 +133,5 @@ class PackageStore:
         if label is None:
             newest = self.versions(name)
             return newest[0] if newest else None
-        text = self.redis.hget(VERSIONS.format(name=name), label)
+        text = self.redis.hget(keys.hosted(name), label)
         return None if text is None else HostedVersion.from_json(text)

@@ -24,12 +24,7 @@ from collections.abc import Mapping, Sequence
 
 import redis
 
-PLAYING = "arena:referee:{address}:playing"
-"""Sorted set: ``tournament:match`` -> when the entry lapses (epoch seconds)."""
-
-
-def _failed_key(tournament_id: str) -> str:
-    return f"arena:t:{tournament_id}:failed-on"
+from arena.store import keys
 
 
 def choose(load: Mapping[str, int], failed: Sequence[str] = (), start: int = 0) -> str:
@@ -62,12 +57,12 @@ class RefereeLoad:
         now = repr(time.time())
         with self.redis.pipeline(transaction=False) as pipe:
             for referee in referees:
-                pipe.zcount(PLAYING.format(address=referee), f"({now}", "+inf")
+                pipe.zcount(keys.referee_playing(referee), f"({now}", "+inf")
             return dict(zip(referees, (int(n) for n in pipe.execute()), strict=True))
 
     def failed_on(self, tournament_id: str, match_id: str) -> list[str]:
         """The referees this match failed on, most recent last."""
-        raw = self.redis.hget(_failed_key(tournament_id), match_id)
+        raw = self.redis.hget(keys.failed_on(tournament_id), match_id)
         return list(json.loads(raw)) if raw else []
 
     def claim(
@@ -76,7 +71,7 @@ class RefereeLoad:
         """Choose the referee for the match (``choose``) and count the match on it for
         ``lease_s``, in one transaction: claims at the same moment see each other's
         counts, so a burst of matches is spread rather than sent to the same idle one."""
-        keys = [PLAYING.format(address=r) for r in referees]
+        loads = [keys.referee_playing(r) for r in referees]  # tournament:match -> lapses at
         failed = self.failed_on(tournament_id, match_id)  # only this match's worker writes it
         start = zlib.crc32(match_id.encode())
         chosen = ""
@@ -84,31 +79,31 @@ class RefereeLoad:
         def attempt(pipe: redis.client.Pipeline) -> None:
             nonlocal chosen
             now = time.time()
-            counts = [int(pipe.zcount(key, f"({now!r}", "+inf")) for key in keys]
+            counts = [int(pipe.zcount(key, f"({now!r}", "+inf")) for key in loads]
             chosen = choose(dict(zip(referees, counts, strict=True)), failed, start)
             pipe.multi()
-            for key in keys:
+            for key in loads:
                 pipe.zremrangebyscore(key, "-inf", now)
             pipe.zadd(
-                PLAYING.format(address=chosen), {_member(tournament_id, match_id): now + lease_s}
+                keys.referee_playing(chosen), {_member(tournament_id, match_id): now + lease_s}
             )
 
-        self.redis.transaction(attempt, *keys)  # again from the start if a key changed
+        self.redis.transaction(attempt, *loads)  # again from the start if a key changed
         return chosen
 
     def renew(self, referee: str, tournament_id: str, match_id: str, lease_s: float) -> None:
         """Keep counting the match on ``referee`` for another ``lease_s`` (the heartbeat)."""
         self.redis.zadd(
-            PLAYING.format(address=referee),
+            keys.referee_playing(referee),
             {_member(tournament_id, match_id): time.time() + lease_s},
         )
 
     def release(self, referee: str, tournament_id: str, match_id: str) -> None:
         """The referee finished the match: stop counting it."""
-        self.redis.zrem(PLAYING.format(address=referee), _member(tournament_id, match_id))
+        self.redis.zrem(keys.referee_playing(referee), _member(tournament_id, match_id))
 
     def failed(self, referee: str, tournament_id: str, match_id: str) -> None:
         """Note that the match failed on ``referee``, so its retry goes elsewhere; its
         entry there lapses with the lease."""
         earlier = [r for r in self.failed_on(tournament_id, match_id) if r != referee]
-        self.redis.hset(_failed_key(tournament_id), match_id, json.dumps([*earlier, referee]))
+        self.redis.hset(keys.failed_on(tournament_id), match_id, json.dumps([*earlier, referee]))

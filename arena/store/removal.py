@@ -37,20 +37,12 @@ from dataclasses import dataclass, field, replace
 
 import redis
 
-from arena.store.bots import BOTS, RegisteredBot
-from arena.store.packages import (
-    BLOB,
-    REMOVED,
-    REMOVED_LABELS,
-    VERSIONS,
-    HostedVersion,
-    PackageStore,
-)
-from arena.store.tournaments import RUNNING, TOURNAMENTS, TournamentRecord, TournamentStore
-from arena.tournament.spec import LADDER
+from arena.store import keys
+from arena.store.bots import RegisteredBot
+from arena.store.packages import HostedVersion, PackageStore
+from arena.store.tournaments import RUNNING, TournamentRecord, TournamentStore
+from arena.tournament import formats
 
-SCHEDULING = "arena:t:{id}:scheduling"
-"""A tournament's scheduling lock (``workers.scheduler.advance``), held while a step runs."""
 STEP_WAITS_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 """How long a sweep waits, try after try, for a ladder's step to end, or a write to settle."""
 
@@ -89,10 +81,10 @@ class Removed:
 def _watch(pipe: redis.client.Pipeline, seen: RegisteredBot) -> list[HostedVersion] | None:
     """Watch the bot ``seen`` and its versions; its versions, or None where it is no
     longer what the caller saw."""
-    pipe.watch(BOTS, VERSIONS.format(name=seen.name))  # type: ignore[no-untyped-call]
-    if _parse(pipe.hget(BOTS, seen.name)) != seen:
+    pipe.watch(keys.bots(), keys.hosted(seen.name))  # type: ignore[no-untyped-call]
+    if _parse(pipe.hget(keys.bots(), seen.name)) != seen:
         return None
-    return _versions(pipe.hgetall(VERSIONS.format(name=seen.name)))
+    return _versions(pipe.hgetall(keys.hosted(seen.name)))
 
 
 class Removal:
@@ -104,17 +96,17 @@ class Removal:
         """Remove the bot ``seen`` (as the caller decided on it) with its versions, then
         sweep their packages."""
         name = seen.name
-        versions_key = VERSIONS.format(name=name)
+        versions_key = keys.hosted(name)
         with self.redis.pipeline() as pipe:
             try:
                 versions = _watch(pipe, seen)
                 if versions is None:
                     return Gone.CHANGED
                 pipe.multi()
-                pipe.hdel(BOTS, name)
-                pipe.delete(versions_key, REMOVED_LABELS.format(name=name))
+                pipe.hdel(keys.bots(), name)
+                pipe.delete(versions_key, keys.hosted_removed(name))
                 if versions:
-                    pipe.sadd(REMOVED, *{v.sha256 for v in versions})
+                    pipe.sadd(keys.removed_packages(), *{v.sha256 for v in versions})
                 pipe.execute()
             except redis.WatchError:
                 return Gone.CHANGED
@@ -125,7 +117,7 @@ class Removal:
         The entry takes what its newest remaining version said at its Hello; the last
         version goes with the bot."""
         name = seen.name
-        versions_key = VERSIONS.format(name=name)
+        versions_key = keys.hosted(name)
         with self.redis.pipeline() as pipe:
             try:
                 versions = _watch(pipe, seen)
@@ -146,12 +138,12 @@ class Removal:
                         registered_at=newest.submitted_at,
                     )
                     pipe.hdel(versions_key, label)
-                    pipe.sadd(REMOVED_LABELS.format(name=name), label)
-                    pipe.hset(BOTS, name, entry.to_json())  # also tells sweeps: look again
+                    pipe.sadd(keys.hosted_removed(name), label)
+                    pipe.hset(keys.bots(), name, entry.to_json())  # also tells sweeps: look again
                 else:
-                    pipe.hdel(BOTS, name)
-                    pipe.delete(versions_key, REMOVED_LABELS.format(name=name))
-                pipe.sadd(REMOVED, removed.sha256)
+                    pipe.hdel(keys.bots(), name)
+                    pipe.delete(versions_key, keys.hosted_removed(name))
+                pipe.sadd(keys.removed_packages(), removed.sha256)
                 pipe.execute()
             except redis.WatchError:
                 return Gone.CHANGED
@@ -176,12 +168,12 @@ class Removal:
         """Note every stored package no version uses, for the next sweep: those of bots
         removed before removal deleted packages. Returns how many."""
         stored = {
-            key.decode().removeprefix(BLOB.format(sha256=""))
-            for key in self.redis.scan_iter(match=BLOB.format(sha256="*"), count=1000)
+            key.decode().removeprefix(keys.package(""))
+            for key in self.redis.scan_iter(match=keys.package("*"), count=1000)
         }
         unused = stored - self._used()
         if unused:
-            self.redis.sadd(REMOVED, *unused)
+            self.redis.sadd(keys.removed_packages(), *unused)
         return len(unused)
 
     def sweep(self) -> Swept:
@@ -190,15 +182,15 @@ class Removal:
         for wait in (*STEP_WAITS_S, None):
             with self.redis.pipeline() as pipe:
                 try:
-                    pipe.watch(BOTS, TOURNAMENTS, REMOVED)  # type: ignore[no-untyped-call]
-                    noted = {d.decode() for d in pipe.smembers(REMOVED)}  # type: ignore[union-attr]
+                    pipe.watch(keys.bots(), keys.tournaments(), keys.removed_packages())  # type: ignore[no-untyped-call]
+                    noted = {d.decode() for d in pipe.smembers(keys.removed_packages())}  # type: ignore[union-attr]
                     if not noted:
                         return Swept()
                     running = self._running()
-                    ladders = [r.id for r in running if r.spec.format == LADDER]
+                    ladders = [r.id for r in running if formats.get(r.spec.format).open_lineup]
                     # Watched before the schedules are read: a step that starts later
                     # makes this transaction fail, one under way is waited for.
-                    locks = [SCHEDULING.format(id=t) for t in ladders]
+                    locks = [keys.scheduling(t) for t in ladders]
                     if locks:
                         pipe.watch(*locks)  # type: ignore[no-untyped-call]
                     stepping = [t for t, k in zip(ladders, locks, strict=True) if pipe.exists(k)]
@@ -211,12 +203,12 @@ class Removal:
                         continue
                     playing = self._played(running)
                     free = sorted(unused - playing.keys())
-                    sizes = [int(pipe.strlen(BLOB.format(sha256=d))) for d in free]
+                    sizes = [int(pipe.strlen(keys.package(d))) for d in free]
                     pipe.multi()
                     if free:
-                        pipe.delete(*(BLOB.format(sha256=d) for d in free))
+                        pipe.delete(*(keys.package(d) for d in free))
                     if noted - unused or free:
-                        pipe.srem(REMOVED, *free, *(noted - unused))
+                        pipe.srem(keys.removed_packages(), *free, *(noted - unused))
                     pipe.execute()
                     return Swept(
                         freed=dict(zip(free, sizes, strict=True)),
@@ -229,11 +221,11 @@ class Removal:
 
     def _used(self) -> set[str]:
         """Digests of every hosted bot's versions."""
-        raw: dict[bytes, bytes] = self.redis.hgetall(BOTS)  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.bots())  # type: ignore[assignment]
         hosted = [b.name for b in map(RegisteredBot.from_json, raw.values()) if b.hosted]
         with self.redis.pipeline(transaction=False) as pipe:
             for name in hosted:
-                pipe.hgetall(VERSIONS.format(name=name))
+                pipe.hgetall(keys.hosted(name))
             found = pipe.execute()
         return {v.sha256 for versions in found for v in _versions(versions)}
 
@@ -247,7 +239,7 @@ class Removal:
         playing: dict[str, set[str]] = {}
         for record in running:
             lineup = dict(record.spec.lineup)
-            if record.spec.format == LADDER:
+            if formats.get(record.spec.format).open_lineup:
                 lineup.update(self.tournaments.lineup(record.id))
                 unplayed = self.tournaments.unplayed_ids(record.id)
                 matches = (self.tournaments.scheduled(record.id, m) for m in unplayed)

@@ -17,9 +17,7 @@ from dataclasses import asdict, dataclass
 
 import redis
 
-
-def _key(tournament_id: str) -> str:
-    return f"arena:t:{tournament_id}:probes"
+from arena.store import keys
 
 
 @dataclass(frozen=True)
@@ -45,10 +43,10 @@ class LadderProbes:
         self._put(tournament_id, entry, LadderProbe(times, at, answered))
 
     def _put(self, tournament_id: str, entry: str, probe: LadderProbe) -> None:
-        self.redis.hset(_key(tournament_id), entry, json.dumps(asdict(probe)))
+        self.redis.hset(keys.probes(tournament_id), entry, json.dumps(asdict(probe)))
 
     def all(self, tournament_id: str) -> dict[str, LadderProbe]:
-        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.probes(tournament_id))  # type: ignore[assignment]
         return {entry.decode(): LadderProbe(**json.loads(value)) for entry, value in raw.items()}
 
     def answered(self, tournament_id: str, current: dict[str, int]) -> set[str]:
@@ -63,4 +61,4 @@ class LadderProbes:
         }
 
     def clear(self, tournament_id: str) -> None:
-        self.redis.delete(_key(tournament_id))
+        self.redis.delete(keys.probes(tournament_id))

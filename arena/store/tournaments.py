@@ -11,27 +11,11 @@ from typing import Any
 
 import redis
 
+from arena.store import keys
 from arena.store.leases import Waiting
 from arena.store.results import MatchResult
 from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import Entry, TournamentPlan
-
-TOURNAMENTS = "arena:tournaments"
-RUNNING_IDS = "arena:tournaments:running"
-"""Set: the ids of running tournaments, which share the workers (``workers.scheduler``)."""
-TO_TRIM = "arena:tournaments:to-trim"
-"""Set: cancelled tournaments whose per-match bookkeeping is still kept."""
-RATINGS = "arena:ratings"
-TALLIES = "arena:ratings:tallies"
-"""Hash: finished tournament id -> its results' tallies by game (JSON,
-``arena.ratings.leaderboard.tallies``), which the arena's refit reads instead of them."""
-TALLY_SUM = "arena:ratings:tally-sum"
-"""JSON: {"ids": [tournament id], "tallies": the merged tallies of those tournaments}."""
-RESULTS_VERSION = "arena:results:version"
-"""Counts results ever stored, so readers can tell whether anything changed."""
-RESULTS_EPOCH = "arena:results:epoch"
-"""Set once per Redis data set: a counter that restarted from zero (a flushed or lost
-data set) is not mistaken for the one before."""
 
 # The result, its forfeit mark, its place in the order of finishing (which the
 # scheduler reads on from), its place in match id order (which pages read) and the
@@ -123,10 +107,6 @@ end
 return 0
 """
 )
-MATCH_LOGS = "match-logs"
-PER_MATCH = ("tries", "holders", "playing", "failed-on", "failures")
-"""Bookkeeping kept per match while a tournament runs, dropped when it ends."""
-
 
 STRANDED_NAMED = 3
 """Stranded matches a tournament names (it counts them all)."""
@@ -137,10 +117,6 @@ def _stranded(raw: bytes | None) -> Stranded | None:
         return None
     mark = json.loads(raw)
     return Stranded(float(mark["since"]), int(mark["count"]), tuple(mark["matches"]))
-
-
-def _key(tournament_id: str, part: str = "") -> str:
-    return f"arena:t:{tournament_id}" + (f":{part}" if part else "")
 
 
 @dataclass(frozen=True)
@@ -205,7 +181,7 @@ class TournamentStore:
         now = time.time()
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(
-                _key(tournament_id),
+                keys.tournament(tournament_id),
                 mapping={
                     "spec": stored_spec,
                     "games": json.dumps(list(games)),
@@ -216,20 +192,20 @@ class TournamentStore:
             )
             if matches:
                 pipe.hset(
-                    _key(tournament_id, "schedule"),
+                    keys.schedule(tournament_id),
                     mapping={m.match_id: json.dumps(m.to_json()) for m in matches},
                 )
-            pipe.zadd(TOURNAMENTS, {tournament_id: int(now * 1000)})
-            pipe.sadd(RUNNING_IDS, tournament_id)
+            pipe.zadd(keys.tournaments(), {tournament_id: int(now * 1000)})
+            pipe.sadd(keys.running(), tournament_id)
             pipe.execute()
 
     def get(self, tournament_id: str) -> TournamentRecord | None:
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(_key(tournament_id))
-            pipe.hlen(_key(tournament_id, "results"))
-            pipe.scard(_key(tournament_id, "forfeits"))
-            pipe.zcount(_key(tournament_id, "playing"), f"({time.time()!r}", "+inf")
-            pipe.hlen(_key(tournament_id, "schedule"))
+            pipe.hgetall(keys.tournament(tournament_id))
+            pipe.hlen(keys.results(tournament_id))
+            pipe.scard(keys.forfeits(tournament_id))
+            pipe.zcount(keys.playing(tournament_id), f"({time.time()!r}", "+inf")
+            pipe.hlen(keys.schedule(tournament_id))
             fields, done, forfeits, playing, issued = pipe.execute()
         if not fields:
             return None
@@ -264,13 +240,13 @@ class TournamentStore:
         running = list(running)
         with self.redis.pipeline(transaction=False) as pipe:
             for tournament_id in running:
-                pipe.hget(_key(tournament_id), "stranded")
+                pipe.hget(keys.tournament(tournament_id), "stranded")
             before = pipe.execute()
             for tournament_id, was in zip(running, before, strict=True):
                 matches = sorted(stranded.get(tournament_id, ()))
                 if not matches:
                     if was is not None:
-                        pipe.hdel(_key(tournament_id), "stranded")
+                        pipe.hdel(keys.tournament(tournament_id), "stranded")
                     continue
                 old = _stranded(was)
                 mark = {
@@ -278,43 +254,43 @@ class TournamentStore:
                     "count": len(matches),
                     "matches": matches[:STRANDED_NAMED],
                 }
-                pipe.hset(_key(tournament_id), "stranded", json.dumps(mark))
+                pipe.hset(keys.tournament(tournament_id), "stranded", json.dumps(mark))
             pipe.execute()
 
     def ids(self) -> list[str]:
-        raw: list[bytes] = self.redis.zrevrange(TOURNAMENTS, 0, -1)  # type: ignore[assignment]
+        raw: list[bytes] = self.redis.zrevrange(keys.tournaments(), 0, -1)  # type: ignore[assignment]
         return [i.decode() for i in raw]
 
     def set_state(self, tournament_id: str, state: str) -> None:
         with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(_key(tournament_id), "state", state)
+            pipe.hset(keys.tournament(tournament_id), "state", state)
             if state == RUNNING:
-                pipe.sadd(RUNNING_IDS, tournament_id)
+                pipe.sadd(keys.running(), tournament_id)
             else:
-                pipe.srem(RUNNING_IDS, tournament_id)
+                pipe.srem(keys.running(), tournament_id)
             if state == CANCELLED:
-                pipe.sadd(TO_TRIM, tournament_id)
+                pipe.sadd(keys.to_trim(), tournament_id)
             pipe.execute()
 
     def trim_cancelled(self) -> int:
         """Drop the per-match bookkeeping of cancelled tournaments whose matches no
         attempt plays any more; returns how many were trimmed."""
-        raw: set[bytes] = self.redis.smembers(TO_TRIM)  # type: ignore[assignment]
+        raw: set[bytes] = self.redis.smembers(keys.to_trim())  # type: ignore[assignment]
         now = repr(time.time())
         trimmed = 0
         for tournament_id in sorted(i.decode() for i in raw):
-            keys = [_key(tournament_id), *(_key(tournament_id, p) for p in PER_MATCH), TO_TRIM]
-            trimmed += int(self._trim(keys=keys, args=[tournament_id, now]))
+            held = [keys.tournament(tournament_id), *keys.per_match(tournament_id), keys.to_trim()]
+            trimmed += int(self._trim(keys=held, args=[tournament_id, now]))
         return trimmed
 
     def finish(self, tournament_id: str) -> bool:
         """Mark a running tournament finished; False if it was not running."""
-        keys = [_key(tournament_id), *(_key(tournament_id, part) for part in PER_MATCH)]
-        return bool(self._finish(keys=[*keys, RUNNING_IDS], args=[tournament_id]))
+        held = [keys.tournament(tournament_id), *keys.per_match(tournament_id), keys.running()]
+        return bool(self._finish(keys=held, args=[tournament_id]))
 
     def running_count(self) -> int:
         """How many tournaments are running (at least 1: the caller's own)."""
-        return max(1, int(self.redis.scard(RUNNING_IDS)))
+        return max(1, int(self.redis.scard(keys.running())))
 
     def note_running(self, states: dict[str, str]) -> None:
         """Bring the set of running ids in line with ``states`` (``states()``, read just
@@ -324,9 +300,9 @@ class TournamentStore:
         ended = [i for i, state in states.items() if state != RUNNING]
         with self.redis.pipeline(transaction=False) as pipe:
             if running:
-                pipe.sadd(RUNNING_IDS, *running)
+                pipe.sadd(keys.running(), *running)
             if ended:
-                pipe.srem(RUNNING_IDS, *ended)
+                pipe.srem(keys.running(), *ended)
             pipe.execute()
 
     def states(self) -> dict[str, str]:
@@ -334,20 +310,20 @@ class TournamentStore:
         ids = self.ids()
         with self.redis.pipeline(transaction=False) as pipe:
             for tournament_id in ids:
-                pipe.hget(_key(tournament_id), "state")
+                pipe.hget(keys.tournament(tournament_id), "state")
             states = pipe.execute()
         return {i: s.decode() for i, s in zip(ids, states, strict=True) if s is not None}
 
     def state(self, tournament_id: str) -> str | None:
-        raw = self.redis.hget(_key(tournament_id), "state")
+        raw = self.redis.hget(keys.tournament(tournament_id), "state")
         return None if raw is None else raw.decode()  # type: ignore[union-attr]
 
     def scheduled(self, tournament_id: str, match_id: str) -> ScheduledMatch | None:
-        raw = self.redis.hget(_key(tournament_id, "schedule"), match_id)
+        raw = self.redis.hget(keys.schedule(tournament_id), match_id)
         return None if raw is None else ScheduledMatch.from_json(json.loads(raw))
 
     def schedule(self, tournament_id: str) -> list[ScheduledMatch]:
-        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "schedule"))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.schedule(tournament_id))  # type: ignore[assignment]
         matches = [ScheduledMatch.from_json(json.loads(v)) for v in raw.values()]
         return sorted(matches, key=lambda m: m.match_id)
 
@@ -357,10 +333,10 @@ class TournamentStore:
         """Add ``matches`` to the schedule together with the scheduler state that issued
         them: a scheduler that dies between the two leaves neither."""
         with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(_key(tournament_id), "scheduler", json.dumps(scheduler))
+            pipe.hset(keys.tournament(tournament_id), "scheduler", json.dumps(scheduler))
             if matches:
                 pipe.hset(
-                    _key(tournament_id, "schedule"),
+                    keys.schedule(tournament_id),
                     mapping={m.match_id: json.dumps(m.to_json()) for m in matches},
                 )
             pipe.execute()
@@ -368,11 +344,11 @@ class TournamentStore:
     def finished_since(self, tournament_id: str, cursor: int, count: int) -> list[MatchResult]:
         """Up to ``count`` results, in the order they were stored, from the ``cursor``-th."""
         raw: list[bytes] = self.redis.lrange(  # type: ignore[assignment]
-            _key(tournament_id, "finished"), cursor, cursor + count - 1
+            keys.finished(tournament_id), cursor, cursor + count - 1
         )
         if not raw:
             return []
-        values = self.redis.hmget(_key(tournament_id, "results"), raw)
+        values = self.redis.hmget(keys.results(tournament_id), raw)
         return [MatchResult.from_json(v) for v in values if v is not None]
 
     def set_lineup(self, tournament_id: str, lineup: Sequence[Entry]) -> None:
@@ -382,22 +358,22 @@ class TournamentStore:
             mapping: dict[str | bytes, str | bytes] = {
                 e.label: json.dumps(e.how_to_play()) for e in lineup
             }
-            self.redis.hset(_key(tournament_id, "lineup"), mapping=mapping)  # type: ignore[arg-type]
+            self.redis.hset(keys.lineup(tournament_id), mapping=mapping)  # type: ignore[arg-type]
 
     def lineup(self, tournament_id: str) -> dict[str, Entry]:
         """How to seat each entry a ladder has had (its games are not kept)."""
-        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "lineup"))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.lineup(tournament_id))  # type: ignore[assignment]
         return {
             label.decode(): Entry.from_how(label.decode(), json.loads(how))
             for label, how in raw.items()
         }
 
     def result(self, tournament_id: str, match_id: str) -> MatchResult | None:
-        raw = self.redis.hget(_key(tournament_id, "results"), match_id)
+        raw = self.redis.hget(keys.results(tournament_id), match_id)
         return None if raw is None else MatchResult.from_json(raw)
 
     def has_result(self, tournament_id: str, match_id: str) -> bool:
-        return bool(self.redis.hexists(_key(tournament_id, "results"), match_id))
+        return bool(self.redis.hexists(keys.results(tournament_id), match_id))
 
     def with_results(self, tournament_id: str, match_ids: Collection[str]) -> set[str]:
         """Those of ``match_ids`` that have a stored result."""
@@ -406,15 +382,15 @@ class TournamentStore:
         ids = sorted(match_ids)
         with self.redis.pipeline(transaction=False) as pipe:
             for match_id in ids:
-                pipe.hexists(_key(tournament_id, "results"), match_id)
+                pipe.hexists(keys.results(tournament_id), match_id)
             found = pipe.execute()
         return {m for m, stored in zip(ids, found, strict=True) if stored}
 
     def unplayed_ids(self, tournament_id: str) -> set[str]:
         """Ids of scheduled matches with no result (keys only: cheap for a big schedule)."""
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hkeys(_key(tournament_id, "schedule"))
-            pipe.hkeys(_key(tournament_id, "results"))
+            pipe.hkeys(keys.schedule(tournament_id))
+            pipe.hkeys(keys.results(tournament_id))
             scheduled, done = pipe.execute()
         return {m.decode() for m in set(scheduled) - set(done)}
 
@@ -427,14 +403,14 @@ class TournamentStore:
         forfeit = "1" if result.forfeit_team is not None else "0"
         written = self._record_once(
             keys=[
-                _key(tournament_id, "results"),
-                _key(tournament_id, "forfeits"),
-                RESULTS_VERSION,
-                _key(tournament_id, "failures"),
-                _key(tournament_id),
-                _key(tournament_id, "finished"),
-                _key(tournament_id, "order"),
-                _key(tournament_id, MATCH_LOGS),
+                keys.results(tournament_id),
+                keys.forfeits(tournament_id),
+                keys.results_version(),
+                keys.failures(tournament_id),
+                keys.tournament(tournament_id),
+                keys.finished(tournament_id),
+                keys.order(tournament_id),
+                keys.match_logs(tournament_id),
             ],
             args=[result.match_id, stored, forfeit, match_log],
         )
@@ -445,13 +421,13 @@ class TournamentStore:
         without one (before the arena kept records, until ``arena replay import``)."""
         if not match_ids:
             return []
-        found: list[bytes | None] = self.redis.hmget(_key(tournament_id, MATCH_LOGS), match_ids)  # type: ignore[assignment]
+        found: list[bytes | None] = self.redis.hmget(keys.match_logs(tournament_id), match_ids)  # type: ignore[assignment]
         return found
 
     def import_match_logs(self, tournament_id: str, logs: Mapping[str, bytes]) -> int:
         """Store records for stored results that have none, all in one transaction (an
         import that fails stores nothing); returns how many were new."""
-        key = _key(tournament_id, MATCH_LOGS)
+        key = keys.match_logs(tournament_id)
         with self.redis.pipeline(transaction=True) as pipe:
             for match_id, data in logs.items():
                 pipe.hsetnx(key, match_id, data)
@@ -461,14 +437,14 @@ class TournamentStore:
     def results_version(self) -> str:
         """Changes whenever a result is stored anywhere, and only then."""
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(RESULTS_EPOCH, uuid.uuid4().hex, nx=True)  # a new data set gets one
-            pipe.mget(RESULTS_EPOCH, RESULTS_VERSION)
+            pipe.set(keys.results_epoch(), uuid.uuid4().hex, nx=True)  # a new data set gets one
+            pipe.mget(keys.results_epoch(), keys.results_version())
             _, (epoch, count) = pipe.execute()
         return f"{epoch.decode()}:{int(count or 0)}"
 
     def results(self, tournament_id: str) -> list[MatchResult]:
         """Every stored result of the tournament, in match id order."""
-        raw: dict[bytes, bytes] = self.redis.hgetall(_key(tournament_id, "results"))  # type: ignore[assignment]
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.results(tournament_id))  # type: ignore[assignment]
         return sorted((MatchResult.from_json(v) for v in raw.values()), key=lambda r: r.match_id)
 
     def results_page(
@@ -481,7 +457,7 @@ class TournamentStore:
         start = "+" if descending else "-"
         bound = "(" + after if after else start
         raw: list[bytes | None] = self._page(
-            keys=[_key(tournament_id, "results"), _key(tournament_id, "order")],
+            keys=[keys.results(tournament_id), keys.order(tournament_id)],
             args=["desc" if descending else "asc", bound, count],
         )
         return [MatchResult.from_json(v) for v in raw if v is not None]
@@ -489,36 +465,36 @@ class TournamentStore:
     def save_results_digest(self, tournament_id: str, digest: str) -> None:
         """Written while finishing, before the tournament is marked finished: a second
         finalisation writes the same."""
-        self.redis.hset(_key(tournament_id), "results_digest", digest)
+        self.redis.hset(keys.tournament(tournament_id), "results_digest", digest)
 
     def save_leaderboard(self, tournament_id: str, leaderboard: dict[str, Any]) -> None:
-        self.redis.set(_key(tournament_id, "leaderboard"), json.dumps(leaderboard))
+        self.redis.set(keys.leaderboard(tournament_id), json.dumps(leaderboard))
 
     def leaderboard(self, tournament_id: str) -> dict[str, Any] | None:
-        raw = self.redis.get(_key(tournament_id, "leaderboard"))
+        raw = self.redis.get(keys.leaderboard(tournament_id))
         return None if raw is None else json.loads(raw)
 
     def save_ratings(self, boards: dict[str, dict[str, Any]]) -> None:
         """The arena-wide ratings: leaderboards by game ('' for all games together)."""
-        self.redis.set(RATINGS, json.dumps(boards))
+        self.redis.set(keys.ratings(), json.dumps(boards))
 
     def save_tallies(self, tournament_id: str, tallies: dict[str, dict[str, Any]]) -> None:
         """A finished tournament's tallies by game, whose results will not change."""
-        self.redis.hset(TALLIES, tournament_id, json.dumps(tallies))
+        self.redis.hset(keys.tallies(), tournament_id, json.dumps(tallies))
 
     def tallied(self) -> set[str]:
         """The tournaments whose tallies are kept."""
-        raw: list[bytes] = self.redis.hkeys(TALLIES)  # type: ignore[assignment]
+        raw: list[bytes] = self.redis.hkeys(keys.tallies())  # type: ignore[assignment]
         return {key.decode() for key in raw}
 
     def tallies(self, tournament_ids: Iterable[str]) -> list[dict[str, dict[str, Any]]]:
         wanted = list(tournament_ids)
-        raw: list[bytes | None] = self.redis.hmget(TALLIES, wanted) if wanted else []  # type: ignore[assignment]
+        raw: list[bytes | None] = self.redis.hmget(keys.tallies(), wanted) if wanted else []  # type: ignore[assignment]
         return [json.loads(value) for value in raw if value is not None]
 
     def tally_sum(self) -> tuple[set[str], dict[str, dict[str, Any]]]:
         """The tournaments summed so far, and their merged tallies."""
-        raw = self.redis.get(TALLY_SUM)
+        raw = self.redis.get(keys.tally_sum())
         if raw is None:
             return set(), {}
         found = json.loads(raw)
@@ -527,8 +503,8 @@ class TournamentStore:
     def save_tally_sum(self, ids: set[str], merged: dict[str, dict[str, Any]]) -> None:
         """The ids go with the sum in one value: a reader never sees one without the
         other, and concurrent writers each write a consistent pair."""
-        self.redis.set(TALLY_SUM, json.dumps({"ids": sorted(ids), "tallies": merged}))
+        self.redis.set(keys.tally_sum(), json.dumps({"ids": sorted(ids), "tallies": merged}))
 
     def ratings(self) -> dict[str, dict[str, Any]]:
-        raw = self.redis.get(RATINGS)
+        raw = self.redis.get(keys.ratings())
         return {} if raw is None else json.loads(raw)

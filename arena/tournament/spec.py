@@ -44,25 +44,19 @@ MAX_MATCHES = 200_000
 MAX_ENTRIES = 64
 MAX_NAME_CHARS = 200
 
+FORMAT_PROTO = {name: f.proto for name, f in formats.FORMATS.items()}
+"""Each format's ``arena.v1.TournamentFormat`` value (``Format.proto``)."""
 FORMAT_NAMES = {
-    arena_pb2.FORMAT_UNSPECIFIED: formats.ROUND_ROBIN,
-    arena_pb2.FORMAT_ROUND_ROBIN: formats.ROUND_ROBIN,
-    arena_pb2.FORMAT_GAUNTLET: "gauntlet",
-    arena_pb2.FORMAT_SWISS: "swiss",
-    arena_pb2.FORMAT_KNOCKOUT: "knockout",
-    arena_pb2.FORMAT_SPRT: "sprt",
-    arena_pb2.FORMAT_LADDER: "ladder",
+    value: f.name
+    for value in arena_pb2.TournamentFormat.values()
+    if (f := formats.by_proto(value)) is not None
 }
-FORMAT_PROTO = {name: value for value, name in FORMAT_NAMES.items() if value}
-PARAMS_OF = {"gauntlet": "gauntlet", "swiss": "swiss", "sprt": "sprt"}
+"""The format each ``TournamentFormat`` value names (unset: a round robin)."""
+PARAMS_OF = {name: f.params_field for name, f in formats.FORMATS.items() if f.params_field}
 """The ``TournamentSpec.format_params`` field each format takes, if any."""
 LADDER = "ladder"
-SPRT = "sprt"
-DEALS_AS_NEEDED = frozenset({SPRT, LADDER})
-"""Formats that deal as many deals as they need: ``deals`` may be left unset."""
-SHARED_GAMES = frozenset({"swiss", "knockout", "sprt"})
-"""Formats in which every entry plays every game: their games default to the ones all
-the entries play."""
+"""The ladder's name, as specs store it (code asks the format what it needs to know:
+``arena.tournament.formats``)."""
 
 
 SPEC = "tournament spec"
@@ -169,15 +163,13 @@ class TournamentPlan:
     record_version: int = SPEC_VERSION
 
     def author_limit(self) -> int | None:
-        """The most entries one author may have; None for no limit. Ladders and sealed
-        tournaments rank authors against each other: one entry each, unless the spec says
-        otherwise. Elsewhere, and in an SPRT (a version test), an author comparing their
-        own versions is the usual case."""
+        """The most entries one author may have; None for no limit. Unless the spec says
+        otherwise, the format's default (``Format.author_limit``): ladders and sealed
+        tournaments rank authors against each other, one entry each; elsewhere, and in an
+        SPRT (a version test), an author comparing their own versions is the usual case."""
         if self.max_entries_per_author:
             return self.max_entries_per_author
-        if self.format == LADDER or (self.fair_play == SEALED and self.format != SPRT):
-            return 1
-        return None
+        return formats.get(self.format).author_limit(self.fair_play)
 
     def same_author(self, entries: Sequence[str], lineup: Mapping[str, Entry]) -> bool:
         """Whether the entries seated are all one author's (house bots are nobody's):
@@ -200,7 +192,7 @@ class TournamentPlan:
     def played_games(self) -> list[str]:
         """The games at least two entries play, in the order given (a ladder's entries
         come later: all of its games)."""
-        if self.format == LADDER:
+        if formats.get(self.format).open_lineup:
             return list(self.games)
         return [g for g in self.games if sum(g in e.games for e in self.lineup.values()) > 1]
 
@@ -337,18 +329,11 @@ def plan(
 ) -> TournamentPlan:
     """Validate ``spec`` against the registry, fixing each hosted entry's version."""
     format_name, params = _format(spec)
-    if format_name == LADDER:
-        if spec.entries:
-            raise InvalidSpec(
-                "a ladder's entries are every registered bot that plays one of its games, "
-                "joining as they register: leave entries empty"
-            )
-        if not spec.games:
-            raise InvalidSpec(
-                f"a ladder plays the games it names: give one or more of {', '.join(game_names())}"
-            )
-    elif len(spec.entries) < 2:
-        raise InvalidSpec(f"a tournament needs at least 2 entries, got {len(spec.entries)}")
+    kind = formats.get(format_name)
+    try:
+        kind.check_entries(spec.entries, spec.games)
+    except formats.InvalidFormat as error:
+        raise InvalidSpec(str(error)) from None
     if len(spec.entries) > MAX_ENTRIES:
         raise TooLarge(f"at most {MAX_ENTRIES} entries, got {len(spec.entries)}")
     lineup = [_entry(e, registered, version_of) for e in spec.entries]
@@ -356,7 +341,7 @@ def plan(
     repeated = sorted({e for e in entries if entries.count(e) > 1})
     if repeated:
         raise InvalidSpec(f"each entry may appear once; repeated: {', '.join(repeated)}")
-    games = tuple(spec.games) or _default_games(format_name, lineup)
+    games = tuple(spec.games) or _default_games(kind, lineup)
     if len(set(games)) != len(games):
         twice = sorted({g for g in games if games.count(g) > 1})
         raise InvalidSpec(f"each game may be listed once; repeated: {', '.join(twice)}")
@@ -365,7 +350,7 @@ def plan(
             get_game(game)
         except UnknownGameError as error:
             raise InvalidSpec(str(error)) from None
-    deals = spec.deals or (1 if format_name in DEALS_AS_NEEDED else 0)
+    deals = spec.deals or (1 if kind.deals_as_needed else 0)
     if not 1 <= deals <= MAX_DEALS:
         raise InvalidSpec(f"deals must be 1..{MAX_DEALS} per pairing and game, got {spec.deals}")
     try:
@@ -493,10 +478,11 @@ def _format(spec: arena_pb2.TournamentSpec) -> tuple[str, dict[str, Any]]:
     if name is None:
         allowed = ", ".join(arena_pb2.TournamentFormat.Name(v) for v in FORMAT_PROTO.values())
         raise InvalidSpec(f"unknown format {spec.format}; allowed: {allowed}")
+    takes = formats.get(name).params_field
     given = spec.WhichOneof("format_params")
-    if given is not None and given != PARAMS_OF.get(name):
-        takes = f"its parameters are {PARAMS_OF[name]}" if name in PARAMS_OF else "it has none"
-        raise InvalidSpec(f"{given} parameters do not fit a {name} tournament: {takes}")
+    if given is not None and given != takes:
+        what = f"its parameters are {takes}" if takes else "it has none"
+        raise InvalidSpec(f"{given} parameters do not fit a {name} tournament: {what}")
     if given is None:
         return name, {}
     return name, json_format.MessageToDict(
@@ -506,13 +492,13 @@ def _format(spec: arena_pb2.TournamentSpec) -> tuple[str, dict[str, Any]]:
     )
 
 
-def _default_games(format_name: str, lineup: Sequence[Entry]) -> tuple[str, ...]:
-    if format_name not in SHARED_GAMES:
+def _default_games(kind: type[formats.Format], lineup: Sequence[Entry]) -> tuple[str, ...]:
+    if not kind.shared_games:
         return tuple(game_names())
     shared = tuple(g for g in game_names() if all(g in e.games for e in lineup))
     if not shared:
         raise InvalidSpec(
-            f"in a {format_name} tournament every entry plays every game, and these entries "
+            f"in a {kind.name} tournament every entry plays every game, and these entries "
             "have no game in common: "
             + "; ".join(f"{e.label} plays {', '.join(e.games)}" for e in lineup)
         )

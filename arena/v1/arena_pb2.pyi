@@ -2990,19 +2990,27 @@ class GetBotLogsRequest(_message.Message):
 
     BOT_FIELD_NUMBER: _builtins.int
     MATCH_ID_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     bot: _builtins.str
     """Bot name."""
     match_id: _builtins.str
-    """Match id, as in MatchRecord.match_id."""
+    """Match id, as in MatchRecord.match_id: the schedule's id once the tournament's deals
+    are revealed, or the match's public id (MatchRecord.public_id) with tournament_id.
+    A running open ladder names its matches by public ids only, and gives a match's logs
+    once the match has ended.
+    """
+    tournament_id: _builtins.str
+    """The tournament, when match_id is a public id (which does not name its tournament)."""
     def __init__(
         self,
         *,
         bot: _builtins.str = ...,
         match_id: _builtins.str = ...,
+        tournament_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "match_id", b"match_id", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -189,6 +189,11 @@ class _MatchEventKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MatchE
     PlayMatch caller cancelled it (then no result and no replay exist). Always the last
     event.
     """
+    MATCH_EVENT_KIND_TABLE: _MatchEventKind.ValueType  # 5
+    """No game event: the table as it stands (`table_json`), posted once when the first
+    watcher comes to a match already under way, so that it need not wait for the next
+    move to see the table.
+    """
 
 class MatchEventKind(_MatchEventKind, metaclass=_MatchEventKindEnumTypeWrapper):
     """Kind of a public match event."""
@@ -205,6 +210,11 @@ MATCH_EVENT_KIND_ENDED: MatchEventKind.ValueType  # 4
 """The match is over; `result` is set, unless the match was abandoned because the
 PlayMatch caller cancelled it (then no result and no replay exist). Always the last
 event.
+"""
+MATCH_EVENT_KIND_TABLE: MatchEventKind.ValueType  # 5
+"""No game event: the table as it stands (`table_json`), posted once when the first
+watcher comes to a match already under way, so that it need not wait for the next
+move to see the table.
 """
 Global___MatchEventKind: _TypeAlias = MatchEventKind  # noqa: Y015
 
@@ -999,6 +1009,7 @@ class MatchEvent(_message.Message):
     FAULT_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
+    TABLE_JSON_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """Match id."""
     sequence: _builtins.int
@@ -1021,6 +1032,18 @@ class MatchEvent(_message.Message):
     MatchResult and in the replay (later still when the disclosure says so), where
     `arena replay verify` checks them against this commitment and re-deals every hand.
     The salt keeps a small seed from being found by trying numbers.
+    """
+    table_json: _builtins.str
+    """The table as a spectator sees it after this event, as compact JSON: {"seat": the seat
+    to act, or null when the public cannot tell or the match is over; "table": {"phase",
+    "hands" (all null), "held" (cards in each hand), "piles" (each {"kind", "label",
+    "cards", "seats"?, "face_down"?, "count"?}: a face-down pile has no cards, only its
+    count), "facts" ([label, text] pairs), "scores_are"}}, the shape of a replay frame's
+    table with everything hidden taken out (arena/replay/public_table.py). Set on
+    MATCH_EVENT_KIND_GAME and MATCH_EVENT_KIND_TABLE events while someone watches the
+    match (the events of one engine step share it), and always on MATCH_EVENT_KIND_ENDED
+    (the table where the match stopped), which is the only one a finished match keeps.
+    Empty otherwise.
     """
     @_builtins.property
     def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -1047,10 +1070,11 @@ class MatchEvent(_message.Message):
         fault: Global___Fault | None = ...,
         result: Global___MatchResult | None = ...,
         deal_commitment: _builtins.str = ...,
+        table_json: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "fault", b"fault", "result", b"result", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deal_commitment", b"deal_commitment", "fault", b"fault", "game_kind", b"game_kind", "kind", b"kind", "match_id", b"match_id", "result", b"result", "scores", b"scores", "seat", b"seat", "sequence", b"sequence", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deal_commitment", b"deal_commitment", "fault", b"fault", "game_kind", b"game_kind", "kind", b"kind", "match_id", b"match_id", "result", b"result", "scores", b"scores", "seat", b"seat", "sequence", b"sequence", "table_json", b"table_json", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

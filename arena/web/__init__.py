@@ -33,7 +33,7 @@ route                                    answer
 ``/live/{tournament}/{match}``           HTML: follows one match as it is played on a
                                          card table (what the public events show), its
                                          events beside it (``static/live.js``,
-                                         ``public-table.js``, ``cards.js``)
+                                         ``cards.js``)
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
                                          tournaments when no tournament)
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
@@ -84,6 +84,21 @@ viewer's frames), ``app`` (the Starlette routes), ``openapi`` (the JSON routes'
 schema), ``server`` (uvicorn).
 """
 
-from arena.web.server import serve
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arena.web.server import serve
 
 __all__ = ["serve"]
+
+
+def __getattr__(name: str) -> Any:
+    """``serve``, loaded when first asked for: the pure modules (``pages``, ``relay``,
+    ``matchlist``...) import without uvicorn."""
+    if name == "serve":
+        from arena.web.server import serve
+
+        return serve
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -276,7 +276,7 @@ class Site:
         t = await self.source.tournament(_tournament_id(request.path_params["tournament"]))
         board = (
             await self.source.leaderboard(tournament_id=t.id)
-            if t.spec.format in standings.LEADERBOARD_FORMATS
+            if standings.shows_leaderboard(t)
             else None
         )
         running = t.state == arena_pb2.TOURNAMENT_STATE_RUNNING

@@ -1,6 +1,6 @@
 """Live matches: the page listing the matches being played, the page that follows one
-(``static/live.js`` draws its card table from the events, with the replay viewer's
-``static/cards.js`` and the public table of ``static/public-table.js``), and the
+(``static/live.js`` draws the table each event carries, as the referee's engine sees it
+with everything hidden taken out, with the replay viewer's ``static/cards.js``), and the
 server-sent events it reads.
 
 The events are the referee's ``WatchMatch`` stream, public by construction (no hands;
@@ -188,7 +188,6 @@ def follow_page(
     head = (
         '<link rel="stylesheet" href="/static/viewer.css">'
         '<script src="/static/cards.js" defer></script>'
-        '<script src="/static/public-table.js" defer></script>'
         '<script src="/static/live.js" defer></script>'
     )
     return page(f"Match {match_id}", body, games, head=head)

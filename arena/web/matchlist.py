@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from arena.referee.faults import KIND_NAMES
+from arena.tournament import formats
 from arena.v1 import arena_pb2
 from arena.web.data import Match, ResultsPage
 from arena.web.errors import HttpError
@@ -100,7 +101,8 @@ def _may_hold(t: arena_pb2.Tournament, filters: MatchFilter) -> bool:
     """Whether the tournament can hold a match the filter keeps, from its listing alone."""
     if t.matches_done == 0 or (filters.game and filters.game not in t.games):
         return False
-    if filters.bot and t.spec.format != arena_pb2.FORMAT_LADDER:
+    kind = formats.by_proto(t.spec.format)
+    if filters.bot and not (kind is not None and kind.open_lineup):  # else: who came
         return any(plays(entry, filters.bot) for entry in t.spec.entries)
     return True
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from arena.tournament.formats.sprt import DEFAULTS
+from arena.tournament import formats
+from arena.tournament.formats.sprt import params_in_force as sprt_params
 from arena.tournament.progress import (
     STATE_NAMES,
     VERDICTS,
@@ -20,6 +21,7 @@ from arena.tournament.progress import (
     held_up_text,
     partners_text,
     seed_text,
+    shown_standings,
 )
 from arena.v1 import arena_pb2
 from arena.web.pages import (
@@ -73,26 +75,6 @@ svg.chart polyline.llr { fill: none; stroke: #1d5bb8; stroke-width: 2; stroke-li
 svg.chart circle.now { fill: #1d5bb8; }
 """
 
-FORMAT_TITLES = {
-    arena_pb2.FORMAT_UNSPECIFIED: "Round robin",
-    arena_pb2.FORMAT_ROUND_ROBIN: "Round robin",
-    arena_pb2.FORMAT_GAUNTLET: "Gauntlet",
-    arena_pb2.FORMAT_SWISS: "Swiss",
-    arena_pb2.FORMAT_KNOCKOUT: "Knockout",
-    arena_pb2.FORMAT_SPRT: "SPRT",
-    arena_pb2.FORMAT_LADDER: "Ladder",
-}
-LEADERBOARD_FORMATS = frozenset(
-    {
-        arena_pb2.FORMAT_UNSPECIFIED,
-        arena_pb2.FORMAT_ROUND_ROBIN,
-        arena_pb2.FORMAT_GAUNTLET,
-        arena_pb2.FORMAT_LADDER,
-    }
-)
-"""Formats whose standings are the tournament's leaderboard (they have no others)."""
-
-
 DECIDED = {
     "units": "won on units",
     "margin": "won on points margin (level on units)",
@@ -105,38 +87,17 @@ def num(value: float) -> str:
     return f"{value:g}"
 
 
-def sprt_params(t: arena_pb2.Tournament) -> arena_pb2.SprtParams:
-    """The parameters in force: the standings' (defaults filled in) once there are any."""
-    if t.standings.HasField("sprt") and t.standings.sprt.HasField("params"):
-        return t.standings.sprt.params
-    given = t.spec.sprt
-    both_unset = given.elo0 == 0 and given.elo1 == 0
-    return arena_pb2.SprtParams(
-        elo0=DEFAULTS["elo0"] if both_unset else given.elo0,
-        elo1=DEFAULTS["elo1"] if both_unset else given.elo1,
-        alpha=given.alpha or DEFAULTS["alpha"],
-        beta=given.beta or DEFAULTS["beta"],
-        max_units=int(given.max_units or DEFAULTS["max_units"]),
-    )
+def shows_leaderboard(t: arena_pb2.Tournament) -> bool:
+    """Whether the tournament's standings are its leaderboard (``Format.shows_leaderboard``:
+    a round robin's, a gauntlet's, a ladder's), which the page then fetches."""
+    kind = formats.by_proto(t.spec.format)
+    return kind is not None and kind.shows_leaderboard
 
 
 def format_params_text(t: arena_pb2.Tournament) -> str:
-    """The format with its parameters, in a line."""
-    spec = t.spec
-    title = FORMAT_TITLES.get(spec.format, "Unknown format")
-    if spec.format == arena_pb2.FORMAT_GAUNTLET:
-        return f"{title}: challengers {', '.join(spec.gauntlet.challengers)}"
-    if spec.format == arena_pb2.FORMAT_SWISS:
-        return f"{title}, {spec.swiss.rounds} rounds"
-    if spec.format == arena_pb2.FORMAT_SPRT:
-        p = sprt_params(t)
-        return (
-            f"{title}: elo0 {p.elo0:g}, elo1 {p.elo1:g}, alpha {p.alpha:g}, beta {p.beta:g}, "
-            f"at most {p.max_units} units"
-        )
-    if spec.format == arena_pb2.FORMAT_KNOCKOUT:
-        return f"{title}, seeded by the arena's ratings"
-    return title
+    """The format with its parameters, in a line (``Format.params_text``)."""
+    kind = formats.by_proto(t.spec.format)
+    return "Unknown format" if kind is None else kind.params_text(t)
 
 
 def facts_table(rows: Sequence[tuple[str, str, str]], table_id: str) -> str:
@@ -164,7 +125,7 @@ def summary_table(t: arena_pb2.Tournament) -> str:
             "entries",
             "Entries",
             ", ".join(t.spec.entries)
-            if t.spec.entries or t.spec.format != arena_pb2.FORMAT_LADDER
+            if t.spec.entries or not _open_lineup(t)
             else "every registered bot that plays one of its games, taken afresh as it runs",
         ),
         ("games", "Games", ", ".join(game_title(g) for g in t.games)),
@@ -191,6 +152,12 @@ def summary_table(t: arena_pb2.Tournament) -> str:
         created = utc_text(t.created_at)
         rows.append(("created", "Submitted", created))
     return facts_table(rows, "tournament-summary")
+
+
+def _open_lineup(t: arena_pb2.Tournament) -> bool:
+    """Whether its entries are taken from the registry as it runs (``Format.open_lineup``)."""
+    kind = formats.by_proto(t.spec.format)
+    return kind is not None and kind.open_lineup
 
 
 # Swiss
@@ -471,19 +438,21 @@ def suspended_view(ladder: arena_pb2.LadderStandings) -> str:
 
 
 def standings_view(t: arena_pb2.Tournament, board: arena_pb2.Leaderboard | None) -> str:
-    """The format's standings; for a round robin or gauntlet, its leaderboard."""
-    kind = t.standings.WhichOneof("kind")
-    if kind == "swiss":
-        return swiss_view(t.standings.swiss, t.spec.swiss.rounds)
-    if kind == "knockout":
-        return knockout_view(t.standings.knockout, len(t.spec.entries))
-    if kind == "sprt":
-        return sprt_view(t.standings.sprt, t.spec.entries, sprt_params(t))
+    """The format's standings, drawn as what they are (Swiss rounds, a bracket, an SPRT's
+    status); for a format ranked by its leaderboard (``shows_leaderboard``), the board."""
+    shown = shown_standings(t.standings)
+    if isinstance(shown, arena_pb2.SwissStandings):
+        return swiss_view(shown, t.spec.swiss.rounds)
+    if isinstance(shown, arena_pb2.KnockoutBracket):
+        return knockout_view(shown, len(t.spec.entries))
+    if isinstance(shown, arena_pb2.SprtStatus):
+        return sprt_view(shown, t.spec.entries, sprt_params(t))
     if board is not None:
         suspended = ""
-        if kind == "ladder":  # its ranking is the board; and who it does not pair now
-            board = ladder_board(board, t.standings.ladder)
-            suspended = suspended_view(t.standings.ladder)
+        if isinstance(shown, arena_pb2.LadderStandings):
+            # Its ranking is the board; and who it does not pair now.
+            board = ladder_board(board, shown)
+            suspended = suspended_view(shown)
         json_link = link(f"/api/leaderboard?tournament={path_part(t.id)}", "JSON")
         return (
             f'<section><h2>Leaderboard</h2><p class="muted">Ratings from this tournament\'s '

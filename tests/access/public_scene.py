@@ -24,9 +24,9 @@ from arena.referee.service import DEFAULT_WATCHERS_PER_CLIENT
 from arena.throttle import BURST
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from arena.web.relay import PER_CLIENT
-from tests.api.test_read_limits import trailers
-from tests.conftest import next_database
 from tests.shipped import worker_env
+from tests.support.database import next_database
+from tests.support.grpc_metadata import trailers
 
 GREEDY, HONEST = "127.0.0.1", "::1"
 TOKENS = ("referee-token", "api-token", "read-token")

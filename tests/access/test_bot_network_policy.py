@@ -15,8 +15,9 @@ import pytest
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, next_database
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.bots import BotFactory
+from tests.support.database import next_database
 
 
 class ApiStarter(Protocol):

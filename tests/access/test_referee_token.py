@@ -17,8 +17,9 @@ from arena.access import bearer
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, next_database
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.bots import BotFactory
+from tests.support.database import next_database
 
 TOKEN = "referee-operator-token"
 

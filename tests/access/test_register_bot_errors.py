@@ -21,7 +21,7 @@ from arena.api.probe import no_bot_answered
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
-from tests.conftest import next_database
+from tests.support.database import next_database
 
 TOKEN = "api-operator-token"
 

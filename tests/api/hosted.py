@@ -20,7 +20,7 @@ from arena.hosting.package import pack
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
-from tests.conftest import next_database
+from tests.support.database import next_database
 
 OPERATOR = "operator-token-for-hosted-bots"
 SERVES = """

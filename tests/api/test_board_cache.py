@@ -6,6 +6,7 @@ import asyncio
 
 from arena.api.boards import BoardCache
 from arena.ratings.leaderboard import Leaderboard
+from tests.support.waiting import wait_until_async
 
 
 def test_concurrent_readers_share_one_fit_and_a_new_version_refits() -> None:
@@ -23,7 +24,9 @@ def test_concurrent_readers_share_one_fit_and_a_new_version_refits() -> None:
         readers = [
             asyncio.ensure_future(cache.get(("", ""), "v1", lambda: fit("v1"))) for _ in range(5)
         ]
-        await asyncio.sleep(0.01)
+        await wait_until_async(
+            lambda: fits == ["v1"], timeout=10, what="the first reader to fit v1"
+        )
         release.set()
         boards = list(await asyncio.gather(*readers))
         boards.append(await cache.get(("", ""), "v1", lambda: fit("v1")))  # cached

@@ -21,9 +21,10 @@ from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.quotas import AuthorQuotas, OverQuota
 from arena.store import BotRegistry, RegisteredBot, TournamentStore
+from arena.store import keys as redis_keys
 from arena.store.bots import Published
 from arena.store.packages import HostedVersion, PackageStore
-from arena.store.removal import SCHEDULING, Removal
+from arena.store.removal import Removal
 from arena.store.tournaments import FINISHED
 from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import LADDER, Entry, HostedPackage
@@ -72,7 +73,7 @@ def package(directory: Path, padding: int = 0, source: str | None = None) -> byt
 
 
 def blob_key(blob: bytes) -> str:
-    return f"arena:package:{digest(blob)}"
+    return redis_keys.package(digest(blob))
 
 
 def keys(client: redis.Redis) -> set[bytes]:
@@ -383,7 +384,7 @@ def test_a_version_a_running_tournament_plays_is_removed_and_its_package_kept_un
 
     api.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=tournament), metadata=OP)
     assert not api.redis.exists(blob_key(blob))
-    assert not api.redis.exists("arena:packages:removed")
+    assert not api.redis.exists(redis_keys.removed_packages())
 
 
 def test_a_kept_package_goes_at_the_first_sweep_after_its_tournament_finishes(
@@ -433,14 +434,14 @@ def test_a_ladder_keeps_a_removed_package_while_its_matches_are_out(
     assert list(removed.packages.kept_for) == [ladder]
     # The match is played, but a step under way may have read the registry before the
     # removal and be handing out more: nothing goes.
-    api.redis.set(SCHEDULING.format(id=ladder), "held")
+    api.redis.set(redis_keys.scheduling(ladder), "held")
     store.record_result(ladder, result(match_id=match.match_id, tournament_id=ladder,
                                        game="seep", entries=["lad-bot@v1", "x"],
                                        scores=[0, 0]), b"")  # fmt: skip
     assert Removal(api.redis).sweep().kept == {digest(blob): (ladder,)}
     assert api.redis.exists(blob_key(blob))
     # Once the step is over, the ladder plays it no more.
-    api.redis.delete(SCHEDULING.format(id=ladder))
+    api.redis.delete(redis_keys.scheduling(ladder))
     Removal(api.redis).sweep()
     assert not api.redis.exists(blob_key(blob))
     store.set_state(ladder, "cancelled")
@@ -464,8 +465,8 @@ def test_the_quota_is_checked_again_in_the_transaction_that_stores_the_version(
         registry.publish(bot, version, b"x" * 10, None, AuthorQuotas(bytes=9))
     assert stored(api.redis) == before
     assert registry.publish(bot, version, b"x" * 10, None, AuthorQuotas()) is Published.DONE
-    api.redis.delete("arena:package:" + "e" * 64, "arena:hosted:lou-bot")
-    api.redis.hdel("arena:bots", "lou-bot")
+    api.redis.delete(redis_keys.package("e" * 64), redis_keys.hosted("lou-bot"))
+    api.redis.hdel(redis_keys.bots(), "lou-bot")
 
 
 def test_the_lock_the_sweep_waits_for_is_the_one_the_scheduler_steps_under() -> None:
@@ -473,5 +474,5 @@ def test_the_lock_the_sweep_waits_for_is_the_one_the_scheduler_steps_under() -> 
     from workers import scheduler
 
     taken = inspect.getsource(scheduler.advance)
-    assert 'f"arena:t:{tournament_id}:scheduling"' in taken
-    assert SCHEDULING.format(id="{tournament_id}") == "arena:t:{tournament_id}:scheduling"
+    assert "exclusive(keys.scheduling(tournament_id)" in taken
+    assert "keys.scheduling(" in inspect.getsource(Removal.sweep)

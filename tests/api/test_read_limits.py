@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import grpc
 import pytest
@@ -32,9 +32,10 @@ from arena.store.authors import AuthorStore
 from arena.throttle import Throttle
 from arena.v1 import arena_pb2, arena_pb2_grpc
 from arena.web.app import create_app
-from tests.api.test_records import stored
-from tests.conftest import next_database
 from tests.records import spec
+from tests.support.database import next_database
+from tests.support.grpc_metadata import trailers
+from tests.support.stored_result import stored
 
 if TYPE_CHECKING:
     from arena.v1.arena_pb2_grpc import ArenaAsyncStub
@@ -150,11 +151,6 @@ async def code(answer: Awaitable[object]) -> grpc.StatusCode:
     except grpc.aio.AioRpcError as error:
         return error.code()
     return OK
-
-
-def trailers(error: grpc.RpcError) -> dict[str, str]:
-    found: Any = error.trailing_metadata()
-    return {key: str(value) for key, value in found or ()}
 
 
 def as_(token: str) -> Metadata:

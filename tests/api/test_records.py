@@ -11,36 +11,13 @@ from typing import Any
 from arena.api.common import deal_revealed, revealed, reveals_each_match
 from arena.api.service import record_message
 from arena.store import TournamentRecord
-from arena.store.results import MatchResult
 from arena.store.tournaments import CANCELLED, RUNNING
 from arena.tournament.fair_play import OPEN, PUBLIC_ID, SEALED, TRUSTED, MasterSeed, public_match_id
 from arena.tournament.spec import LADDER
-from tests.records import result, spec
+from tests.records import spec
+from tests.support.stored_result import stored
 
 SEED = MasterSeed(1234, "9" * 32, operator=False)
-
-
-def stored(match_id: str, pair_key: str) -> MatchResult:
-    return result(
-        match_id=match_id,
-        game="seep",
-        pair_key=pair_key,
-        deal=0,
-        entries=["a", "b"],
-        scores=[3, 1],
-        winner_team=0,
-        end="completed",
-        forfeit_team=None,
-        team_faults=[0, 0],
-        decisions=40,
-        duration_ms=12,
-        referee="127.0.0.1:1",
-        deal_commitment="c" * 64,
-        referee_match_id=f"{match_id}-0a1b2c3d",
-        seed=77,
-        replay_id=f"{match_id}-0a1b2c3d",
-        deal_salt="5" * 32,
-    )
 
 
 def test_a_duplicate_half_hides_its_referee_id_until_the_tournament_ends() -> None:

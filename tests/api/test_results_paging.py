@@ -13,12 +13,12 @@ import pytest
 
 from arena.api.paging import MAX_PAGE_SIZE
 from arena.local_redis import LocalRedis
-from arena.store import TournamentStore
+from arena.store import TournamentStore, keys
 from arena.store.tournaments import FINISHED
 from arena.v1 import arena_pb2
 from tests.api.hosted import HostedApi, refusal, start_api
-from tests.api.test_records import stored
 from tests.records import spec
+from tests.support.stored_result import stored
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def pages(
 def test_pages_join_into_every_result_in_match_id_order_once(api: HostedApi) -> None:
     ids = tournament_of(api, "t-pages", 25)
     # The order index is written with each result, before anything reads it.
-    assert api.redis.zrange("arena:t:t-pages:order", 0, -1) == [i.encode() for i in ids]
+    assert api.redis.zrange(keys.order("t-pages"), 0, -1) == [i.encode() for i in ids]
     assert pages(api, tournament_id="t-pages") == [ids]  # page_size 0: all, as before
     by_ten = pages(api, tournament_id="t-pages", page_size=10)
     assert [len(p) for p in by_ten] == [10, 10, 5]
@@ -118,9 +118,9 @@ def test_a_tournament_stored_before_the_order_index_pages_and_keeps_its_index(
     api: HostedApi,
 ) -> None:
     ids = tournament_of(api, "t-old", 12)
-    api.redis.delete("arena:t:t-old:order")  # as a result stored by an older arena left it
+    api.redis.delete(keys.order("t-old"))  # as a result stored by an older arena left it
     assert [i for p in pages(api, tournament_id="t-old", page_size=5) for i in p] == ids
-    assert api.redis.zcard("arena:t:t-old:order") == 12
+    assert api.redis.zcard(keys.order("t-old")) == 12
     TournamentStore(api.redis).record_result("t-old", stored("t-old-9999", "t-old-9999"), b"")
     assert pages(api, tournament_id="t-old", page_size=20) == [[*ids, "t-old-9999"]]
 

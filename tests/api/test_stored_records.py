@@ -14,10 +14,10 @@ import pytest
 
 from arena.local_redis import LocalRedis
 from arena.records import RecordError
-from arena.store import BotRegistry, RegisteredBot, TournamentStore
+from arena.store import BotRegistry, RegisteredBot, TournamentStore, keys
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.results import VERSION, MatchResult
-from arena.store.tournaments import FINISHED, RESULTS_VERSION
+from arena.store.tournaments import FINISHED
 from arena.tournament.fair_play import TRUSTED
 from arena.tournament.spec import SPEC_VERSION, TournamentPlan
 from arena.v1 import arena_pb2
@@ -245,7 +245,7 @@ def test_an_invalid_record_is_never_written(api: HostedApi) -> None:
     client = api.redis
     store = TournamentStore(client)
     store.create("t-refused", spec(), ["seep"])
-    counted = client.get(RESULTS_VERSION)
+    counted = client.get(keys.results_version())
     good = result(
         match_id="t-refused-0",
         tournament_id="t-refused",
@@ -260,17 +260,16 @@ def test_an_invalid_record_is_never_written(api: HostedApi) -> None:
     ):
         with pytest.raises(RecordError):
             store.record_result("t-refused", bad, b"")
-    assert client.hlen("arena:t:t-refused:results") == 0
+    assert client.hlen(keys.results("t-refused")) == 0
     assert (
-        client.zcard("arena:t:t-refused:order") == 0
-        and client.llen("arena:t:t-refused:finished") == 0
+        client.zcard(keys.order("t-refused")) == 0 and client.llen(keys.finished("t-refused")) == 0
     )
-    assert client.get(RESULTS_VERSION) == counted
+    assert client.get(keys.results_version()) == counted
     assert store.record_result("t-refused", good, b"") and store.results("t-refused") == [good]
 
     with pytest.raises(RecordError, match="field 'deals': expected an integer of at least 0"):
         store.create("t-never", spec(deals=-1), ["seep"])
-    assert not client.exists("arena:t:t-never") and store.get("t-never") is None
+    assert not client.exists(keys.tournament("t-never")) and store.get("t-never") is None
     assert "t-never" not in store.ids()
 
     with pytest.raises(RecordError, match="field 'address': expected none for a hosted bot"):
@@ -290,15 +289,15 @@ def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings(
     client = api.redis
     old, new = "t0123456789ab", "t0123456789cd"
     client.hset(
-        f"arena:t:{old}",
+        keys.tournament(old),
         mapping={"spec": json.dumps(FIRST_SPEC), "games": '["seep"]', "state": FINISHED,
                  "created_at": "1796132600.0", "total": 2},
     )  # fmt: skip
-    client.zadd("arena:tournaments", {old: 1796132600000})
+    client.zadd(keys.tournaments(), {old: 1796132600000})
     for n, stored in enumerate((STORED_RESULT, FIRST_RESULT)):
         match_id = f"{old}-seep-{n}-0-a"
         raw = {**stored, "match_id": match_id, "tournament_id": old}
-        client.hset(f"arena:t:{old}:results", match_id, json.dumps(raw))
+        client.hset(keys.results(old), match_id, json.dumps(raw))
     # The same tournament written today, through the types.
     store = TournamentStore(client)
     store.create(new, TournamentPlan.from_json(FIRST_SPEC), ["seep"], total=2)

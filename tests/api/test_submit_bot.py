@@ -14,7 +14,7 @@ import pytest
 from arena.hosting.package import MAX_PACKAGE_BYTES, digest
 from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
-from arena.store import BotRegistry, RegisteredBot
+from arena.store import BotRegistry, RegisteredBot, keys
 from arena.v1 import arena_pb2
 from tests.api.hosted import (
     OPERATOR,
@@ -56,7 +56,7 @@ def test_a_bot_that_answers_hello_is_kept_with_every_version(
     assert kept.package_sha256 == digest(first) and kept.package_bytes == len(first)
     assert (kept.hello_name, kept.author) == ("random", "")
     assert "seep" in kept.games
-    assert api.redis.get(f"arena:package:{digest(first)}") == first
+    assert api.redis.get(keys.package(digest(first))) == first
 
     second = python_package(tmp_path / "two", "# v2\nfrom arena.bots.sdk import serve\n"
                             "from arena.bots.examples.house import HouseBot\nserve(HouseBot())\n")  # fmt: skip
@@ -249,7 +249,7 @@ def test_removing_a_hosted_bot_forgets_its_versions_and_the_packages_only_it_use
     assert list(removed.versions) == ["v1"] and removed.packages.freed_bytes == len(blob)
     code, message = refusal(api.stub.ListBotVersions, arena_pb2.ListBotVersionsRequest(name="gone"))
     assert (code, message) == (grpc.StatusCode.NOT_FOUND, "no hosted bot 'gone'")
-    assert not api.redis.exists(f"arena:package:{digest(blob)}")  # tests/api/test_bot_storage
+    assert not api.redis.exists(keys.package(digest(blob)))  # tests/api/test_bot_storage
 
 
 def test_listing_versions_is_open_and_says_what_has_none(api: HostedApi) -> None:

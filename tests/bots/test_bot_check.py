@@ -10,7 +10,8 @@ from pathlib import Path
 from arena.games import game_names
 from arena.processes import arena_command, start_service
 from arena.wording import printable
-from tests.conftest import TESTS, BotFactory
+from tests.support.bots import BotFactory
+from tests.support.paths import TESTS
 
 
 def check(*args: str) -> subprocess.CompletedProcess[str]:

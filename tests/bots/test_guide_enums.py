@@ -1,7 +1,7 @@
-"""The bot author's guide maps every enum a bot reads, number to name: in each game's
-section, every enum field of its observation and its actions (the trump field's numbers
-to suits, ...), and the card's own enums once for all games. A field or value added to
-a game's proto fails here until the guide maps it."""
+"""The bot author's guide maps every enum a bot reads, number to name: on each game's
+page (docs/games/GAME.md), every enum field of its observation and its actions (the
+trump field's numbers to suits, ...), and in the guide the card's own enums once for all
+games. A field or value added to a game's proto fails here until the page maps it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from google.protobuf.descriptor import FieldDescriptor
 
 from arena.v1 import bot_pb2, cards_pb2
-from tests.docs.test_guide import GAMES, game_section, guide_text
+from tests.support.guide import GAMES, game_section, guide_text
 
 CARD = cards_pb2.Card.DESCRIPTOR.full_name
 OBSERVATIONS = bot_pb2.ActRequest.DESCRIPTOR.oneofs_by_name["observation"]
@@ -63,7 +63,7 @@ def assert_mapped(table: list[tuple[str, str]], enum: Any, where: list[str], pla
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_enum_field_of_a_game_is_mapped_number_to_name(game: str) -> None:
-    section = game_section(guide_text(), game)
+    section = game_section(game)
     table = rows(section, "enum field")
     observation = next(f for f in OBSERVATIONS.fields if f.name == game.replace("-", "_"))
     action = next(f for f in PAYLOADS.fields if f.name == observation.name)
@@ -72,7 +72,7 @@ def test_every_enum_field_of_a_game_is_mapped_number_to_name(game: str) -> None:
         for name, enum in found:
             by_enum.setdefault(enum.full_name, (enum, []))[1].append(name)
     for enum, where in by_enum.values():
-        assert_mapped(table, enum, where, f"{game}'s section")
+        assert_mapped(table, enum, where, f"{game}'s page")
     assert len(table) == len(by_enum), f"{game}: a row for an enum the game does not use"
 
 

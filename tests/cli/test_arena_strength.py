@@ -16,7 +16,7 @@ from arena.cli.sprt import Strength, tally
 from arena.local_redis import LocalRedis
 from arena.processes import arena_command
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena, start_arena
+from tests.support.arena import Arena, start_arena
 
 
 @pytest.fixture

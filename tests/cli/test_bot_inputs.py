@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from arena.bots.launch import LaunchError, launched, per_seat
-from tests.cli.test_cli import arena
-from tests.conftest import TESTS, BotFactory
+from tests.support.bots import BotFactory
+from tests.support.cli import arena
+from tests.support.paths import TESTS
 
 SPY = f"{sys.executable} {TESTS / 'bots' / 'spy_bot.py'} --port {{port}}"
 

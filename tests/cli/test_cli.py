@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from arena.cli import parser as cli_parser
 from arena.games import game_names
-from arena.processes import Service, arena_command, free_port
-
-
-def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        arena_command(*args), capture_output=True, text=True, timeout=120, cwd=cwd
-    )
+from arena.processes import Service, free_port
+from tests.support.cli import arena
 
 
 def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:

@@ -34,7 +34,7 @@ from arena.processes import Service, arena_command, start_service
 from arena.tournament.fair_play import MAX_SEED
 from arena.v1 import arena_pb2
 from arena.web import relay
-from tests.conftest import next_database
+from tests.support.database import next_database
 
 ENGINES = BUILTIN_GAME_MODULES
 NEVER_FOR_HELP = ("grpc", "google.protobuf", "celery", "redis", "numpy", "rich", *ENGINES)

@@ -16,7 +16,7 @@ import pytest
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
-from tests.tournament.conftest import Arena, start_arena
+from tests.support.arena import Arena, start_arena
 
 
 def doctor(*flags: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ import pytest
 from arena.hosting.package import digest, pack
 from arena.local_redis import LocalRedis
 from arena.processes import arena_command
-from arena.store import BotRegistry, RegisteredBot, TournamentStore
+from arena.store import BotRegistry, RegisteredBot, TournamentStore, keys
 from arena.store.bot_logs import BotLogStore, SeatOutput
 from arena.store.tournaments import FINISHED
 from arena.tournament.schedule import ScheduledMatch
@@ -174,14 +174,14 @@ def test_an_author_removes_a_version_then_the_bot_and_hears_what_was_deleted(
     one = arena("bot", "remove", "rem-bot", "--version", "v1", "--api", api.address, token=token)
     assert one.returncode == 0, one.stderr
     assert one.stdout == f"removed rem-bot@v1; {len(blobs[0]):,} bytes of packages deleted\n"
-    assert not api.redis.exists(f"arena:package:{digest(blobs[0])}")
+    assert not api.redis.exists(keys.package(digest(blobs[0])))
 
     whole = arena("bot", "remove", "rem-bot", "--api", api.address, token=token)
     assert whole.returncode == 0, whole.stderr
     assert whole.stdout == (
         f"removed rem-bot and its version v2; {len(blobs[1]):,} bytes of packages deleted\n"
     )
-    assert not api.redis.exists(f"arena:package:{digest(blobs[1])}")
+    assert not api.redis.exists(keys.package(digest(blobs[1])))
     gone = arena("bot", "remove", "rem-bot", "--api", api.address, token=token)
     assert one_line_error(gone) == "NOT_FOUND: no bot 'rem-bot'"
 

@@ -13,7 +13,7 @@ from scipy import special, stats  # type: ignore[import-untyped]  # with open_sp
 
 from arena.cli.sprt import Strength
 from arena.tournament.local_sprt import BotFault, LocalTest, run
-from tests.cli.test_cli import arena
+from tests.support.cli import arena
 
 FAST = ("--game", "bid-euchre", "--elo0", "0", "--elo1", "50", "--seed", "3")
 """Bounds far apart, so that basic against random decides in a few pairs."""

@@ -1,4 +1,4 @@
-"""The README's output conventions, held as exact text: exit codes (0 done, 1 a failed
+"""The output conventions of docs/cli.md, held as exact text: exit codes (0 done, 1 a failed
 check or result, 2 bad usage), one line per error, games by any spelling, snake_case
 JSON with numbers as numbers, units and plurals, card symbols, notes that do not wrap."""
 
@@ -15,8 +15,8 @@ from arena.cli.tournament import print_leaderboard
 from arena.processes import Service, free_port
 from arena.v1 import arena_pb2
 from arena.wording import count, plural
-from tests.cli.test_cli import arena
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
+from tests.support.cli import arena
 
 UNKNOWN = (
     "argument --game: unknown game 'euchre' (did you mean 'bid-euchre'?); "

@@ -5,8 +5,6 @@ and the Prometheus targets."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -18,67 +16,16 @@ from tests.deploy.support import (
     COMPOSE,
     DEPLOY,
     OTHER_ARENA_ENV,
-    PROJECT_IMAGE,
     PROMETHEUS,
     ROOT,
-    Invocation,
     arena_env_names_in_code,
     compose,
     image_is_pinned,
-    invocations,
     load_yaml,
-    redis_port,
 )
+from tests.support.compose import SERVICES, Service, arena_services, services
 
-SERVICES: dict[str, dict[str, Any]] = compose()["services"]
-PORTS_OF_IMAGES = {"redis": {redis_port()}, "prom/prometheus": {9090}, "grafana/grafana": {3000}}
 NOT_THE_ARENAS_ENV = {"grafana/grafana": "GF_"}
-
-
-def environment(service: Mapping[str, Any]) -> dict[str, str]:
-    env = service.get("environment") or {}
-    if isinstance(env, list):
-        env = dict(item.split("=", 1) for item in env)
-    return {str(k): str(v) for k, v in env.items()}
-
-
-@dataclass
-class Service:
-    name: str
-    spec: dict[str, Any]
-
-    @property
-    def image(self) -> str:
-        image: str = self.spec["image"]
-        return image
-
-    @property
-    def is_arena(self) -> bool:
-        return self.image == PROJECT_IMAGE
-
-    @property
-    def env(self) -> dict[str, str]:
-        return environment(self.spec)
-
-    def invocations(self) -> list[Invocation]:
-        if not self.is_arena:
-            return []
-        command = self.spec.get("command", [])
-        assert isinstance(command, list), f"{self.name}: write the command as a list"
-        return invocations(self.spec.get("entrypoint"), command, self.env)
-
-    def listen_ports(self) -> set[int]:
-        if self.is_arena:
-            return set().union(*(i.listen_ports() for i in self.invocations()))
-        return PORTS_OF_IMAGES[self.image.split(":")[0]]
-
-
-def services() -> list[Service]:
-    return [Service(name, spec) for name, spec in SERVICES.items()]
-
-
-def arena_services() -> list[Service]:
-    return [s for s in services() if s.is_arena]
 
 
 def by_name(name: str) -> Service:

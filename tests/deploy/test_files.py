@@ -107,7 +107,7 @@ def test_dockerfile_exposes_the_ports_compose_uses() -> None:
         if name == "EXPOSE"
         for port in args.split()
     }
-    from tests.deploy.test_compose import arena_services
+    from tests.support.compose import arena_services
 
     used = set().union(*(s.listen_ports() for s in arena_services()))
     assert used <= exposed

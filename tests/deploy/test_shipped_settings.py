@@ -3,11 +3,14 @@ and they make a valid worker; the soak runs with them (``tests/tournament/test_s
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from tests import shipped
 from tests.deploy.support import load_yaml_documents
-from tests.tournament import conftest, test_soak
+from tests.support import arena
+from tests.support.paths import TESTS
 from workers.settings import Settings
 
 K8S = shipped.DEPLOY / "k8s"
@@ -30,5 +33,12 @@ def test_the_shipped_settings_make_a_valid_worker(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_soak_runs_with_every_shipped_setting_and_the_other_tests_say_why_not() -> None:
-    assert shipped.worker_env() == test_soak.SETTINGS
-    assert "shipped" in (conftest.__doc__ or "")  # why the others' settings are shorter
+    soak = ast.parse((TESTS / "tournament" / "test_soak.py").read_text(encoding="utf-8"))
+    (settings,) = [
+        node.value
+        for node in soak.body
+        if isinstance(node, ast.Assign)
+        and [ast.unparse(target) for target in node.targets] == ["SETTINGS"]
+    ]
+    assert ast.unparse(settings) == "shipped.worker_env()"
+    assert "shipped" in (arena.__doc__ or "")  # why the others' settings are shorter

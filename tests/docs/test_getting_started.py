@@ -15,6 +15,10 @@ Every fenced block of a page is taken in order:
   stands for any one word, a line ``...`` for any number of lines, and runs of spaces
   for any whitespace.
 
+A command that prints a match's live page (``/live/T/M``, as ``arena tournament live``
+does) has that page opened on the page's site, and the match's events read from it to
+the end: the table a spectator sees comes with them.
+
 The page's ports are its defaults (6379, 50050, 50051...); each is replaced by a free
 port everywhere, commands and outputs alike, and ``ARENA_REDIS_URL``, ``ARENA_API`` and
 ``ARENA_REFEREES`` point where the defaults would, so commands without flags find this
@@ -24,6 +28,7 @@ arena and no other on the machine.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import random
 import re
@@ -67,8 +72,8 @@ PAGES = {
     "running-a-club.md": Page(
         frozenset(
             {"token new", "api serve", "author add", "bot template", "bot submit",
-             "tournament run", "bot logs", "replay show", "tournament cancel",
-             "leaderboard serve"}
+             "tournament run", "bot logs", "replay show", "tournament live",
+             "tournament cancel", "leaderboard serve"}
         ),
         ("ada-bot", "ben-bot"),
     ),
@@ -79,6 +84,7 @@ _BLOCK = re.compile(
 )
 _PLACEHOLDER = re.compile(r"(<[\w-]+>)")
 _INVOKED = re.compile(r"(?:^|\$\()arena ([\w-]+) ?([\w-]*)")
+_LIVE_PAGE = re.compile(r"/live/t[0-9a-f]+/[\w-]+")
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,23 @@ def matches(expected: list[str], actual: list[str]) -> bool:
         )
 
     return at(0, 0)
+
+
+def watch_live(site: str, path: str) -> None:
+    """Opens a live match's page on the site and reads its events to the match's end."""
+    with urllib.request.urlopen(site + path, timeout=30) as page:
+        html = page.read().decode()
+    assert '<section id="live"' in html and "data-events=" in html, html
+    events = "/api/live/" + path.removeprefix("/live/") + "/events"
+    request = urllib.request.Request(site + events, headers={"Accept": "text/event-stream"})
+    with urllib.request.urlopen(request, timeout=120) as stream:
+        lines = stream.read().decode().splitlines()
+    found = [json.loads(line.removeprefix("data: ")) for line in lines if line.startswith("data: ")]
+    assert found[0]["kind"] == "MATCH_EVENT_KIND_STARTED", found[:2]
+    assert found[-1]["kind"] == "MATCH_EVENT_KIND_ENDED", found[-2:]
+    assert any(e["kind"] == "MATCH_EVENT_KIND_GAME" for e in found)
+    final = json.loads(found[-1]["table_json"])  # where it ended, as the public sees it
+    assert all(hand is None for hand in final["table"]["hands"]) and final["seat"] is None
 
 
 def with_ports(text: str, ports: dict[str, str]) -> str:
@@ -307,5 +330,8 @@ def test_the_page_runs_as_written(name: str, shell: tuple[Shell, dict[str, str]]
                     # Only the doctor's check after everything stopped is meant to fail.
                     expected = 1 if stopped and command == "arena doctor" else 0
                     assert done.returncode == expected, f"`{command}`: {done.stdout}{done.stderr}"
+                    for path in _LIVE_PAGE.findall(done.stdout):
+                        assert web, f"`{command}` printed a live page before the site started"
+                        watch_live(web[0], path)
                     last = (command, done)
     assert stopped and not running.background

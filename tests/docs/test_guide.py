@@ -1,16 +1,18 @@
-"""The bot author's guide, docs/writing-a-bot.md, checked against the code.
+"""The bot author's guide, docs/writing-a-bot.md, and the games' pages,
+docs/games/GAME.md, checked against the code.
 
-- Every fenced ```json block after an ``<!-- example: arena.v1.TYPE ... -->`` comment
-  parses as that proto message (a JSON list: each item does).
+- Every fenced ```json block after an ``<!-- example: arena.v1.TYPE ... -->`` comment, in
+  the guide or a game's page, parses as that proto message (a JSON list: each item does).
 - A ``LegalAction`` example is exactly what the engine sends for its id: same text,
   same payload (ids keep one meaning for a whole game, so no state is needed).
 - An example with ``seed=S decision=D`` (an ``ActRequest`` or a game's observation) is
   exactly what the referee would send at decision D of a match dealt from seed S in
   which every seat plays the legal move ``recorded_play`` picks.
-- Each game of ``ActRequest.observation`` has a section whose field table names every
+- Each game of ``ActRequest.observation`` has a page whose field table names every
   field of its observation message and whose kind table names every kind of its
   action message, nothing more, and which shows an example of every kind: a game that
-  gains a field fails here until the guide explains it.
+  gains a field fails here until its page explains it (``python -m arena.reference_docs``
+  writes those tables; tests/docs/test_game_pages.py holds them to the protos).
 - The ```python blocks after ``<!-- tested: python -->`` run, in order, in one namespace.
 - The ```sh blocks after ``<!-- tested: arena -->`` run, each ``arena`` command exiting
   0, in a directory holding ``greedy.py``: the guide's tested Python block defining ``Greedy``.
@@ -19,7 +21,7 @@
   bots (REFEREE, BOT_A and BOT_B stand for their addresses).
 
 When the engines change on purpose, ``python tests/docs/test_guide.py --fix`` rewrites
-the recorded examples from the engines; read the diff before keeping it.
+the recorded examples of every page from the engines; read the diff before keeping it.
 """
 
 from __future__ import annotations
@@ -44,10 +46,10 @@ from google.protobuf.message_factory import GetMessageClass
 from arena import wire
 from arena.games import game_names, get_game
 from arena.processes import arena_command
+from arena.reference_docs import message_json, messages_json
 from arena.v1 import bot_pb2, referee_pb2
+from tests.support.guide import GAME_PAGES, GAMES, GUIDE, ROOT, game_section, guide_text
 
-ROOT = Path(__file__).resolve().parents[2]
-GUIDE = ROOT / "docs" / "writing-a-bot.md"
 INSTALL_HINT = "install the test extras: pip install -e '.[test]' (or make install)"
 
 _EXAMPLE = re.compile(
@@ -59,11 +61,13 @@ _ARENA = re.compile(r"<!-- tested: arena -->\s*\n```sh\n(?P<body>.*?)^```", re.S
 _PYTHON = re.compile(r"<!-- tested: python -->\s*\n```python\n(?P<body>.*?)^```", re.S | re.M)
 _OBSERVATIONS = bot_pb2.ActRequest.DESCRIPTOR.oneofs_by_name["observation"]
 _PAYLOADS = bot_pb2.LegalAction.DESCRIPTOR.oneofs_by_name["payload"]
-GAMES = [field.name.replace("_", "-") for field in _OBSERVATIONS.fields]
+PAGES = [GUIDE, *(GAME_PAGES / f"{game}.md" for game in GAMES)]
+"""The pages whose examples are checked: the guide, then each game's."""
 
 
 @dataclass(frozen=True)
 class Example:
+    page: Path
     type_name: str
     args: dict[str, str]
     body: str
@@ -73,7 +77,11 @@ class Example:
 
     @property
     def id(self) -> str:
-        return f"line{self.line}-{self.type_name.removeprefix('arena.v1.')}"
+        return f"{self.page.stem}-line{self.line}-{self.type_name.removeprefix('arena.v1.')}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.page.relative_to(ROOT)} line {self.line}"
 
     def items(self) -> list[Any]:
         data = json.loads(self.body)
@@ -84,18 +92,22 @@ class Example:
         return [json_format.ParseDict(item, cls()) for item in self.items()]
 
 
-def guide_text() -> str:
-    return GUIDE.read_text(encoding="utf-8")
-
-
-def examples(text: str | None = None) -> list[Example]:
-    text = guide_text() if text is None else text
+def page_examples(page: Path, text: str | None = None) -> list[Example]:
+    """The examples of one page (of ``text``, when given, as that page's)."""
+    text = page.read_text(encoding="utf-8") if text is None else text
     found = []
     for m in _EXAMPLE.finditer(text):
         args = dict(pair.split("=", 1) for pair in m["args"].split())
         line = text.count("\n", 0, m.start()) + 1
-        found.append(Example(m["type"], args, m["body"], line, m.start("body"), m.end("body")))
+        found.append(
+            Example(page, m["type"], args, m["body"], line, m.start("body"), m.end("body"))
+        )
     return found
+
+
+def examples() -> list[Example]:
+    """Every example of the guide and of the games' pages."""
+    return [e for page in PAGES if page.is_file() for e in page_examples(page)]
 
 
 def message_class(full_name: str) -> type[Message]:
@@ -189,15 +201,6 @@ def table(section: str, header: str) -> list[str]:
     return []
 
 
-def game_section(text: str, game: str) -> str:
-    """The ``### Title (`game`)`` section, up to the next heading of level 2 or 3."""
-    m = re.search(
-        rf"^### .*\(`{re.escape(game)}`\)\s*$(?P<body>.*?)(?=^##? |^### |\Z)", text, re.M | re.S
-    )
-    assert m, f"the guide has no section titled '### ... (`{game}`)'"
-    return m["body"]
-
-
 # -- examples -----------------------------------------------------------------------
 
 
@@ -221,7 +224,7 @@ def test_example_is_what_the_engine_sends(example: Example) -> None:
         expected = engine_version(example, message)
         if expected is not None:
             assert message == expected, (
-                f"docs/writing-a-bot.md line {example.line}: the engine now sends\n"
+                f"{example.where}: the engine now sends\n"
                 f"{dumps(expected)}\n(`python tests/docs/test_guide.py --fix` rewrites it)"
             )
 
@@ -233,7 +236,7 @@ def test_every_game_of_the_registry_is_in_the_proto() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_observation_field_is_explained(game: str) -> None:
-    section = game_section(guide_text(), game)
+    section = game_section(game)
     message = _game_field(_OBSERVATIONS, game).message_type
     fields = [f.name for f in message.fields]
     rows = table(section, "field")
@@ -246,8 +249,7 @@ def test_every_observation_field_is_explained(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_action_kind_is_explained_with_an_example(game: str) -> None:
-    text = guide_text()
-    section = game_section(text, game)
+    section = game_section(game)
     payload = game.replace("-", "_")
     message = _game_field(_PAYLOADS, game).message_type
     kinds = [f.name for f in message.oneofs_by_name["kind"].fields]
@@ -259,7 +261,7 @@ def test_every_action_kind_is_explained_with_an_example(game: str) -> None:
     )
     shown = {
         getattr(m, payload).WhichOneof("kind")
-        for e in examples(text)
+        for e in examples()
         if e.type_name == "arena.v1.LegalAction"
         for m in e.messages()
         if isinstance(m, bot_pb2.LegalAction) and m.WhichOneof("payload") == payload
@@ -411,52 +413,22 @@ def test_grpcurl_commands_of_the_guide(referee: Any, start_bot: Any) -> None:
 
 # -- keeping the examples current ------------------------------------------------------
 
-WIDTH = 96
-
-
-def _dict(message: Message) -> dict[str, Any]:
-    return json_format.MessageToDict(message, preserving_proto_field_name=True)
-
 
 def dumps(message: Message) -> str:
-    """A message as the guide shows it: proto field names, as grpcurl prints them."""
-    return _compact(_dict(message), 0, 0)
+    """A message as the guide shows it: proto field names, as grpcurl prints them, in
+    the layout ``arena.reference_docs`` gives the examples it writes."""
+    return message_json(message)
 
 
-def _compact(value: Any, indent: int, prefix: int) -> str:
-    """JSON with nested values on one line when they fit in WIDTH columns."""
-    flat = json.dumps(value, ensure_ascii=False)
-    if indent + prefix + len(flat) <= WIDTH or not value or not isinstance(value, dict | list):
-        return flat
-    pad = " " * (indent + 2)
-    if isinstance(value, dict):
-        items = [
-            f"{pad}{json.dumps(k)}: {_compact(v, indent + 2, len(json.dumps(k)) + 2)}"
-            for k, v in value.items()
-        ]
-        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    parts = [_compact(v, indent + 2, 0) for v in value]
-    lines: list[str] = []
-    for part in parts:
-        if lines and "\n" not in part and "\n" not in lines[-1]:
-            joined = f"{lines[-1]}, {part}"
-            if len(pad) + len(joined) + 1 <= WIDTH:
-                lines[-1] = joined
-                continue
-        lines.append(part)
-    return "[\n" + ",\n".join(pad + line for line in lines) + "\n" + " " * indent + "]"
-
-
-def fixed(text: str) -> str:
-    """The guide with every engine-checked example rewritten from the engines."""
-    for example in reversed(examples(text)):
+def fixed(page: Path, text: str) -> str:
+    """A page with every engine-checked example rewritten from the engines."""
+    for example in reversed(page_examples(page, text)):
         messages = example.messages()
         fresh = [engine_version(example, m) or m for m in messages]
         if fresh == messages:
             continue
         if isinstance(json.loads(example.body), list):
-            items = ",\n".join("  " + _compact(_dict(m), 2, 0) for m in fresh)
-            body = f"[\n{items}\n]\n"
+            body = messages_json(fresh) + "\n"
         else:
             body = dumps(fresh[0]) + "\n"
         text = text[: example.start] + body + text[example.end :]
@@ -465,7 +437,8 @@ def fixed(text: str) -> str:
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--fix"]:
-        GUIDE.write_text(fixed(guide_text()), encoding="utf-8")
+        for page in PAGES:
+            page.write_text(fixed(page, page.read_text(encoding="utf-8")), encoding="utf-8")
     elif len(sys.argv) == 4:  # GAME SEED DECISION: print a recorded ActRequest
         game, seed, decision = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
         print(dumps(recorded_request(game, seed, decision, match_id="guide")))

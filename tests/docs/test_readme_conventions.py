@@ -1,4 +1,5 @@
-"""The README's output conventions say what the code does: the units per game."""
+"""The output conventions (docs/cli.md, once the README's) say what the code does: the
+units per game."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from pathlib import Path
 
 from arena.games import all_games
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONVENTIONS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 
 
-def test_the_units_the_readme_names_are_the_engines() -> None:
-    text = " ".join(README.read_text(encoding="utf-8").split())
+def test_the_units_the_conventions_name_are_the_engines() -> None:
+    text = " ".join(CONVENTIONS.read_text(encoding="utf-8").split())
     said = re.search(r"\*\*Units\*\*: scores count (\w+)s in (\w+) and (\w+)s in the other", text)
     assert said is not None
     special, game, usual = said.groups()

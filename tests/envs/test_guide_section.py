@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.envs import action_space_size, layout, tensor_size
 from arena.envs.layouts import GAMES, uses_ids
-from tests.docs.test_guide import GUIDE
+from tests.support.guide import GUIDE
 
 TITLE = "## Training with the environments\n"
 

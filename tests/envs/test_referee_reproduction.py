@@ -21,7 +21,7 @@ from arena.games import get_game
 from arena.processes import Service, start_service
 from arena.replay.record import seat_token
 from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
-from tests.conftest import bot_command
+from tests.support.bots import bot_command
 
 SHORT: dict[str, dict[str, str]] = {
     "baloot": {"max_rounds": "2"},

@@ -27,7 +27,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import arena_command, start_service
 from arena.replay.record import seat_token
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
-from tests.tournament.conftest import Arena, start_arena
+from tests.support.arena import Arena, start_arena
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = ["remembering", "house", "rand"]

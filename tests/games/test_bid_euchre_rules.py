@@ -12,54 +12,27 @@ from collections.abc import Sequence
 
 import pytest
 
-from arena.games.api import Deal, DealError, IllegalActionError, OptionError
+from arena.games.api import DealError, IllegalActionError, OptionError
 from arena.games.bid_euchre import (
     CARDS,
     EFFECTIVE_SUIT,
     JOKER_CARDS,
     NUM_ACTIONS,
     STRENGTH,
-    BidEuchreGame,
     BidEuchreState,
 )
 from arena.games.registry import get_game
-
-GAME = BidEuchreGame()
+from tests.support.bid_euchre import (
+    GAME,
+    JOKER_DEAL,
+    act,
+    action_id,
+    arranged_deal,
+    joker_deal,
+    play,
+)
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def arranged_deal(
-    hands: Sequence[str],
-    dealer: int,
-    *,
-    scores: tuple[int, ...] = (0, 0),
-    deal_number: int = 1,
-    **options: object,
-) -> BidEuchreState:
-    """A fresh match whose first hand is dealt as given (one string of codes per seat),
-    through ``new_state(deal=...)``; ``scores`` and ``deal_number`` are the running
-    scores and the hand number it starts from."""
-    deal = Deal.of(hands, dealer, scores=scores, deal_number=deal_number)
-    return GAME.new_state(0, options, deal=deal)
-
-
-def action_id(state: BidEuchreState, text: str) -> int:
-    """The action id with this canonical text, legal or not."""
-    for action in range(NUM_ACTIONS):
-        if state.action_text(action) == text:
-            return action
-    raise KeyError(text)
-
-
-def act(state: BidEuchreState, *texts: str) -> None:
-    for text in texts:
-        state.apply(action_id(state, text))
-
-
-def play(state: BidEuchreState, *cards: str) -> None:
-    """Play these cards in order, each by whichever seat is to act."""
-    act(state, *(f"play {card}" for card in cards))
 
 
 def legal_texts(state: BidEuchreState) -> list[str]:
@@ -824,21 +797,7 @@ def test_the_ids_of_the_default_game_are_kept_and_the_joker_ids_come_after() -> 
 
 
 # --- the joker variant ---------------------------------------------------------------------
-# Dealer 3 is dealt seven cards and discards TD unless a test says otherwise. Seat 1 holds
-# the joker and five spades; seat 0 the right bower and three more hearts; seat 2 the left.
-JOKER_DEAL = (
-    "JH AH KH QH 9S 9C",
-    "X1 AS KS QS JS TS",
-    "JD TH 9H AD KD QD",
-    "AC KC QC JC TC 9D TD",
-)
-
-
-def joker_deal(discard: str = "TD") -> BidEuchreState:
-    """The ``JOKER_DEAL`` with the dealer's discard made."""
-    state = arranged_deal(JOKER_DEAL, dealer=3, joker=True)
-    act(state, f"discard {discard}")
-    return state
+# Played from JOKER_DEAL and joker_deal (tests/support/bid_euchre.py).
 
 
 def test_without_the_joker_option_there_is_no_discard_and_no_joker() -> None:

@@ -12,7 +12,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -22,17 +22,18 @@ from arena import wire
 from arena.bot_networks import BotNetworks
 from arena.bots.examples.house import HouseBot
 from arena.bots.sdk import start as start_bot
-from arena.hosting.example_packages import HOUSE_BOT, PYTHON_COMMAND, python_package
+from arena.hosting.example_packages import HOUSE_BOT, python_package
 from arena.hosting.package import digest, pack
 from arena.hosting.pool import Launch, SandboxPool
 from arena.hosting.runtimes import runtime
 from arena.hosting.sandbox import Limits, Sandbox
 from arena.hosting.transfer import upload
 from arena.referee.hosted import KILLED
-from arena.referee.service import RefereeServer, start_server
+from arena.referee.service import start_server
 from arena.v1 import referee_pb2, referee_pb2_grpc
+from tests.support.hosted_matches import Package, logs_by_seat, play, referee, request
+from tests.support.sandbox import processes_of
 
-SHORT = {"max_hands": "1"}
 """One hand of Bid Euchre: about 30 decisions."""
 UNREACHABLE = referee_pb2.FAULT_KIND_UNREACHABLE
 COUNTING_HOUSE = """
@@ -88,96 +89,10 @@ SLOW = """
 """
 
 
-class Package:
-    """A package's bytes and digest, to put in ``PlayMatchRequest.hosted``."""
-
-    def __init__(self, directory: Path, source: str = "") -> None:
-        self.blob = pack(python_package(directory, source) if source else directory)
-        self.sha256 = digest(self.blob)
-
-    def entry(self, *, with_bytes: bool = True, **fields: str) -> referee_pb2.HostedBot:
-        values = {
-            "package_sha256": self.sha256,
-            "runtime": "python3.11",
-            "command": PYTHON_COMMAND,
-            **fields,
-        }
-        return referee_pb2.HostedBot(package=self.blob if with_bytes else b"", **values)
-
-
-@contextlib.asynccontextmanager
-async def referee(
-    tmp_path: Path, **options: object
-) -> AsyncIterator[tuple[referee_pb2_grpc.RefereeAsyncStub, RefereeServer]]:
-    """A referee in this process on a free loopback port, its packages and logs in
-    ``tmp_path``; stopped (with every sandbox it started) on the way out."""
-    server, port = await start_server(
-        port=0,
-        replay_dir=tmp_path / "replays",
-        hosting_dir=tmp_path / "hosting",
-        **options,  # type: ignore[arg-type]
-    )
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            yield referee_pb2_grpc.RefereeStub(channel), server
-    finally:
-        await server.stop(grace=None)
-
-
-def request(
-    bots: list[str], hosted: dict[int, referee_pb2.HostedBot], **fields: object
-) -> referee_pb2.PlayMatchRequest:
-    return referee_pb2.PlayMatchRequest(
-        game="bid-euchre",
-        bots=bots,
-        hosted=hosted,
-        seed=3,
-        **{"options": SHORT, "move_deadline": wire.duration(2.0), **fields},  # type: ignore[arg-type]
-    )
-
-
-async def play(
-    stub: referee_pb2_grpc.RefereeAsyncStub,
-    bots: list[str],
-    hosted: dict[int, referee_pb2.HostedBot],
-    **fields: object,
-) -> referee_pb2.MatchResult:
-    result: referee_pb2.MatchResult = await stub.PlayMatch(
-        request(bots, hosted, **fields), timeout=120
-    )
-    return result
-
-
 async def watched(stub: referee_pb2_grpc.RefereeAsyncStub, match_id: str) -> str:
     """Everything a watcher of a finished match sees, as text."""
     events = [e async for e in stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id=match_id))]
     return str(events)
-
-
-def processes_of(hosting_dir: Path) -> list[int]:
-    """The processes of sandboxes whose package lies in ``hosting_dir``: each sandbox's
-    bubblewrap names it on its command line, and everything else of the sandbox runs
-    under it. Other tests' sandboxes do not count."""
-    parents: dict[int, int] = {}
-    found: set[int] = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            stat = (entry / "stat").read_text()
-            parents[int(entry.name)] = int(stat.rpartition(")")[2].split()[1])
-            if str(hosting_dir).encode() in (entry / "cmdline").read_bytes():
-                found.add(int(entry.name))
-    grown = True
-    while grown:
-        children = {pid for pid, parent in parents.items() if parent in found} - found
-        found |= children
-        grown = bool(children)
-    return sorted(found)
-
-
-def logs_by_seat(result: referee_pb2.MatchResult) -> dict[int, referee_pb2.SeatLog]:
-    return {log.seat: log for log in result.seat_logs}
 
 
 def test_two_hosted_entries_play_a_match_with_every_seats_output(tmp_path: Path) -> None:
@@ -528,7 +443,7 @@ def test_the_pool_is_capped_makes_room_for_the_bot_in_demand_and_drops_idle_ones
             await until(lambda: pool.idle(second) == 2)
             counts.append((pool.idle(first), pool.idle(second)))
             pool.idle_s = 0.2
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # the first's sandboxes sit idle past idle_s: the test
             pool.replenish(second)  # asked for again; the first, not since: dropped
             counts.append((pool.idle(first), pool.idle(second)))
         finally:

@@ -15,8 +15,9 @@ from arena.hosting.example_packages import python_package
 from arena.hosting.package import digest, pack
 from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
+from arena.store import keys
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
-from tests.tournament.conftest import Arena, start_arena
+from tests.support.arena import Arena, start_arena
 
 RANDOM = """
     from arena.bots.examples.random_bot import RandomBot
@@ -69,7 +70,7 @@ def test_a_version_removed_mid_tournament_is_played_and_its_results_outlive_its_
     # Removing the other sweeps too: the finished tournament keeps neither package.
     arena.stub.RemoveBot(arena_pb2.RemoveBotRequest(name="gone-b"))
     for blob in blobs.values():
-        assert not arena.redis.exists(f"arena:package:{digest(blob)}")
+        assert not arena.redis.exists(keys.package(digest(blob)))
 
     results = arena.stub.ListResults(
         arena_pb2.ListResultsRequest(tournament_id=tournament.id)

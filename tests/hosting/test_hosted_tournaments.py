@@ -18,31 +18,21 @@ import pytest
 from arena.access import bearer
 from arena.hosting.example_packages import python_package
 from arena.hosting.package import pack
-from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
 from arena.store.authors import AuthorStore
+from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
-from tests.hosting.test_sandbox_hostile import assert_at_chance, channel_package
-from tests.tournament.conftest import Arena, start_arena
+from tests.support.arena import Arena, start_arena
+from tests.support.hosted_tournaments import HOUSE, package, submit
+from tests.support.sandbox import assert_at_chance, channel_package
 
-HOUSE = """
-    import sys
-    from arena.bots.examples.house import HouseBot
-    from arena.bots.sdk import serve
-    print("house bot starting", file=sys.stderr, flush=True)
-    serve(HouseBot())
-"""
 RANDOM = """
     from arena.bots.examples.random_bot import RandomBot
     from arena.bots.sdk import serve
     serve(RandomBot(seed=3))
 """
-
-
-def package(directory: Path, source: str) -> bytes:
-    return pack(python_package(directory, source))
 
 
 @pytest.fixture(scope="module")
@@ -51,20 +41,6 @@ def arena(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> 
     stack.start_worker("hosted", concurrency=2)
     yield stack
     stack.stop()
-
-
-def submit(
-    arena: Arena, name: str, blob: bytes, token: str = "", command: str = "python3 bot.py"
-) -> arena_pb2.HostedBotVersion:
-    version: arena_pb2.HostedBotVersion = arena.stub.SubmitBot(
-        submission(
-            arena_pb2.SubmitBotRequest(
-                name=name, version="v1", runtime="python3.11", command=command, package=blob
-            )
-        ),
-        metadata=(bearer(token),) if token else None,
-    )
-    return version
 
 
 def test_a_sealed_tournament_of_hosted_bots_plays_duplicate_pairs_and_logs_for_authors(
@@ -201,6 +177,24 @@ def test_every_formats_match_ids_lead_to_logs_replays_and_pages(
             stack.wait_until(tournament_id)
         ladder = stack.submit([], games=["seep"], format=arena_pb2.FORMAT_LADDER).id
         stack.wait_until(ladder, done=1)
+        # While the open ladder runs: an ended match's logs by its public id and the ladder.
+        public = (
+            stack.stub.ListResults(arena_pb2.ListResultsRequest(tournament_id=ladder))
+            .results[0]
+            .match_id
+        )
+        assert PUBLIC_ID.fullmatch(public), public
+        alone = cli("bot", "logs", "fmt-house", public, "--api", stack.api.address)
+        assert alone.returncode == 1 and "--tournament" in alone.stderr, alone.stderr
+        for _ in range(600):  # once no attempt at it holds a lease
+            logs = cli(
+                "bot", "logs", "fmt-house", public, "--tournament", ladder,
+                "--api", stack.api.address,
+            )  # fmt: skip
+            if logs.returncode == 0 or "still being played" not in logs.stderr:
+                break
+            time.sleep(0.1)
+        assert logs.returncode == 0 and "house bot starting" in logs.stdout, logs.stderr
         stack.stub.CancelTournament(arena_pb2.CancelTournamentRequest(id=ladder))
         for _ in range(600):  # its schedule's ids are published once no match is in play
             if stack.get(ladder).seed.revealed:

@@ -15,7 +15,7 @@ import pytest
 from arena.hosting.example_packages import HOUSE_BOT
 from arena.processes import Service, start_service
 from arena.v1 import referee_pb2
-from tests.hosting.test_hosted_matches import Package, logs_by_seat, play, referee
+from tests.support.hosted_matches import Package, logs_by_seat, play, referee
 
 PEEKER = Path(__file__).with_name("peek_bot.py")
 OPTIONS = {"max_hands": "3"}

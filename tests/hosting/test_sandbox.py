@@ -12,12 +12,13 @@ import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
-import grpc
 import pytest
 
 from arena.hosting.runtimes import runtime
 from arena.hosting.sandbox import UIDS, Limits, Sandbox, SandboxError
-from arena.v1 import bot_pb2, bot_pb2_grpc
+from arena.v1 import bot_pb2
+from tests.support.sandbox import hello, processes_of
+from tests.support.waiting import wait_until_async
 
 PROBE = Path(__file__).with_name("probe_bot.py")
 AS_ROOT = os.geteuid() == 0
@@ -52,14 +53,6 @@ def serve_once(pkg: Path, log: Path, limits: Limits | None = None) -> tuple[str,
             await box.close()
 
     return asyncio.run(run())
-
-
-async def hello(address: str) -> bot_pb2.HelloResponse:
-    async with grpc.aio.insecure_channel(address) as channel:
-        answer: bot_pb2.HelloResponse = await bot_pb2_grpc.BotStub(channel).Hello(
-            bot_pb2.HelloRequest(), timeout=10
-        )
-        return answer
 
 
 def sandbox_processes() -> list[int]:
@@ -196,7 +189,11 @@ def test_a_fork_bomb_is_held_to_its_process_limit_and_dies_with_its_sandbox(
 
     async def run() -> tuple[BaseException | Sandbox, str]:
         bomb = asyncio.create_task(start(pkg, tmp_path / "bomb.log", limits=Limits(start_s=4)))
-        await asyncio.sleep(1)  # the bomb is at its limit by now
+        await wait_until_async(
+            lambda: len(processes_of(tmp_path / "bomb")) >= Limits().processes,
+            timeout=4,
+            what="the bomb to reach its process limit",
+        )
         neighbour = await start(plain, tmp_path / "neighbour.log")
         try:
             name = (await hello(neighbour.address)).name

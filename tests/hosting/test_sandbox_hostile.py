@@ -22,7 +22,7 @@ from arena.hosting.private import UnsafeDirectory, private_directory
 from arena.hosting.runtimes import RuntimeUnavailable, runtime
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained, sweep
 from arena.referee.hosted import Hosting
-from tests.hosting.test_sandbox import hello
+from tests.support.sandbox import assert_at_chance, channel_package, decoded, hello
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 AS_ROOT = os.geteuid() == 0
@@ -320,58 +320,10 @@ def test_a_second_local_user_squatting_the_referees_paths_gets_a_refusal_and_wri
         shutil.rmtree(shared, ignore_errors=True)
 
 
-CHANNEL = Path(__file__).with_name("channel_bot.py")
-
-
-def channel_package(directory: Path) -> Path:
-    directory.mkdir(parents=True)
-    shutil.copy(CHANNEL, directory / "bot.py")
-    return directory
-
-
-def decoded(matches: list[list[str]]) -> dict[str, tuple[int, float]]:
-    """For each signal the receivers measured, in the outputs of the seats of each
-    match (or pair of halves), how many bits they measured it for and the most a decoder
-    could make of it: its balanced accuracy (the mean of the shares of 1-bits and of
-    0-bits guessed right) at the best threshold and direction. A signal that carries
-    nothing scores 0.5; the score is one half plus half the Kolmogorov-Smirnov distance
-    between the signal's values under 1-bits and under 0-bits."""
-    rows: dict[str, list[tuple[int, int]]] = {"work": [], "runnable": [], "open files": []}
-    for outputs in matches:
-        lines = [line.split() for text in outputs for line in text.splitlines()]
-        sent = sorted((int(x[1]), int(x[2])) for x in lines if x[:1] == ["SENT"])
-        for x in lines:
-            if x[:1] == ["SLOT"]:
-                rows["work"].append((int(x[2]), int(x[3])))
-                rows["runnable"].append((int(x[2]), int(x[4])))
-            elif x[:1] == ["TURN"] and (before := [b for i, b in sent if i < int(x[1])]):
-                rows["open files"].append((before[-1], int(x[2])))
-    found = {}
-    for signal, measured in rows.items():
-        ones = [value for bit, value in measured if bit]
-        zeros = [value for bit, value in measured if not bit]
-        distance = max(
-            (
-                abs(sum(v > t for v in ones) / len(ones) - sum(v > t for v in zeros) / len(zeros))
-                for _, t in measured
-            ),
-            default=0.0,
-        ) if ones and zeros else 0.0  # fmt: skip
-        found[signal] = (len(measured), 0.5 + distance / 2)
-    return found
-
-
-AT_CHANCE = 0.75
 """The most a decoder may make of a signal measured for 60 slots (30 decisions) or more. By chance alone a score this high
 comes about once in ten thousand runs (the Kolmogorov-Smirnov tail); the channels this
 arena had before boxes took turns and lost /proc decoded 84-90% of bits, and a box
 signalling to itself scores 0.8 or more here."""
-
-
-def assert_at_chance(matches: list[list[str]]) -> None:
-    found = decoded(matches)
-    assert found["work"][0] >= 60 and found["open files"][0] >= 30, found
-    assert all(score <= AT_CHANCE for _, score in found.values()), found
 
 
 @as_root
@@ -408,7 +360,7 @@ def test_partner_seats_pass_no_bit_through_the_host(tmp_path: Path) -> None:
     """The two seats of one entry in a Bid Euchre match: the first loads the host in the
     pattern's 1-slots, the other measures every slot it runs in. Boxes take turns, so the
     receiver never runs while the sender does, and it reads no host counter."""
-    from tests.hosting.test_hosted_matches import Package, logs_by_seat, play, referee
+    from tests.support.hosted_matches import Package, logs_by_seat, play, referee
 
     channel = Package(channel_package(tmp_path / "channel"))
     house = Package(tmp_path / "house", HOUSE_BOT)

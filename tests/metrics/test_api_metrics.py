@@ -13,8 +13,8 @@ import pytest
 from arena.local_redis import LocalRedis, free_port
 from arena.processes import arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
-from tests.conftest import next_database
-from tests.metrics.test_referee_metrics import samples, scrape
+from tests.support.database import next_database
+from tests.support.metrics import samples, scrape
 
 
 def test_api_calls_are_counted_by_method_and_status(local_redis: LocalRedis) -> None:

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from arena import wire
 from arena.processes import Service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, start_metered_referee
+from tests.support.bots import BotFactory
+from tests.support.metrics import samples, scrape
+from tests.support.referee import start_metered_referee
 
 
 @pytest.fixture
@@ -24,20 +24,6 @@ def metered_referee(tmp_path: Path) -> Iterator[tuple[Service, str]]:
     service, port = start_metered_referee(tmp_path)
     yield service, f"http://127.0.0.1:{port}/metrics"
     service.stop()
-
-
-def scrape(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        text: str = response.read().decode()
-        return text
-
-
-def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
 
 
 def test_decisions_latency_faults_and_matches_are_counted(

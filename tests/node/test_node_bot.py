@@ -15,8 +15,8 @@ from arena.games import bid_euchre, game_names
 from arena.processes import Service
 from arena.v1 import bid_euchre_pb2 as be
 from arena.v1 import bot_pb2, bot_pb2_grpc, cards_pb2, referee_pb2, referee_pb2_grpc, seep_pb2
-from tests.conftest import BotFactory
-from tests.node.conftest import stop_and_read_stats, strategy_fallbacks
+from tests.support.bots import BotFactory
+from tests.support.node import stop_and_read_stats, strategy_fallbacks
 
 GAMES = sorted(game_names())
 EXACT = 2**53  # above this not every integer is a JavaScript number

@@ -14,14 +14,9 @@ from arena.games import game_names
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
-from tests.conftest import next_database
-from tests.node.conftest import (
-    environment_without_token,
-    node_command,
-    run_node,
-    strategy_fallbacks,
-)
-from tests.tournament.conftest import Arena, start_arena
+from tests.support.arena import Arena, start_arena
+from tests.support.database import next_database
+from tests.support.node import environment_without_token, node_command, run_node, strategy_fallbacks
 
 
 def start_api(url: str, *flags: str) -> Service:

@@ -15,8 +15,8 @@ from arena.games import game_names
 from arena.games.cards import pretty_text
 from arena.processes import arena_command, free_port
 from arena.replay import ReplayStore
-from tests.conftest import BotFactory
 from tests.play.terminal import PROMPT, REPLAY, Terminal, Turn, terminal
+from tests.support.bots import BotFactory
 
 # One hand of Bid Euchre: 29 decisions, 14 of them the human's (both seats of team 0).
 SHORT = ("--game", "bid-euchre", "--option", "max_hands=1", "--seed", "1")

@@ -18,7 +18,7 @@ from arena.games.bid_euchre import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
 from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2, persian_rummy_pb2, seep_pb2
-from tests.games.test_bid_euchre_rules import act, joker_deal, play
+from tests.support.bid_euchre import act, joker_deal, play
 
 RULE = re.compile(r"must|may not|compulsory|barred|only")
 VERBS = {"bid-euchre": "play", "baloot": "play", "bridgette": "play", "seep": "throw"}

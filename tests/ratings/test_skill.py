@@ -12,7 +12,7 @@ from arena.ratings.leaderboard import duplicate_result
 from arena.ratings.skill import MU, SIGMA, rate, skill_table
 from arena.ratings.teams import Team, TeamOutcome, match_teams, team_outcomes
 from arena.store.results import MatchResult
-from tests.ratings.test_leaderboard import history, stored
+from tests.support.rating_history import history, stored
 
 
 def test_a_four_seat_game_today_has_one_member_teams_of_two_seats() -> None:

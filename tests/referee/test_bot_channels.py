@@ -9,8 +9,8 @@ import grpc
 from arena.local_redis import free_port
 from arena.referee.bot_client import BotChannels
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
-from tests.referee.test_play_match import play
+from tests.support.bots import BotFactory
+from tests.support.referee import play
 
 
 def test_connections_are_reused_one_match_at_a_time_and_bad_ones_closed() -> None:

@@ -29,8 +29,8 @@ from arena.processes import Service, arena_command, start_service
 from arena.referee.bot_client import NOT_REACHED
 from arena.referee.faults import DEFAULT_MAX_FAULTS, KIND_NAMES, FaultKind
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
-from tests.conftest import start_metered_referee
-from tests.metrics.test_referee_metrics import samples, scrape
+from tests.support.metrics import samples, scrape
+from tests.support.referee import start_metered_referee
 
 DEADLINE_S = 0.5
 AFTER = 2

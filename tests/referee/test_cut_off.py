@@ -15,7 +15,7 @@ import pytest
 from arena import wire
 from arena.processes import Service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
 
 
 def play_and_cut(

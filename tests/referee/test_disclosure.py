@@ -17,7 +17,8 @@ from arena.processes import Service
 from arena.replay.record import seat_token
 from arena.replay.verify import verify_replay
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, with_addresses
+from tests.support.bots import BotFactory
+from tests.support.referee import with_addresses
 
 TOKEN = re.compile(r"[0-9a-f]{32}")
 

@@ -21,7 +21,8 @@ from arena.games import game_names
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.replay.verify import ReplayMismatch, verify_replay
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, with_addresses
+from tests.support.bots import BotFactory
+from tests.support.referee import with_addresses
 
 Doc = dict[str, Any]
 

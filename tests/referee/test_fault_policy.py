@@ -17,7 +17,7 @@ from arena.referee.feed import MatchFeed
 from arena.referee.match import MatchRunner, MatchSpec
 from arena.replay import ReplayStore
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
 
 FAULTY_TEAM = 1
 

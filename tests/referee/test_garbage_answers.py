@@ -13,7 +13,8 @@ from arena import wire
 from arena.processes import Service
 from arena.referee.bot_client import BotConnection, BotFault
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, with_addresses
+from tests.support.bots import BotFactory
+from tests.support.referee import with_addresses
 
 
 def play(

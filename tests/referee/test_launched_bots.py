@@ -13,7 +13,7 @@ import pytest
 
 from arena.games import get_game
 from arena.processes import arena_command
-from tests.conftest import TESTS
+from tests.support.paths import TESTS
 
 SPY = f"{sys.executable} {TESTS / 'bots' / 'spy_bot.py'} --port {{port}}"
 

@@ -16,7 +16,7 @@ import pytest
 from arena import wire
 from arena.processes import arena_command, start_service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
 
 CONCURRENT = 64
 

@@ -11,30 +11,16 @@ import grpc
 import jsonschema
 import pytest
 
-from arena import wire
 from arena.games import get_game
 from arena.games.bid_euchre import GAME_TARGET
 from arena.processes import Service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
+from tests.support.referee import play
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[2] / "arena/replay/replay.schema.json").read_text()
 )
-
-
-def play(
-    stub: referee_pb2_grpc.RefereeStub, bots: list[str], seed: int = 1, match_id: str = ""
-) -> referee_pb2.MatchResult:
-    request = referee_pb2.PlayMatchRequest(
-        game="bid-euchre",
-        bots=bots,
-        seed=seed,
-        move_deadline=wire.duration(2.0),
-        match_id=match_id,
-    )
-    result: referee_pb2.MatchResult = stub.PlayMatch(request, timeout=120)
-    return result
 
 
 def replay_of(

@@ -4,7 +4,6 @@ their metrics summed on one port, and every process stopped with the parent."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import socket
@@ -22,18 +21,13 @@ from prometheus_client import CollectorRegistry, multiprocess
 from arena import wire
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
-from tests.metrics.test_referee_metrics import samples, scrape
+from tests.support.bots import BotFactory
+from tests.support.metrics import samples, scrape
+from tests.support.processes import pids
+from tests.support.waiting import wait_until
 
 MATCHES = 16
 COUNT = "arena_referee_match_duration_seconds_count"
-
-
-def pids(referee: Service, count: int = 2) -> list[int]:
-    line = next(line for line in referee.output if "listening on" in line)
-    found = re.search(rf"\({count} processes, pids ([\d,]+)\)", line)
-    assert found, line
-    return [int(pid) for pid in found[1].split(",")]
 
 
 def alive(pid: int) -> bool:
@@ -146,8 +140,13 @@ def test_a_child_that_dies_stops_the_rest_and_fails_the_parent(
     os.kill(victim, signal.SIGKILL)
     assert referee.process.wait(timeout=30) == 1
     assert gone([survivor])
-    time.sleep(0.2)  # the last line is read by the Service's thread
-    assert any(f"(pid {victim}) exited with signal SIGKILL" in line for line in referee.output)
+    wait_until(  # the last line is read by the Service's thread
+        lambda: any(
+            f"(pid {victim}) exited with signal SIGKILL" in line for line in referee.output
+        ),
+        timeout=10,
+        what=f"the referee to say its child (pid {victim}) was killed",
+    )
 
 
 def test_a_port_another_process_listens_on_is_refused(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from arena import wire
 from arena.processes import Service
 from arena.replay.record import seat_token
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
 
 
 def card_codes(node: object) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from arena import wire
 from arena.referee.clock import SeatClocks
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
 
 
 def test_overruns_are_drawn_from_the_bank_and_a_timeout_empties_it() -> None:

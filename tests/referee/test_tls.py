@@ -16,8 +16,9 @@ import trustme
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.tls import channel_credentials
-from tests.conftest import BotFactory, next_database
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.bots import BotFactory
+from tests.support.database import next_database
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from arena.bots.examples.chaos import EXIT_STATUS
 from arena.processes import Service, free_port
 from arena.referee.bot_client import NOT_REACHED, RETRY_PAUSE_S, BotFault, SeatConversation
 from arena.v1 import bot_pb2, referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
+from tests.support.bots import BotFactory
 
 UNREACHABLE = referee_pb2.FAULT_KIND_UNREACHABLE
 CHAOS_SEATS = {1, 3}

@@ -15,7 +15,8 @@ from arena import wire
 from arena.processes import Service
 from arena.referee.match import redact
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory, with_addresses
+from tests.support.bots import BotFactory
+from tests.support.referee import with_addresses
 
 
 def test_watch_streams_public_events_in_order_and_ends_with_the_result(

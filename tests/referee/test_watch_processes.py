@@ -17,9 +17,9 @@ import pytest
 from arena import wire
 from arena.processes import Service, arena_command, free_port, start_service
 from arena.v1 import referee_pb2, referee_pb2_grpc
-from tests.conftest import BotFactory
-from tests.metrics.test_referee_metrics import samples, scrape
-from tests.referee.test_processes import pids
+from tests.support.bots import BotFactory
+from tests.support.metrics import samples, scrape
+from tests.support.processes import pids
 
 PROCESSES = 4
 MATCHES = 6

@@ -9,9 +9,10 @@ import grpc
 import pytest
 
 from arena.processes import arena_command, start_service
+from arena.store import keys
 from arena.store.authors import AuthorStore
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 
 OWNERS = {"a1": "alice", "a2": "alice", "b1": "bob", "house": ""}
 
@@ -65,7 +66,7 @@ def test_bad_owners_and_limits_are_refused_and_nothing_is_stored(arena: Arena) -
             "max_entries_per_author must be 1 to 64, or 0 for the default (1 in a ladder or a "
             f"sealed tournament, else no limit), got {bad}"
         )
-    assert arena.redis.keys("arena:t*") == []
+    assert arena.redis.keys(keys.pattern("t")) == []
     # A ladder holds every author to one entry unless told otherwise.
     ladder = arena.submit([], games=["bridgette"], format=arena_pb2.FORMAT_LADDER)
     assert ladder.spec.max_entries_per_author == 1

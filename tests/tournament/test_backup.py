@@ -14,7 +14,7 @@ import redis
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import arena_command, start_service
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 
 
 def arena_cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,8 @@ import time
 import redis
 
 from arena.local_redis import LocalRedis
-from tests.conftest import next_database
+from arena.store import keys
+from tests.support.database import next_database
 from workers import capacity
 
 
@@ -20,7 +21,7 @@ def test_live_workers_are_counted_and_lapsed_ones_forgotten(local_redis: LocalRe
     capacity.announce(r, "b@host", 2, interval_s=10)
     capacity.announce(r, "a@host", 3, interval_s=10)  # a worker's latest word counts
     lapsed = {"processes": 8, "until": time.time() - 1}
-    r.hset(capacity.KEY, "c@host", json.dumps(lapsed))
-    r.hset(capacity.KEY, "d@host", "not json")
+    r.hset(keys.workers(), "c@host", json.dumps(lapsed))
+    r.hset(keys.workers(), "d@host", "not json")
     assert capacity.live_processes(r) == 5
-    assert set(r.hkeys(capacity.KEY)) == {b"a@host", b"b@host"}
+    assert set(r.hkeys(keys.workers())) == {b"a@host", b"b@host"}

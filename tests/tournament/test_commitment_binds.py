@@ -10,7 +10,8 @@ import json
 import subprocess
 
 from arena.processes import arena_command
-from tests.tournament.conftest import Arena
+from arena.store import keys
+from tests.support.arena import Arena
 
 
 def verify(arena: Arena, tournament_id: str, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -36,19 +37,19 @@ def test_a_rewritten_seed_fails_on_the_commitment_published_at_submission(arena:
     assert ok.stdout.rstrip().endswith("match records re-run to their results; results digest OK")
     assert len(arena.get(t).results_digest) == 64
 
-    results, logs = f"arena:t:{t}:results", f"arena:t:{t}:match-logs"
+    results, logs = keys.results(t), keys.match_logs(t)
     gone: bytes = sorted(arena.redis.hkeys(results))[0]  # type: ignore[assignment]
     kept = arena.redis.hget(results, gone), arena.redis.hget(logs, gone)
     arena.redis.hdel(results, gone)
     arena.redis.hdel(logs, gone)
-    arena.redis.zrem(f"arena:t:{t}:order", gone)
+    arena.redis.zrem(keys.order(t), gone)
     removed = verify(arena, t)
     assert removed.returncode == 1 and "results digest mismatch: the results and records" in (
         removed.stderr
     )
     arena.redis.hset(results, gone, kept[0] or b"")
     arena.redis.hset(logs, gone, kept[1] or b"")
-    arena.redis.zadd(f"arena:t:{t}:order", {gone: 0})
+    arena.redis.zadd(keys.order(t), {gone: 0})
     assert verify(arena, t).returncode == 0
 
     other = "0" * 64
@@ -60,7 +61,7 @@ def test_a_rewritten_seed_fails_on_the_commitment_published_at_submission(arena:
     bad = verify(arena, t, "--commitment", "xyz")
     assert bad.returncode == 2 and "a commitment is 64 hex digits, got 'xyz'" in bad.stderr
 
-    key = f"arena:t:{t}"
+    key = keys.tournament(t)
     spec = json.loads(arena.redis.hget(key, "spec") or b"{}")
     spec["master_seed"] += 1  # rewritten in the store after the fact
     arena.redis.hset(key, "spec", json.dumps(spec))

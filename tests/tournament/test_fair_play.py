@@ -7,43 +7,18 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
 import grpc
 import pytest
 
-from arena.processes import Service, arena_command, free_port, start_service
+from arena.processes import Service, free_port
+from arena.store import keys
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
-
-
-def cli(arena: Arena, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        arena_command(*args, "--api", arena.api.address),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def get(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as page:
-            return str(page.read().decode())
-    except urllib.error.HTTPError as error:
-        return f"{error.code} {error.read().decode()}"
-
-
-def web(arena: Arena) -> str:
-    service = start_service(
-        arena_command("leaderboard", "serve", "--port", "0", "--api", arena.api.address)
-    )
-    arena.bots["web"] = service
-    return service.address.rstrip("/")
+from tests.support.arena import Arena
+from tests.support.cli import cli
+from tests.support.leaderboard import get, web
 
 
 def logs(*services: Service) -> str:
@@ -113,7 +88,7 @@ def test_no_read_shows_a_seed_until_the_tournament_ends_and_then_it_verifies(
     assert verified.returncode == 0, verified.stderr
     assert verified.stdout.startswith(f"verified: tournament {tid} (open, arena seed)")
     # A stored seed changed after the fact is caught, by name.
-    key = f"arena:t:{tid}:results"
+    key = keys.results(tid)
     record = json.loads(arena.redis.hget(key, results[2].match_id))  # type: ignore[arg-type]
     record["seed"] += 1
     arena.redis.hset(key, results[2].match_id, json.dumps(record))
@@ -131,7 +106,7 @@ def test_a_cancelled_tournament_reveals_nothing_while_a_match_of_it_is_still_pla
     arena.start_bot("a", "house")
     arena.start_bot("b", "paced", "--delay-ms", "40")  # Seep against the house bot: short
     tournament = arena.submit(["a", "b"], games=["seep"])
-    playing = f"arena:t:{tournament.id}:playing"
+    playing = keys.playing(tournament.id)
     deadline = time.monotonic() + 60
     while not arena.redis.zcard(playing):
         assert time.monotonic() < deadline, "no match started"
@@ -245,7 +220,7 @@ def test_a_fair_play_mode_the_entries_cannot_have_is_refused_and_nothing_stored(
         arena.submit(["a", "b"], **spec)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert refused.value.details() == message
-    assert arena.redis.keys("arena:t*") == []
+    assert arena.redis.keys(keys.pattern("t")) == []
 
 
 def test_the_cli_refuses_a_master_seed_out_of_range_in_one_line(arena: Arena) -> None:

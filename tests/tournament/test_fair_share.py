@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 
 PROCESSES = 2
 OUT_ALONE = 2 * PROCESSES

@@ -18,16 +18,17 @@ import redis
 
 from arena.local_redis import LocalRedis
 from arena.ratings.leaderboard import ratings_by_game
-from arena.store import TournamentStore
-from arena.store.tournaments import CANCELLED, PER_MATCH, RUNNING_IDS, TALLIES, TALLY_SUM, TO_TRIM
-from tests.conftest import next_database
+from arena.store import TournamentStore, keys
+from arena.store.tournaments import CANCELLED
 from tests.records import spec
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.database import next_database
 
 HOLD = """
 import time
+from arena.store import keys
 from workers.stores import exclusive
-with exclusive("arena:t:t1:scheduling", 0.6) as held:
+with exclusive(keys.scheduling("t1"), 0.6) as held:
     print("held" if held else "not held", flush=True)
     time.sleep(2.5)  # four lives of the lock
 print("released", flush=True)
@@ -50,9 +51,9 @@ def test_a_lock_held_past_its_life_is_renewed_and_no_one_else_takes_it(url: str)
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         client = redis.Redis.from_url(url)
         time.sleep(1.5)  # past the lock's 0.6 s: only renewal keeps it
-        assert not client.lock("arena:t:t1:scheduling", blocking=False).acquire()
+        assert not client.lock(keys.scheduling("t1"), blocking=False).acquire()
         assert holder.stdout.readline().strip() == "released"
-        assert client.lock("arena:t:t1:scheduling", blocking=False).acquire()
+        assert client.lock(keys.scheduling("t1"), blocking=False).acquire()
     finally:
         holder.kill()
         holder.wait()
@@ -69,15 +70,15 @@ def test_the_arenas_ratings_from_kept_tallies_are_those_of_every_result(arena: A
     first = arena.submit(["a", "b", "c"], games=["seep"])
     arena.wait_until(first.id)
     r = arena.redis
-    r.hdel(TALLIES, first.id)  # as if it had finished before tallies were kept
-    r.delete(TALLY_SUM)
+    r.hdel(keys.tallies(), first.id)  # as if it had finished before tallies were kept
+    r.delete(keys.tally_sum())
     second = arena.submit(["a", "b"], deals=2, games=["bid-euchre", "seep"])
     arena.wait_until(second.id)
     store = TournamentStore(r)
     everything = [*store.results(first.id), *store.results(second.id)]
     boards = ratings_by_game(everything)
     expected = json.loads(json.dumps({game: board.to_json() for game, board in boards.items()}))
-    assert json.loads(r.get("arena:ratings") or "{}") == expected
+    assert json.loads(r.get(keys.ratings()) or "{}") == expected
     assert store.tallied() == {first.id, second.id}
     assert store.tally_sum()[0] == {first.id, second.id}
 
@@ -86,15 +87,15 @@ def test_finishing_drops_the_per_match_bookkeeping_and_keeps_its_totals(url: str
     client = redis.Redis.from_url(url)
     store = TournamentStore(client)
     store.create("t1", spec(("a", "b"), ("seep",), deals=1), ["seep"], total=2)
-    client.hset("arena:t:t1:tries", mapping={"t1-m1": 1, "t1-m2": 3})
-    client.hset("arena:t:t1:holders", "t1-m2", "token")
-    client.zadd("arena:t:t1:playing", {"t1-m2": 1.0})
-    client.hset("arena:t:t1:failed-on", "t1-m2", '["r1"]')
-    client.hset("arena:t:t1:failures", "t1-m2", "{}")
+    client.hset(keys.tries("t1"), mapping={"t1-m1": 1, "t1-m2": 3})
+    client.hset(keys.holders("t1"), "t1-m2", "token")
+    client.zadd(keys.playing("t1"), {"t1-m2": 1.0})
+    client.hset(keys.failed_on("t1"), "t1-m2", '["r1"]')
+    client.hset(keys.failures("t1"), "t1-m2", "{}")
     assert store.finish("t1")
     record = store.get("t1")
     assert record is not None and (record.attempts, record.retried) == (4, 1)
-    assert not any(client.exists(f"arena:t:t1:{part}") for part in PER_MATCH)
+    assert not any(client.exists(key) for key in keys.per_match("t1"))
     assert not store.finish("t1")  # once
 
 
@@ -102,18 +103,18 @@ def test_a_cancelled_tournament_drops_its_bookkeeping_once_nothing_plays(url: st
     client = redis.Redis.from_url(url)
     store = TournamentStore(client)
     store.create("t1", spec(("a", "b"), ("seep",), deals=1), ["seep"], total=2)
-    assert store.running_count() == 1 and client.sismember(RUNNING_IDS, "t1")
-    client.hset("arena:t:t1:tries", mapping={"t1-m1": 2, "t1-m2": 1})
-    client.hset("arena:t:t1:holders", "t1-m2", "token")
-    client.zadd("arena:t:t1:playing", {"t1-m2": time.time() + 60})  # a live lease
-    client.hset("arena:t:t1:failures", "t1-m1", "{}")
+    assert store.running_count() == 1 and client.sismember(keys.running(), "t1")
+    client.hset(keys.tries("t1"), mapping={"t1-m1": 2, "t1-m2": 1})
+    client.hset(keys.holders("t1"), "t1-m2", "token")
+    client.zadd(keys.playing("t1"), {"t1-m2": time.time() + 60})  # a live lease
+    client.hset(keys.failures("t1"), "t1-m1", "{}")
     store.set_state("t1", CANCELLED)
-    assert not client.sismember(RUNNING_IDS, "t1")
+    assert not client.sismember(keys.running(), "t1")
     assert store.trim_cancelled() == 0  # still being played: its seeds stay secret too
-    assert client.exists("arena:t:t1:playing") and client.exists("arena:t:t1:tries")
-    client.zadd("arena:t:t1:playing", {"t1-m2": time.time() - 1})  # the lease ran out
+    assert client.exists(keys.playing("t1")) and client.exists(keys.tries("t1"))
+    client.zadd(keys.playing("t1"), {"t1-m2": time.time() - 1})  # the lease ran out
     assert store.trim_cancelled() == 1
     record = store.get("t1")
     assert record is not None and (record.attempts, record.retried) == (3, 1)
-    assert not any(client.exists(f"arena:t:t1:{part}") for part in PER_MATCH)
-    assert not client.exists(TO_TRIM) and store.trim_cancelled() == 0
+    assert not any(client.exists(key) for key in keys.per_match("t1"))
+    assert not client.exists(keys.to_trim()) and store.trim_cancelled() == 0

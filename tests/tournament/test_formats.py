@@ -14,8 +14,9 @@ import pytest
 from arena.games import game_names
 from arena.processes import arena_command
 from arena.store import BotRegistry, MatchResult, RegisteredBot, TournamentStore
+from arena.store import keys as redis_keys
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 
 
 def results_of(arena: Arena, tournament_id: str) -> list[MatchResult]:
@@ -87,7 +88,7 @@ def test_a_knockout_is_seeded_by_the_arenas_ratings(arena: Arena) -> None:
         "": {"rows": [{"bot": "low", "elo": 300}, {"bot": "top", "elo": 0}]},
         "bid-euchre": {"rows": [{"bot": "top", "elo": 200}, {"bot": "mid", "elo": 0}]},
     }
-    arena.redis.set("arena:ratings", json.dumps(ratings))
+    arena.redis.set(redis_keys.ratings(), json.dumps(ratings))
     tournament = arena.submit(
         ["low", "mid", "top"], games=["bid-euchre"], format=arena_pb2.FORMAT_KNOCKOUT
     )
@@ -151,7 +152,7 @@ def test_cancel_hands_out_nothing_more_and_keeps_what_finished(arena: Arena) -> 
         time.sleep(0.1)
     after = arena.get(tournament.id)
     assert after.matches_issued == issued <= after.matches_done + 2 < 20
-    keys = arena.redis.hkeys(f"arena:t:{tournament.id}:schedule")
+    keys = arena.redis.hkeys(redis_keys.schedule(tournament.id))
     scheduled = {m.decode() if isinstance(m, bytes) else m for m in keys}
     assert {r.match_id for r in results_of(arena, tournament.id)} <= scheduled
 
@@ -166,7 +167,7 @@ def test_the_largest_tournament_is_stored_as_a_spec_not_a_schedule(arena: Arena)
     tournament = arena.submit(names, deals=9)
     assert tournament.matches_total == 64 * 63 // 2 * 5 * 9 * 2 == 181_440
     assert tournament.matches_issued == 0
-    assert arena.redis.hlen(f"arena:t:{tournament.id}:schedule") == 0
+    assert arena.redis.hlen(redis_keys.schedule(tournament.id)) == 0
     assert arena.redis.llen("celery") == 1  # the scheduler's first step, and no match
 
 
@@ -192,7 +193,7 @@ def test_a_ladder_takes_in_bots_as_they_register_and_its_board_stays_live(arena:
     assert arena.get(ladder.id).state == arena_pb2.TOURNAMENT_STATE_RUNNING
 
     def arena_wide() -> set[str]:  # refitted as the ladder goes, though it never finishes
-        boards = json.loads(arena.redis.get("arena:ratings") or "{}")
+        boards = json.loads(arena.redis.get(redis_keys.ratings()) or "{}")
         return {row["bot"] for row in boards.get("", {}).get("rows", [])}
 
     while arena_wide() != {"house", "r1", "late"}:
@@ -254,4 +255,4 @@ def test_a_format_that_does_not_fit_is_refused_and_nothing_is_stored(
         arena.stub.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=request))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert message in (caught.value.details() or "")
-    assert arena.redis.zcard("arena:tournaments") == 0
+    assert arena.redis.zcard(redis_keys.tournaments()) == 0

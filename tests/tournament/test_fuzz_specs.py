@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from arena.games import game_names
 from arena.grpc_server import MAX_DETAILS_CHARS
+from arena.store import keys as redis_keys
 from arena.tournament.spec import InvalidSpec, TournamentPlan, plan
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 from tests.tournament.lineup import registry
-from workers import capacity
 
 INT32 = st.integers(-(2**31), 2**31 - 1)
 names = st.one_of(
@@ -73,7 +73,7 @@ def snapshot(arena: Arena) -> dict[bytes | str, object]:
         b"zset": lambda key: r.zrange(key, 0, -1, withscores=True),
         b"list": lambda key: r.lrange(key, 0, -1),
     }
-    keys = [k for k in r.keys("arena:*") if k != capacity.KEY.encode()]
+    keys = [k for k in r.keys(redis_keys.pattern()) if k != redis_keys.workers().encode()]
     return {key: read[r.type(key)](key) for key in keys}
 
 

@@ -13,8 +13,8 @@ from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import arena_pb2
 from arena.web.standings import summary_table
 from tests.records import spec
-from tests.tournament.conftest import Arena
-from tests.tournament.test_pair_order import run
+from tests.support.arena import Arena
+from tests.support.worker_process import run
 
 STRANDED = [f"t-held-seep-0-{deal}-a" for deal in range(4)]
 WATCHDOG_ROUNDS = """

@@ -3,7 +3,6 @@ tournament completes with no match lost and none counted twice."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,20 +11,9 @@ import pytest
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
-from arena.v1 import arena_pb2
 from tests import shipped
-from tests.tournament.conftest import Arena
-
-
-def assert_complete_once(arena: Arena, tournament_id: str, total: int) -> None:
-    finished = arena.wait_until(tournament_id)
-    results = TournamentStore(arena.redis).results(tournament_id)
-    assert finished.matches_done == finished.matches_total == total
-    assert len(results) == len({r.match_id for r in results}) == total
-    schedule = arena.redis.hkeys(f"arena:t:{tournament_id}:schedule")
-    assert {r.match_id.encode() for r in results} == set(schedule)
-    board = arena.stub.GetLeaderboard(arena_pb2.GetLeaderboardRequest(tournament_id=tournament_id))
-    assert board.matches == total
+from tests.support.arena import Arena, assert_complete_once
+from tests.support.waiting import wait_until
 
 
 def test_a_worker_sigkilled_three_times_in_one_tournament(arena: Arena) -> None:
@@ -93,8 +81,15 @@ def test_redis_killed_and_restarted_from_its_append_only_file(
     arena.start_bot("b", "house")
     tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre", "seep"])
     before = arena.wait_until(tournament.id, done=4).matches_done
+    replays = len(list(arena.replay_dir.glob("*.json")))
     redis_server.kill()
-    time.sleep(3)  # matches in flight finish meanwhile and must wait to be stored
+    # A match in flight finishes meanwhile (the referee keeps its replay) and must wait to
+    # be stored.
+    wait_until(
+        lambda: len(list(arena.replay_dir.glob("*.json"))) > replays,
+        timeout=120,
+        what="a match in flight to finish while Redis is down",
+    )
     restarted = start_redis(port=redis_server.port, aof_dir=str(tmp_path))
     redis_server.process = restarted.process  # the fixture stops the new one
     after = arena.get(tournament.id)

@@ -15,12 +15,13 @@ import grpc
 import pytest
 
 from arena.processes import arena_command, start_service
-from arena.store import TournamentStore
+from arena.store import TournamentStore, keys
 from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
-from tests.hosting.test_hosted_tournaments import HOUSE, package, submit
-from tests.tournament.conftest import Arena
-from tests.tournament.test_fair_play import cli, get, web
+from tests.support.arena import Arena
+from tests.support.cli import cli
+from tests.support.hosted_tournaments import HOUSE, package, submit
+from tests.support.leaderboard import get, web
 
 STUCK_S = 240
 """How long a test waits for what should happen before it says where it is stuck."""
@@ -47,7 +48,7 @@ def test_an_open_ladder_publishes_each_match_once_it_has_ended(arena: Arena) -> 
     worker.stop()  # the ladders stay running, and can be read at leisure
 
     def playing(t: arena_pb2.Tournament) -> int:
-        return int(arena.redis.zcount(f"arena:t:{t.id}:playing", f"({time.time()!r}", "+inf"))
+        return int(arena.redis.zcount(keys.playing(t.id), f"({time.time()!r}", "+inf"))
 
     wait_for("the last leases to lapse", lambda: playing(ladder) == playing(trusted) == 0)
     assert arena.get(ladder.id).state == arena_pb2.TOURNAMENT_STATE_RUNNING
@@ -147,7 +148,7 @@ def test_a_ladder_suspends_an_entry_that_only_forfeits_and_resumes_it_when_it_an
     arena.wait_until(ladder.id, done=done + 3 * window)
     assert suspended() and len(flaky_results()) <= 3 + window
     assert set(flaky_results()) == {"forfeit"}
-    probes = arena.redis.hgetall(f"arena:t:{ladder.id}:probes")
+    probes = arena.redis.hgetall(keys.probes(ladder.id))
     assert json.loads(probes[b"flaky"])["times"] == 1  # said Hello to, unanswered
 
     # It comes back at its address: its Hello answers and it is paired again.

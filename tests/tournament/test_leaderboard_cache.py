@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 
 from arena.ratings.board import RANK_RULE
-from arena.store import TournamentStore
+from arena.store import TournamentStore, keys
 from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
 from tests.records import result as stored
 from tests.records import spec
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 
 TOURNAMENT = "t-cache"
 
@@ -42,7 +42,7 @@ def board(arena: Arena, game: str = "") -> arena_pb2.Leaderboard:
 
 def slip_in(arena: Arena, record: MatchResult) -> None:
     """Store a result without bumping the version, as no real writer would."""
-    key = f"arena:t:{TOURNAMENT}:results"
+    key = keys.results(TOURNAMENT)
     arena.redis.hset(key, record.match_id, json.dumps(record.to_json()))
 
 

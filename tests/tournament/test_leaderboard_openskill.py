@@ -16,10 +16,10 @@ from arena.ratings.skill import skill_table
 from arena.store import TournamentStore
 from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
-from tests.ratings.test_leaderboard import stored
 from tests.records import spec
-from tests.tournament.conftest import Arena
-from tests.tournament.test_tournament_cli import arena_cli
+from tests.support.arena import Arena
+from tests.support.cli import arena_cli
+from tests.support.rating_history import stored
 
 TOURNAMENT = "t-skill"
 

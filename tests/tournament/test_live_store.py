@@ -11,7 +11,7 @@ import redis
 
 from arena.local_redis import LocalRedis
 from arena.store.live import LiveAttempt, LiveMatches
-from tests.conftest import next_database
+from tests.support.database import next_database
 
 
 @pytest.fixture

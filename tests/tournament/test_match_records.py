@@ -17,9 +17,10 @@ from arena.local_redis import free_port
 from arena.processes import arena_command, start_service
 from arena.replay.match_log import decode, encode, replay
 from arena.replay.verify import verify_replay
+from arena.store import keys as redis_keys
 from arena.v1 import arena_pb2, arena_pb2_grpc, referee_pb2
-from tests.metrics.test_referee_metrics import samples, scrape
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.metrics import samples, scrape
 
 
 def arena_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -39,8 +40,8 @@ def test_records_are_stored_with_results_and_verify_without_any_referee(
     tournament = arena.submit(["a", "b"], deals=1, games=["seep", "persian-rummy", "baloot"])
     t = arena.wait_until(tournament.id).id
     client = arena.redis
-    logs_key = f"arena:t:{t}:match-logs"
-    results: dict[bytes, bytes] = client.hgetall(f"arena:t:{t}:results")  # type: ignore[assignment]
+    logs_key = redis_keys.match_logs(t)
+    results: dict[bytes, bytes] = client.hgetall(redis_keys.results(t))  # type: ignore[assignment]
     logs: dict[bytes, bytes] = client.hgetall(logs_key)  # type: ignore[assignment]
     assert len(results) == 6 and set(logs) == set(results)
 
@@ -208,7 +209,7 @@ def test_a_popular_replay_is_re_run_once_and_a_changed_record_again(
         )
     )  # fmt: skip
     try:
-        keys: list[bytes] = arena.redis.hkeys(f"arena:t:{t}:results")  # type: ignore[assignment]
+        keys: list[bytes] = arena.redis.hkeys(redis_keys.results(t))  # type: ignore[assignment]
         ids = sorted(m.decode() for m in keys)
         with grpc.insecure_channel(api.address) as channel:
             stub = arena_pb2_grpc.ArenaStub(channel)
@@ -221,7 +222,7 @@ def test_a_popular_replay_is_re_run_once_and_a_changed_record_again(
             assert len(set(first)) == 1
             replay(ids[1])
             assert served(port) == {"rerun": 2, "cached": 2}
-            logs_key = f"arena:t:{t}:match-logs"
+            logs_key = redis_keys.match_logs(t)
             kept: bytes = arena.redis.hget(logs_key, ids[0])  # type: ignore[assignment]
             arena.redis.hset(logs_key, ids[0], kept[: len(kept) // 2])
             with pytest.raises(grpc.RpcError) as gone:

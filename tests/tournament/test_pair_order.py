@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -23,7 +20,7 @@ import pytest
 import redis
 
 from arena.local_redis import LocalRedis
-from arena.store import MatchResult, TournamentStore
+from arena.store import MatchResult, TournamentStore, keys
 from arena.store.leases import MatchLeases
 from arena.tournament.fair_play import OPEN, SEALED, TRUSTED
 from arena.tournament.formats import Format, Played
@@ -35,9 +32,10 @@ from arena.tournament.formats.sprt import Sprt
 from arena.tournament.formats.swiss import Swiss
 from arena.tournament.schedule import ScheduledMatch, release
 from arena.v1 import arena_pb2
-from tests.conftest import next_database
 from tests.records import result, spec
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.database import next_database
+from tests.support.worker_process import run
 from tests.tournament.formats.drive import drive, field, random_results
 from workers import capacity
 from workers.broker import PLAY_MATCH
@@ -107,19 +105,6 @@ def test_a_second_half_is_queued_once_its_first_half_has_ended_and_not_before() 
 
 # The scheduler's step, the watchdog, a resume and the play task, each run as a worker
 # runs it, in a process of its own, on a Redis with no worker to take what they queue.
-
-
-def run(url: str, code: str) -> Any:
-    """Run ``code`` as a worker process would, on ``url``; what it prints last, as JSON."""
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "ARENA_REDIS_URL": url},
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(done.stdout.splitlines()[-1]) if done.stdout.strip() else None
 
 
 def step(url: str, tournament_id: str) -> None:
@@ -275,7 +260,7 @@ def test_a_first_half_whose_worker_dies_is_played_again_before_its_second_half(
     tournament = arena.submit(
         ["p1", "p2"], deals=2, games=["seep"], fair_play=arena_pb2.FAIR_PLAY_TRUSTED
     )
-    live = f"arena:t:{tournament.id}:live"
+    live = keys.live(tournament.id)
 
     def first_halves_playing() -> list[str]:
         keys = [m.decode() if isinstance(m, bytes) else m for m in arena.redis.hkeys(live)]

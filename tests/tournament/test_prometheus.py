@@ -18,8 +18,8 @@ import pytest
 from arena.local_redis import free_port
 from arena.processes import Service
 from arena.v1 import arena_pb2
-from tests.conftest import start_metered_referee
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.referee import start_metered_referee
 
 
 @pytest.fixture

@@ -15,11 +15,12 @@ from google.protobuf import json_format
 from arena.local_redis import LocalRedis
 from arena.ratings.history import Point
 from arena.ratings.texts import point_text
+from arena.store import keys
 from arena.store.history import KEEP_POINTS, RatingHistoryStore
 from arena.v1 import arena_pb2
-from tests.conftest import next_database
-from tests.tournament.conftest import Arena
-from tests.tournament.test_fair_play import cli
+from tests.support.arena import Arena
+from tests.support.cli import cli
+from tests.support.database import next_database
 
 
 def points(bot: str, n: int, at: float) -> list[Point]:
@@ -37,7 +38,7 @@ def test_the_store_keeps_points_in_order_and_only_the_newest(local_redis: LocalR
         written += batch["a"]
     assert store.points("a") == written[-5:]  # 8 written, the newest 5 kept, oldest first
     assert [p.time for p in store.points("b")] == [100.0, 101.0, 102.0, 103.0]
-    assert client.llen("arena:history:a") == 5
+    assert client.llen(keys.history("a")) == 5
     store.record("empty", {})  # a refit with no boards writes nothing
     assert store.points("nobody") == []
 
@@ -106,7 +107,7 @@ def test_ladder_steps_and_a_finished_tournament_are_in_the_history(arena: Arena)
             assert point.status != arena_pb2.RATING_STATUS_UNSPECIFIED
             assert point.elo_ci95 > 0 and point.pairs > 0
     # The last point is the board the same refit saved.
-    saved = json.loads(arena.redis.get("arena:ratings") or "{}")
+    saved = json.loads(arena.redis.get(keys.ratings()) or "{}")
     (row,) = [r for r in saved[""]["rows"] if r["bot"] == "house"]
     last = found.series[0].points[-1]
     assert last.elo == pytest.approx(row["elo"], abs=0.01)

@@ -14,11 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.processes import Service, arena_command, free_port, start_service
-from arena.store import MatchResult, TournamentStore
+from arena.store import MatchResult, TournamentStore, keys
 from arena.v1 import arena_pb2
 from tests import shipped
-from tests.tournament.conftest import WORKER_ENV, Arena
-from tests.tournament.test_infrastructure_faults import assert_complete_once
+from tests.support.arena import WORKER_ENV, Arena, assert_complete_once
 from workers import capacity
 from workers.broker import UNACKED, UNACKED_INDEX, queued_matches
 
@@ -73,7 +72,7 @@ def test_a_referee_outage_longer_than_any_retry_budget(arena: Arena, tmp_path: P
     tournament = arena.submit(["a", "b"], deals=2, games=["seep"])
 
     def tries() -> int:
-        raw = arena.redis.hvals(f"arena:t:{tournament.id}:failures")
+        raw = arena.redis.hvals(keys.failures(tournament.id))
         return max((json.loads(v)["tries"] for v in raw), default=0)
 
     eventually(lambda: tries() > OLD_RETRY_BUDGET + 2, "retries past the old budget")
@@ -186,10 +185,10 @@ def test_a_worker_killed_while_finalising_leaves_it_to_another(arena: Arena) -> 
         stuck = arena.get(tournament.id)
         assert stuck.matches_done == stuck.matches_total == 4
         assert stuck.state == arena_pb2.TOURNAMENT_STATE_RUNNING
-        assert arena.redis.get(f"arena:t:{tournament.id}:leaderboard") is None
+        assert arena.redis.get(keys.leaderboard(tournament.id)) is None
         arena.start_worker("survivor")
         assert_complete_once(arena, tournament.id, 4)
-        assert arena.redis.get(f"arena:t:{tournament.id}:leaderboard") is not None
+        assert arena.redis.get(keys.leaderboard(tournament.id)) is not None
     finally:
         doomed.stop()
 

@@ -14,8 +14,9 @@ import pytest
 import redis
 
 from arena.local_redis import LocalRedis
+from arena.store import keys
 from arena.store.referee_load import RefereeLoad, choose
-from tests.conftest import next_database
+from tests.support.database import next_database
 
 A, B, C = "10.0.0.1:50051", "10.0.0.2:50051", "10.0.0.3:50051"
 LEASE_S = 30.0
@@ -83,18 +84,18 @@ def test_an_entry_whose_lease_lapsed_stops_counting(client: redis.Redis) -> None
     dead = load.claim([A, B], "t1", "m1", 0.3)
     live = load.claim([A, B], "t1", "m2", LEASE_S)
     assert load.counts([A, B]) == {dead: 1, live: 1}
-    time.sleep(0.4)
+    time.sleep(0.4)  # the lease's 0.3 s pass: the lapse is what is tested, not a wait
     assert load.counts([A, B]) == {dead: 0, live: 1}
     assert load.claim([A, B], "t1", "m3", LEASE_S) == dead
-    assert client.zcard(f"arena:referee:{dead}:playing") == 1  # the lapsed entry was pruned
+    assert client.zcard(keys.referee_playing(dead)) == 1  # the lapsed entry was pruned
 
 
 def test_a_renewed_entry_keeps_counting(client: redis.Redis) -> None:
     load = RefereeLoad(client)
     referee = load.claim([A, B], "t1", "m1", 0.3)
-    time.sleep(0.2)
+    time.sleep(0.2)  # renewed within its 0.3 s lease,
     load.renew(referee, "t1", "m1", LEASE_S)
-    time.sleep(0.2)
+    time.sleep(0.2)  # and still counted past the lease it was claimed with
     assert load.counts([referee]) == {referee: 1}
 
 
@@ -123,5 +124,5 @@ def test_a_failed_attempt_keeps_counting_until_its_lease_lapses(client: redis.Re
     load.failed(down, "t1", "m1")
     up = load.claim([A, B], "t1", "m2", LEASE_S)
     assert up != down
-    time.sleep(0.4)
+    time.sleep(0.4)  # the lease's 0.3 s pass: the lapse is what is tested, not a wait
     assert load.claim([A, B], "t1", "m3", LEASE_S) == down

@@ -28,12 +28,11 @@ from arena.processes import Service, arena_command, free_port, start_service
 from arena.replay.importing import outcome
 from arena.replay.match_log import decode, replay
 from arena.replay.verify import verify_replay
-from arena.store import TournamentStore
+from arena.store import TournamentStore, keys
 from arena.v1 import arena_pb2
 from tests import shipped
-from tests.tournament.conftest import Arena
-from tests.tournament.test_infrastructure_faults import assert_complete_once
-from tests.tournament.test_worker_metrics import samples, scrape, total
+from tests.support.arena import Arena, assert_complete_once
+from tests.support.metrics import samples, scrape_port, total
 
 SETTINGS = shipped.worker_env()
 
@@ -141,7 +140,7 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
                 _signal_group(service, signal.SIGSTOP)
             else:
                 service.process.send_signal(signal.SIGSTOP)
-            time.sleep(seconds)
+            time.sleep(seconds)  # the pause is the fault injected: it lasts this long
             if group:
                 _signal_group(service, signal.SIGCONT)
             else:
@@ -151,14 +150,14 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
 
     def restart_redis() -> None:
         soak.redis_server.kill()
-        time.sleep(2)
+        time.sleep(2)  # the outage is the fault injected: it lasts this long
         restarted = start_redis(port=soak.redis_server.port, aof_dir=str(soak.tmp_path))
         soak.redis_server.process = restarted.process
 
     def restart_referee(name: str) -> Callable[[], None]:
         def act() -> None:
             soak.referees[name].kill()
-            time.sleep(2)
+            time.sleep(2)  # the outage is the fault injected: it lasts this long
             soak.start_referee(name)
 
         return act
@@ -195,14 +194,14 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
 
     # r1 was only stopped, never restarted: its counters saw every fault it recorded,
     # those of attempts that were abandoned as well.
-    r1_metrics = samples(scrape(soak.referee_ports["r1"][1]))
+    r1_metrics = samples(scrape_port(soak.referee_ports["r1"][1]))
     for (referee, kind), count in stored_faults.items():
         if referee == soak.address("r1"):
             seen = total(r1_metrics, "arena_referee_faults_total", kind=kind)
             assert seen >= count, (kind, seen, count)
     record = TournamentStore(arena.redis).get(tid)
     assert record is not None and record.attempts is not None and record.retried is not None
-    assert not arena.redis.exists(f"arena:t:{tid}:tries")  # dropped with its end
+    assert not arena.redis.exists(keys.tries(tid))  # dropped with its end
     said = [line for worker in arena.workers for line in worker.output]
     handed = sum("handed back to the queue" in line for line in said)
     print(

@@ -6,22 +6,15 @@ import csv
 import io
 import json
 import random
-import subprocess
 
 import pytest
 
 from arena.local_redis import free_port
-from arena.processes import arena_command
 from arena.ratings.leaderboard import leaderboard
 from arena.ratings.texts import elo_text
 from arena.store import TournamentStore
-from tests.tournament.conftest import Arena
-
-
-def arena_cli(api: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        arena_command(*args, "--api", api), capture_output=True, text=True, timeout=300
-    )
+from tests.support.arena import Arena
+from tests.support.cli import arena_cli
 
 
 def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) -> None:

@@ -11,9 +11,9 @@ import pytest
 from google.protobuf import duration_pb2
 
 from arena.games import game_names
-from arena.store import MatchResult, TournamentStore
+from arena.store import MatchResult, TournamentStore, keys
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
 
 
 def stored_results(arena: Arena, tournament_id: str) -> list[MatchResult]:
@@ -89,7 +89,7 @@ def test_schedule_is_deterministic_from_the_master_seed(arena: Arena) -> None:
         arena.wait_until(tournament.id)
 
     def seeds(t: arena_pb2.Tournament) -> list[tuple[str, int]]:
-        raw = arena.redis.hgetall(f"arena:t:{t.id}:schedule")
+        raw = arena.redis.hgetall(keys.schedule(t.id))
         matches = [json.loads(v) for v in raw.values()]
         return sorted((m["match_id"].split("-", 1)[1], m["seed"]) for m in matches)
 
@@ -128,7 +128,7 @@ def test_bad_tournament_specs_are_rejected_and_nothing_is_stored(
         arena.stub.SubmitTournament(arena_pb2.SubmitTournamentRequest(spec=request))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert message in (caught.value.details() or "")
-    assert arena.redis.zcard("arena:tournaments") == 0
+    assert arena.redis.zcard(keys.tournaments()) == 0
 
 
 def test_registration_calls_hello_and_refuses_bots_that_cannot_play(arena: Arena) -> None:

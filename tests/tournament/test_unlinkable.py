@@ -17,8 +17,8 @@ import grpc
 from arena.processes import Service, start_service
 from arena.tournament.fair_play import PUBLIC_ID, public_match_id
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
-from tests.conftest import bot_command
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.bots import bot_command
 
 
 class Watcher:

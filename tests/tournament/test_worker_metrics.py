@@ -6,37 +6,15 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
-import urllib.request
 
 import redis
 from prometheus_client import CollectorRegistry, generate_latest
-from prometheus_client.parser import text_string_to_metric_families
 
 from arena.local_redis import free_port
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.metrics import samples, scrape_port, total
 from workers.metrics import ArenaStateCollector
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-
-
-def scrape(port: int) -> str:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
-        text: str = response.read().decode()
-        return text
-
-
-def samples(text: str) -> Samples:
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
-
-
-def total(values: Samples, name: str, **labels: str) -> float:
-    wanted = set(labels.items())
-    return sum(v for (n, ls), v in values.items() if n == name and wanted <= set(ls))
 
 
 def test_worker_metrics_count_matches_progress_and_ratings(arena: Arena) -> None:
@@ -50,9 +28,9 @@ def test_worker_metrics_count_matches_progress_and_ratings(arena: Arena) -> None
 
     # The last tasks are acknowledged just after the tournament is marked finished.
     deadline = time.monotonic() + 30
-    while samples(scrape(port))[("arena_queue_unacked", ())] and time.monotonic() < deadline:
+    while samples(scrape_port(port))[("arena_queue_unacked", ())] and time.monotonic() < deadline:
         time.sleep(0.2)
-    text = scrape(port)
+    text = scrape_port(port)
     values = samples(text)
     # Two prefork children played the matches; the parent's /metrics sums them.
     assert total(values, "arena_worker_matches_played_total") == 8
@@ -101,7 +79,7 @@ def test_a_dead_referee_shows_as_retries(arena: Arena) -> None:
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "random", "--seed", "2")
     tournament = arena.wait_until(arena.submit(["a", "b"], deals=3, games=["bid-euchre"]).id)
-    values = samples(scrape(port))
+    values = samples(scrape_port(port))
     played = total(values, "arena_worker_matches_played_total", game="bid-euchre")
     assert played == tournament.matches_total == 6
     # Each match starts on the referee its id hashes to; those on the dead one move on.

@@ -1,75 +1,30 @@
-"""One small tournament played by a real arena, shared by this directory's end-to-end
-tests, and the leaderboard web server in front of its API."""
+"""Fixtures shared by this directory's tests: one small tournament played by a real arena,
+with the leaderboard web server in front of its API (``played``), and the replay viewer
+served in process from recorded replays (``served``)."""
 
 from __future__ import annotations
 
-import contextlib
+import copy
+import threading
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import uvicorn
 
 from arena.local_redis import LocalRedis
-from arena.processes import Service, arena_command, start_service
-from arena.v1 import arena_pb2
-from tests.conftest import next_database
-from tests.tournament.conftest import Arena
-
-BOTS = {
-    "house": ("house",),
-    "rand-a": ("random", "--seed", "1"),
-    "rand-b": ("random", "--seed", "2"),
-}
-GAMES = ["bid-euchre", "baloot"]
-
-
-@dataclass
-class Played:
-    arena: Arena
-    tournament: arena_pb2.Tournament
-    web: Service
-
-    @property
-    def url(self) -> str:
-        """The web server's base URL, from its ready line ``leaderboard listening on URL``."""
-        return self.web.address
-
-
-class RealArena:
-    """A real arena on its own Redis database (a referee, the API, and the workers and
-    bots a test starts), and the leaderboard web server in front of it once ``serve``d."""
-
-    def __init__(self, arena: Arena) -> None:
-        self.arena = arena
-        self.web: Service | None = None
-
-    def serve(self) -> Service:
-        self.web = start_service(
-            arena_command("leaderboard", "serve", "--port", "0", "--api", self.arena.api.address)
-        )
-        return self.web
-
-
-@contextlib.contextmanager
-def real_arena(local_redis: LocalRedis, replay_dir: Path) -> Iterator[RealArena]:
-    """Everything it started is stopped on the way out, the web server first."""
-    url = local_redis.url(next_database())
-    referee = start_service(
-        arena_command("referee", "serve", "--port", "0", "--replay-dir", str(replay_dir))
-    )
-    try:
-        api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
-    except BaseException:
-        referee.stop()
-        raise
-    stack = RealArena(Arena(url, replay_dir, referee, api))
-    try:
-        yield stack
-    finally:
-        if stack.web is not None:
-            stack.web.stop()
-        stack.arena.stop()
+from arena.throttle import Throttle
+from arena.web.app import create_app
+from arena.web.server import listen, url_of
+from tests.replay.matches import play_all, play_games
+from tests.support.real_arena import BOTS, GAMES, Played, real_arena
+from tests.support.viewer import (
+    THROWN_IN,
+    ReplaySource,
+    Served,
+    noting,
+)
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +37,33 @@ def played(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) ->
         tournament = arena.submit(list(BOTS), deals=1, master_seed=3, games=GAMES, name="web")
         finished = arena.wait_until(tournament.id, timeout=60)
         yield Played(arena, finished, stack.serve())
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    played = play_all(Path(tmp_path_factory.mktemp("viewer")))
+    replays = dict(played.replays)
+    newer = copy.deepcopy(replays["seep"])
+    newer["version"] = 2
+    replays["newer"] = newer
+    whole = play_games(Path(tmp_path_factory.mktemp("viewer-seep")), {"seep": {}})
+    replays[THROWN_IN] = whole.replays["seep"]
+    sock = listen("127.0.0.1", 0)
+    # These tests read every frame and sent request of five matches, far faster than a
+    # person steps through them: the per-client budget (test_throttle.py) is lifted.
+    seen: list[tuple[str, int]] = []
+    app = noting(
+        create_app("api:1", ReplaySource(replays), costly=Throttle(rate_per_s=1e6, burst=10**6)),
+        seen,
+    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
+    thread.start()
+    while not server.started and thread.is_alive():
+        time.sleep(0.01)
+    try:
+        yield Served(played, url_of(sock), seen)
+    finally:
+        server.should_exit = True
+        thread.join()
+        sock.close()

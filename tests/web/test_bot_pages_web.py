@@ -16,8 +16,8 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service
 from arena.v1 import arena_pb2
 from arena.web.pages import game_title
-from tests.tournament.conftest import Arena
-from tests.web.conftest import GAMES, real_arena
+from tests.support.arena import Arena
+from tests.support.real_arena import GAMES, real_arena
 from tests.web.dom import Document
 
 

@@ -26,10 +26,10 @@ from selenium.webdriver.common.keys import Keys
 
 from bench import web_render, web_screenshots
 from tests.replay.matches import SHORT
-from tests.web.browser import MissingBrowser, chromium, wait_for
-from tests.web.conftest import Played
-from tests.web.test_leaderboard_web import get, png_size
-from tests.web.test_viewer import (  # noqa: F401  (served: the fixture)
+from tests.support.http import get
+from tests.support.real_arena import Played
+from tests.support.screenshots import png_size
+from tests.support.viewer import (
     THROWN_IN,
     TOURNAMENT,
     Served,
@@ -37,8 +37,8 @@ from tests.web.test_viewer import (  # noqa: F401  (served: the fixture)
     expected_rows,
     frames_of,
     sent_of,
-    served,
 )
+from tests.web.browser import MissingBrowser, chromium, wait_for
 
 DRAWN = """
 const app = document.getElementById("viewer-app");
@@ -163,7 +163,7 @@ def test_the_leaderboards_links_work_from_the_keyboard(played: Played, browser: 
 
 @pytest.mark.parametrize("game", list(SHORT))
 def test_stepping_through_each_games_replay_by_keyboard_draws_the_frames_cards(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
     game: str,
 ) -> None:
@@ -196,7 +196,7 @@ def test_stepping_through_each_games_replay_by_keyboard_draws_the_frames_cards(
 
 
 def test_the_viewer_works_with_the_keyboard_alone(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
 ) -> None:
     shown = frames_of(served, "bid-euchre")
@@ -250,14 +250,15 @@ def test_the_viewer_works_with_the_keyboard_alone(
 
 
 def test_the_docs_screenshots_are_taken_at_their_size(tmp_path: Path) -> None:
-    """``bench.web_screenshots``, which makes ``docs/images``, on two of its pages."""
-    taken = web_screenshots.take(tmp_path, ["bot.png", "replay-seep.png"])
-    assert [p.name for p in taken] == ["bot.png", "replay-seep.png"]
+    """``bench.web_screenshots``, which makes ``docs/images``, on three of its pages."""
+    taken = web_screenshots.take(tmp_path, ["bot.png", "replay-seep.png", "live.png"])
+    assert [p.name for p in taken] == ["bot.png", "replay-seep.png", "live.png"]
     for path in taken:
         assert png_size(path) == (web_screenshots.WIDTH, web_screenshots.HEIGHT)
         assert 10_000 < path.stat().st_size < 200_000
-    for name in web_screenshots.shots(web_render.SyntheticSource(12, 400, seed=3)):
-        assert f"images/{name}" in (Path(__file__).parents[2] / "docs" / "web.md").read_text()
+    shown = (Path(__file__).parents[2] / "docs" / "web.md").read_text()
+    for name in [*web_screenshots.shots(web_render.SyntheticSource(12, 400, seed=3)), "live.png"]:
+        assert f"images/{name}" in shown
 
 
 HAND_END = """
@@ -268,7 +269,7 @@ return banner && [banner.dataset.hand, banner.textContent];
 
 @pytest.mark.parametrize("game", ["bid-euchre", "persian-rummy"])
 def test_a_hand_end_is_shown_on_the_first_frame_after_it_and_no_other(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
     game: str,
 ) -> None:
@@ -318,7 +319,7 @@ SEATED = {
 
 @pytest.mark.parametrize("game", list(SHORT))
 def test_seats_sit_around_the_table_in_the_order_play_passes(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
     game: str,
 ) -> None:
@@ -357,7 +358,7 @@ def test_seats_sit_around_the_table_in_the_order_play_passes(
 
 
 def test_a_request_that_cannot_be_fetched_says_why(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
 ) -> None:
     browser.get(f"{served.url}/replays/{TOURNAMENT}/seep#d=3")
@@ -408,7 +409,7 @@ return {worst: worst, height: window.innerHeight, scrolled: window.scrollY, fram
 
 @pytest.mark.parametrize("match", [*SHORT, THROWN_IN])
 def test_the_whole_table_is_in_sight_in_a_1400x900_window(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
     match: str,
 ) -> None:
@@ -447,7 +448,7 @@ def rgb(colour: str) -> tuple[int, ...]:
 
 
 def test_cards_are_drawn_as_cards_fanned_in_a_hand_with_a_colour_per_suit(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
 ) -> None:
     """A card is taller than wide, shows its rank in its corner, and a hand is fanned:
@@ -480,7 +481,7 @@ def test_cards_are_drawn_as_cards_fanned_in_a_hand_with_a_colour_per_suit(
 
 
 def test_the_hand_the_header_names_is_the_one_selected(
-    served: Served,  # noqa: F811
+    served: Served,
     browser: WebDriver,
 ) -> None:
     """Seep deals thrown in (no decision) start at the frame of the next hand: the Hand
@@ -524,7 +525,7 @@ def test_the_hand_the_header_names_is_the_one_selected(
     at_frame(browser, following["frame"])
 
 
-def test_every_page_names_an_icon_the_site_serves(served: Served) -> None:  # noqa: F811
+def test_every_page_names_an_icon_the_site_serves(served: Served) -> None:
     """Chromium asks for the icon a page names, and for /favicon.ico where nothing names
     one (an API answer): both are there, and nothing it asked for is missing. (A browser
     of its own: another would have the icon in its cache.)"""

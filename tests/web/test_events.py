@@ -17,7 +17,7 @@ from arena.v1 import arena_pb2, referee_pb2
 from arena.web import app as web_app
 from arena.web.app import create_app
 from arena.web.errors import HttpError
-from tests.web.test_pages import FakeSource
+from tests.support.fake_source import FakeSource
 
 EVENTS = "/api/live/t1/m1/events"
 PLAYED = referee_pb2.MATCH_EVENT_KIND_GAME
@@ -199,7 +199,7 @@ def test_the_follow_page_names_each_seat_and_loads_the_table(
     assert live["data-game"] == "seep" and live["data-direction"] == "counter-clockwise"
     assert "<script>alert" not in response.text
     scripts = [attrs["src"] for tag, attrs in starts if tag == "script"]
-    assert scripts == ["/static/cards.js", "/static/public-table.js", "/static/live.js"]
+    assert scripts == ["/static/cards.js", "/static/live.js"]
     assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in response.text
 
 

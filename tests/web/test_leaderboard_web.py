@@ -5,18 +5,11 @@ Chromium."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import struct
-import subprocess
-import urllib.error
-import urllib.request
-from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import grpc
-import pytest
 from google.protobuf import json_format
 from jsonschema import Draft202012Validator
 from referencing import Registry
@@ -26,31 +19,14 @@ from starlette.routing import Route
 import arena.web
 from arena.ratings.texts import interval_text, point_text, rank_text, rating_text
 from arena.replay.render import render
+from arena.store import keys
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from arena.web.app import create_app
 from arena.web.bots import charted
-from tests.web.conftest import BOTS, GAMES, Played
+from tests.support.http import get, get_json
+from tests.support.real_arena import BOTS, GAMES, Played
+from tests.support.screenshots import HEIGHT, WIDTH, chromium, png_size
 from tests.web.dom import Document
-
-CHROMIUM = "/usr/bin/chromium"
-WIDTH, HEIGHT = 1280, 1000
-
-
-def get(url: str, method: str = "GET", data: bytes | None = None) -> tuple[int, Message, bytes]:
-    """Status, headers (looked up in any case, as HTTP's are) and body."""
-    request = urllib.request.Request(url, method=method, data=data)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read()
-
-
-def get_json(url: str) -> Any:
-    status, headers, body = get(url)
-    assert status == 200, body
-    assert headers["Content-Type"] == "application/json"
-    return json.loads(body)
 
 
 def as_dict(message: Any) -> dict[str, Any]:
@@ -129,7 +105,7 @@ def test_missing_replays_say_why(played: Played) -> None:
     # A result stored before the arena kept records (put back afterwards: shared fixture);
     # one whose replay no earlier test read, since the site keeps published replays.
     match_id = api_results(played)[-1].match_id
-    logs = f"arena:t:{t}:match-logs"
+    logs = keys.match_logs(t)
     kept = played.arena.redis.hget(logs, match_id)
     assert kept
     played.arena.redis.hdel(logs, match_id)
@@ -170,38 +146,6 @@ def test_bad_requests_get_clear_errors(played: Played) -> None:
     assert status == 200 and body == b"" and int(headers["Content-Length"]) > 1000
     status, _, body = get(f"{played.url}/healthz")
     assert (status, body) == (200, b"ok\n")
-
-
-def chromium(profile: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is not installed: run `make chromium` (Debian's chromium package)")
-    return subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            f"--user-data-dir={profile}",
-            f"--window-size={WIDTH},{HEIGHT}",
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-def png_size(path: Path) -> tuple[int, int]:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
-    assert data[12:16] == b"IHDR"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
 
 
 def screenshot(tmp_path: Path, name: str, url: str) -> Path:

@@ -1,15 +1,14 @@
 """Live matches end to end: a real arena plays matches between paced bots (slow enough
 to be caught running), and the site lists them and relays their events as server-sent
 events, checked with a plain HTTP client and in headless Chromium, which draws the table
-as the public sees it (``static/public-table.js``): checked at every step of real matches
-of every game against the engine's own table (``arena.replay.tables``), and followed live
-for every game at 1400x900."""
+each event carries (``MatchEvent.table_json``, the engine's table as the public sees it,
+``arena.replay.public_table``), followed live for every game at 1400x900 and checked
+against the published replay's frames."""
 
 from __future__ import annotations
 
 import http.client
 import json
-import random
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,14 +24,13 @@ from selenium.webdriver.common.keys import Keys
 from arena.games import get_game
 from arena.local_redis import LocalRedis
 from arena.processes import Service
-from arena.replay.tables import table
 from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
-from tests.tournament.conftest import Arena
+from tests.support.arena import Arena
+from tests.support.http import get, get_json
+from tests.support.real_arena import real_arena
 from tests.web import browser
-from tests.web.conftest import real_arena
 from tests.web.dom import Document
-from tests.web.test_leaderboard_web import get, get_json
 
 WAIT_S = 120.0  # a bound only: how long a step may take on a loaded machine before failing
 
@@ -156,14 +154,32 @@ def test_a_running_match_is_listed_and_followed_without_loss_or_repeat(live: Liv
     assert followed[-1]["kind"] == "MATCH_EVENT_KIND_ENDED"
     assert all(e["kind"] != "MATCH_EVENT_KIND_ENDED" for e in followed[:-1])
     assert "hand" not in keys(followed) and "hands" not in keys(followed)
+    # The site watches: from its first look (the table as it stood then, once), every
+    # game event carries the public table, with no hand in it.
+    tabled = [e for e in followed if e["table_json"]]
+    assert tabled
+    first = tabled[0]["sequence"]
+    assert all(e["table_json"] for e in followed[first:] if e["kind"] == "MATCH_EVENT_KIND_GAME")
+    assert [e["kind"] for e in followed].count("MATCH_EVENT_KIND_TABLE") <= 1
+    for e in tabled:
+        view = json.loads(e["table_json"])
+        assert set(view) == {"seat", "table"}
+        assert all(hand is None for hand in view["table"]["hands"])
     result = followed[-1]["result"]
     # An open tournament's deal stays the caller's until the tournament ends.
     assert result["deal_withheld"] and result["seed"] == "0" and not result["replay_id"]
 
-    # Once it ended: the same events from the start, and exactly those after any id.
-    assert events(base, path) == (200, followed)
+    # Once it ended: the same events from the start, and exactly those after any id
+    # (a finished match's feed keeps its last table only, so tables are left aside).
+    def bare(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.items() if k != "table_json"} for e in found]
+
+    status, again = events(base, path)
+    assert status == 200 and bare(again) == bare(followed)
+    assert [e for e in again if e["table_json"]][-1] == tabled[-1]
     middle = len(followed) // 2
-    assert events(base, path, last_id=middle) == (200, followed[middle + 1 :])
+    status, after = events(base, path, last_id=middle)
+    assert status == 200 and bare(after) == bare(followed[middle + 1 :])
     assert events(base, path, last_id=len(followed) - 1) == (204, [])
     status, _, body = get(f"{base}{path}")
     assert status == 200 and body.startswith(b"retry: ")
@@ -230,37 +246,6 @@ thousands of decisions, slow (25 ms) for the games of a few hundred, so that eve
 is still being played when the browser opens it and for a while after."""
 
 
-def engine_steps(game: str, seed: int) -> list[dict[str, Any]]:
-    """A random match played on the engine: before each decision (and at the end), the
-    public events since the last one as the referee streams them, the seat to act and the
-    whole table (``arena.replay.tables``)."""
-    engine = get_game(game)
-    state = engine.new_state(seed, engine.info.resolve_options({}))
-    rng = random.Random(seed)
-    seen = 0
-    steps: list[dict[str, Any]] = []
-    while True:
-        new, seen = state.events[seen:], len(state.events)
-        scores = list(state.scores())
-        events = [
-            {"kind": "MATCH_EVENT_KIND_GAME", "game_kind": e.kind, "text": e.text, "scores": scores}
-            | ({} if e.seat is None else {"seat": e.seat})
-            for e in new
-            if e.public
-        ]
-        over = state.is_terminal()
-        steps.append(
-            {
-                "events": events,
-                "seat": None if over else state.current_seat(),
-                "table": table(state),
-            }
-        )
-        if over:
-            return steps
-        state.apply(rng.choice(state.legal_actions()))
-
-
 def seats_json(game: str, names: Sequence[str] = ("a", "b")) -> list[dict[str, Any]]:
     info = get_game(game).info
     return [{"seat": s, "team": t, "name": names[t]} for s, t in enumerate(info.seat_teams)]
@@ -280,7 +265,6 @@ def normal(pile: dict[str, Any], engine: bool) -> dict[str, Any]:
         "seats": list(seats) if not down else [],
         "down": down,
         "count": count,
-        "unsure": bool(pile.get("unsure")),
     }
 
 
@@ -314,7 +298,6 @@ def public(seat: int | None, held: Sequence[int | None], piles: Sequence[dict[st
         ],
         "up": [c for p in of("up_card") for c in p["cards"]],
         "stock": sum(p["count"] or 0 for p in of("stock")),
-        "unsure": any(p["unsure"] for p in piles),
     }
 
 
@@ -328,82 +311,9 @@ def shown_public(view: dict[str, Any]) -> Any:
     return public(view["seat"], t["held"], [normal(p, False) for p in t["piles"]])
 
 
-def differences(engine: Any, shown: Any, unknown: dict[str, int]) -> list[str]:
-    """Where the page's table says otherwise than the engine's. What it marks as not
-    known (a count or the seat to act as None; the floor and houses after a Seep break
-    that the log leaves unsure) is counted in ``unknown``, not compared."""
-    found = []
-    for key, value in engine.items():
-        mine = shown[key]
-        if key == "unsure":
-            continue
-        if key == "held":
-            for seat, (count, said) in enumerate(zip(value, mine, strict=True)):
-                if said is None:
-                    unknown["held"] += 1
-                elif said != count:
-                    found.append(f"seat {seat} holds {count} cards, shown {said}")
-            continue
-        if key == "seat" and mine is None and value is not None:
-            unknown["seat"] += 1
-            continue
-        if key in ("floor", "houses") and shown["unsure"]:
-            unknown[key] += 1
-            continue
-        if key == "discard" and len(value) == len(mine):
-            mine = [
-                (label, said if said is not None else count)
-                for (label, said), (_, count) in zip(mine, value, strict=True)
-            ]
-            unknown["discard"] += sum(1 for (_, said) in shown[key] if said is None)
-        if value != mine:
-            found.append(f"{key}: {value!r}, shown {mine!r}")
-    return found
-
-
-INJECT = """
-const done = arguments[arguments.length - 1];
-if (window.CardArena && window.CardArena.PublicTable) { done(true); return; }
-const script = document.createElement("script");
-script.src = "/static/public-table.js";
-script.onload = () => done(true);
-script.onerror = () => done(false);
-document.head.append(script);
-"""
-
-FOLLOW = """
-const [game, seats, steps] = arguments;
-const table = CardArena.PublicTable.create(game, seats);
-return steps.map((events) => { events.forEach((e) => table.apply(e)); return table.view(); });
-"""
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_public_table_is_the_engines_at_every_step(live: Live, game: str) -> None:
-    """``public-table.js`` in Chromium, fed the public events of random matches step by
-    step, against the engine's whole table at each: every card it shows, every count
-    and the seat to act are right, and it leaves few unknown."""
-    steps = [engine_steps(game, seed) for seed in (1, 2, 3)]
-    unknown = {"held": 0, "seat": 0, "floor": 0, "houses": 0, "discard": 0}
-    total = 0
-    with browser.chromium() as driver:
-        driver.get(f"{live.web.address}/live")
-        assert driver.execute_async_script(INJECT), "public-table.js did not load"
-        for match in steps:
-            views = driver.execute_script(
-                FOLLOW, game, seats_json(game), [s["events"] for s in match]
-            )
-            assert views[-1]["ended"] and views[-1]["seat"] is None
-            for index, (step, view) in enumerate(zip(match, views, strict=True)):
-                wrong = differences(engine_public(step), shown_public(view), unknown)
-                assert not wrong, (index, wrong, [e["text"] for e in step["events"]])
-            total += len(match)
-    seats = len(seats_json(game))
-    # What stays unknown: the first dealer before anybody bids, a Bid Euchre exchange, a
-    # Bridgette seat discarding face down, the floor after some Seep breaks.
-    assert unknown["seat"] <= total // 20, unknown
-    assert unknown["held"] <= total * seats // 8, unknown
-    assert unknown["floor"] <= total // 6, unknown
+def differences(engine: Any, shown: Any) -> list[str]:
+    """Where the page's table says otherwise than the engine's."""
+    return [f"{k}: {v!r}, shown {shown[k]!r}" for k, v in engine.items() if shown[k] != v]
 
 
 def press(driver: WebDriver, *keys: str) -> None:
@@ -448,7 +358,7 @@ return {
       const cards = [...p.querySelectorAll("[data-card]")];
       const backs = p.querySelector(".backs");
       const pile = {
-        kind: p.dataset.kind, label: p.getAttribute("aria-label"), unsure: p.classList.contains("unsure"),
+        kind: p.dataset.kind, label: p.getAttribute("aria-label"),
         cards: cards.map((c) => c.dataset.card),
         seats: cards.map((c) => { const by = c.querySelector(".by"); return by ? Number(by.textContent.slice(1)) : null; }),
       };
@@ -569,19 +479,28 @@ def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
         assert [followed[i]["text"] for i in played] == [
             e["text"] for f in frames for e in f["events"] if not e["private"]
         ]
-        middle = next(
-            (
-                f
-                for f in frames[len(frames) // 2 :]
-                if any(p["kind"] == "trick" and p["cards"] for p in f["table"]["piles"])
-            ),
-            frames[len(frames) // 2],
-        )
-        for frame in (middle, frames[-1]):
+        # The site looked first when the match was under way: tables from its snapshot on.
+        kinds = [e["kind"] for e in followed]
+        looked = kinds.index("MATCH_EVENT_KIND_TABLE") if "MATCH_EVENT_KIND_TABLE" in kinds else 0
+
+        def at_event(frame: dict[str, Any]) -> int:
             before = sum(
                 1 for f in frames[: frame["index"] + 1] for e in f["events"] if not e["private"]
             )
-            at = played[before - 1] if before else 0
+            return played[before - 1] if before else 0
+
+        watched = [f for f in frames if at_event(f) > looked]
+        assert len(watched) > len(frames) // 3, (looked, len(followed))
+        middle = next(
+            (
+                f
+                for f in watched[len(watched) // 2 :]
+                if any(p["kind"] == "trick" and p["cards"] for p in f["table"]["piles"])
+            ),
+            watched[len(watched) // 2],
+        )
+        for frame in (middle, frames[-1]):
+            at = at_event(frame)
             driver.find_elements(By.CSS_SELECTOR, "#live-events li")[at].click()
             browser.wait_for(
                 driver,
@@ -590,8 +509,7 @@ def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
             )
             step = {"seat": frame["seat"], "table": frame["table"]}
             drawn = driver.execute_script(DRAWN)
-            unknown = {"held": 0, "seat": 0, "floor": 0, "houses": 0, "discard": 0}
-            wrong = differences(engine_public(step), shown_public(drawn), unknown)
+            wrong = differences(engine_public(step), shown_public(drawn))
             assert not wrong, (frame["index"], wrong)
             driver.execute_script("window.scrollTo(0, 0);")  # the click scrolled to the log
             in_sight(live_state(driver))

@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web.app import create_app
 from arena.web.server import listen
-from tests.web.test_pages import FakeSource
+from tests.support.fake_source import FakeSource
 
 EVENTS = "/api/live/t1/{match}/events"
 GREEDY, HONEST = "127.0.0.1", "127.0.0.2"

@@ -10,8 +10,8 @@ from arena.v1 import arena_pb2
 from arena.web import matchlist
 from arena.web.data import BotFacts, Match
 from arena.web.matchlist import FILTERED_PAGE, MAX_RESULT_CALLS, MAX_TOURNAMENTS_READ
+from tests.support.fake_source import HOSTILE, FakeSource, Site
 from tests.web.dom import Document
-from tests.web.test_pages import HOSTILE, FakeSource, Site
 
 
 def record(

@@ -10,7 +10,7 @@ import urllib.request
 
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, free_port, start_service
-from tests.conftest import next_database
+from tests.support.database import next_database
 
 
 def probe(url: str) -> tuple[int, str]:

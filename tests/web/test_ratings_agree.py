@@ -45,8 +45,8 @@ from arena.store.history import RatingHistoryStore
 from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
 from tests.records import result, spec
-from tests.tournament.conftest import Arena
-from tests.web.conftest import real_arena
+from tests.support.arena import Arena
+from tests.support.real_arena import real_arena
 from tests.web.dom import Document
 
 TOURNAMENT = "t-club"

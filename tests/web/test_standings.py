@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 from arena.v1 import arena_pb2
 from arena.web import standings
 from arena.web.standings import BOTTOM, CHART_H, CHART_W, LEFT, RIGHT, TOP, tournament_page
+from tests.support.fake_source import HOSTILE
 from tests.web.dom import Document
-from tests.web.test_pages import HOSTILE
 
 SVG = "{http://www.w3.org/2000/svg}"
 

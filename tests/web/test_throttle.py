@@ -13,7 +13,7 @@ from arena.throttle import Throttle
 from arena.v1 import arena_pb2
 from arena.web.app import create_app
 from arena.web.data import ArenaData, Replay
-from tests.web.test_pages import FakeSource
+from tests.support.fake_source import FakeSource
 
 COSTLY = (
     "/replays/t1/m1",

@@ -6,133 +6,37 @@ Chromium, whose cards must be the frames' cards."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import re
-import threading
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
-import uvicorn
 from google.protobuf import json_format
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.replay.frames import build_frames
 from arena.replay.record import seat_token
 from arena.replay.render import render
-from arena.throttle import Throttle
-from arena.v1 import arena_pb2
-from arena.web.app import SECURITY_HEADERS, create_app
+from arena.web.app import SECURITY_HEADERS
 from arena.web.data import Replay
 from arena.web.errors import HttpError
-from arena.web.server import listen, url_of
 from arena.web.viewer import FramesCache
-from tests.replay.matches import FAULTY, SHORT, Played, play_all, play_games
+from tests.replay.matches import FAULTY, SHORT
+from tests.support.fake_source import HOSTILE
+from tests.support.http import get
+from tests.support.screenshots import chromium
+from tests.support.viewer import (
+    TOURNAMENT,
+    ReplaySource,
+    Served,
+    card_name,
+    expected_rows,
+    frames_of,
+    sent_of,
+)
 from tests.web.dom import Document
-from tests.web.test_leaderboard_web import chromium, get
-from tests.web.test_pages import HOSTILE, FakeSource
 
-TOURNAMENT = "t1"
-
-
-class ReplaySource(FakeSource):
-    """The fake API, holding real replays by match id; a result's entries are the
-    seat's names as a tournament registers them."""
-
-    def __init__(self, replays: dict[str, dict[str, Any]]) -> None:
-        super().__init__()
-        self.replays = replays
-
-    async def replay(self, tournament_id: str, match_id: str) -> Replay:
-        doc = self.replays.get(match_id)
-        if tournament_id != TOURNAMENT or doc is None:
-            raise HttpError(
-                404, f"tournament {tournament_id} has no result for match {match_id!r} (yet)"
-            )
-        teams = max(s["team"] for s in doc["seats"]) + 1
-        record = arena_pb2.MatchRecord(
-            match_id=match_id,
-            game=doc["game"],
-            entries=[f"{HOSTILE}{t}" for t in range(teams)],
-            scores=doc["result"]["scores"],
-            replay_id=f"{match_id}-r",
-            referee="127.0.0.1:1",
-            seed=doc["seed"],
-        )
-        return Replay(tournament_id, record, json.dumps(doc), doc)
-
-
-THROWN_IN = "seep-thrown"
 """A whole Seep match (its default options), whose deals 17 to 20 are thrown in: hands
 of no decision, which start at the frame of the next hand."""
-
-
-@dataclass
-class Served:
-    played: Played
-    url: str
-    requests: list[tuple[str, int]] = field(default_factory=list)
-    """Every request's path and status, in order."""
-
-
-def noting(app: ASGIApp, seen: list[tuple[str, int]]) -> ASGIApp:
-    """``app``, noting each HTTP request's path and status in ``seen``."""
-
-    async def noted(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await app(scope, receive, send)
-            return
-
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                seen.append((scope["path"], message["status"]))
-            await send(message)
-
-        await app(scope, receive, sending)
-
-    return noted
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    played = play_all(Path(tmp_path_factory.mktemp("viewer")))
-    replays = dict(played.replays)
-    newer = copy.deepcopy(replays["seep"])
-    newer["version"] = 2
-    replays["newer"] = newer
-    whole = play_games(Path(tmp_path_factory.mktemp("viewer-seep")), {"seep": {}})
-    replays[THROWN_IN] = whole.replays["seep"]
-    sock = listen("127.0.0.1", 0)
-    # These tests read every frame and sent request of five matches, far faster than a
-    # person steps through them: the per-client budget (test_throttle.py) is lifted.
-    seen: list[tuple[str, int]] = []
-    app = noting(
-        create_app("api:1", ReplaySource(replays), costly=Throttle(rate_per_s=1e6, burst=10**6)),
-        seen,
-    )
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]})
-    thread.start()
-    while not server.started and thread.is_alive():
-        time.sleep(0.01)
-    try:
-        yield Served(played, url_of(sock), seen)
-    finally:
-        server.should_exit = True
-        thread.join()
-        sock.close()
-
-
-def frames_of(served: Served, match: str) -> dict[str, Any]:
-    status, headers, body = get(f"{served.url}/api/replays/{TOURNAMENT}/{match}/frames")
-    assert status == 200, body[:500]
-    assert headers["Content-Type"] == "application/json"
-    found: dict[str, Any] = json.loads(body)
-    return found
 
 
 def test_the_frames_json_names_seats_by_their_entries(served: Served) -> None:
@@ -140,13 +44,6 @@ def test_the_frames_json_names_seats_by_their_entries(served: Served) -> None:
     shown = frames_of(served, "bid-euchre")
     names = [f"{HOSTILE}{s['team']}" for s in doc["seats"]]
     assert shown == build_frames(doc, names)
-
-
-def sent_of(served: Served, match: str, index: int | str) -> tuple[int, Any]:
-    url = f"{served.url}/api/replays/{TOURNAMENT}/{match}/frames/{index}/sent"
-    status, headers, body = get(url)
-    assert headers["Content-Type"] == "application/json", body[:500]
-    return status, json.loads(body)
 
 
 def test_each_frames_request_is_served_apart_as_its_bot_received_it(served: Served) -> None:
@@ -236,7 +133,7 @@ def test_static_files_ship_in_the_package_and_nothing_else_is_served(served: Ser
     assert headers["X-Frame-Options"] == "DENY"  # no other site may frame it
     status, headers, _ = get(f"{served.url}/static/viewer.css")
     assert status == 200 and headers["Content-Type"] == "text/css; charset=utf-8"
-    for script in ("cards.js", "public-table.js", "live.js"):  # shared with the live page
+    for script in ("cards.js", "live.js"):  # shared with the live page
         status, headers, _ = get(f"{served.url}/static/{script}")
         assert status == 200 and headers["Content-Type"] == "text/javascript; charset=utf-8"
     for bad in ("../data.py", "..%2fdata.py", "viewer.py", "nosuch.js", "%2e%2e", "VIEWER.JS"):
@@ -306,12 +203,6 @@ def drawn(tmp_path: Path, url: str) -> Drawn:
     return Drawn(done.stdout)
 
 
-def expected_rows(frame: dict[str, Any]) -> dict[str, list[str]]:
-    rows = {f"hand-{s}": hand for s, hand in enumerate(frame["table"]["hands"])}
-    rows.update({f"pile-{i}": p["cards"] for i, p in enumerate(frame["table"]["piles"])})
-    return rows
-
-
 @pytest.mark.parametrize("match", [*SHORT, FAULTY])
 def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
     served: Served, tmp_path: Path, match: str
@@ -346,20 +237,6 @@ def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
 def frames_game(served: Served, match: str) -> str:
     game: str = served.played.replays[match]["game"]
     return game
-
-
-RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
-SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SPECIALS = {"GC": "Grand Colon", "RC": "Royal Colon", "LC": "Little Colon"}
-
-
-def card_name(code: str) -> str:
-    """A card's text alternative, as a screen reader gets it."""
-    if code in SPECIALS:
-        return SPECIALS[code]
-    if code[0] == "X":
-        return f"joker {code[1]}"
-    return f"{RANKS.get(code[0], code[0])} of {SUITS[code[1]]}"
 
 
 def test_the_keys_docs_web_lists_are_the_viewers() -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from arena.web.server import listen
 from bench import web_render
+from tests.support.fake_source import Site
 from tests.web.dom import Document
-from tests.web.test_pages import Site
 
 
 def test_the_synthetic_source_fills_the_front_page() -> None:

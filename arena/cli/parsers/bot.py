@@ -116,6 +116,13 @@ def bot(parser: argparse.ArgumentParser) -> None:
     )
     logs.add_argument("name")
     logs.add_argument("match", help="match id, as `arena tournament results` shows it")
+    logs.add_argument(
+        "--tournament",
+        metavar="ID",
+        default="",
+        help="the tournament, when MATCH is a public id (p and 20 hex digits, as a running "
+        "ladder's results show)",
+    )
     add_api_flag(logs)
     logs.set_defaults(run="bot:logs")
 

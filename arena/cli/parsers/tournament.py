@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from typing import Any
 
 from arena.cli.common import DEFAULT_API
 from arena.cli.parsers import (
@@ -26,7 +27,22 @@ VIEWERS_PER_CLIENT = 8
 MAX_BROADCAST_DELAY_S = 3600.0
 """``arena.limits.MAX_BROADCAST_DELAY_S``."""
 FORMATS = ("round-robin", "gauntlet", "swiss", "knockout", "sprt", "ladder")
-"""``--format``: each one ``FORMAT_<NAME>`` in the API, ``-`` as ``_``."""
+"""``--format``: ``arena.tournament.formats.FORMATS``, in its order (``--help`` loads no
+format: they load numpy)."""
+FORMAT_FLAGS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("--rounds", {"type": int, "help": "rounds of a swiss tournament"}),
+    (
+        "--challenger",
+        {
+            "action": "append",
+            "default": [],
+            "metavar": "BOT",
+            "help": "an entry that plays the rest of a gauntlet's field, repeatable",
+        },
+    ),
+)
+"""The flags that set a format's parameters, in the order ``--help`` lists them: each
+one a ``Format.cli_params``, which says which format it is for and what it sets."""
 MAX_SEED = 2**64 - 1
 """``arena.tournament.fair_play.MAX_SEED``."""
 
@@ -73,14 +89,8 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         "against the second (arena test does it with its options); ladder: always on "
         "over every registered bot that plays one of the --game games, until cancelled",
     )
-    run.add_argument("--rounds", type=int, help="rounds of a swiss tournament")
-    run.add_argument(
-        "--challenger",
-        action="append",
-        default=[],
-        metavar="BOT",
-        help="an entry that plays the rest of a gauntlet's field, repeatable",
-    )
+    for flag, options in FORMAT_FLAGS:
+        run.add_argument(flag, **options)
     run.add_argument(
         "--game",
         action="append",
@@ -178,6 +188,22 @@ def tournament(parser: argparse.ArgumentParser) -> None:
     )
     add_api_flag(collusion)
     collusion.set_defaults(run="tournament:collusion")
+
+    live = tournaments.add_parser(
+        "live",
+        help="list the tournament's matches being played, each with its page on the site "
+        "(/live/ID/MATCH: the card table as it is played)",
+    )
+    live.add_argument("id", help="tournament id")
+    live.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="wait up to S seconds for a match to be played (default: list at once)",
+    )
+    add_api_flag(live)
+    live.set_defaults(run="tournament:live")
 
     results = tournaments.add_parser("results", help="export a tournament's match results")
     results.add_argument("id", help="tournament id")

@@ -22,6 +22,8 @@ from typing import Any
 from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State, unit_matches
 from arena.tournament.formats.tally import Tally, add, every_game, new_tally, unit_of
 from arena.tournament.schedule import ScheduledMatch
+from arena.tournament.seeding import by_rating
+from arena.v1 import arena_pb2
 
 
 def bracket(size: int) -> list[int]:
@@ -35,6 +37,12 @@ def bracket(size: int) -> list[int]:
 
 class Knockout(Format):
     name = "knockout"
+    proto = arena_pb2.FORMAT_KNOCKOUT
+    title = "Knockout"
+    internal_params = frozenset({"seeding"})
+    shared_games = True
+    seeded = True
+    shows_leaderboard = False
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
@@ -130,6 +138,26 @@ class Knockout(Format):
         final = state["rounds"][-1]["ties"]
         champion = final[0]["winner"] if len(state["rounds"]) == self.depth else ""
         return {"knockout": {"rounds": rounds, "champion": champion}}
+
+    @classmethod
+    def with_seeding(
+        cls,
+        params: Mapping[str, Any],
+        entries: Sequence[str],
+        games: Sequence[str],
+        boards: Mapping[str, Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """Best first by the arena's ratings (``arena.tournament.seeding.by_rating``)."""
+        return {**params, "seeding": by_rating(entries, boards, games)}
+
+    @classmethod
+    def params_text(cls, t: arena_pb2.Tournament) -> str:
+        return f"{cls.title}, seeded by the arena's ratings"
+
+    @classmethod
+    def progress_text(cls, t: arena_pb2.Tournament) -> str:
+        champion = t.standings.knockout.champion
+        return "knockout" + (f", won by {champion}" if champion else "")
 
 
 def neighbours(seeds: list[int]) -> list[tuple[int, int]]:

@@ -50,18 +50,26 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from arena.games import game_names
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.elo import Counts, K, Outcome, count_outcomes, fit_counts
+from arena.tournament.fair_play import OPEN
 from arena.tournament.formats import ladder_suspension
 from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State, unit_matches
 from arena.tournament.schedule import ScheduledMatch
+from arena.v1 import arena_pb2
+
+if TYPE_CHECKING:
+    from arena.store.bots import RegisteredBot
+    from arena.store.results import MatchResult
+    from arena.tournament.spec import Entry, TournamentPlan, VersionLookup
 
 Matrix = npt.NDArray[np.float64]
 
@@ -71,6 +79,12 @@ class Ladder(Format):
     entries it has suspended."""
 
     name = "ladder"
+    proto = arena_pb2.FORMAT_LADDER
+    title = "Ladder"
+    deals_as_needed = True
+    open_lineup = True
+    plays_forever = True
+    suspends = True
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
@@ -181,6 +195,61 @@ class Ladder(Format):
 
     def standings(self, state: State) -> dict[str, Any]:
         return {"ladder": ladder_suspension.standings(state)}
+
+    def suspend(
+        self,
+        state: State,
+        played: Sequence[MatchResult],
+        rules: ladder_suspension.Rules,
+        now: float,
+    ) -> State:
+        conducts = [ladder_suspension.conduct(r) for r in played]
+        return ladder_suspension.note(state, conducts, self.unit_number, rules, now)
+
+    def resume(self, state: State, answered: Collection[str]) -> State:
+        """Only the matches of units handed out from now on count towards the next
+        suspension of an entry that answered."""
+        state = ladder_suspension.keep_only(state, set(self.field.entries))
+        if not answered:
+            return state
+        return ladder_suspension.resume(state, answered, int(state["units"]))
+
+    @classmethod
+    def check_entries(cls, entries: Sequence[str], games: Sequence[str]) -> None:
+        if entries:
+            raise InvalidFormat(
+                "a ladder's entries are every registered bot that plays one of its games, "
+                "joining as they register: leave entries empty"
+            )
+        if not games:
+            raise InvalidFormat(
+                f"a ladder plays the games it names: give one or more of {', '.join(game_names())}"
+            )
+
+    @classmethod
+    def author_limit(cls, fair_play: str) -> int | None:
+        """One entry per author, whatever the fair play: a ladder ranks authors."""
+        return 1
+
+    @classmethod
+    def lineup(
+        cls, spec: TournamentPlan, registered: Sequence[RegisteredBot], version_of: VersionLookup
+    ) -> list[Entry]:
+        """Every registered bot that plays one of its games, as it stands now
+        (``arena.tournament.spec.ladder_lineup``)."""
+        from arena.tournament.spec import ladder_lineup  # the spec imports the formats
+
+        return ladder_lineup(spec, registered, version_of)
+
+    @classmethod
+    def reveals_each_match(cls, fair_play: str) -> bool:
+        """Open: each of its matches is dealt cards of its own (``ladder-<n>-<a|b>``), and
+        no deal is ever dealt again; sealed and trusted ones play duplicate pairs."""
+        return fair_play == OPEN
+
+    @classmethod
+    def progress_text(cls, t: arena_pb2.Tournament) -> str:
+        return "ladder of every registered bot in its games"
 
     def unit_number(self, match_id: str) -> int | None:
         """The unit number of one of this ladder's match ids (None: not one)."""

@@ -23,8 +23,6 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 
-import networkx as nx
-
 BYE = ""
 """The dummy opponent of an odd field's bye (no entry label is empty)."""
 
@@ -98,6 +96,8 @@ class Costs:
 
     def best(self, forced: Edges, banned: Edges) -> tuple[int, Edges] | None:
         """The cheapest perfect matching with ``forced`` and without ``banned``."""
+        import networkx as nx  # here: a reader of a format's texts pairs nothing
+
         taken = {v for e in forced for v in e}
         rest = [v for v in range(len(self.players)) if v not in taken]
         graph: nx.Graph[int] = nx.Graph()

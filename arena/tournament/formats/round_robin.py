@@ -13,12 +13,22 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from arena.tournament.formats.base import Field, Format, InvalidFormat, State, unit_matches
+from arena.tournament.formats.base import (
+    CliParam,
+    Field,
+    Format,
+    InvalidFormat,
+    State,
+    unit_matches,
+)
 from arena.tournament.schedule import ScheduledMatch
+from arena.v1 import arena_pb2
 
 
 class RoundRobin(Format):
     name = "round-robin"
+    proto = arena_pb2.FORMAT_ROUND_ROBIN
+    title = "Round robin"
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
@@ -66,9 +76,19 @@ class RoundRobin(Format):
             index -= size
         raise IndexError("past the end of the schedule")
 
+    @classmethod
+    def progress_text(cls, t: arena_pb2.Tournament) -> str:
+        return "round robin"
+
 
 class Gauntlet(RoundRobin):
     name = "gauntlet"
+    proto = arena_pb2.FORMAT_GAUNTLET
+    title = "Gauntlet"
+    params_field = "gauntlet"
+    cli_params = (
+        CliParam("--challenger", "challenger", "challengers", "--challenger BOT, one or more"),
+    )
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         challengers = tuple(params.get("challengers", ()))
@@ -88,3 +108,11 @@ class Gauntlet(RoundRobin):
 
     def pairs(self, a: str, b: str) -> bool:
         return (a in self.challengers) != (b in self.challengers)
+
+    @classmethod
+    def params_text(cls, t: arena_pb2.Tournament) -> str:
+        return f"{cls.title}: challengers {', '.join(t.spec.gauntlet.challengers)}"
+
+    @classmethod
+    def progress_text(cls, t: arena_pb2.Tournament) -> str:
+        return f"gauntlet of {', '.join(t.spec.gauntlet.challengers)}"

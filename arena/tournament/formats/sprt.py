@@ -27,7 +27,9 @@ from arena.tournament.formats.base import (
     State,
     unit_matches,
 )
+from arena.tournament.progress import sprt_text
 from arena.tournament.schedule import ScheduledMatch
+from arena.v1 import arena_pb2
 
 DEFAULTS = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "max_units": 100000}
 MAX_UNITS = 100000
@@ -46,7 +48,13 @@ def _number(params: Mapping[str, Any], key: str) -> float:
 
 class Sprt(Format):
     name = "sprt"
+    proto = arena_pb2.FORMAT_SPRT
+    title = "SPRT"
+    params_field = "sprt"
     decides_early = True
+    deals_as_needed = True
+    shared_games = True
+    shows_leaderboard = False
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
@@ -189,6 +197,40 @@ class Sprt(Format):
                 },
             }
         }
+
+    @classmethod
+    def author_limit(cls, fair_play: str) -> int | None:
+        """None, even sealed: an author testing a version against their own is the usual case."""
+        return None
+
+    @classmethod
+    def params_text(cls, t: arena_pb2.Tournament) -> str:
+        p = params_in_force(t)
+        return (
+            f"{cls.title}: elo0 {p.elo0:g}, elo1 {p.elo1:g}, alpha {p.alpha:g}, beta {p.beta:g}, "
+            f"at most {p.max_units} units"
+        )
+
+    @classmethod
+    def progress_text(cls, t: arena_pb2.Tournament) -> str:
+        standings = t.standings
+        return "sprt" + (f": {sprt_text(standings.sprt)}" if standings.HasField("sprt") else "")
+
+
+def params_in_force(t: arena_pb2.Tournament) -> arena_pb2.SprtParams:
+    """An SPRT's parameters in force: its standings' (defaults filled in) once there are
+    any, else the spec's with the defaults."""
+    if t.standings.HasField("sprt") and t.standings.sprt.HasField("params"):
+        return t.standings.sprt.params
+    given = t.spec.sprt
+    both_unset = given.elo0 == 0 and given.elo1 == 0
+    return arena_pb2.SprtParams(
+        elo0=DEFAULTS["elo0"] if both_unset else given.elo0,
+        elo1=DEFAULTS["elo1"] if both_unset else given.elo1,
+        alpha=given.alpha or DEFAULTS["alpha"],
+        beta=given.beta or DEFAULTS["beta"],
+        max_units=int(given.max_units or DEFAULTS["max_units"]),
+    )
 
 
 def _trace(state: State, units: int, llr: float) -> None:

@@ -20,10 +20,19 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State, unit_matches
+from arena.tournament.formats.base import (
+    CliParam,
+    Field,
+    Format,
+    InvalidFormat,
+    Played,
+    State,
+    unit_matches,
+)
 from arena.tournament.formats.pairing import BYE, pairing
 from arena.tournament.formats.tally import Tally, add, every_game, new_tally, unit_of
 from arena.tournament.schedule import ScheduledMatch
+from arena.v1 import arena_pb2
 
 TIE_BREAK = (
     "points, then Buchholz (the sum of the points of the entries met), then units won; "
@@ -33,6 +42,16 @@ TIE_BREAK = (
 
 class Swiss(Format):
     name = "swiss"
+    proto = arena_pb2.FORMAT_SWISS
+    title = "Swiss"
+    params_field = "swiss"
+    cli_params = (
+        CliParam(
+            "--rounds", "rounds", "rounds", "--rounds N (1 to the number of entries less one)"
+        ),
+    )
+    shared_games = True
+    shows_leaderboard = False
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
@@ -166,3 +185,11 @@ class Swiss(Format):
             "a_points": a_points,
             "b_points": b_points,
         }
+
+    @classmethod
+    def params_text(cls, t: arena_pb2.Tournament) -> str:
+        return f"{cls.title}, {t.spec.swiss.rounds} rounds"
+
+    @classmethod
+    def progress_text(cls, t: arena_pb2.Tournament) -> str:
+        return f"swiss, round {len(t.standings.swiss.rounds)} of {t.spec.swiss.rounds}"

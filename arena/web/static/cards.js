@@ -10,7 +10,7 @@
 //    table: {phase, hands: [codes, or null when hidden], held: [count or null],
 //            piles: [{kind, label, cards, seats?, face_down?, count?}], facts, scores_are}}
 // which is a replay frame (arena/replay/frames.py) or the public table of a match being
-// played (public-table.js).
+// played (MatchEvent.table_json, arena/replay/public_table.py).
 "use strict";
 
 (function () {

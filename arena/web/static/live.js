@@ -1,7 +1,8 @@
 // Follows one match on /live/{tournament}/{match}: reads its public events from the
 // site's server-sent events (data-events), draws the table as the public sees it after
-// each (public-table.js, on the card table of cards.js that the replay viewer draws
-// too), and lists every event beside it. It follows the newest event as the match is
+// each (the referee sends it with the event, `table_json`, from the engine itself:
+// arena/replay/public_table.py; drawn by cards.js, as the replay viewer draws its
+// tables), and lists every event beside it. It follows the newest event as the match is
 // played; Pause holds the table where it is (the log goes on filling) and the arrows
 // step through the events so far. EventSource reconnects by itself after a dropped
 // connection, sending the last event's id; the server resumes after it, so no event is
@@ -23,9 +24,8 @@
   const app = document.getElementById("live-app");
   const events = []; // every event received, in order
   const items = []; // their entries in the log
-  const table = seats && CA.PublicTable && CA.PublicTable.games.includes(game) ? CA.PublicTable : null;
-  const model = table ? table.create(game, seats) : null; // the table after the newest event
-  let past = null; // {model, upTo}: a table rebuilt for an earlier event
+  const HAND_ENDS = /^(hand_end|throw_in)$/;
+  const parsed = new Map(); // event index -> its table, parsed once
   let last = -1;
   let ended = false;
   let following = true;
@@ -77,7 +77,7 @@
       button("live-latest", "Latest \u00bb", "Newest event, following the match", "End", () => setFollowing(true)),
     );
     ui.table = el("div", { id: "live-table" });
-    if (!model) ui.table.append(el("p", { class: "muted" }, "This game's table cannot be drawn here; its events are listed beside."));
+    if (!seats) ui.table.append(el("p", { class: "muted" }, "This game's table cannot be drawn here; its events are listed beside."));
     ui.info = el("div", { id: "live-info" });
     ui.score = el("p", { id: "live-score", class: "num" });
     ui.list = el("ol", { id: "live-events", start: "0", "aria-label": "The match's events" });
@@ -127,12 +127,44 @@
     });
   }
 
+  function isGame(event, kinds) {
+    return event.kind === "MATCH_EVENT_KIND_GAME" && kinds.test(event.game_kind);
+  }
+
+  // What the page shows at event `index`: the table sent with the newest event up to it,
+  // and from the events themselves the scores, the hand, what each seat last did in
+  // this hand, who faulted and how the last hand ended.
   function viewAt(index) {
-    if (!model || index < 0) return null;
-    if (index === events.length - 1) return model.view();
-    if (!past || past.upTo > index) past = { model: table.create(game, seats), upTo: -1 };
-    while (past.upTo < index) past.model.apply(events[++past.upTo]);
-    return past.model.view();
+    if (!seats || index < 0) return null;
+    let at = index;
+    while (at >= 0 && !events[at].table_json) at -= 1;
+    if (at < 0) return null;
+    if (!parsed.has(at)) parsed.set(at, JSON.parse(events[at].table_json));
+    const sent = parsed.get(at);
+    const v = { seat: sent.seat, table: sent.table, scores: [], said: new Array(seats.length).fill(null), faulted: [], ended: false, result: null, hand: 1 };
+    let handStart = -1;
+    for (let i = 0; i <= index; i++) {
+      const e = events[i];
+      if (e.scores && e.scores.length) v.scores = e.scores.slice();
+      if (e.kind === "MATCH_EVENT_KIND_ENDED" || isGame(e, /^game_end$/)) {
+        v.ended = true;
+        if (e.kind === "MATCH_EVENT_KIND_GAME") v.result = e.text;
+      } else if (isGame(e, HAND_ENDS)) {
+        v.result = e.text;
+        v.hand += 1;
+        handStart = i;
+      }
+    }
+    if (v.ended && v.hand > 1 && handStart >= 0) v.hand -= 1; // no hand after the last
+    for (let i = index; i > handStart; i--) {
+      const e = events[i];
+      if (e.kind !== "MATCH_EVENT_KIND_GAME" || e.seat === undefined || e.seat >= seats.length) continue;
+      if (v.said[e.seat] === null && !/^(trick|hand_end|throw_in)$/.test(e.game_kind)) v.said[e.seat] = e.text.replace(/^Seat \d+ /, "");
+    }
+    const event = events[index];
+    if (event.kind === "MATCH_EVENT_KIND_FAULT" && event.fault) v.faulted = [event.fault.seat];
+    if (v.ended) v.seat = null;
+    return v;
   }
 
   function render() {
@@ -145,7 +177,7 @@
     if (v) {
       where += " \u00b7 hand " + v.hand;
       if (v.seat !== null) where += " \u00b7 " + "seat " + v.seat + " (" + seats[v.seat].name + ") to act";
-      else if (!v.ended) where += " \u00b7 who acts next is not known here";
+      else if (!v.ended) where += " \u00b7 a seat decides in private";
     }
     ui.position.replaceChildren(
       where + " \u00b7 ",
@@ -175,6 +207,12 @@
       if (event) info.push(el("p", { class: "action", id: "live-action" }, event.text || ""));
       info.push(CA.scores(shownView), CA.facts(shownView));
       ui.info.replaceChildren(...info);
+    } else if (seats) {
+      ui.table.replaceChildren(
+        el("p", { class: "muted", id: "no-table" },
+          "No table for this event: the referee sends the table while a match is watched, " +
+            "and keeps only the last once it has ended. The replay shows every step."),
+      );
     }
     const item = items[shown];
     if (item !== currentItem) {
@@ -218,7 +256,6 @@
     ui.list.appendChild(item);
     items.push(item);
     events.push(event);
-    if (model) model.apply(event);
     if (event.scores && event.scores.length) {
       const perSeat = game === "bridgette";
       ui.score.textContent = event.scores.map((s, side) => (perSeat && seats ? seats[side].name : teamName(side)) + " " + s).join(" : ");

@@ -1,0 +1,96 @@
+"""The table as a spectator sees it while a match is played: the replay viewer's table
+(``arena.replay.tables``) with everything hidden taken out.
+
+The referee sends it on live events (``MatchEvent.table_json``) so that the live page
+draws what the engine holds rather than working the rules out again from the log. What
+is taken out:
+
+- every hand, leaving how many cards each seat holds (``held``);
+- the faces of face-down piles (the stock, discards, Seep's floor before the bid),
+  leaving their ``count``;
+- facts that name hidden cards (``_HIDDEN_FACTS``);
+- phases a spectator cannot see (``_HIDDEN_PHASES``): a Bid Euchre seat being asked
+  whether it throws in a hand of an ace and no face card is asked in private, and only
+  a Baloot seat holding a project is asked to declare it, so either would tell what a
+  hand holds.
+
+``tests/replay/test_public_table.py`` plays random matches of every game and checks that
+no card shows face up, in a pile or a fact, before a public event has named it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from arena.games import State
+from arena.replay.tables import has_table, table
+
+View = dict[str, Any]
+
+_HIDDEN_PHASES: dict[str, dict[str, tuple[str, bool]]] = {
+    # game -> engine phase -> (the phase shown, whether the seat to act is shown)
+    "bid-euchre": {"ace_no_face": ("bidding", False)},
+    "baloot": {"declaring": ("playing", True)},
+}
+
+_HIDDEN_FACTS: dict[str, dict[str, str]] = {
+    # game -> fact label -> what is shown instead
+    "bid-euchre": {"Exchange": "a card passed face down to partner, and one back"},
+}
+
+
+def public_view(state: State) -> View:
+    """``{"seat", "table"}``: whose turn it is (None when the public cannot tell, or
+    the match is over) and the table, in the shape of a replay frame's."""
+    game = state.game_info.name
+    whole = table(state)
+    phase, seat_shown = _HIDDEN_PHASES.get(game, {}).get(whole["phase"], (whole["phase"], True))
+    hidden_facts = _HIDDEN_FACTS.get(game, {})
+    piles = [_public_pile(p) for p in whole["piles"]]
+    trick = next((p for p in piles if p["kind"] == "trick"), None)
+    last = _last_trick(state)
+    if trick is not None and not trick["cards"] and last is not None:
+        piles[piles.index(trick)] = last
+    out = {
+        "phase": phase,
+        "hands": [None] * len(whole["hands"]),
+        "held": [len(hand) for hand in whole["hands"]],
+        "piles": piles,
+        "facts": [[label, hidden_facts.get(label, text)] for label, text in whole["facts"]],
+        "scores_are": whole["scores_are"],
+    }
+    seat = None if state.is_terminal() or not seat_shown else state.current_seat()
+    return {"seat": seat, "table": out}
+
+
+def public_json(state: State) -> str:
+    """``public_view`` as compact JSON, as ``MatchEvent.table_json`` carries it; empty
+    for a game the viewer has no table for (a game registered by a test)."""
+    if not has_table(state.game_info.name):
+        return ""
+    return json.dumps(public_view(state), separators=(",", ":"))
+
+
+def _public_pile(pile: dict[str, Any]) -> dict[str, Any]:
+    if not pile.get("face_down"):
+        return pile
+    out = {k: v for k, v in pile.items() if k not in ("cards", "seats")}
+    out["cards"] = []
+    out["count"] = len(pile["cards"])
+    return out
+
+
+def _last_trick(state: State) -> dict[str, Any] | None:
+    """The trick just taken, while the next is not yet led: otherwise its last card
+    would be on the table for no time at all."""
+    tricks = getattr(state, "tricks", None)
+    if not tricks:
+        return None
+    last = tricks[-1]
+    return {
+        "kind": "last_trick",
+        "label": f"Last trick, taken by seat {last.winner}",
+        "cards": [p.card for p in last.cards],
+        "seats": [p.seat for p in last.cards],
+    }

@@ -1,0 +1,75 @@
+"""The packages of ``arena`` as their module-level imports (read with ``ast``) connect
+them: no new cycle between two packages (those left are listed, to be broken), and the
+web site's pure modules import without uvicorn."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.workers.import_graph import imports
+
+ROOT = Path(__file__).resolve().parents[1]
+ARENA = ROOT / "arena"
+
+KNOWN = {
+    ("arena.hosting", "arena.referee"),
+    ("arena.ratings", "arena.tournament"),  # ratings.leaderboard -> tournament.fair_play
+    ("arena.referee", "arena.replay"),  # replay.match_log, verify -> referee.faults, ...
+    ("arena.store", "arena.tournament"),
+}
+"""Pairs of packages that import each other at module level, still to be broken."""
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in ARENA.rglob("*.py"):
+        if "v1" in path.relative_to(ARENA).parts:
+            continue
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def package_edges() -> dict[str, set[str]]:
+    """Package -> the other packages its modules import at module level."""
+    found = modules()
+    edges: dict[str, set[str]] = {}
+    for module, path in found.items():
+        top, _ = imports(path, set(found))
+        edges.setdefault(package(module), set()).update(
+            package(m) for m in top if package(m) != package(module)
+        )
+    return edges
+
+
+def test_no_new_cycle_between_two_packages() -> None:
+    edges = package_edges()
+    both = {(a, b) for a in edges for b in edges[a] if a < b and a in edges.get(b, set())}
+    assert both <= KNOWN, sorted(both - KNOWN)
+
+
+def test_the_web_package_does_not_load_its_server() -> None:
+    code = (
+        "import json, sys; import arena.web, arena.web.pages, arena.web.relay, "
+        "arena.web.matchlist, arena.web.standings; print(json.dumps(sorted(sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "uvicorn" not in loaded and "arena.web.server" not in loaded
+
+
+def test_the_web_package_still_serves() -> None:
+    import arena.web
+    from arena.web.server import serve
+
+    assert arena.web.serve is serve
