@@ -16,7 +16,6 @@ ARENA = ROOT / "arena"
 
 KNOWN = {
     ("arena.hosting", "arena.referee"),
-    ("arena.ratings", "arena.tournament"),  # ratings.leaderboard -> tournament.fair_play
     ("arena.referee", "arena.replay"),  # replay.match_log, verify -> referee.faults, ...
     ("arena.store", "arena.tournament"),
 }
@@ -53,6 +52,7 @@ def test_no_new_cycle_between_two_packages() -> None:
     edges = package_edges()
     both = {(a, b) for a in edges for b in edges[a] if a < b and a in edges.get(b, set())}
     assert both <= KNOWN, sorted(both - KNOWN)
+    assert both >= KNOWN, f"broken since, to be taken off KNOWN: {sorted(KNOWN - both)}"
 
 
 def test_the_web_package_does_not_load_its_server() -> None:

@@ -8,6 +8,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from arena.fair_play_terms import (
+    OPERATOR_SEED_CAVEAT,
+    PARTNERS_CAVEAT,
+    TRUSTED,
+    TRUSTED_CAVEAT,
+)
 from arena.ratings.board import (
     EXCLUDED,
     MIN_PAIRS,
@@ -30,12 +36,6 @@ from arena.ratings.elo import (
 )
 from arena.ratings.groups import groups
 from arena.ratings.overall import overall
-from arena.tournament.fair_play import (
-    OPERATOR_SEED_CAVEAT,
-    PARTNERS_CAVEAT,
-    TRUSTED,
-    TRUSTED_CAVEAT,
-)
 
 if TYPE_CHECKING:
     from arena.store.results import MatchResult

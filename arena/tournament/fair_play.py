@@ -38,11 +38,16 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from arena.fair_play_terms import OPEN as OPEN
+from arena.fair_play_terms import OPERATOR_SEED_CAVEAT as OPERATOR_SEED_CAVEAT
+from arena.fair_play_terms import PARTNERS_CAVEAT as PARTNERS_CAVEAT
+from arena.fair_play_terms import SEALED as SEALED
+from arena.fair_play_terms import TRUSTED as TRUSTED
+from arena.fair_play_terms import TRUSTED_CAVEAT as TRUSTED_CAVEAT
 from arena.games import get_game
 from arena.referee.commitment import SALT, new_salt
 from arena.v1 import arena_pb2, referee_pb2
 
-OPEN, SEALED, TRUSTED = "open", "sealed", "trusted"
 MODES = {
     arena_pb2.FAIR_PLAY_UNSPECIFIED: OPEN,
     arena_pb2.FAIR_PLAY_OPEN: OPEN,
@@ -58,24 +63,12 @@ MAX_SEED = 2**64 - 1
 PUBLIC_ID = re.compile(r"p[0-9a-f]{20}")
 """A public match id (``public_match_id``)."""
 
-TRUSTED_CAVEAT = (
-    "played in FAIR_PLAY_TRUSTED: both halves of a duplicate pair share a deal, so a bot "
-    "that remembers the first half knows its opponents' cards in the second; the operator "
-    "vouches for the entries"
-)
 SHARED, ISOLATED = "shared", "isolated"
 PARTNERS = {
     arena_pb2.PARTNERS_SHARED: SHARED,
     arena_pb2.PARTNERS_ISOLATED: ISOLATED,
 }
 PARTNERS_PROTO = {name: value for value, name in PARTNERS.items()}
-PARTNERS_CAVEAT = "partners share one process: each may see the other's hand"
-"""Where a remote entry plays a partnership game: the referee calls both seats of its
-team at its one address, and what one process does with two hands nobody can see."""
-OPERATOR_SEED_CAVEAT = (
-    "dealt from an operator's master seed: anyone who knows or guesses it can deal every "
-    "match, so its deals are only as secret as the operator kept it"
-)
 
 
 def default_partners(mode: str) -> str:
