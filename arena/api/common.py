@@ -21,6 +21,7 @@ from collections.abc import Collection
 from google.protobuf import timestamp_pb2
 
 from arena.store import MatchResult, TournamentRecord
+from arena.store.leases import MatchLeases
 from arena.store.tournaments import CANCELLED, FINISHED, TournamentStore
 from arena.tournament import formats
 from arena.tournament.fair_play import PUBLIC_ID
@@ -72,3 +73,13 @@ def schedule_id(tournaments: TournamentStore, record: TournamentRecord, match_id
     public_id = record.spec.seed.public_id
     ids = (r.match_id for r in tournaments.results(record.id))
     return next((m for m in ids if public_id(m) == match_id), match_id)
+
+
+def deal_ended(
+    tournaments: TournamentStore, leases: MatchLeases, record: TournamentRecord, match_id: str
+) -> bool:
+    """Whether the stored match ``match_id`` (a schedule id) has a result whose deal may
+    be published now (``deal_revealed``): what a running open ladder's replays and logs
+    wait for."""
+    result = tournaments.result(record.id, match_id)
+    return result is not None and deal_revealed(record, result, leases.live(record.id))

@@ -46,7 +46,7 @@ import redis
 
 from arena import limits
 from arena.access import API, bearer, holds_token, sent_token
-from arena.api.common import deal_revealed, revealed, reveals_each_match, schedule_id, timestamp
+from arena.api.common import deal_ended, revealed, reveals_each_match, schedule_id, timestamp
 from arena.games import game_names
 from arena.grpc_server import abort, fit
 from arena.hosting import runtimes
@@ -559,7 +559,9 @@ class HostedBots:
         if not revealed(record):
             if not public or not reveals_each_match(record):
                 await abort(context, grpc.StatusCode.FAILED_PRECONDITION, _not_yet(record))
-            if not await asyncio.to_thread(self._match_ended, record, match_id):
+            if not await asyncio.to_thread(
+                deal_ended, self.tournaments, self.leases, record, match_id
+            ):
                 await abort(
                     context,
                     grpc.StatusCode.FAILED_PRECONDITION,
@@ -616,12 +618,6 @@ class HostedBots:
                     f"{entry} is not a version of {name!r} as it is now (it was removed "
                     "since): its logs are the operator's only",
                 )
-
-    def _match_ended(self, record: TournamentRecord, match_id: str) -> bool:
-        """Whether the running open ladder's match has a result and no attempt at it is
-        still being played (``arena.api.common.deal_revealed``)."""
-        result = self.tournaments.result(record.id, match_id)
-        return result is not None and deal_revealed(record, result, self.leases.live(record.id))
 
     async def _why_none(self, tournament_id: str, match_id: str, shown: str) -> str:
         if not await asyncio.to_thread(self.tournaments.has_result, tournament_id, match_id):

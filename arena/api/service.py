@@ -27,6 +27,7 @@ from arena import limits, wire
 from arena.access import API, TokenCheck, holds_token
 from arena.api.boards import BoardCache
 from arena.api.common import (
+    deal_ended,
     deal_revealed,
     revealed,
     reveals_each_match,
@@ -638,7 +639,9 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 grpc.StatusCode.NOT_FOUND,
                 f"tournament {record.id} has no result for match {shown!r}",
             )
-        if not public and not await asyncio.to_thread(self._deal_ended, record, match_id):
+        if not public and not await asyncio.to_thread(
+            deal_ended, self.tournaments, self.leases, record, match_id
+        ):
             await abort(
                 context,
                 grpc.StatusCode.FAILED_PRECONDITION,
@@ -670,11 +673,6 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         while len(self._replays) > CACHED_REPLAYS:
             self._replays.popitem(last=False)
         return referee_pb2.Replay(replay_id=shown, json=text)
-
-    def _deal_ended(self, record: TournamentRecord, match_id: str) -> bool:
-        """Whether the stored match's deal may be published while its ladder runs."""
-        result = self.tournaments.result(record.id, match_id)
-        return result is not None and deal_revealed(record, result, self.leases.live(record.id))
 
     def _public_page(
         self, page: PageRequest, public_id: Callable[[str], str]
