@@ -1,9 +1,9 @@
-"""The five games as OpenSpiel Python games, so OpenSpiel's algorithms run on them.
+"""The arena's games as OpenSpiel Python games, so OpenSpiel's algorithms run on them.
 
 Needs the optional extra ``card-arena[openspiel]`` (``open_spiel`` from PyPI); nothing
-else in the arena imports this module. ``register()`` registers every game with
-``pyspiel`` as ``card_arena_<name>`` (hyphens become underscores: ``card_arena_bid_euchre``)
-and returns the names; ``pyspiel.load_game(name)`` then loads one.
+else in the arena imports this module. ``register()`` registers every game whose folder
+has an ``openspiel`` part with ``pyspiel`` as ``card_arena_<name>`` (hyphens become
+underscores) and returns the names; ``pyspiel.load_game(name)`` then loads one.
 
 The model, game by game the same:
 
@@ -12,13 +12,13 @@ The model, game by game the same:
   deals every hand of the match from that seed, so the chance node stands for all the
   match's shuffles. Players never see the outcome. Outcome ``s`` followed by the same
   actions is exactly ``get_game(name).new_state(s)`` given those actions.
-* **Actions.** The engine's own action ids, except for Seep, whose ids run up to 2**63
-  and do not fit OpenSpiel's action count: there action ``i`` is the ``i``-th of the
-  legal actions in canonical (ascending) order (at most ``SEEP_MAX_LEGAL``). Legal
-  actions depend only on what the seat to act knows, so an index means the same move in
-  every state of one information state.
+* **Actions.** The engine's own action ids (``NUM_DISTINCT_ACTIONS`` of the game's part),
+  except where ids do not fit OpenSpiel's action count (the part gives ``MAX_LEGAL``
+  instead): there action ``i`` is the ``i``-th of the legal actions in canonical
+  (ascending) order. Legal actions depend only on what the seat to act knows, so an
+  index means the same move in every state of one information state.
 * **Parameters.** ``seeds``, ``resample_seed`` (seeds the resampler), and the engine's
-  options by name (``max_hands=1`` makes a Bid Euchre match one hand: quick rollouts).
+  options by name (a game's option limiting the hands makes quick rollouts).
 * **Returns.** Terminal only: +1 to every seat of the winning team, -1 to the others, 0
   each for a draw (zero-sum: two teams of equal size in every game).
 * **Information state** (a string; no tensor): the seat's observation (its repr)
@@ -29,21 +29,21 @@ The model, game by game the same:
   The observation string is the observation's repr alone; the observation tensor is
   the environments' tensor of the observation a bot is sent (``arena.envs.layouts``),
   so a network trained on ``arena.envs`` reads OpenSpiel's tensors unchanged.
-* **Resampling** (``resample_from_infostate``, what ISMCTS needs): Bid Euchre (without
-  the joker variant) only. It re-deals the current hand with the seat's own cards fixed
+* **Resampling** (``resample_from_infostate``, what ISMCTS needs): games whose part has
+  a ``resample`` function. It re-deals the current hand with the seat's own cards fixed
   and every unseen card shuffled among the other seats (``arena.games.Deal``), replays
-  the hand's public record from the observation and keeps the first sample whose
-  information state matches (rejection, so voids shown in play are respected). Other
-  games raise ``NotImplementedError``: MCTS runs on them, but plain MCTS searches the
-  true state, hidden cards included, so it is a demonstration, not a fair player.
+  the hand's public record from the observation, and ``determinize`` keeps the first
+  sample whose information state matches (rejection, so voids shown in play are
+  respected). Other games raise ``NotImplementedError``: MCTS runs on them, but plain
+  MCTS searches the true state, hidden cards included, so it is a demonstration, not a
+  fair player.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib
 import random
-from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -51,29 +51,35 @@ import pyspiel
 
 from arena import wire
 from arena.envs import layouts
-from arena.games import Deal, GameError, State, bid_euchre, game_names, get_game
+from arena.games import GameError, State, game_names, get_game
+from arena.games.registry import part
 
 DEFAULT_SEEDS = 1000
-SEEP_MAX_LEGAL = 4096
 RESAMPLE_TRIES = 200
 PREFIX = "card_arena_"
 
 
 def short_name(game: str) -> str:
-    """The pyspiel name of an arena game: ``bid-euchre`` -> ``card_arena_bid_euchre``."""
+    """The pyspiel name of an arena game: hyphens become underscores after ``card_arena_``."""
     return PREFIX + game.replace("-", "_")
 
 
+def _facts(game: str) -> ModuleType:
+    """The game's ``openspiel`` part: ``NUM_DISTINCT_ACTIONS`` for ids OpenSpiel can
+    count, or ``MAX_LEGAL`` for ordinal actions; ``resample`` where the game has one."""
+    facts = part(game, "openspiel")
+    if facts is None:
+        raise NotImplementedError(f"{game} has no OpenSpiel model (no openspiel part)")
+    return facts
+
+
 def _ordinal_actions(game: str) -> bool:
-    return game == "seep"
+    return hasattr(_facts(game), "MAX_LEGAL")
 
 
 def _num_distinct_actions(game: str) -> int:
-    if _ordinal_actions(game):
-        return SEEP_MAX_LEGAL
-    module = importlib.import_module(f"arena.games.{game.replace('-', '_')}")
-    limit = getattr(module, "NUM_ACTIONS", None)
-    return int(limit) if limit is not None else 2**25  # Persian Rummy: ids below 2**25
+    facts = _facts(game)
+    return int(facts.MAX_LEGAL if _ordinal_actions(game) else facts.NUM_DISTINCT_ACTIONS)
 
 
 def _hand_events(state: State, seat: int) -> list[str]:
@@ -129,8 +135,9 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         legal = self._legal()
         if _ordinal_actions(self._arena_game.name):
-            if len(legal) > SEEP_MAX_LEGAL:
-                raise pyspiel.SpielError(f"more than {SEEP_MAX_LEGAL} legal actions")
+            limit = _num_distinct_actions(self._arena_game.name)
+            if len(legal) > limit:
+                raise pyspiel.SpielError(f"more than {limit} legal actions")
             return list(range(len(legal)))
         return legal
 
@@ -176,8 +183,7 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: object = None) -> ArenaState:
         """A state the seat cannot tell from this one, its hidden cards drawn afresh."""
         assert self.engine is not None
-        resample = RESAMPLERS.get(self._arena_game.name)
-        if resample is None or self._arena_game.options.get("joker"):
+        if not hasattr(_facts(self._arena_game.name), "resample"):
             raise NotImplementedError(f"no resampling for {self._arena_game.name}")
         rng = random.Random(self._arena_game.rng.getrandbits(64))
         engine = determinize(
@@ -300,14 +306,19 @@ GAME_CLASSES: dict[str, type[ArenaGame]] = {}
 def register() -> list[str]:
     """Register every arena game with pyspiel (once); return their pyspiel names."""
     registered = set(pyspiel.registered_names())
-    for name in game_names():
+    for name in modelled():
         if name not in GAME_CLASSES:
             GAME_CLASSES[name] = type(
                 f"ArenaGame_{name.replace('-', '_')}", (ArenaGame,), {"name": name}
             )
         if short_name(name) not in registered:
             pyspiel.register_game(_game_type(name), GAME_CLASSES[name])
-    return [short_name(name) for name in game_names()]
+    return [short_name(name) for name in modelled()]
+
+
+def modelled() -> list[str]:
+    """The games whose folder has an ``openspiel`` part."""
+    return [name for name in game_names() if part(name, "openspiel") is not None]
 
 
 def load(game: str, **params: int) -> ArenaGame:
@@ -331,104 +342,14 @@ def determinize(
     random among the other seats, its current hand replayed from the observation's
     public record. With ``target``, only a state whose information state string for that
     seat equals it. Raises ``GameError`` if no sample fits in ``RESAMPLE_TRIES``."""
-    sample = RESAMPLERS.get(game)
+    sample = getattr(_facts(game), "resample", None)
     if sample is None:
         raise NotImplementedError(f"no determinization for {game}")
     for _ in range(RESAMPLE_TRIES):
         try:
-            state = sample(observation, options, rng)
+            state: State = sample(observation, options, rng)
         except GameError:
             continue
         if target is None or information_state(state, observation.seat) == target:
             return state
     raise GameError(f"{game}: no deal fits seat {observation.seat}'s view")
-
-
-def _bid_euchre(observation: Any, options: dict[str, Any], rng: random.Random) -> State:
-    engine = get_game("bid-euchre")
-
-    me = observation.seat
-    played: dict[int, list[str]] = {seat: [] for seat in range(4)}
-    plays: list[tuple[int, str]] = []
-    for trick in observation.tricks:
-        plays += [(p.seat, p.card) for p in trick.cards]
-    plays += [(p.seat, p.card) for p in observation.trick]
-    for seat, card in plays:
-        played[seat].append(card)
-    held = {seat: list(played[seat]) for seat in range(4)}
-    held[me] += observation.hand
-    given, returned = observation.card_given, observation.card_returned
-    if given is not None:  # an ASK exchange this seat is part of, maybe half done
-        declarer, partner = observation.declarer, (observation.declarer + 2) % 4
-        for seat, lost, taken in ((declarer, given, returned), (partner, returned, given)):
-            held[seat] = [c for c in held[seat] if c not in (lost, taken)]
-            held[seat] += [lost] if lost is not None else []
-    known = {card for seat in held for card in held[seat]}
-    unseen = [card for card in bid_euchre.CARDS if card not in known]
-    rng.shuffle(unseen)
-    swapped = observation.declarer is not None and observation.phase in ("play", "game_over")
-    if given is None and swapped and observation.contract == "ask":
-        # An exchange between two other seats: guess the card given (unseen) and the one
-        # returned (perhaps already played by the declarer).
-        declarer, partner = observation.declarer, (observation.declarer + 2) % 4
-        given = unseen.pop()
-        choices = [*held[declarer], None]
-        returned = rng.choice(choices)
-        if returned is None:
-            returned = unseen.pop()
-        else:
-            held[declarer].remove(returned)
-        held[declarer].append(given)
-        held[partner].append(returned)
-    hands = []
-    for seat in range(4):
-        if len(held[seat]) > 6 or len(unseen) < 6 - len(held[seat]):
-            raise GameError("the cards seen do not fit a deal")
-        hands.append(held[seat] + [unseen.pop() for _ in range(6 - len(held[seat]))])
-    state = engine.new_state(
-        rng.getrandbits(32),
-        options,
-        deal=Deal(
-            tuple(tuple(h) for h in hands),
-            dealer=observation.dealer,
-            scores=tuple(observation.scores),
-            deal_number=observation.hand_number,
-        ),
-    )
-    calls = {"pass": "pass", "three": "call 3", "four": "call 4", "five": "call 5"}
-    calls |= {"ask": "call ASK", "moon": "call MOON"}
-    script = [calls[c.call] for c in observation.calls]
-    if observation.trump is not None:
-        script.append(f"trump {observation.trump}")
-    if given is not None:
-        script.append(f"give {given}")
-    if returned is not None:
-        script.append(f"return {returned}")
-    script += [f"play {card}" for _, card in plays]
-    _replay(state, script, rng, lambda text: text.startswith(("give", "return")))
-    return state
-
-
-def _replay(
-    state: State, script: list[str], rng: random.Random, hidden: Callable[[str], bool]
-) -> None:
-    """Play ``script``'s actions by their texts; a decision the script does not name but
-    ``hidden`` says the seat could not see (an ASK swap between others) is drawn at
-    random. Raises ``GameError`` when the script does not fit."""
-    position = 0
-    while position < len(script):
-        legal = {state.action_text(a): a for a in state.legal_actions()}
-        text = script[position]
-        if text in legal:
-            state.apply(legal[text])
-            position += 1
-            continue
-        secret = [a for t, a in legal.items() if hidden(t)]
-        if not secret:
-            raise GameError(f"{text!r} does not fit this deal")
-        state.apply(rng.choice(secret))
-
-
-RESAMPLERS: dict[str, Callable[[Any, dict[str, Any], random.Random], State]] = {
-    "bid-euchre": _bid_euchre,
-}

@@ -1,27 +1,27 @@
-"""What every stored record shares: a schema version, the migration of older versions,
+"""What every stored record shares: a schema version, the refusal of older versions,
 and validation that names the field.
 
 Each record kind (a match result: ``arena.store.results.MatchResult``; a tournament's
 spec: ``arena.tournament.spec.TournamentPlan``; a registered bot:
 ``arena.store.bots.RegisteredBot``; a hosted bot's version:
 ``arena.store.packages.HostedVersion``) is a frozen dataclass with ``to_json``, which
-validates the record before anything is written, and ``from_json``, which upgrades an
-older record to the current version in memory and validates it. A record carries its
-schema version under ``record_version`` (not ``version``: a bot's record already has a
-``version``, the one its Hello gave); a record stored before versions were kept has
-none, and is version 1.
+validates the record before anything is written, and ``from_json``, which reads only
+the current version. A record carries its schema version under ``record_version`` (not
+``version``: a bot's record already has a ``version``, the one its Hello gave); one an
+earlier build stored (none: version 1) is refused, naming ``MIGRATE``, which upgrades
+it in the store (``arena.store.migrate``): readers hold no upgrade paths.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 VERSION_KEY = "record_version"
 
-Upgrade = Callable[[dict[str, Any]], None]
-"""Takes a record of one version to the next, in place."""
+MIGRATE = "arena store migrate"
+"""The command that brings records an earlier build stored to the current versions."""
 
 
 class RecordError(ValueError):
@@ -41,25 +41,39 @@ def parse(kind: str, data: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
     return dict(data)
 
 
-def upgrade(kind: str, data: dict[str, Any], steps: Sequence[Upgrade]) -> dict[str, Any]:
-    """``data`` brought to the current version, ``len(steps) + 1``: ``steps[n - 1]``
-    takes version ``n`` to ``n + 1``. A record with no version is version 1; one from a
-    newer arena than this one is refused rather than read wrong."""
-    current = len(steps) + 1
-    version = data.get(VERSION_KEY, 1)
-    if type(version) is not int or not 1 <= version <= current:
+class StaleRecord(RecordError):
+    """A record an earlier build stored, which readers no longer read: ``MIGRATE``
+    upgrades it."""
+
+
+def stale(what: str, shape: str) -> StaleRecord:
+    """The refusal of ``what``, stored by an earlier build in an older ``shape``, naming
+    the command that upgrades it."""
+    return StaleRecord(f"{what} was stored by an earlier build ({shape}); run `{MIGRATE}`")
+
+
+def stored_version(data: Mapping[str, Any]) -> object:
+    """The version a stored record says it is: one with none is version 1."""
+    return data.get(VERSION_KEY, 1)
+
+
+def current(kind: str, data: dict[str, Any], version: int, name: str = "") -> dict[str, Any]:
+    """``data`` if it is of the current ``version``. An older record is refused (the
+    migration upgrades it: ``MIGRATE``), and one from a newer arena than this one rather
+    than read wrong. ``name`` says which record it is, where the record knows."""
+    found = stored_version(data)
+    if type(found) is not int or not 1 <= found <= version:
         raise RecordError(
-            f"{kind}: field {VERSION_KEY!r}: expected a version from 1 to {current} "
-            f"(this arena's), got {version!r}"
+            f"{kind}: field {VERSION_KEY!r}: expected a version from 1 to {version} "
+            f"(this arena's), got {found!r}"
         )
-    for step in steps[version - 1 :]:
-        step(data)
-    data[VERSION_KEY] = current
+    if found < version:
+        raise stale(f"{kind} {name!r}" if name else kind, f"version {found}")
     return data
 
 
 def check_version(kind: str, version: int, current: int) -> None:
-    """A record in memory is always of the current version: ``from_json`` upgraded it."""
+    """A record in memory is always of the current version: ``from_json`` read only that."""
     if version != current:
         raise RecordError(f"{kind}: field {VERSION_KEY!r}: expected {current}, got {version!r}")
 

@@ -13,7 +13,8 @@ generated part sits between a ``<!-- generated: NAME ... -->`` line and an
 
 The pages are ``docs/games/README.md`` (the games side by side, and the card messages
 every game shares) and one page per game, created with a place for its rules when a new
-game has none yet. Actions are shown by the ids in ``EXAMPLE_ACTIONS``, as the engine
+game has none yet. Actions are shown by the ids in the ``EXAMPLE_ACTIONS`` of the game's
+``docs`` part (``arena/games/GAME/docs.py``), as the engine
 sends them (``arena.wire.legal_action``); a kind of action with no id listed there is
 shown by the first one a seeded random match offers. ``tests/docs/test_game_pages.py``
 fails when a page is out of date. This needs a checkout (``proto/``) and the protoc of
@@ -38,6 +39,7 @@ from google.protobuf.message import Message
 
 from arena import wire
 from arena.games import GameInfo, OptionSpec, get_game
+from arena.games.registry import part as game_part
 from arena.v1 import bot_pb2
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,30 +51,12 @@ CARDS_PROTO = "arena/v1/cards.proto"
 WIDTH = 96
 """Columns a JSON example may take before its values go one to a line."""
 
-EXAMPLE_ACTIONS: dict[str, tuple[int, ...]] = {
-    "bid-euchre": (0, 1, 2, 6, 8, 26, 41, 60, 84, 111),
-    "baloot": (0, 3, 4, 6, 10, 46, 53, 16),
-    "bridgette": (2, 55, 56, 57, 58, 62, 97, 148),
-    "seep": (
-        4503599627370496,
-        5922233509992202240,
-        2031123414764224514,
-        2913820162815688705,
-        4327959241903046656,
-        4719772409484279808,
-    ),
-    "persian-rummy": (0, 2, 57, 83, 1728, 858112, 16777217),
-}
-"""The actions each page shows as ``LegalAction`` messages, by id (an id means the same
-action in every state of every match)."""
 
-MORE_TEXTS: dict[str, tuple[int, ...]] = {
-    "bid-euchre": (3, 4, 5, 7, 9, 10, 11),
-    "baloot": (1, 2, 5, 7, 8, 9, 11, 12, 13, 1220, 135),
-    "bridgette": (59, 93),
-    "seep": (3575858104132172801,),
-}
-"""More actions whose text the kinds table gives beside those shown."""
+def _ids(game: str, name: str) -> tuple[int, ...]:
+    """Action ids the game's ``docs`` part lists under ``name``; none without the part."""
+    ids: tuple[int, ...] = getattr(game_part(game, "docs"), name, ())
+    return ids
+
 
 SUIT_SYMBOLS = {"CLUBS": "♣", "DIAMONDS": "♦", "HEARTS": "♥", "SPADES": "♠"}
 _MARKER = re.compile(
@@ -193,9 +177,12 @@ def _oneof_fields(protos: Protos, message: str, oneof: str) -> dict[str, str]:
 
 
 def games(protos: Protos) -> list[GameProtos]:
-    """Every game of ``ActRequest.observation``, in the proto's order."""
+    """Every game of ``ActRequest.observation``, in the proto's order (``other``, the
+    packed messages of a game in no ``.proto`` file here, is no game's)."""
     observations = _oneof_fields(protos, "arena.v1.ActRequest", "observation")
     payloads = _oneof_fields(protos, "arena.v1.LegalAction", "payload")
+    for fields in (observations, payloads):
+        fields.pop(wire.OTHER, None)
     if list(observations) != list(payloads):
         raise SystemExit(
             "ActRequest.observation and LegalAction.payload must name the same games in the "
@@ -213,13 +200,13 @@ def games(protos: Protos) -> list[GameProtos]:
 
 
 def slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: ``Observation: `SeepObservation``` is
-    ``observation-seepobservation``."""
+    """The anchor GitHub gives a heading: ``Observation: `CardObservation``` is
+    ``observation-cardobservation``."""
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
 def _short_enum(enum: str, value: str) -> str:
-    """``BID_EUCHRE_PHASE_PLAY`` of ``BidEuchrePhase`` as pages write it: ``PLAY``."""
+    """``CARD_GAME_PHASE_PLAY`` of ``CardGamePhase`` as pages write it: ``PLAY``."""
     prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", enum).upper() + "_"
     return value.removeprefix(prefix)
 
@@ -403,7 +390,7 @@ def example_actions(game: GameProtos) -> list[bot_pb2.LegalAction]:
     """The ``LegalAction`` messages a page shows: ``EXAMPLE_ACTIONS``, then one of each
     kind it has none of."""
     state = get_game(game.game).new_state(1)
-    shown = [wire.legal_action(state, i) for i in EXAMPLE_ACTIONS.get(game.game, ())]
+    shown = [wire.legal_action(state, i) for i in _ids(game.game, "EXAMPLE_ACTIONS")]
     kinds = [f.name for f in game.action.proto.field]
     missing = set(kinds) - {getattr(a, game.field).WhichOneof("kind") for a in shown}
     if missing:
@@ -411,7 +398,7 @@ def example_actions(game: GameProtos) -> list[bot_pb2.LegalAction]:
         if set(found) != missing:
             raise SystemExit(
                 f"{game.game}: no action of kind {sorted(missing - set(found))} to show; "
-                "add one's id to EXAMPLE_ACTIONS in arena/reference_docs.py"
+                "add one's id to EXAMPLE_ACTIONS in the game's docs part (arena/games/GAME/docs.py)"
             )
         shown += [wire.legal_action(state, found[k]) for k in kinds if k in found]
     return shown
@@ -420,7 +407,7 @@ def example_actions(game: GameProtos) -> list[bot_pb2.LegalAction]:
 def _texts(game: GameProtos, shown: list[bot_pb2.LegalAction]) -> dict[str, list[str]]:
     """For each kind, the texts of the shown actions and of ``MORE_TEXTS``, in order."""
     state = get_game(game.game).new_state(1)
-    more = [wire.legal_action(state, i) for i in MORE_TEXTS.get(game.game, ())]
+    more = [wire.legal_action(state, i) for i in _ids(game.game, "MORE_TEXTS")]
     texts: dict[str, list[str]] = {}
     for action in sorted([*shown, *more], key=lambda a: a.id):
         kind = getattr(action, game.field).WhichOneof("kind")

@@ -7,12 +7,15 @@ game means adding its messages and its engine, with no per-game code here:
 - a dataclass attribute fills the proto field of the same name;
 - a ``Card`` field takes a card code (``"QH"``, ``"X1"``, ``"GC"``);
 - a ``Suit`` field takes a suit letter; any other enum field takes the value name
-  without its prefix, in lowercase (``"ask"`` for ``BID_EUCHRE_CALL_ASK``);
+  without its prefix, in lowercase (``"ask"`` for ``..._CALL_ASK``);
 - ``None`` leaves a field unset; sequences fill repeated fields.
 
 A game's observation goes into the ``ActRequest.observation`` oneof field, and its action
-payloads into ``LegalAction.payload``, both named after the game (``bid-euchre`` ->
-``bid_euchre``).
+payloads into ``LegalAction.payload``, both named after the game (hyphens become
+underscores). A game with no field there (one developed in its own folder, or a test's)
+declares its messages in its folder's ``messages`` part, ``OBSERVATION`` and ``ACTION``
+(message classes), and both go packed into the oneofs' ``other`` member, a
+``google.protobuf.Any``; ``observation_of`` and ``payload_of`` read either form back.
 """
 
 from __future__ import annotations
@@ -24,12 +27,13 @@ from datetime import timedelta
 from functools import cache, lru_cache
 from typing import Any, Generic, TypeVar
 
+from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
 from google.protobuf import descriptor as _descriptor
-from google.protobuf import duration_pb2, timestamp_pb2
 from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
-from arena.games.api import Game, State
+from arena.games.api import Game, State, UnknownGameError
+from arena.games.registry import part
 from arena.v1 import bot_pb2, cards_pb2, referee_pb2
 
 _FD = _descriptor.FieldDescriptor
@@ -62,7 +66,7 @@ _SPECIALS = {
 
 
 def field_name(game_name: str) -> str:
-    """Oneof field of a game: ``bid-euchre`` -> ``bid_euchre``."""
+    """Oneof field of a game: its name with underscores for hyphens."""
     return game_name.replace("-", "_")
 
 
@@ -128,37 +132,114 @@ def _message_converter(message: _descriptor.Descriptor) -> Converter:
     return convert
 
 
-def _game_message(container: Any, game_name: str) -> _descriptor.Descriptor:
-    """The per-game message type held in ``container``'s field named after the game."""
+OTHER = "other"
+"""The member of both oneofs that holds, packed, the messages of a game not in
+``bot.proto``."""
+MESSAGES_PART = "messages"
+"""The part of a game's folder that declares its messages when ``bot.proto`` has none."""
+
+
+def _game_message(container: Any, game_name: str, declared: str) -> _descriptor.Descriptor:
+    """The per-game message type held in ``container``'s field named after the game, else
+    the one the game's ``messages`` part declares as ``declared``."""
     field = container.fields_by_name.get(field_name(game_name))
-    if field is None or field.message_type is None:
-        raise LookupError(f"{container.full_name} has no field for game {game_name!r}")
-    message: _descriptor.Descriptor = field.message_type
-    return message
+    if field is not None and field.name != OTHER and field.message_type is not None:
+        found: _descriptor.Descriptor = field.message_type
+        return found
+    messages = part(game_name, MESSAGES_PART)
+    cls = getattr(messages, declared, None)
+    if cls is None:
+        raise LookupError(
+            f"{container.full_name} has no field for game {game_name!r}, and its folder "
+            f"declares no {declared} message ({MESSAGES_PART} part)"
+        )
+    declared_message: _descriptor.Descriptor = cls.DESCRIPTOR
+    return declared_message
+
+
+@cache
+def observation_message(game_name: str) -> _descriptor.Descriptor:
+    """The observation message type of a game: its ``ActRequest.observation`` field's,
+    else the ``OBSERVATION`` of its folder's ``messages`` part."""
+    return _game_message(bot_pb2.ActRequest.DESCRIPTOR, game_name, "OBSERVATION")
+
+
+@cache
+def payload_message(game_name: str) -> _descriptor.Descriptor:
+    """The action payload message type of a game: its ``LegalAction.payload`` field's,
+    else the ``ACTION`` of its folder's ``messages`` part."""
+    return _game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name, "ACTION")
+
+
+@cache
+def packed(game_name: str) -> bool:
+    """Whether a game's messages travel packed in ``other`` (it has no field of its own)."""
+    field = bot_pb2.ActRequest.DESCRIPTOR.fields_by_name.get(field_name(game_name))
+    return field is None or field.name == OTHER
+
+
+def _pack(message: Message) -> any_pb2.Any:
+    box = any_pb2.Any()
+    box.Pack(message)
+    return box
+
+
+def _unpack(box: any_pb2.Any, message: _descriptor.Descriptor) -> Message | None:
+    out: Message = GetMessageClass(message)()
+    return out if box.Unpack(out) else None
 
 
 def observation(game_name: str, obs: object) -> Message:
     """The typed observation message of a game from the engine's observation object."""
-    message: Message = _message_converter(_game_message(bot_pb2.ActRequest.DESCRIPTOR, game_name))(
-        obs
-    )
+    message: Message = _message_converter(observation_message(game_name))(obs)
     return message
+
+
+def observation_of(request: bot_pb2.ActRequest) -> Message | None:
+    """The typed observation a request carries, unpacked from ``other`` for a game whose
+    messages its folder declares; None when it carries none, or a packed one of a game
+    not registered here (or of another type than its folder declares)."""
+    which = request.WhichOneof("observation")
+    if which is None:
+        return None
+    if which != OTHER:
+        held: Message = getattr(request, which)
+        return held
+    try:
+        return _unpack(request.other, observation_message(request.game))
+    except (UnknownGameError, LookupError):
+        return None
+
+
+def payload_of(game_name: str, action: bot_pb2.LegalAction) -> Message | None:
+    """The typed payload of a legal action of ``game_name``, unpacked as
+    ``observation_of`` unpacks an observation."""
+    which = action.WhichOneof("payload")
+    if which is None:
+        return None
+    if which != OTHER:
+        held: Message = getattr(action, which)
+        return held
+    try:
+        return _unpack(action.other, payload_message(game_name))
+    except (UnknownGameError, LookupError):
+        return None
 
 
 @cache
 def _payload_converters(game_name: str) -> dict[str, Converter]:
-    message = _game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name)
+    message = payload_message(game_name)
     return {f.name: _converter(f) for f in message.fields}
 
 
 @cache
 def _payload_class(game_name: str) -> Any:
-    return GetMessageClass(_game_message(bot_pb2.LegalAction.DESCRIPTOR, game_name))
+    return GetMessageClass(payload_message(game_name))
 
 
 LEGAL_ACTION_CACHE_SIZE = 1 << 13
 """Legal actions kept converted, by game and id (here and in ``arena.wire_bytes``). Most
-games have a few hundred ids; Persian Rummy's melds and lay-offs are many, and a referee
+games have a few hundred ids; a game whose ids name melds and lay-offs has many, and a referee
 met about ten new ones a match, so at 65,536 these caches grew for thousands of matches
 (``bench.referee_memory``). A full cache drops its oldest action, not all of them."""
 
@@ -201,8 +282,15 @@ def _convert_legal_action(state: State, action: int) -> bot_pb2.LegalAction:
     return bot_pb2.LegalAction(
         id=action,
         text=state.action_text(action),
-        **{field_name(game_name): payload},
+        **_per_game(game_name, payload),
     )
+
+
+def _per_game(game_name: str, message: Message) -> dict[str, Any]:
+    """The oneof member a game's message goes in: its own field, else ``other``, packed."""
+    if packed(game_name):
+        return {OTHER: _pack(message)}
+    return {field_name(game_name): message}
 
 
 _legal_actions = LegalActionCache(_convert_legal_action)
@@ -261,9 +349,7 @@ def act_request(
     """The request for the seat to act: its observation and the legal actions only."""
     seat = state.current_seat()
     game_name = state.game_info.name
-    per_game: dict[str, Any] = {
-        field_name(game_name): observation(game_name, state.observation(seat))
-    }
+    per_game = _per_game(game_name, observation(game_name, state.observation(seat)))
     return bot_pb2.ActRequest(
         match_id=match_id,
         game=game_name,

@@ -8,7 +8,9 @@ score, a phase, a hand of cards), a played card or a finished trick (the engine'
 values), a growing auction or list of tricks up to what it held last time, a legal
 action (an id means the same action all game), the head of a seat's requests. Protobuf
 parsers take fields in any order and merge repeated ones, so the request is a
-concatenation of cached pieces.
+concatenation of cached pieces. A game whose messages its folder declares (``wire.packed``)
+has its observation wrapped as ``other``'s ``Any``; which way a game goes is decided once
+per game, so the others pay nothing for it.
 
 ``tests/referee/test_wire_bytes.py`` checks over random playouts of every game that the
 bytes parse to exactly the message ``wire.act_request`` builds.
@@ -220,12 +222,32 @@ def message_encoder(message: _descriptor.Descriptor) -> Encoder:
     return encode
 
 
+_ANY_TYPE_URL_TAG = varint(1 << 3 | 2)
+_ANY_VALUE_TAG = varint(2 << 3 | 2)
+ANY_TYPE_URL_PREFIX = "type.googleapis.com/"
+"""What ``Any.Pack`` puts before a message's full name in ``Any.type_url``."""
+
+
 @cache
 def _observation_encoder(game_name: str) -> Encoder:
-    field = bot_pb2.ActRequest.DESCRIPTOR.fields_by_name[wire.field_name(game_name)]
-    tag = varint(field.number << 3 | 2)
-    encode = message_encoder(field.message_type)
-    return lambda observation: tag + _delimited(encode(observation))
+    """A game's observation as a piece of the request, decided once per game: its own
+    field of the oneof, or, for a game whose folder declares its messages, ``other``
+    holding an ``Any`` (field 1 the type URL, field 2 the message's bytes)."""
+    message = wire.observation_message(game_name)
+    encode = message_encoder(message)
+    if not wire.packed(game_name):
+        tag = varint(
+            bot_pb2.ActRequest.DESCRIPTOR.fields_by_name[wire.field_name(game_name)].number << 3 | 2
+        )
+        return lambda observation: tag + _delimited(encode(observation))
+    other = varint(bot_pb2.ActRequest.DESCRIPTOR.fields_by_name[wire.OTHER].number << 3 | 2)
+    type_url = _ANY_TYPE_URL_TAG + _delimited((ANY_TYPE_URL_PREFIX + message.full_name).encode())
+
+    def packed(observation: Any) -> bytes:
+        value = encode(observation)
+        return other + _delimited(type_url + (_ANY_VALUE_TAG + _delimited(value) if value else b""))
+
+    return packed
 
 
 _LEGAL_ACTIONS_TAG = varint(

@@ -8,7 +8,7 @@ defined here.
 
 from __future__ import annotations
 
-from arena.games.seep import (
+from arena.games.seep.game import (
     ADD_BASE,
     BREAK_BASE,
     BUILD_BASE,

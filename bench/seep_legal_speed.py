@@ -20,8 +20,8 @@ import gc
 import random
 import time
 
-from arena.games import seep
-from arena.games.seep import SeepGame, SeepState
+from arena.games.seep import game as seep
+from arena.games.seep.game import SeepGame, SeepState
 from bench import seep_legal_before
 from bench.seep_worst_floor import POLICIES
 
@@ -103,7 +103,7 @@ def main() -> None:
         if round_number % 2:
             order.reverse()
         for name, generator in order:
-            seep.SeepState._compute_legal = generator  # type: ignore[method-assign]
+            seep.SeepState._compute_legal = generator  # type: ignore[method-assign, assignment]
             seep.floor_sums.cache_clear()  # each run starts with an empty floor-analysis cache
             try:
                 figures[name] = decisions_us(range(args.seeds))

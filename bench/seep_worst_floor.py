@@ -30,8 +30,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import arena.games.seep as seep
-from arena.games.seep import ADD, BREAK, BUILD, CAPTURE, THROW, VALUE, SeepGame, SeepState
+import arena.games.seep.game as seep
+from arena.games.seep.game import ADD, BREAK, BUILD, CAPTURE, THROW, VALUE, SeepGame, SeepState
 
 Policy = Callable[[SeepState, list[int], random.Random], int]
 

@@ -1,5 +1,5 @@
 """The packages of ``arena`` as their module-level imports (read with ``ast``) connect
-them: no new cycle between two packages (those left are listed, to be broken), and the
+them: no new cycle between two packages (a game's folder counting as one) (those left are listed, to be broken), and the
 web site's pure modules import without uvicorn."""
 
 from __future__ import annotations
@@ -33,7 +33,14 @@ def modules() -> dict[str, Path]:
 
 
 def package(module: str) -> str:
-    return ".".join(module.split(".")[:2])
+    """``arena.x`` for a module of ``arena/x``; a game's folder (``arena.games.<game>``) is
+    a package of its own: it may use the whole arena (a bot, the viewer's helpers), while
+    ``arena.games`` itself, what everything else imports, reaches a folder only through
+    the registry, at run time."""
+    parts = module.split(".")
+    if parts[:2] == ["arena", "games"] and len(parts) > 2 and (ARENA / "games" / parts[2]).is_dir():
+        return ".".join(parts[:3])
+    return ".".join(parts[:2])
 
 
 def package_edges() -> dict[str, set[str]]:

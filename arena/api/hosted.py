@@ -87,8 +87,8 @@ SWEEP_EVERY_S = 60.0
 """How often the API deletes the packages of removed versions that tournaments kept."""
 SCHEDULED_MATCH_ID = re.compile(r"^(t[0-9a-f]{12})-[a-z0-9-]{1,50}\Z")
 """A tournament's id, then its format's name of the match: ``t<12 hex>-<game>-<pairing>-
-<deal>-<a|b>`` in a round robin, ``...-swiss-r1-t2-baloot-0-a``, ``...-knockout-...``,
-``...-ladder-7-seep-a`` (``arena.tournament.formats``); at most 64 characters, as every
+<deal>-<a|b>`` in a round robin, ``...-swiss-r1-t2-<game>-0-a``, ``...-knockout-...``,
+``...-ladder-7-<game>-a`` (``arena.tournament.formats``); at most 64 characters, as every
 match id (``arena.limits.MATCH_ID``). Whether the match exists is the schedule's to say."""
 NAMES_ALLOWED = "1 to 40 letters, digits, '-', '_' or '.'"
 REFEREE_CHECK_TIMEOUT_S = 120.0
@@ -528,8 +528,8 @@ class HostedBots:
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 f"bad match id {match_id!r}: a match id is its tournament's id and the "
-                "match's name, as in t0123456789ab-seep-0-0-a or "
-                "t0123456789ab-swiss-r1-t2-baloot-0-a, or a public id (p and 20 hex digits) "
+                "match's name, as in t0123456789ab-GAME-0-0-a or "
+                "t0123456789ab-swiss-r1-t2-GAME-0-a, or a public id (p and 20 hex digits) "
                 "with the tournament's id (`arena tournament results ID` lists a tournament's)",
             )
         tournament_id = request.tournament_id if public else parsed.group(1)  # type: ignore[union-attr]

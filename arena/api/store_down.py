@@ -1,6 +1,7 @@
 """Calls made while Redis is down end with UNAVAILABLE and a message that says so, not
 with UNKNOWN and an exception's repr: a caller (or its retry policy) can tell "try again"
-from "this is a bug"."""
+from "this is a bug". Calls that meet a record an earlier build stored end with
+FAILED_PRECONDITION and the refusal, which names the command that upgrades it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import grpc
 import redis
 
+from arena.records import StaleRecord
 from arena.store.reach import unreachable
 
 DOWN = (redis.ConnectionError, redis.TimeoutError)
@@ -50,6 +52,8 @@ class StoreDown(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
                 return await behaviour(request, context)
             except DOWN as error:
                 await context.abort(grpc.StatusCode.UNAVAILABLE, self._message(error))
+            except StaleRecord as error:
+                await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
 
         return call
 
@@ -60,5 +64,7 @@ class StoreDown(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
                     yield item
             except DOWN as error:
                 await context.abort(grpc.StatusCode.UNAVAILABLE, self._message(error))
+            except StaleRecord as error:
+                await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
 
         return call

@@ -3,7 +3,7 @@
 A name is one of three things:
 
 - an example bot as ``arena bot serve`` knows it (``random``, ``house``,
-  ``bid-euchre-basic``...; not ``chaos``, which misbehaves over the network only);
+  a game's ``GAME-basic``...; not ``chaos``, which misbehaves over the network only);
 - ``path/to/bot.py`` or ``path/to/bot.py:Class``: a Python file defining an SDK ``Bot``
   subclass (the one it defines, when the class is not named); the file is loaded as a
   module not named ``__main__``, so its ``serve(...)`` under ``if __name__ ==

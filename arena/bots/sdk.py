@@ -4,7 +4,7 @@ A bot is one class::
 
     class MyBot(Bot):
         name = "my-bot"
-        games = ("bid-euchre",)
+        games = ("GAME",)  # the games it plays, as arena.games.game_names() names them
 
         def act(self, request: ActRequest) -> int:
             return request.legal_actions[0].id

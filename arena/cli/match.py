@@ -124,7 +124,7 @@ async def _play_local(
 
 
 def score_unit(game: str) -> str:
-    """What the game's scores count ("bazzi" in Seep); "point" for a game this side
+    """What the game's scores count (``GameInfo.score_unit``); "point" for a game this side
     does not know, such as a newer referee's."""
     try:
         return get_game(game).info.score_unit

@@ -1,6 +1,6 @@
-"""PettingZoo AEC environments for the five games (the optional extra ``card-arena[envs]``).
+"""PettingZoo AEC environments for the arena's games (the optional extra ``card-arena[envs]``).
 
-``arena.envs.env("seep")`` is a wrapped environment, ``raw_env`` the bare
+``arena.envs.env(name)`` is a wrapped environment, ``raw_env`` the bare
 ``CardArenaEnv``; ``arena.envs.aec`` says what observations, actions and rewards are,
 ``arena.envs.layouts`` how an observation becomes a tensor. Nothing else in ``arena``
 imports this package, and PettingZoo loads only when an environment is asked for:

@@ -10,17 +10,17 @@ referee sends that seat's bot (``MessageToDict(..., preserving_proto_field_name=
 of the game's field of ``ActRequest.observation``), is ``observe_dict(agent)``; the
 whole ``ActRequest`` of the seat to act is ``act_request()``.
 
-Actions: Baloot, Bid Euchre and Bridgette take the engine's stable action ids; Seep and
-Persian Rummy, whose ids are too large for a mask, take an index into the legal list
-(``action_id(index)`` is the id). ``layouts`` says why. ``infos[agent]`` of the agent to
-act holds ``legal_action_ids``, the engine's ids of its legal actions.
+Actions: games with dense ids take the engine's stable action ids; games whose ids are
+too large for a mask take an index into the legal list (``action_id(index)`` is the id).
+``layouts`` says why. ``infos[agent]`` of the agent to act holds ``legal_action_ids``,
+the engine's ids of its legal actions.
 
 Rewards are per team, and every seat of a team gets its team's reward:
 
 * at the end of each hand (the engine's ``hand_end`` event), the change in the team's
-  ``State.scores()`` since the previous hand (in the game's points; Seep's scores count
-  bazzis won, so there it is 1 to the team that wins a bazzi); ``hand_rewards=False``
-  leaves these out;
+  ``State.scores()`` since the previous hand (in the game's ``score_unit``: where the
+  scores count games won within the match, it is 1 to the team that wins one);
+  ``hand_rewards=False`` leaves these out;
 * at the end of the match, in addition, +1 to the winning team, -1 to the others, 0 to
   all for a draw (``match_reward`` scales it).
 
@@ -223,7 +223,7 @@ class CardArenaEnv(AECEnv):  # type: ignore[misc]
 
     def action_id(self, action: int) -> int:
         """The engine's id of an environment action (the same number for games that
-        take ids; for Seep and Persian Rummy, the id at that index of the legal list)."""
+        take ids; for games that take indices, the id at that index of the legal list)."""
         legal = self._state().legal_actions()
         if self._uses_ids:
             if action not in legal:

@@ -1,10 +1,11 @@
 """Fixed-size numeric tensors of a seat's observation, and each game's action indexing.
 
 The tensor is read from exactly the observation message a bot is sent (the game's field
-of ``ActRequest.observation``, built by ``arena.wire``), field by field in the proto's
-order, by one rule for all five games. Only two facts come from a per-game table
-(``GAMES``): the game's pack (the card codes, in the engine's canonical order) and how
-actions are numbered in the environment.
+of ``ActRequest.observation``, or the message its folder declares, built by
+``arena.wire``), field by field in the proto's order, by one rule for every game. Only
+two facts come from the game's own ``layout`` part (``arena.games.<game>.layout``): the
+game's pack (``PACK``, the card codes in the engine's canonical order) and how actions
+are numbered in the environment.
 
 Tensor layout, float32, blocks in this order:
 
@@ -22,7 +23,7 @@ a number or bool           1                          its value; an ``optional``
 repeated numbers           number of seats            the values (per seat or per team),
 (``scores``...)                                       zero-padded
 a message without cards    its fields, by these       flattened one level, named
-(Bridgette's ``contract``) rules                      ``field.subfield``; 1 presence slot first
+(a ``contract``...)         rules                      ``field.subfield``; 1 presence slot first
 repeated messages without  1                          how many there are
 cards (``calls``, ``bids``)
 =========================  =========================  ===========================================
@@ -32,21 +33,18 @@ block as ``(name, offset, size)``; ``docs/writing-a-bot.md`` has the sizes per g
 tensor is a summary for learning: what is in the observation but not in the tensor (the
 order of the bids, who played which card of a finished trick) is in the dict form.
 
-Actions. Baloot (1336 ids), Bid Euchre (112) and Bridgette (149) number their actions
-densely, so the environment's action is the engine's own stable id and the action space
-is ``Discrete(max id + 1)``. Seep's ids encode the captured set of floor cards in 52 bits
-(ids reach about 7e18) and Persian Rummy's encode melds, lay-offs and discards in 25 bits
-(about 1.7e7): no mask can cover them. For those two the environment's action is an
-index into the legal list (``State.legal_actions()``, ascending ids), the action space is
-``Discrete(MAX_LEGAL)`` and the mask has ones on ``0..len(legal) - 1``;
-``CardArenaEnv.action_id(index)`` gives the stable id. ``MAX_LEGAL`` (4096 for Seep,
-1024 for Persian Rummy) is far above what play reaches (random play tops out near 120
-and 36); a position with more legal actions raises ``GameError``.
+Actions. A game whose part gives ``NUM_ACTIONS`` numbers its actions densely, so the
+environment's action is the engine's own stable id and the action space is
+``Discrete(NUM_ACTIONS)``. A game whose ids encode whole card sets (captured floor cards,
+melds) has ids no mask can cover; its part gives ``MAX_LEGAL`` instead, the environment's
+action is an index into the legal list (``State.legal_actions()``, ascending ids), the
+action space is ``Discrete(MAX_LEGAL)`` and the mask has ones on ``0..len(legal) - 1``;
+``CardArenaEnv.action_id(index)`` gives the stable id. ``MAX_LEGAL`` is far above what
+play reaches; a position with more legal actions raises ``GameError``.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from functools import cache
 
@@ -54,8 +52,9 @@ import numpy as np
 from google.protobuf import descriptor as _descriptor
 from google.protobuf.message import Message
 
-from arena.games import get_game
-from arena.v1 import bot_pb2
+from arena import wire
+from arena.games import game_names, get_game
+from arena.games.registry import part
 
 _FD = _descriptor.FieldDescriptor
 _CARD = "arena.v1.Card"
@@ -63,30 +62,30 @@ _CARD = "arena.v1.Card"
 
 @dataclass(frozen=True)
 class GameTable:
-    """What the tensor and the action space need to know of one game."""
+    """What the tensor and the action space need to know of one game: its ``layout``
+    part (``arena.games.registry.part``)."""
 
-    pack: str
-    """``module:NAME`` of the engine's tuple of card codes."""
+    pack: tuple[str, ...]
+    """The card codes of the pack, in the engine's canonical order."""
     num_actions: int | None
     """Dense ids: max id + 1, the action space; None for index mode."""
     max_legal: int | None = None
     """Index mode: the size of the action space (a bound on the legal list)."""
 
 
-GAMES: dict[str, GameTable] = {
-    "baloot": GameTable("arena.games.baloot:CARDS", 1336),
-    "bid-euchre": GameTable("arena.games.bid_euchre:JOKER_CARDS", 112),
-    "bridgette": GameTable("arena.games.bridgette:CARDS", 149),
-    "persian-rummy": GameTable("arena.games.persian_rummy:CARDS", None, 1024),
-    "seep": GameTable("arena.games.seep:CARDS", None, 4096),
-}
-
-
+@cache
 def table(game: str) -> GameTable:
-    try:
-        return GAMES[game]
-    except KeyError:
-        raise ValueError(f"no environment for game {game!r}; games: {', '.join(GAMES)}") from None
+    facts = part(game, "layout")
+    if facts is None:
+        raise ValueError(f"no environment for game {game!r}; games: {', '.join(games())}")
+    return GameTable(
+        facts.PACK, getattr(facts, "NUM_ACTIONS", None), getattr(facts, "MAX_LEGAL", None)
+    )
+
+
+def games() -> list[str]:
+    """The games with a ``layout`` part: the ones with an environment."""
+    return [name for name in game_names() if part(name, "layout") is not None]
 
 
 def action_space_size(game: str) -> int:
@@ -101,11 +100,8 @@ def uses_ids(game: str) -> bool:
     return table(game).num_actions is not None
 
 
-@cache
 def pack(game: str) -> tuple[str, ...]:
-    module, name = table(game).pack.split(":")
-    cards: tuple[str, ...] = getattr(importlib.import_module(module), name)
-    return cards
+    return table(game).pack
 
 
 def _holds_cards(message: _descriptor.Descriptor, seen: frozenset[str] = frozenset()) -> bool:
@@ -120,9 +116,8 @@ def _holds_cards(message: _descriptor.Descriptor, seen: frozenset[str] = frozens
 
 
 def _message(game: str) -> _descriptor.Descriptor:
-    field = bot_pb2.ActRequest.DESCRIPTOR.fields_by_name[game.replace("-", "_")]
-    assert field.message_type is not None
-    return field.message_type
+    """The game's observation message: the one ``arena.wire`` sends its bots."""
+    return wire.observation_message(game)
 
 
 Block = tuple[str, str, int, _FD | None, _FD | None]

@@ -1,11 +1,10 @@
-"""Pure, deterministic rule engines, one module per game.
+"""The games, one folder each (``arena/games/<game>/``: its pure, deterministic rules and
+the parts the rest of the arena asks the registry for), and what their engines share:
+the engine API, cards, tricks and the registry.
 
-Importing this package loads no engine: an engine's own names exported here (Seep's
-``SeepPosition`` for ``SeepGame.from_position``) load their module when first used.
+Importing this package loads no game; ``get_game`` and the registry's other functions
+load the folders when first asked.
 """
-
-import importlib
-from typing import TYPE_CHECKING
 
 from arena.games.api import (
     Deal,
@@ -22,19 +21,6 @@ from arena.games.api import (
 )
 from arena.games.registry import all_games, game_name, game_names, get_game
 
-if TYPE_CHECKING:
-    from arena.games.seep import PlacedHouse, SeepPosition
-
-_FROM_ENGINES = {"PlacedHouse": "arena.games.seep", "SeepPosition": "arena.games.seep"}
-
-
-def __getattr__(name: str) -> object:
-    module = _FROM_ENGINES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
-
 __all__ = [
     "Deal",
     "DealError",
@@ -45,8 +31,6 @@ __all__ = [
     "IllegalActionError",
     "OptionError",
     "OptionSpec",
-    "PlacedHouse",
-    "SeepPosition",
     "State",
     "UnknownGameError",
     "all_games",

@@ -1,22 +1,27 @@
-"""Games by name. An engine module registers its ``Game`` at import."""
+"""Games by name, each from its own folder.
+
+Every sub-package of ``arena.games`` is a game: importing it registers its ``Game``. Its
+folder holds, beside the rules, the parts the rest of the arena asks for by name
+(``part``): ``why`` explains an illegal move, ``table`` lays out the viewer's table,
+``layout`` gives the environments' pack and action space, ``openspiel`` the facts of
+its OpenSpiel model, ``docs`` its reference page's examples, ``bot`` an example bot,
+``screen`` how its values read on the play screen, ``messages`` its proto messages
+when ``bot.proto`` has none. Generic code asks here and never imports a game by name,
+so a new game is a new folder (docs/adding-a-game.md).
+"""
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import pkgutil
+from pathlib import Path
+from types import ModuleType
 
 from arena.games.api import Game, UnknownGameError
 
-BUILTIN_GAME_MODULES = (
-    "arena.games.baloot",
-    "arena.games.bid_euchre",
-    "arena.games.bridgette",
-    "arena.games.persian_rummy",
-    "arena.games.seep",
-)
-"""Engine modules that register themselves on import."""
-
 _GAMES: dict[str, Game] = {}
+_loaded = False
 
 
 def register(game: Game) -> Game:
@@ -37,6 +42,21 @@ def get_game(name: str) -> Game:
         return _GAMES[name]
     except KeyError:
         raise unknown_game(name) from None
+
+
+def part(name: str, kind: str) -> ModuleType | None:
+    """The module ``kind`` of the folder of game ``name`` (see the module's docstring), or
+    None when that game has no such part."""
+    package = type(get_game(name)).__module__.rpartition(".")[0]
+    if not package:  # a game defined in a top-level module has no folder
+        return None
+    module = f"{package}.{kind}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name == module:
+            return None
+        raise
 
 
 def game_name(typed: str) -> str:
@@ -74,6 +94,21 @@ def all_games() -> list[Game]:
     return [_GAMES[n] for n in game_names()]
 
 
+def builtin_game_packages() -> list[str]:
+    """The game folders under ``arena/games``, as module names."""
+    here = [str(Path(__file__).parent)]
+    return [f"arena.games.{m.name}" for m in pkgutil.iter_modules(here) if m.ispkg]
+
+
+def builtin_game_names() -> list[str]:
+    """The games of the folders under ``arena/games``, by name, without loading them: a
+    folder is named for its game, hyphens as underscores (a test holds each to it)."""
+    return [package.rpartition(".")[2].replace("_", "-") for package in builtin_game_packages()]
+
+
 def _load_builtin_games() -> None:
-    for module in BUILTIN_GAME_MODULES:
-        importlib.import_module(module)
+    global _loaded
+    if not _loaded:
+        for package in builtin_game_packages():
+            importlib.import_module(package)
+        _loaded = True

@@ -6,7 +6,7 @@ message descriptor: a new observation field appears on screen without a change h
 The few special cases are for readability only: a card is shown as people write it
 (``Q\u2665``, the convention of docs/cli.md), in the table and in the actions alike (one may
 type either form), a card with its seat is ``s2 Q\u2665``, an enum value loses its type
-prefix (``BID_EUCHRE_PHASE_PLAY`` is ``play``), unset and empty fields are left out, and
+prefix (``..._PHASE_PLAY`` is ``play``), unset and empty fields are left out, and
 the seat's own hand comes last, just above the numbered actions, in columns.
 
 Compact by default: a seat's first screen shows its whole table; each later one only
@@ -22,13 +22,16 @@ import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, TypeAlias
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from arena.games import bid_euchre
+from arena import wire
+from arena.games import game_names
 from arena.games.cards import pretty, pretty_text
+from arena.games.registry import part
 from arena.v1 import bot_pb2, referee_pb2
 from arena.wording import count, plural
 
@@ -53,19 +56,22 @@ Type the number of an action, or its text as listed (any case), then Enter.
 
 
 def _type_prefix(enum: EnumDescriptor) -> str:
-    """``BidEuchrePhase`` -> ``BID_EUCHRE_PHASE_``, the prefix of its value names."""
+    """``CardSuit`` -> ``CARD_SUIT_``, the prefix of its value names."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", enum.name).upper() + "_"
 
 
-ENUM_WORDS: dict[str, tuple[str, ...]] = {
-    # As the game's events and actions say them ("Seat 3 calls 3", "call ASK").
-    "arena.v1.BidEuchreCall": ("", *bid_euchre.CALL_SHOWN),
-}
-"""Enums whose values a game writes otherwise than by their names, by value number."""
+@cache
+def enum_words() -> dict[str, tuple[str, ...]]:
+    """Enums whose values a game writes otherwise than by their names, by value number:
+    the ``ENUM_WORDS`` of every game's ``screen`` part."""
+    words: dict[str, tuple[str, ...]] = {}
+    for game in game_names():
+        words |= getattr(part(game, "screen"), "ENUM_WORDS", {})
+    return words
 
 
 def enum_text(enum: EnumDescriptor, number: int) -> str:
-    words = ENUM_WORDS.get(enum.full_name, ())
+    words = enum_words().get(enum.full_name, ())
     if 0 < number < len(words):
         return words[number]
     value = enum.values_by_number.get(number)
@@ -79,7 +85,7 @@ def _is_card(message: Message) -> bool:
 
 
 def _is_seat_card(message: Message) -> bool:
-    """A card tied to a seat: ``PlayedCard``, or a pile entry such as ``PersianRummyDiscard``."""
+    """A card tied to a seat: ``PlayedCard``, or a pile entry with a ``seat`` and a ``card``."""
     names = {f.name for f in message.DESCRIPTOR.fields}
     return names == {"seat", "card"}
 
@@ -184,7 +190,7 @@ UNNUMBERED_LISTS = ("calls", "bids", "doublings")
 
 NUMBERED_PILES = ("discard_pile",)
 """Lists of cards shown one numbered line each although they are cards: actions name an
-index into them (Persian Rummy's ``take 3``)."""
+index into them (``take 3``)."""
 
 
 def _is_record_list(message: Message, field: Field) -> bool:
@@ -321,8 +327,9 @@ def observation_lines(
 
 
 def observation_of(request: bot_pb2.ActRequest) -> Message | None:
-    which = request.WhichOneof("observation")
-    return getattr(request, which) if which else None
+    """The request's typed observation (``arena.wire.observation_of``: unpacked for a game
+    whose folder declares its messages)."""
+    return wire.observation_of(request)
 
 
 # --- the turn screen ------------------------------------------------------------------
@@ -338,7 +345,7 @@ class Seating:
     opponent: str
     seat_teams: tuple[int, ...] = ()
     unit: str = "point"
-    """What the game's scores count (``bazzi`` in Seep)."""
+    """What the game's scores count (a game's ``score_unit``)."""
 
     @property
     def partners(self) -> tuple[int, ...]:

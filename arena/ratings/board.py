@@ -4,8 +4,10 @@ rule that ranks them."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
+
+from arena.records import stale
 
 MIN_PAIRS = 20
 """Pairs that establish a rating. With fewer, the fit stretches ratings away from the
@@ -73,8 +75,8 @@ class Leaderboard:
     """What a reader should know before trusting these ratings."""
     covariance: dict[str, dict[str, float]] = field(default_factory=dict, compare=False)
     """The fit's covariance of the ratings, bot by bot: what pairwise answers come from
-    (``arena.ratings.compare``). Only within a group; empty on boards stored before it
-    was kept."""
+    (``arena.ratings.compare``). Only within a group; empty on a board an earlier build
+    stored (``arena store migrate`` leaves it so: it cannot be known afterwards)."""
     min_pairs: int = MIN_PAIRS
     """The pairs that established a rating when this board was made."""
     rule: int = RANK_RULE
@@ -85,21 +87,30 @@ class Leaderboard:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Leaderboard:
-        """A stored board; ranked afresh by today's rule, so that a board stored under
-        an older one (which left provisional rows unranked) ranks as a fresh one does."""
-        rows = ranked(Row(**row) for row in data["rows"])
-        caveats = tuple(data.get("caveats", ()))
-        covariance = data.get("covariance", {})
+        """A stored board, ranked afresh by today's rule, so that a board stored under an
+        older one (which left provisional rows unranked) ranks as a fresh one does. One an
+        earlier build stored without a key of today's is refused (``StaleRecord``):
+        ``arena store migrate`` fills it in."""
+        missing = [k for k in BOARD_KEYS if k not in data] or [
+            k for row in data["rows"] for k in ROW_KEYS if k not in row
+        ]
+        if missing:
+            raise stale(f"the {data.get('game', '')!r} leaderboard", f"no {missing[0]!r}")
         return cls(
             data["game"],
-            rows,
+            ranked(Row(**row) for row in data["rows"]),
             data["draw_elo"],
             data["matches"],
-            caveats,
-            covariance,
-            data.get("min_pairs", MIN_PAIRS),
-            data.get("rule", 1),
+            tuple(data["caveats"]),
+            data["covariance"],
+            data["min_pairs"],
+            data["rule"],
         )
+
+
+ROW_KEYS = tuple(f.name for f in fields(Row))
+BOARD_KEYS = tuple(f.name for f in fields(Leaderboard))
+"""What a stored row and board hold: every field."""
 
 
 def is_ranked(row: Row) -> bool:

@@ -216,7 +216,7 @@ def collusion_report_counts(
     Flagged pairs are left out of every other pair's prediction too, the most deviant
     first, one at a time, until no new pair is flagged: a throw inflates the ally's
     rating, and the ally's honest games against a third entry then look like that
-    entry under-performing (seen in real Bid Euchre while this was written; a table of
+    entry under-performing (seen in a real four-seat game while this was written; a table of
     that shape is in ``tests/ratings/test_collusion.py``).
     An honest tournament without a flag costs one round, a fit per pair.
     """

@@ -36,6 +36,7 @@ from arena.ratings.elo import (
 )
 from arena.ratings.groups import groups
 from arena.ratings.overall import overall
+from arena.records import stale
 
 if TYPE_CHECKING:
     from arena.store.results import MatchResult
@@ -131,6 +132,10 @@ class _Tally:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> _Tally:
+        """A stored tally; one an earlier build stored without ``shared`` is refused
+        (``arena store migrate`` adds it)."""
+        if "shared" not in raw:
+            raise stale("a ratings tally", "no 'shared'")
         return cls(
             counts={(a, b): (w, d, lo) for a, b, w, d, lo in raw["counts"]},
             played=Counter(raw["played"]),
@@ -138,7 +143,7 @@ class _Tally:
             matches=raw["matches"],
             trusted=raw["trusted"],
             operator=raw["operator"],
-            shared=Counter(raw.get("shared", {})),  # absent from tallies stored before
+            shared=Counter(raw["shared"]),
         )
 
     def caveats(self) -> tuple[str, ...]:

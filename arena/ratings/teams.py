@@ -1,6 +1,6 @@
 """Who played a match, made explicit: each side is a team of seats, each seat a bot.
 
-In a 4-seat game (Bid Euchre, Baloot, Seep for four...) seats 0 and 2 are partners
+In a game of two partnerships (``GameInfo.seat_teams`` ``(0, 1, 0, 1)``) seats 0 and 2 are partners
 against seats 1 and 3. Today both seats of a team are held by one bot, the team's entry,
 so a team has one member; a format that pairs bots with different partners would give
 two-member teams. The Elo rates entries; a team model (``arena.ratings.skill``) rates a

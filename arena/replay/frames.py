@@ -124,6 +124,8 @@ def build(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> Built:
         "title": info.title,
         "seed": doc["seed"],
         "teams": info.num_teams,
+        # Every seat its own team: the viewer counts scores and the winner per seat.
+        "per_seat": info.num_teams == info.num_seats,
         "direction": PLAY_DIRECTION[info.name],
         "seats": seats,
         "hands": walk.hands,

@@ -6,13 +6,13 @@ draws what the engine holds rather than working the rules out again from the log
 is taken out:
 
 - every hand, leaving how many cards each seat holds (``held``);
-- the faces of face-down piles (the stock, discards, Seep's floor before the bid),
-  leaving their ``count``;
-- facts that name hidden cards (``_HIDDEN_FACTS``);
-- phases a spectator cannot see (``_HIDDEN_PHASES``): a Bid Euchre seat being asked
-  whether it throws in a hand of an ace and no face card is asked in private, and only
-  a Baloot seat holding a project is asked to declare it, so either would tell what a
-  hand holds.
+- the faces of face-down piles (the stock, discards, a floor before the bid), leaving
+  their ``count``;
+- facts that name hidden cards: the game's table part's ``HIDDEN_FACTS``, fact label ->
+  what is shown instead;
+- phases a spectator cannot see: its ``HIDDEN_PHASES``, engine phase -> (the phase
+  shown, whether the seat to act is shown). A question asked in private, or asked only
+  of a seat whose hand allows it, would tell what a hand holds.
 
 ``tests/replay/test_public_table.py`` plays random matches of every game and checks that
 no card shows face up, in a pile or a fact, before a public event has named it.
@@ -21,32 +21,23 @@ no card shows face up, in a pile or a fact, before a public event has named it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from arena.games import State
-from arena.replay.tables import has_table, table
+from arena.replay.tables import has_table, table, table_part
 
 View = dict[str, Any]
-
-_HIDDEN_PHASES: dict[str, dict[str, tuple[str, bool]]] = {
-    # game -> engine phase -> (the phase shown, whether the seat to act is shown)
-    "bid-euchre": {"ace_no_face": ("bidding", False)},
-    "baloot": {"declaring": ("playing", True)},
-}
-
-_HIDDEN_FACTS: dict[str, dict[str, str]] = {
-    # game -> fact label -> what is shown instead
-    "bid-euchre": {"Exchange": "a card passed face down to partner, and one back"},
-}
 
 
 def public_view(state: State) -> View:
     """``{"seat", "table"}``: whose turn it is (None when the public cannot tell, or
     the match is over) and the table, in the shape of a replay frame's."""
-    game = state.game_info.name
     whole = table(state)
-    phase, seat_shown = _HIDDEN_PHASES.get(game, {}).get(whole["phase"], (whole["phase"], True))
-    hidden_facts = _HIDDEN_FACTS.get(game, {})
+    found = table_part(state.game_info.name)
+    hidden_phases: Mapping[str, tuple[str, bool]] = getattr(found, "HIDDEN_PHASES", {})
+    hidden_facts: Mapping[str, str] = getattr(found, "HIDDEN_FACTS", {})
+    phase, seat_shown = hidden_phases.get(whole["phase"], (whole["phase"], True))
     piles = [_public_pile(p) for p in whole["piles"]]
     trick = next((p for p in piles if p["kind"] == "trick"), None)
     last = _last_trick(state)

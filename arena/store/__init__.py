@@ -38,9 +38,7 @@ key                                type   holds
                                           its result, in the same script
 ``arena:t:{id}:order``             zset   the match ids of ``results``, all scored 0:
                                           match id order, for reading a page
-                                          (ZRANGEBYLEX); written with each result, and
-                                          built on the first paged read of results
-                                          stored before it existed
+                                          (ZRANGEBYLEX); written with each result
 ``arena:t:{id}:lineup``            hash   a ladder's entry -> how to seat it (JSON: an
                                           address, or a hosted package), as last seen
 ``arena:t:{id}:probes``            hash   a ladder's suspended entry -> the watchdog's
@@ -115,9 +113,11 @@ The JSON records are typed and versioned (``arena.records``): a registered bot
 (``arena.store.results.MatchResult``). Each is written through its ``to_json``, which
 validates it first (an invalid record is never written), and read through its
 ``from_json``, which names the field that is wrong. Each record carries its schema
-version under ``record_version``; one stored before versions were kept has none, is
-version 1, and is upgraded in memory on reading (the keys it lacks get what readers
-assumed of them), so readers see only the current type and never raw keys.
+version under ``record_version``, and readers read only the current one: a record an
+earlier build stored (none: version 1), a tally or board missing a key added since, or
+results without their order index are refused, naming ``arena store migrate``, which
+upgrades them in place (``arena.store.migrate``), so readers see only the current type
+and never raw keys.
 
 A hosted bot's entry, its new version and the package are written in one transaction
 (``BotRegistry.publish``), which also holds its author to their quotas

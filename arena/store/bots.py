@@ -17,7 +17,7 @@ from typing import Any
 import redis
 
 from arena.quotas import AuthorQuotas, OverQuota, Usage
-from arena.records import Fields, check_version, parse, upgrade
+from arena.records import Fields, check_version, current, parse
 from arena.store import keys
 from arena.store.packages import HostedVersion
 
@@ -52,17 +52,10 @@ class RegisteredBot:
 
     @classmethod
     def from_json(cls, text: str | bytes | Mapping[str, Any]) -> RegisteredBot:
-        """A stored bot, of any version, as the current type; raises ``RecordError``."""
-        return _read(upgrade(KIND, parse(KIND, text), _UPGRADES))
-
-
-def _to_v2(data: dict[str, Any]) -> None:
-    """Version 1: bots registered before hosted bots and their authors."""
-    data.setdefault("hosted", False)
-    data.setdefault("author", "")
-
-
-_UPGRADES = (_to_v2,)
+        """A stored bot as the current type; raises ``RecordError`` (``StaleRecord``
+        for an earlier build's)."""
+        found = parse(KIND, text)
+        return _read(current(KIND, found, VERSION, str(found.get("name", ""))))
 
 
 def _read(data: Mapping[str, Any]) -> RegisteredBot:

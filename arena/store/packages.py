@@ -21,7 +21,7 @@ from typing import Any
 
 import redis
 
-from arena.records import Fields, check_version, parse, upgrade
+from arena.records import Fields, check_version, current, parse
 from arena.store import keys
 
 KIND = "hosted version"
@@ -62,15 +62,11 @@ class HostedVersion:
 
     @classmethod
     def from_json(cls, text: str | bytes | Mapping[str, Any]) -> HostedVersion:
-        """A stored version, of any version, as the current type; raises ``RecordError``."""
-        return _read(upgrade(KIND, parse(KIND, text), _UPGRADES))
-
-
-def _to_v2(data: dict[str, Any]) -> None:
-    """Version 1 had every field there is; only the record's version is new."""
-
-
-_UPGRADES = (_to_v2,)
+        """A stored version as the current type; raises ``RecordError`` (``StaleRecord``
+        for an earlier build's)."""
+        found = parse(KIND, text)
+        name = f"{found.get('name', '')}@{found.get('version', '')}"
+        return _read(current(KIND, found, VERSION, name))
 
 
 def _read(data: Mapping[str, Any]) -> HostedVersion:

@@ -1,13 +1,11 @@
-"""A match's stored result (``arena:t:{id}:results``): the record type, its JSON and the
-migration of results stored before records had versions (``arena.records``).
+"""A match's stored result (``arena:t:{id}:results``): the record type and its JSON
+(``arena.records``).
 
 The JSON keys are the dataclass's fields, in its order; ``seat_bots`` and ``started_at``
-are written only when set (a reader that does not know a key ignores it). Version 1 (no
-``record_version``) is every result stored before: the first seventeen keys always
-(``finished_at`` as good as always), the rest added as the arena learned to keep them;
-a version 1 result lacking them reads with what the readers assumed of it (no time, no
-fault kinds, no deal commitment, rated as a duplicate half, fair play and the seed's
-source not recorded).
+are written only when set (a reader that does not know a key ignores it). A result of
+version 1 (no ``record_version``: stored by an earlier build) is refused until
+``arena store migrate`` upgrades it (``arena.store.migrate``). What such a result never
+recorded stays None (its time, its fault kinds, fair play, the seed's source).
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from arena.records import Fields, RecordError, check_version, parse, upgrade
+from arena.records import Fields, RecordError, check_version, current, parse
 from arena.tournament.fair_play import MAX_SEED, MODES
 from arena.v1 import referee_pb2
 
@@ -142,25 +140,10 @@ class MatchResult:
 
     @classmethod
     def from_json(cls, data: str | bytes | Mapping[str, Any]) -> MatchResult:
-        """A stored result, of any version, as the current type; raises ``RecordError``
-        naming the field that is missing or wrong."""
-        return _read(upgrade(KIND, parse(KIND, data), _UPGRADES))
-
-
-def _to_v2(data: dict[str, Any]) -> None:
-    """Version 1: the keys added before versions were kept may be missing."""
-    data.setdefault("finished_at", None)
-    data.setdefault("team_fault_kinds", None)
-    data.setdefault("deal_key", "")
-    data.setdefault("paired", True)
-    data.setdefault("deal_commitment", "")
-    data.setdefault("deal_salt", "")
-    data.setdefault("referee_match_id", "")
-    data.setdefault("fair_play", None)
-    data.setdefault("operator_seed", None)
-
-
-_UPGRADES = (_to_v2,)
+        """A stored result as the current type; raises ``RecordError`` naming the field
+        that is missing or wrong, or ``StaleRecord`` for an earlier build's result."""
+        found = parse(KIND, data)
+        return _read(current(KIND, found, VERSION, str(found.get("match_id", ""))))
 
 
 def _read(data: Mapping[str, Any]) -> MatchResult:

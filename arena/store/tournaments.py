@@ -11,6 +11,7 @@ from typing import Any
 
 import redis
 
+from arena.records import stale
 from arena.store import keys
 from arena.store.leases import Waiting
 from arena.store.results import MatchResult
@@ -36,20 +37,10 @@ end
 return 0
 """
 # A page of results in match id order (ARGV[1] 'asc' or 'desc') after ARGV[2] (a
-# ZRANGEBYLEX bound), ARGV[3] of them. Results stored before the order index existed
-# are indexed first, once: the index then has fewer ids than the results.
+# ZRANGEBYLEX bound), ARGV[3] of them; 0 (no page) if the index has fewer ids than the
+# results: an earlier build stored them, and ``arena store migrate`` indexes them.
 _PAGE = """
-if redis.call('ZCARD', KEYS[2]) < redis.call('HLEN', KEYS[1]) then
-  local ids = redis.call('HKEYS', KEYS[1])
-  for i = 1, #ids, 1000 do
-    local batch = {}
-    for j = i, math.min(i + 999, #ids) do
-      batch[#batch + 1] = 0
-      batch[#batch + 1] = ids[j]
-    end
-    redis.call('ZADD', KEYS[2], unpack(batch))
-  end
-end
+if redis.call('ZCARD', KEYS[2]) < redis.call('HLEN', KEYS[1]) then return 0 end
 local ids
 if ARGV[1] == 'asc' then
   ids = redis.call('ZRANGEBYLEX', KEYS[2], ARGV[2], '+', 'LIMIT', 0, ARGV[3])
@@ -123,7 +114,7 @@ def _stranded(raw: bytes | None) -> Stranded | None:
 class TournamentRecord:
     id: str
     spec: TournamentPlan
-    """The spec as stored (upgraded to the current version: ``arena.records``)."""
+    """The spec as stored (of the current version: ``arena.records``)."""
     games: tuple[str, ...]
     state: str
     created_at: float
@@ -452,14 +443,16 @@ class TournamentStore:
     ) -> list[MatchResult]:
         """Up to ``count`` results whose match ids follow ``after`` in match id order (or,
         ``descending``, precede it; '' starts at the end that comes first). Reads only the
-        page, from the order index; the first read of a tournament stored before the index
-        existed builds it (HKEYS of its results, once)."""
+        page, from the order index; raises ``StaleRecord`` for a tournament whose results
+        an earlier build stored without it (``arena store migrate`` indexes them)."""
         start = "+" if descending else "-"
         bound = "(" + after if after else start
-        raw: list[bytes | None] = self._page(
+        raw: list[bytes | None] | int = self._page(
             keys=[keys.results(tournament_id), keys.order(tournament_id)],
             args=["desc" if descending else "asc", bound, count],
         )
+        if isinstance(raw, int):
+            raise stale(f"tournament {tournament_id!r}", "its results have no order index")
         return [MatchResult.from_json(v) for v in raw if v is not None]
 
     def save_results_digest(self, tournament_id: str, digest: str) -> None:

@@ -16,7 +16,7 @@ from google.protobuf import json_format
 
 from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
-from arena.records import Fields, check_version, parse, upgrade
+from arena.records import Fields, check_version, current, parse
 from arena.referee.commitment import SALT
 from arena.tournament import formats
 from arena.tournament.fair_play import (
@@ -28,7 +28,6 @@ from arena.tournament.fair_play import (
     PARTNERS_CAVEAT,
     SEALED,
     SHARED,
-    TRUSTED,
     MasterSeed,
     default_partners,
     partnership_games,
@@ -234,37 +233,9 @@ class TournamentPlan:
 
     @classmethod
     def from_json(cls, data: str | bytes | Mapping[str, Any]) -> TournamentPlan:
-        """A stored spec, of any version, as the current type; raises ``RecordError``
-        naming the field that is missing or wrong."""
-        return _read_spec(upgrade(SPEC, parse(SPEC, data), _SPEC_UPGRADES))
-
-
-def _spec_v2(data: dict[str, Any]) -> None:
-    """Version 1: specs stored before these fields were kept. Tournaments from before
-    fair play shared every pair's deal (trusted) and played the operator's seed, unsalted
-    and uncommitted; before formats, a round robin of every entry in every game."""
-    data.setdefault("time_bank_ms", 0.0)
-    data.setdefault("seed_salt", "")
-    data.setdefault("operator_seed", True)
-    data.setdefault("seed_commitment", "")
-    data.setdefault("fair_play", TRUSTED)
-    data.setdefault("hosted", {})
-    if "games_of" not in data and isinstance(data.get("entries"), list):
-        data["games_of"] = {e: data.get("games") for e in data["entries"]}
-    data.setdefault("format", formats.ROUND_ROBIN)
-    data.setdefault("format_params", {})
-
-
-def _spec_v3(data: dict[str, Any]) -> None:
-    """Version 2: specs stored before broadcast delays and the partners setting; a sealed
-    tournament's partners were isolated already (every entry hosted)."""
-    data.setdefault("broadcast_delay_ms", 0.0)
-    data.setdefault("partners", ISOLATED if data.get("fair_play") == SEALED else SHARED)
-    data.setdefault("max_entries_per_author", 0)
-    data.setdefault("authors", {})
-
-
-_SPEC_UPGRADES = (_spec_v2, _spec_v3)
+        """A stored spec as the current type; raises ``RecordError`` naming the field
+        that is missing or wrong, or ``StaleRecord`` for an earlier build's spec."""
+        return _read_spec(current(SPEC, parse(SPEC, data), SPEC_VERSION))
 
 
 def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:

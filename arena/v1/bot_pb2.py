@@ -28,10 +28,11 @@ from arena.v1 import bridgette_pb2 as arena_dot_v1_dot_bridgette__pb2
 from arena.v1 import cards_pb2 as arena_dot_v1_dot_cards__pb2
 from arena.v1 import persian_rummy_pb2 as arena_dot_v1_dot_persian__rummy__pb2
 from arena.v1 import seep_pb2 as arena_dot_v1_dot_seep__pb2
+from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/baloot.proto\x1a\x19\x61rena/v1/bid_euchre.proto\x1a\x18\x61rena/v1/bridgette.proto\x1a\x14\x61rena/v1/cards.proto\x1a\x1c\x61rena/v1/persian_rummy.proto\x1a\x13\x61rena/v1/seep.proto\x1a\x1egoogle/protobuf/duration.proto\"%\n\x0cHelloRequest\x12\x15\n\rarena_version\x18\x01 \x01(\t\"V\n\rHelloResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x17\n\x0fsupports_stream\x18\x04 \x01(\x08\"\x9a\x02\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x0c\n\x04text\x18\x02 \x01(\t\x12/\n\nbid_euchre\x18\n \x01(\x0b\x32\x19.arena.v1.BidEuchreActionH\x00\x12(\n\x06\x62\x61loot\x18\x0b \x01(\x0b\x32\x16.arena.v1.BalootActionH\x00\x12.\n\tbridgette\x18\x0c \x01(\x0b\x32\x19.arena.v1.BridgetteActionH\x00\x12$\n\x04seep\x18\r \x01(\x0b\x32\x14.arena.v1.SeepActionH\x00\x12\x35\n\rpersian_rummy\x18\x0e \x01(\x0b\x32\x1c.arena.v1.PersianRummyActionH\x00\x42\t\n\x07payload\"\xf9\x03\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04team\x18\x04 \x01(\x05\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x05 \x01(\r\x12+\n\x08\x64\x65\x61\x64line\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\rlegal_actions\x18\x07 \x03(\x0b\x32\x15.arena.v1.LegalAction\x12,\n\ttime_bank\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x34\n\nbid_euchre\x18\n \x01(\x0b\x32\x1e.arena.v1.BidEuchreObservationH\x00\x12-\n\x06\x62\x61loot\x18\x0b \x01(\x0b\x32\x1b.arena.v1.BalootObservationH\x00\x12\x33\n\tbridgette\x18\x0c \x01(\x0b\x32\x1e.arena.v1.BridgetteObservationH\x00\x12)\n\x04seep\x18\r \x01(\x0b\x32\x19.arena.v1.SeepObservationH\x00\x12:\n\rpersian_rummy\x18\x0e \x01(\x0b\x32!.arena.v1.PersianRummyObservationH\x00\x42\r\n\x0bobservation\"b\n\x0b\x41\x63tResponse\x12\x11\n\taction_id\x18\x01 \x01(\x04\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x1b\n\x0e\x64\x65\x63ision_index\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x11\n\x0f_decision_index\"+\n\tDealtHand\x12\x1e\n\x05seats\x18\x01 \x03(\x0b\x32\x0f.arena.v1.Cards\"&\n\x05\x43\x61rds\x12\x1d\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x0e.arena.v1.Card\"\xb2\x01\n\x11MatchEndedRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0e\n\x06scores\x18\x04 \x03(\x05\x12\x18\n\x0bwinner_team\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\"\n\x05\x64\x65\x61ls\x18\x06 \x03(\x0b\x32\x13.arena.v1.DealtHand\x12\x11\n\treplay_id\x18\x07 \x01(\tB\x0e\n\x0c_winner_team\"\x14\n\x12MatchEndedResponse2\xfa\x01\n\x03\x42ot\x12\x38\n\x05Hello\x12\x16.arena.v1.HelloRequest\x1a\x17.arena.v1.HelloResponse\x12\x32\n\x03\x41\x63t\x12\x14.arena.v1.ActRequest\x1a\x15.arena.v1.ActResponse\x12<\n\tActStream\x12\x14.arena.v1.ActRequest\x1a\x15.arena.v1.ActResponse(\x01\x30\x01\x12G\n\nMatchEnded\x12\x1b.arena.v1.MatchEndedRequest\x1a\x1c.arena.v1.MatchEndedResponseB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x15\x61rena/v1/baloot.proto\x1a\x19\x61rena/v1/bid_euchre.proto\x1a\x18\x61rena/v1/bridgette.proto\x1a\x14\x61rena/v1/cards.proto\x1a\x1c\x61rena/v1/persian_rummy.proto\x1a\x13\x61rena/v1/seep.proto\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\"%\n\x0cHelloRequest\x12\x15\n\rarena_version\x18\x01 \x01(\t\"V\n\rHelloResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\r\n\x05games\x18\x03 \x03(\t\x12\x17\n\x0fsupports_stream\x18\x04 \x01(\x08\"\xc1\x02\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x0c\n\x04text\x18\x02 \x01(\t\x12/\n\nbid_euchre\x18\n \x01(\x0b\x32\x19.arena.v1.BidEuchreActionH\x00\x12(\n\x06\x62\x61loot\x18\x0b \x01(\x0b\x32\x16.arena.v1.BalootActionH\x00\x12.\n\tbridgette\x18\x0c \x01(\x0b\x32\x19.arena.v1.BridgetteActionH\x00\x12$\n\x04seep\x18\r \x01(\x0b\x32\x14.arena.v1.SeepActionH\x00\x12\x35\n\rpersian_rummy\x18\x0e \x01(\x0b\x32\x1c.arena.v1.PersianRummyActionH\x00\x12%\n\x05other\x18\x63 \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x42\t\n\x07payload\"\xa0\x04\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04team\x18\x04 \x01(\x05\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x05 \x01(\r\x12+\n\x08\x64\x65\x61\x64line\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\x12,\n\rlegal_actions\x18\x07 \x03(\x0b\x32\x15.arena.v1.LegalAction\x12,\n\ttime_bank\x18\x08 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x34\n\nbid_euchre\x18\n \x01(\x0b\x32\x1e.arena.v1.BidEuchreObservationH\x00\x12-\n\x06\x62\x61loot\x18\x0b \x01(\x0b\x32\x1b.arena.v1.BalootObservationH\x00\x12\x33\n\tbridgette\x18\x0c \x01(\x0b\x32\x1e.arena.v1.BridgetteObservationH\x00\x12)\n\x04seep\x18\r \x01(\x0b\x32\x19.arena.v1.SeepObservationH\x00\x12:\n\rpersian_rummy\x18\x0e \x01(\x0b\x32!.arena.v1.PersianRummyObservationH\x00\x12%\n\x05other\x18\x63 \x01(\x0b\x32\x14.google.protobuf.AnyH\x00\x42\r\n\x0bobservation\"b\n\x0b\x41\x63tResponse\x12\x11\n\taction_id\x18\x01 \x01(\x04\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x1b\n\x0e\x64\x65\x63ision_index\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\x11\n\x0f_decision_index\"+\n\tDealtHand\x12\x1e\n\x05seats\x18\x01 \x03(\x0b\x32\x0f.arena.v1.Cards\"&\n\x05\x43\x61rds\x12\x1d\n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x0e.arena.v1.Card\"\xb2\x01\n\x11MatchEndedRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0e\n\x06scores\x18\x04 \x03(\x05\x12\x18\n\x0bwinner_team\x18\x05 \x01(\x05H\x00\x88\x01\x01\x12\"\n\x05\x64\x65\x61ls\x18\x06 \x03(\x0b\x32\x13.arena.v1.DealtHand\x12\x11\n\treplay_id\x18\x07 \x01(\tB\x0e\n\x0c_winner_team\"\x14\n\x12MatchEndedResponse2\xfa\x01\n\x03\x42ot\x12\x38\n\x05Hello\x12\x16.arena.v1.HelloRequest\x1a\x17.arena.v1.HelloResponse\x12\x32\n\x03\x41\x63t\x12\x14.arena.v1.ActRequest\x1a\x15.arena.v1.ActResponse\x12<\n\tActStream\x12\x14.arena.v1.ActRequest\x1a\x15.arena.v1.ActResponse(\x01\x30\x01\x12G\n\nMatchEnded\x12\x1b.arena.v1.MatchEndedRequest\x1a\x1c.arena.v1.MatchEndedResponseB\"P\x01Z\x1e\x63\x61rdarena/gen/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,24 +40,24 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bot_pb2', _globals
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'P\001Z\036cardarena/gen/arena/v1;arenav1'
-  _globals['_HELLOREQUEST']._serialized_start=213
-  _globals['_HELLOREQUEST']._serialized_end=250
-  _globals['_HELLORESPONSE']._serialized_start=252
-  _globals['_HELLORESPONSE']._serialized_end=338
-  _globals['_LEGALACTION']._serialized_start=341
-  _globals['_LEGALACTION']._serialized_end=623
-  _globals['_ACTREQUEST']._serialized_start=626
-  _globals['_ACTREQUEST']._serialized_end=1131
-  _globals['_ACTRESPONSE']._serialized_start=1133
-  _globals['_ACTRESPONSE']._serialized_end=1231
-  _globals['_DEALTHAND']._serialized_start=1233
-  _globals['_DEALTHAND']._serialized_end=1276
-  _globals['_CARDS']._serialized_start=1278
-  _globals['_CARDS']._serialized_end=1316
-  _globals['_MATCHENDEDREQUEST']._serialized_start=1319
-  _globals['_MATCHENDEDREQUEST']._serialized_end=1497
-  _globals['_MATCHENDEDRESPONSE']._serialized_start=1499
-  _globals['_MATCHENDEDRESPONSE']._serialized_end=1519
-  _globals['_BOT']._serialized_start=1522
-  _globals['_BOT']._serialized_end=1772
+  _globals['_HELLOREQUEST']._serialized_start=240
+  _globals['_HELLOREQUEST']._serialized_end=277
+  _globals['_HELLORESPONSE']._serialized_start=279
+  _globals['_HELLORESPONSE']._serialized_end=365
+  _globals['_LEGALACTION']._serialized_start=368
+  _globals['_LEGALACTION']._serialized_end=689
+  _globals['_ACTREQUEST']._serialized_start=692
+  _globals['_ACTREQUEST']._serialized_end=1236
+  _globals['_ACTRESPONSE']._serialized_start=1238
+  _globals['_ACTRESPONSE']._serialized_end=1336
+  _globals['_DEALTHAND']._serialized_start=1338
+  _globals['_DEALTHAND']._serialized_end=1381
+  _globals['_CARDS']._serialized_start=1383
+  _globals['_CARDS']._serialized_end=1421
+  _globals['_MATCHENDEDREQUEST']._serialized_start=1424
+  _globals['_MATCHENDEDREQUEST']._serialized_end=1602
+  _globals['_MATCHENDEDRESPONSE']._serialized_start=1604
+  _globals['_MATCHENDEDRESPONSE']._serialized_end=1624
+  _globals['_BOT']._serialized_start=1627
+  _globals['_BOT']._serialized_end=1877
 # @@protoc_insertion_point(module_scope)

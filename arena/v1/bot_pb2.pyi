@@ -22,6 +22,7 @@ from arena.v1 import cards_pb2 as _cards_pb2
 from arena.v1 import persian_rummy_pb2 as _persian_rummy_pb2
 from arena.v1 import seep_pb2 as _seep_pb2
 from collections import abc as _abc
+from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
@@ -110,6 +111,7 @@ class LegalAction(_message.Message):
     BRIDGETTE_FIELD_NUMBER: _builtins.int
     SEEP_FIELD_NUMBER: _builtins.int
     PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
+    OTHER_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     """Identifier of the action. Ids are stable within a game: the same action (say
     "play QH" in Bid Euchre) always has the same id, so bots may learn on them. Ids use
@@ -139,6 +141,13 @@ class LegalAction(_message.Message):
     def persian_rummy(self) -> _persian_rummy_pb2.PersianRummyAction:
         """Persian Rummy action."""
 
+    @_builtins.property
+    def other(self) -> _any_pb2.Any:
+        """The action of a game whose messages are not in this file (one being developed in
+        its own folder, or a test's), packed: the message type is the action message its
+        folder declares. Bots of the five games above never see it.
+        """
+
     def __init__(
         self,
         *,
@@ -149,12 +158,13 @@ class LegalAction(_message.Message):
         bridgette: _bridgette_pb2.BridgetteAction | None = ...,
         seep: _seep_pb2.SeepAction | None = ...,
         persian_rummy: _persian_rummy_pb2.PersianRummyAction | None = ...,
+        other: _any_pb2.Any | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "payload", b"payload", "persian_rummy", b"persian_rummy", "seep", b"seep"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "other", b"other", "payload", b"payload", "persian_rummy", b"persian_rummy", "seep", b"seep"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "id", b"id", "payload", b"payload", "persian_rummy", b"persian_rummy", "seep", b"seep", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "id", b"id", "other", b"other", "payload", b"payload", "persian_rummy", b"persian_rummy", "seep", b"seep", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy"]  # noqa: Y015
+    _WhichOneofReturnType_payload: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy", "other"]  # noqa: Y015
     _WhichOneofArgType_payload: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_payload) -> _WhichOneofReturnType_payload | None: ...
 
@@ -179,6 +189,7 @@ class ActRequest(_message.Message):
     BRIDGETTE_FIELD_NUMBER: _builtins.int
     SEEP_FIELD_NUMBER: _builtins.int
     PERSIAN_RUMMY_FIELD_NUMBER: _builtins.int
+    OTHER_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     """An opaque token for this seat's part in the match: the same in every request and in
     the MatchEnded of one seat of one match, new for every match (and every replay of
@@ -231,6 +242,14 @@ class ActRequest(_message.Message):
     def persian_rummy(self) -> _persian_rummy_pb2.PersianRummyObservation:
         """Persian Rummy observation."""
 
+    @_builtins.property
+    def other(self) -> _any_pb2.Any:
+        """The observation of a game whose messages are not in this file (one being
+        developed in its own folder, or a test's), packed: the message type is the
+        observation message its folder declares. Bots of the five games above never see
+        it.
+        """
+
     def __init__(
         self,
         *,
@@ -247,12 +266,13 @@ class ActRequest(_message.Message):
         bridgette: _bridgette_pb2.BridgetteObservation | None = ...,
         seep: _seep_pb2.SeepObservation | None = ...,
         persian_rummy: _persian_rummy_pb2.PersianRummyObservation | None = ...,
+        other: _any_pb2.Any | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "observation", b"observation", "persian_rummy", b"persian_rummy", "seep", b"seep", "time_bank", b"time_bank"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "observation", b"observation", "other", b"other", "persian_rummy", b"persian_rummy", "seep", b"seep", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "decision_index", b"decision_index", "game", b"game", "legal_actions", b"legal_actions", "match_id", b"match_id", "observation", b"observation", "persian_rummy", b"persian_rummy", "seat", b"seat", "seep", b"seep", "team", b"team", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["baloot", b"baloot", "bid_euchre", b"bid_euchre", "bridgette", b"bridgette", "deadline", b"deadline", "decision_index", b"decision_index", "game", b"game", "legal_actions", b"legal_actions", "match_id", b"match_id", "observation", b"observation", "other", b"other", "persian_rummy", b"persian_rummy", "seat", b"seat", "seep", b"seep", "team", b"team", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_observation: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy"]  # noqa: Y015
+    _WhichOneofReturnType_observation: _TypeAlias = _typing.Literal["bid_euchre", "baloot", "bridgette", "seep", "persian_rummy", "other"]  # noqa: Y015
     _WhichOneofArgType_observation: _TypeAlias = _typing.Literal["observation", b"observation"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_observation) -> _WhichOneofReturnType_observation | None: ...
 

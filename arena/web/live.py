@@ -176,6 +176,8 @@ def follow_page(
             attrs += (
                 f' data-seats="{esc(json.dumps(seats))}"'
                 f' data-direction="{esc(PLAY_DIRECTION[game])}"'
+                # Every seat its own team: scores count per seat.
+                f' data-per-seat="{json.dumps(len(seats) == len({s["team"] for s in seats}))}"'
             )
     body = (
         f'<section id="live"{attrs}><p class="page-note"><span class="summary">{summary}</span>'

@@ -261,6 +261,7 @@ OPERATIONS: dict[str, Schema] = {
                 "version": {"type": "integer"},
                 "match_id": {"type": "string"},
                 "game": {"type": "string"},
+                "per_seat": {"type": "boolean"},
                 "seats": {"type": "array"},
                 "hands": {"type": "array"},
                 "frames": {"type": "array", "items": {"type": "object"}},

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
 from arena.envs import raw_env
+from arena.games.bid_euchre.bot import BidEuchreBasicBot
 from examples.learned_bid_euchre import features
 from examples.learned_bid_euchre.model import Policy
 

@@ -1,7 +1,7 @@
 """ListResults a page at a time, from a real API over gRPC on its own Redis database:
 pages join into the whole list in match id order (public ids while the tournament runs),
 a boundary holds while results arrive, and a tournament stored before the order index
-existed pages too."""
+existed pages too once ``arena store migrate`` has indexed it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from arena.api.paging import MAX_PAGE_SIZE
 from arena.local_redis import LocalRedis
 from arena.store import TournamentStore, keys
+from arena.store.migrate import migrate
 from arena.store.tournaments import FINISHED
 from arena.v1 import arena_pb2
 from tests.api.hosted import HostedApi, refusal, start_api
@@ -114,11 +115,19 @@ def test_a_result_stored_between_pages_neither_repeats_nor_skips_one(api: Hosted
     assert [r.match_id for r in api.stub.ListResults(ask).results] == [ids[5]]
 
 
-def test_a_tournament_stored_before_the_order_index_pages_and_keeps_its_index(
+def test_a_tournament_stored_before_the_order_index_pages_once_migrated_and_keeps_its_index(
     api: HostedApi,
 ) -> None:
     ids = tournament_of(api, "t-old", 12)
     api.redis.delete(keys.order("t-old"))  # as a result stored by an older arena left it
+    with pytest.raises(grpc.RpcError) as refused:
+        pages(api, tournament_id="t-old", page_size=5)
+    assert "tournament 't-old' was stored by an earlier build (its results have no order " in (
+        str(refused.value.details())
+    )
+    assert api.redis.zcard(keys.order("t-old")) == 0  # the reader wrote nothing
+    counts = {count.kind: count.upgraded for count in migrate(api.redis)}
+    assert counts["tournaments' order index"] == 1
     assert [i for p in pages(api, tournament_id="t-old", page_size=5) for i in p] == ids
     assert api.redis.zcard(keys.order("t-old")) == 12
     TournamentStore(api.redis).record_result("t-old", stored("t-old-9999", "t-old-9999"), b"")

@@ -1,6 +1,7 @@
 """Typed stored records (``arena.records``): what the arena stored before records had
-versions reads back as the current types, through the store and a real API process, and
-a record that is not valid is refused before anything is written."""
+versions, once ``arena store migrate`` upgraded it, reads back as the current types,
+through the store and a real API process; a record that is not valid is refused before
+anything is written."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import grpc
 import pytest
 
 from arena.local_redis import LocalRedis
-from arena.records import RecordError
+from arena.records import RecordError, StaleRecord
 from arena.store import BotRegistry, RegisteredBot, TournamentStore, keys
+from arena.store.migrate import BOTS, HOSTED_VERSIONS, RESULTS, SPECS, Versioned, migrate, upgrade
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.results import VERSION, MatchResult
 from arena.store.tournaments import FINISHED
@@ -23,79 +26,20 @@ from arena.tournament.spec import SPEC_VERSION, TournamentPlan
 from arena.v1 import arena_pb2
 from tests.api.hosted import HostedApi, start_api
 from tests.records import result, spec
-
-# A result exactly as the worker stored it before records had versions (its 25 keys).
-STORED_RESULT: dict[str, Any] = {
-    "match_id": "t0123456789ab-seep-0-0-a",
-    "tournament_id": "t0123456789ab",
-    "game": "seep",
-    "pair_key": "t0123456789ab-seep-0-0",
-    "deal": 0,
-    "seed": 12660311924330457000,
-    "entries": ["house", "rand"],
-    "scores": [71, 29],
-    "winner_team": 0,
-    "end": "completed",
-    "forfeit_team": None,
-    "team_faults": [0, 1],
-    "team_fault_kinds": [{}, {"timeout": 1}],
-    "decisions": 52,
-    "duration_ms": 84.512,
-    "replay_id": "t0123456789ab-seep-0-0-a-5f2c9e1a",
-    "referee": "127.0.0.1:50051",
-    "finished_at": 1796132612.5043,
-    "deal_key": "seep-0-0",
-    "paired": True,
-    "deal_commitment": "9b" * 32,
-    "deal_salt": "3c" * 16,
-    "referee_match_id": "t0123456789ab-seep-0-0-a-5f2c9e1a",
-    "fair_play": "sealed",
-    "operator_seed": False,
-}
-# The oldest results: the first arena's seventeen keys.
-FIRST_RESULT = {
-    k: STORED_RESULT[k]
-    for k in (
-        "match_id", "tournament_id", "game", "pair_key", "deal", "seed", "entries",
-        "scores", "winner_team", "end", "forfeit_team", "team_faults", "decisions",
-        "duration_ms", "replay_id", "referee", "finished_at",
-    )
-}  # fmt: skip
-# A spec as SubmitTournament stored it before records had versions.
-STORED_SPEC: dict[str, Any] = {
-    "entries": ["house", "rand@v2"],
-    "games": ["seep"],
-    "deals": 2,
-    "move_deadline_ms": 2000.0,
-    "time_bank_ms": 750.0,
-    "max_faults": 3,
-    "master_seed": 5,
-    "seed_salt": "ab" * 16,
-    "operator_seed": False,
-    "seed_commitment": "cd" * 32,
-    "fair_play": "open",
-    "name": "nightly",
-    "addresses": {"house": "127.0.0.1:7001"},
-    "hosted": {"rand@v2": {"sha256": "e" * 64, "runtime": "python3.11", "command": "bot.py"}},
-    "games_of": {"house": ["seep", "baloot"], "rand@v2": ["seep"]},
-    "format": "round-robin",
-    "format_params": {},
-}
-# The first arena's spec: no time bank, no salt, no fair play, no formats.
-FIRST_SPEC = {
-    "entries": ["house", "rand"],
-    "games": ["seep", "baloot"],
-    "deals": 1,
-    "move_deadline_ms": 1000.0,
-    "max_faults": 3,
-    "master_seed": 7,
-    "name": "",
-    "addresses": {"house": "127.0.0.1:7001", "rand": "127.0.0.1:7002"},
-}
+from tests.support.old_records import FIRST_RESULT, FIRST_SPEC, STORED_RESULT, STORED_SPEC
 
 
-def test_a_result_stored_before_versions_reads_as_the_current_type() -> None:
-    read = MatchResult.from_json(json.dumps(STORED_RESULT))
+def migrated(record: Versioned, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as ``arena store migrate`` writes it back; the stored original refused."""
+    with pytest.raises(StaleRecord, match=re.escape("earlier build (version ")):
+        record.read(data)
+    copy: dict[str, Any] = json.loads(json.dumps(data))
+    assert upgrade(record, copy) and not upgrade(record, copy)  # once only
+    return copy
+
+
+def test_a_result_stored_before_versions_reads_as_the_current_type_once_migrated() -> None:
+    read = MatchResult.from_json(json.dumps(migrated(RESULTS, STORED_RESULT)))
     assert read.record_version == VERSION == 2
     assert read.entries == ("house", "rand") and read.scores == (71, 29)
     assert read.team_fault_kinds == ({}, {"timeout": 1}) and read.fair_play == "sealed"
@@ -105,8 +49,8 @@ def test_a_result_stored_before_versions_reads_as_the_current_type() -> None:
     assert MatchResult.from_json(read.to_json()) == read
 
 
-def test_the_first_arenas_results_read_with_what_readers_assumed_of_them() -> None:
-    read = MatchResult.from_json(FIRST_RESULT)
+def test_the_first_arenas_results_migrate_to_what_readers_assumed_of_them() -> None:
+    read = MatchResult.from_json(migrated(RESULTS, FIRST_RESULT))
     assert read.team_fault_kinds is None  # kinds not recorded
     assert (read.deal_key, read.deal_commitment, read.deal_salt, read.referee_match_id) == (
         ("", "", "", "")
@@ -114,7 +58,7 @@ def test_the_first_arenas_results_read_with_what_readers_assumed_of_them() -> No
     assert read.paired and read.fair_play is None and read.operator_seed is None
     assert (
         MatchResult.from_json(
-            {k: v for k, v in FIRST_RESULT.items() if k != "finished_at"}
+            migrated(RESULTS, {k: v for k, v in FIRST_RESULT.items() if k != "finished_at"})
         ).finished_at
         is None
     )
@@ -140,16 +84,20 @@ def test_the_first_arenas_results_read_with_what_readers_assumed_of_them() -> No
 )
 def test_a_bad_result_is_refused_naming_the_field(change: dict[str, Any], message: str) -> None:
     with pytest.raises(RecordError, match=re.escape(message)):
-        MatchResult.from_json({**STORED_RESULT, **change})
+        MatchResult.from_json({**STORED_RESULT, "record_version": VERSION, **change})
+    with pytest.raises(RecordError, match=re.escape(message)):  # nor does migrating mend it
+        upgrade(RESULTS, {**STORED_RESULT, **change})
 
 
 def test_a_result_missing_a_field_is_refused_naming_it() -> None:
     for key in FIRST_RESULT:
         broken = {k: v for k, v in STORED_RESULT.items() if k != key}
+        with pytest.raises(RecordError, match=f"match result: field '{key}' is missing"):
+            MatchResult.from_json({**broken, "record_version": VERSION})
         if key == "finished_at":
             continue  # the one a first result may lack
         with pytest.raises(RecordError, match=f"match result: field '{key}' is missing"):
-            MatchResult.from_json(broken)
+            upgrade(RESULTS, broken)
     current = {**STORED_RESULT, "record_version": VERSION}
     del current["deal_key"]  # a current result has every field
     with pytest.raises(RecordError, match="field 'deal_key' is missing"):
@@ -158,8 +106,8 @@ def test_a_result_missing_a_field_is_refused_naming_it() -> None:
         MatchResult.from_json("[]")
 
 
-def test_a_spec_stored_before_versions_reads_as_a_plan_and_writes_back_the_same() -> None:
-    plan = TournamentPlan.from_json(json.dumps(STORED_SPEC))
+def test_a_spec_stored_before_versions_migrates_to_a_plan_and_writes_back_the_same() -> None:
+    plan = TournamentPlan.from_json(json.dumps(migrated(SPECS, STORED_SPEC)))
     assert plan.record_version == SPEC_VERSION == 3
     # Before version 3: no broadcast delay, and partners shared unless sealed.
     assert (plan.broadcast_delay_ms, plan.partners) == (0.0, "shared")
@@ -182,8 +130,8 @@ def test_a_spec_stored_before_versions_reads_as_a_plan_and_writes_back_the_same(
     assert TournamentPlan.from_json(again) == plan
 
 
-def test_the_first_arenas_spec_reads_with_the_defaults_readers_assumed() -> None:
-    plan = TournamentPlan.from_json(FIRST_SPEC)
+def test_the_first_arenas_spec_migrates_to_the_defaults_readers_assumed() -> None:
+    plan = TournamentPlan.from_json(migrated(SPECS, FIRST_SPEC))
     assert plan.time_bank_ms == 0 and plan.fair_play == TRUSTED and plan.seed.operator
     assert plan.seed.salt == "" and plan.commitment("t1") == ""  # never committed to
     assert plan.format == "round-robin" and plan.format_params == {}
@@ -194,24 +142,27 @@ def test_the_first_arenas_spec_reads_with_the_defaults_readers_assumed() -> None
 
 
 def test_a_bad_spec_is_refused_naming_the_field() -> None:
+    current = migrated(SPECS, STORED_SPEC)
     with pytest.raises(RecordError, match="tournament spec: field 'deals': expected an integer"):
-        TournamentPlan.from_json({**STORED_SPEC, "deals": "2"})
+        TournamentPlan.from_json({**current, "deals": "2"})
     with pytest.raises(RecordError, match="field 'addresses': expected an address or a hosted"):
-        TournamentPlan.from_json({**STORED_SPEC, "addresses": {}})
+        TournamentPlan.from_json({**current, "addresses": {}})
     with pytest.raises(RecordError, match="hosted entry 'rand@v2': field 'runtime' is missing"):
-        TournamentPlan.from_json({**STORED_SPEC, "hosted": {"rand@v2": {"sha256": "e" * 64}}})
+        TournamentPlan.from_json({**current, "hosted": {"rand@v2": {"sha256": "e" * 64}}})
     with pytest.raises(RecordError, match="tournament spec: games_of: field 'rand@v2' is missing"):
-        TournamentPlan.from_json({**STORED_SPEC, "games_of": {"house": ["seep"]}})
+        TournamentPlan.from_json({**current, "games_of": {"house": ["seep"]}})
     with pytest.raises(RecordError, match="field 'seed_salt': expected 32 lowercase hex digits"):
-        TournamentPlan.from_json({**STORED_SPEC, "seed_salt": "salt"})
+        TournamentPlan.from_json({**current, "seed_salt": "salt"})
     with pytest.raises(RecordError, match="field 'format': expected one of"):
-        TournamentPlan.from_json({**STORED_SPEC, "format": "league"})
+        TournamentPlan.from_json({**current, "format": "league"})
+    with pytest.raises(RecordError, match="field 'format': expected one of"):
+        upgrade(SPECS, {**STORED_SPEC, "format": "league"})  # migrating does not mend it
 
 
-def test_bot_records_stored_before_versions_read_and_bad_ones_are_refused() -> None:
+def test_bot_records_stored_before_versions_migrate_and_bad_ones_are_refused() -> None:
     first = {"name": "house", "address": "127.0.0.1:7001", "games": ["seep"],
              "hello_name": "House", "version": "1.0", "registered_at": 1.5}  # fmt: skip
-    bot = RegisteredBot.from_json(json.dumps(first))
+    bot = RegisteredBot.from_json(json.dumps(migrated(BOTS, first)))
     assert (bot.hosted, bot.author, bot.record_version, bot.version) == (False, "", 2, "1.0")
     assert json.loads(bot.to_json()) == {
         **first,
@@ -219,19 +170,23 @@ def test_bot_records_stored_before_versions_read_and_bad_ones_are_refused() -> N
         "author": "",
         "record_version": 2,
     }
+    current = {**first, "hosted": False, "author": "", "record_version": 2}
     with pytest.raises(RecordError, match="registered bot: field 'address': expected none for a"):
-        RegisteredBot.from_json({**first, "hosted": True})
+        RegisteredBot.from_json({**current, "hosted": True})
     with pytest.raises(RecordError, match="registered bot: field 'name': expected a non-empty"):
-        RegisteredBot.from_json({**first, "name": ""})
+        RegisteredBot.from_json({**current, "name": ""})
     version = {"name": "rand", "version": "v2", "runtime": "python3.11", "command": "bot.py",
                "sha256": "e" * 64, "size": 900, "author": "ana", "submitted_at": 2.5,
                "games": ["seep"], "hello_name": "Rand", "hello_version": "2"}  # fmt: skip
-    read = HostedVersion.from_json(json.dumps(version))
+    read = HostedVersion.from_json(json.dumps(migrated(HOSTED_VERSIONS, version)))
     assert read.games == ("seep",) and read.record_version == 2 and read.label == "rand@v2"
+    with pytest.raises(StaleRecord, match="hosted version 'rand@v2' was stored by an earlier"):
+        HostedVersion.from_json(version)
+    current = {**version, "record_version": 2}
     with pytest.raises(RecordError, match="hosted version: field 'sha256': expected 64 lowercase"):
-        HostedVersion.from_json({**version, "sha256": "E" * 64})
+        HostedVersion.from_json({**current, "sha256": "E" * 64})
     with pytest.raises(RecordError, match="hosted version: field 'size': expected an integer"):
-        HostedVersion.from_json({**version, "size": -1})
+        HostedVersion.from_json({**current, "size": -1})
 
 
 @pytest.fixture(scope="module")
@@ -281,11 +236,11 @@ def test_an_invalid_record_is_never_written(api: HostedApi) -> None:
     assert PackageStore(client).versions("odd") == []
 
 
-def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings(
+def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings_once_migrated(
     api: HostedApi,
 ) -> None:
-    """Written as the arena wrote them before: the API shows the tournament and its
-    results, and rates them, exactly as it does the same records written today."""
+    """Written as the arena wrote them before and migrated: the API shows the tournament
+    and its results, and rates them, exactly as it does the same records written today."""
     client = api.redis
     old, new = "t0123456789ab", "t0123456789cd"
     client.hset(
@@ -298,12 +253,20 @@ def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings(
         match_id = f"{old}-seep-{n}-0-a"
         raw = {**stored, "match_id": match_id, "tournament_id": old}
         client.hset(keys.results(old), match_id, json.dumps(raw))
+    with pytest.raises(grpc.RpcError) as refused:  # an earlier build's spec, until migrated
+        api.stub.GetTournament(arena_pb2.GetTournamentRequest(id=old))
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "was stored by an earlier build (version 1); run `arena store migrate`" in str(
+        refused.value.details()
+    )
+    assert any(count.upgraded for count in migrate(client))
     # The same tournament written today, through the types.
     store = TournamentStore(client)
-    store.create(new, TournamentPlan.from_json(FIRST_SPEC), ["seep"], total=2)
+    store.create(new, TournamentPlan.from_json(migrated(SPECS, FIRST_SPEC)), ["seep"], total=2)
     for n, stored in enumerate((STORED_RESULT, FIRST_RESULT)):
         match_id = f"{new}-seep-{n}-0-a"
-        typed = MatchResult.from_json({**stored, "match_id": match_id, "tournament_id": new})
+        current = migrated(RESULTS, stored)
+        typed = MatchResult.from_json({**current, "match_id": match_id, "tournament_id": new})
         store.record_result(new, typed, b"")
     store.finish(new)
 

@@ -3,10 +3,10 @@ stronger than random over duplicate deals."""
 
 from __future__ import annotations
 
-import arena.games.baloot  # noqa: F401  (registers the game)
-from arena.bots.examples.baloot_basic import BalootBasicBot
+import arena.games.baloot.game  # noqa: F401  (registers the game)
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.local import play_in_process
+from arena.games.baloot.bot import BalootBasicBot
 
 DEALS = 40
 

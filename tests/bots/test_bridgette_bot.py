@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import arena.games.bridgette  # noqa: F401  (registers the game)
-from arena.bots.examples.bridgette_basic import BridgetteBasicBot
+import arena.games.bridgette.game  # noqa: F401  (registers the game)
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.local import play_in_process
+from arena.games.bridgette.bot import BridgetteBasicBot
 
 DEALS = 40
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from arena.bots.examples import BidEuchreBasicBot, RandomBot
+from arena.bots.examples import RandomBot
 from arena.bots.local import play_in_process
+from arena.games.bid_euchre.bot import BidEuchreBasicBot
 
 DEALS = 40
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import arena.games.persian_rummy  # noqa: F401  (registers the game)
-from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
+import arena.games.persian_rummy.game  # noqa: F401  (registers the game)
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.local import play_in_process
+from arena.games.persian_rummy.bot import PersianRummyBasicBot
 
 DEALS = 40
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import arena.games.seep  # noqa: F401  (registers the game)
+import arena.games.seep.game  # noqa: F401  (registers the game)
 from arena.bots.examples.random_bot import RandomBot
-from arena.bots.examples.seep_basic import SeepBasicBot
 from arena.bots.local import play_in_process
+from arena.games.seep.bot import SeepBasicBot
 
 DEALS = 40
 

@@ -27,7 +27,7 @@ from arena.cli.parsers import (
     tournament,
 )
 from arena.games import game_names
-from arena.games.registry import BUILTIN_GAME_MODULES
+from arena.games.registry import builtin_game_packages
 from arena.hosting.runtimes import NAMES
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
@@ -36,7 +36,7 @@ from arena.v1 import arena_pb2
 from arena.web import relay
 from tests.support.database import next_database
 
-ENGINES = BUILTIN_GAME_MODULES
+ENGINES = tuple(builtin_game_packages())
 NEVER_FOR_HELP = ("grpc", "google.protobuf", "celery", "redis", "numpy", "rich", *ENGINES)
 NEVER_FOR_A_READ = ("celery", "redis", "numpy", "scipy", "starlette", "prometheus_client", *ENGINES)
 

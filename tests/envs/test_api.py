@@ -11,8 +11,10 @@ from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
 from arena import wire
 from arena.envs import CardArenaEnv, env, layout, raw_env, tensor_size
-from arena.envs.layouts import GAMES, pack
+from arena.envs.layouts import games, pack
 from arena.games import game_names, get_game
+
+GAMES = games()
 
 SHORT = {
     "baloot": {"max_rounds": 2},

@@ -7,8 +7,10 @@ import re
 from typing import Any
 
 from arena.envs import action_space_size, layout, tensor_size
-from arena.envs.layouts import GAMES, uses_ids
+from arena.envs.layouts import games, uses_ids
 from tests.support.guide import GUIDE
+
+GAMES = games()
 
 TITLE = "## Training with the environments\n"
 

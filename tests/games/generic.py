@@ -280,12 +280,15 @@ def converts_to_the_wire(rate: float = SAMPLED) -> Check:
         if not state.is_terminal() and policy.random() >= rate:
             return
         name = state.game_info.name
-        field = wire.field_name(name)
-        for container in (bot_pb2.ActRequest, bot_pb2.LegalAction):
-            assert field in container.DESCRIPTOR.fields_by_name, (
-                f"{name} has no {container.DESCRIPTOR.name}.{field}: a game needs its "
-                "proto messages (proto/arena/v1/bot.proto)"
-            )
+        try:
+            wire.observation_message(name)
+            wire.payload_message(name)
+        except LookupError as missing:
+            raise AssertionError(
+                f"{name} needs its proto messages (a field of bot.proto's oneofs, or its "
+                f"folder's messages part): {missing}"
+            ) from None
+        field = wire.OTHER if wire.packed(name) else wire.field_name(name)
         for seat in range(state.game_info.num_seats):
             view = state.observation(seat)
             message = wire.observation(name, view)
@@ -300,12 +303,13 @@ def converts_to_the_wire(rate: float = SAMPLED) -> Check:
         assert request.game == name and request.seat == seat
         assert request.team == state.game_info.seat_teams[seat]
         assert request.WhichOneof("observation") == field
-        assert getattr(request, field) == wire.observation(name, state.observation(seat))
+        assert wire.observation_of(request) == wire.observation(name, state.observation(seat))
         assert [a.id for a in request.legal_actions] == legal
         for action, sent in zip(legal, request.legal_actions, strict=True):
             assert sent.text == state.action_text(action)
             assert sent.WhichOneof("payload") == field
-            payload = getattr(sent, field)
+            payload = wire.payload_of(name, sent)
+            assert payload is not None
             kinds = [payload.WhichOneof(o.name) for o in payload.DESCRIPTOR.oneofs]
             assert state.action_payload(action)[0] in kinds, (action, kinds)
         data = request.SerializeToString()

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.api import Event
-from arena.games.baloot import BalootGame, BalootState
+from arena.games.baloot.game import BalootGame, BalootState
 from tests.games import playouts
 from tests.games.generic import card_codes
 

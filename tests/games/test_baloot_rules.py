@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from arena.games.api import Deal, DealError, IllegalActionError, OptionError
-from arena.games.baloot import (
+from arena.games.baloot.game import (
     CARDS,
     NUM_ACTIONS,
     BalootGame,

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.api import Event
-from arena.games.bid_euchre import BidEuchreGame, BidEuchreState
+from arena.games.bid_euchre.game import BidEuchreGame, BidEuchreState
 from tests.games import generic, playouts
 from tests.games.generic import card_codes
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 
 from arena.games.api import DealError, IllegalActionError, OptionError
-from arena.games.bid_euchre import (
+from arena.games.bid_euchre.game import (
     CARDS,
     EFFECTIVE_SUIT,
     JOKER_CARDS,

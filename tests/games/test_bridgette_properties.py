@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.api import Event
-from arena.games.bridgette import BridgetteGame, BridgetteState
+from arena.games.bridgette.game import BridgetteGame, BridgetteState
 from tests.games import playouts
 from tests.games.generic import card_codes
 

@@ -14,7 +14,7 @@ import pytest
 
 from arena import wire
 from arena.games.api import Deal, DealError, IllegalActionError, OptionError
-from arena.games.bridgette import (
+from arena.games.bridgette.game import (
     CARDS,
     DEALER_DRAWS,
     MATCHING_COLON,

@@ -9,6 +9,7 @@ slow``; the default run leaves them out) play a thousand matches of every game.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -17,10 +18,12 @@ from hypothesis import strategies as st
 from arena.games import get_game
 from arena.games.api import IllegalActionError
 from tests.games import generic
-from tests.games.toy_game import (
+from tests.games.toy.game import (
+    INFO,
     CarelessState,
     LeakyState,
     NondeterministicState,
+    ToyGame,
     ToyState,
     UnsortedState,
     toy_game,
@@ -139,21 +142,38 @@ def test_a_thousand_matches_replay_from_their_seeds_and_verify(
 # --- a sixth game ---------------------------------------------------------------------------
 
 TOY_CASES = [generic.Case(seed, seed * 7 + 1, {"hands": 1 + seed % 3}) for seed in range(12)]
-NOT_WIRED = {"wire"}
-"""The toy game has no proto messages, so the wire check must refuse it."""
 
 
 def test_a_registered_game_joins_the_suite_and_passes_its_checks() -> None:
     game = toy_game()
     with generic.registered(game):
         assert generic.games_to_test() == sorted([*GAMES, "toy-high-card"])
-        for name, check in generic.MATCH_CHECKS.items():
+        for check in generic.MATCH_CHECKS.values():
             for case in TOY_CASES:
-                if name in NOT_WIRED:
-                    with pytest.raises(AssertionError, match="needs its proto messages"):
-                        check(game, case)
-                else:
-                    check(game, case)
+                check(game, case)
+    assert generic.games_to_test() == GAMES
+
+
+UNWIRED_INFO = replace(INFO, name="toy-unwired", title="Toy Unwired")
+
+
+class UnwiredState(ToyState):
+    game_info = UNWIRED_INFO
+
+
+class UnwiredGame(ToyGame):
+    """The toy under another name, its class outside the toy's folder: no messages part
+    and no field of ``bot.proto``, so nothing it could be sent as."""
+
+    info = UNWIRED_INFO
+    state_class = UnwiredState
+
+
+def test_the_wire_check_refuses_a_game_with_no_messages() -> None:
+    with generic.registered(UnwiredGame()):
+        for case in TOY_CASES[:2]:
+            with pytest.raises(AssertionError, match="needs its proto messages"):
+                generic.MATCH_CHECKS["wire"](get_game("toy-unwired"), case)
     assert generic.games_to_test() == GAMES
 
 

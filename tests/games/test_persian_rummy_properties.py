@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.api import Event
-from arena.games.persian_rummy import PersianRummyGame, PersianRummyState
+from arena.games.persian_rummy.game import PersianRummyGame, PersianRummyState
 from tests.games import playouts
 from tests.games.generic import card_codes
 

@@ -17,7 +17,7 @@ import pytest
 
 from arena import wire
 from arena.games.api import Deal, DealError, GameError, IllegalActionError
-from arena.games.persian_rummy import (
+from arena.games.persian_rummy.game import (
     CARDS,
     VALUE,
     PersianRummyDiscard,

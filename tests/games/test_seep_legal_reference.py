@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.games.seep import (
+from arena.games.seep.game import (
     CARDS,
     VALUE,
     PlacedHouse,

@@ -14,9 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.games import PlacedHouse, SeepPosition
 from arena.games.api import Deal, DealError, GameError, OptionError
-from arena.games.seep import CARDS, SeepGame, SeepObservation, SeepState
+from arena.games.seep.game import (
+    CARDS,
+    PlacedHouse,
+    SeepGame,
+    SeepObservation,
+    SeepPosition,
+    SeepState,
+)
 
 GAME = SeepGame()
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.api import Event
-from arena.games.seep import (
+from arena.games.seep.game import (
     SeepGame,
     SeepObservation,
     SeepPlay,

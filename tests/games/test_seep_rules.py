@@ -16,7 +16,7 @@ import pytest
 
 from arena.games.api import Deal, DealError, IllegalActionError, OptionError
 from arena.games.registry import get_game
-from arena.games.seep import (
+from arena.games.seep.game import (
     CARD_INDEX,
     CARDS,
     POINTS,
@@ -1020,7 +1020,7 @@ def test_the_observation_shows_own_hand_the_floor_and_the_public_record() -> Non
 def test_the_public_table_shows_exactly_the_floor_after_every_play() -> None:
     import random as _random
 
-    from arena.games.seep import PRETTY, SeepGame
+    from arena.games.seep.game import PRETTY, SeepGame
 
     state = SeepGame().new_state(12, {"bazzis": 1})
     rng = _random.Random(3)

@@ -11,7 +11,8 @@ import grpc
 import pytest
 
 from arena import wire
-from arena.games import bid_euchre, game_names
+from arena.games import game_names
+from arena.games.bid_euchre import game as bid_euchre
 from arena.processes import Service
 from arena.v1 import bid_euchre_pb2 as be
 from arena.v1 import bot_pb2, bot_pb2_grpc, cards_pb2, referee_pb2, referee_pb2_grpc, seep_pb2

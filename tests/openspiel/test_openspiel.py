@@ -19,9 +19,9 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from arena import openspiel  # noqa: E402
 from arena.bots.examples import RandomBot  # noqa: E402
 from arena.bots.local import play_in_process  # noqa: E402
-from arena.bots.openspiel_bot import OpenSpielBot  # noqa: E402
 from arena.envs import layouts  # noqa: E402
 from arena.games import game_names, get_game  # noqa: E402
+from arena.games.bid_euchre.openspiel_bot import OpenSpielBot  # noqa: E402
 from arena.processes import arena_command  # noqa: E402
 
 GAMES = game_names()
@@ -153,7 +153,9 @@ def test_the_ismcts_bot_plays_a_match_through_the_sdk() -> None:
 
 def test_the_ismcts_bot_plays_through_a_real_referee(tmp_path: Path) -> None:
     """The bot as its own process per seat, against the example random bot."""
-    ours = f"{sys.executable} -m arena.bots.openspiel_bot --port {{port}} --simulations 5"
+    ours = (
+        f"{sys.executable} -m arena.games.bid_euchre.openspiel_bot --port {{port}} --simulations 5"
+    )
     theirs = f"{sys.executable} -m arena.cli bot serve random --port {{port}}"
     done = subprocess.run(
         arena_command(

@@ -13,8 +13,8 @@ from google.protobuf.message import Message
 
 from arena import wire
 from arena.games import get_game
-from arena.games.baloot import ACTION_TEXTS as BALOOT_TEXTS
-from arena.games.bid_euchre import BidEuchreState
+from arena.games.baloot.game import ACTION_TEXTS as BALOOT_TEXTS
+from arena.games.bid_euchre.game import BidEuchreState
 from arena.play.screen import observation_of
 from arena.play.why import card_in, explain
 from arena.v1 import baloot_pb2, bid_euchre_pb2, bot_pb2, cards_pb2, persian_rummy_pb2, seep_pb2

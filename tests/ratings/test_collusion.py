@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-from arena.bots.examples import BidEuchreBasicBot, RandomBot
+from arena.bots.examples import RandomBot
 from arena.bots.local import play_in_process
 from arena.bots.sdk import Bot
+from arena.games.bid_euchre.bot import BidEuchreBasicBot
 from arena.ratings.collusion import (
     FLAG_Z,
     MIN_OUTCOMES,

@@ -24,6 +24,8 @@ from arena.ratings.board import (
 from arena.ratings.bound import ONE_SIDED, _log_sweep, lower_bound
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.leaderboard import leaderboard, ratings_by_game
+from arena.records import StaleRecord
+from arena.store.migrate import upgrade_board
 from arena.store.results import MatchResult
 from bench.rating_bias import simulate
 from tests.records import result
@@ -237,6 +239,11 @@ def test_provisional_rows_rank_after_established_ones_whatever_their_estimate() 
         ],
     }
     del old["rule"]
+    with pytest.raises(
+        StaleRecord, match=r"leaderboard was stored by an earlier build \(no 'rule'\)"
+    ):
+        Leaderboard.from_json(old)
+    assert upgrade_board(old) and not upgrade_board(old)  # as `arena store migrate` does
     read = Leaderboard.from_json(old)
     assert [(r.bot, r.rank) for r in read.rows] == [(r.bot, r.rank) for r in board.rows]
     assert read.rule == 1  # so a reader can tell its notes were written under that rule

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from arena.games import get_game
-from arena.games.bid_euchre import GAME_TARGET
+from arena.games.bid_euchre.game import GAME_TARGET
 from arena.processes import Service
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.support.bots import BotFactory

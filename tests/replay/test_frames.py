@@ -66,6 +66,17 @@ def test_a_frame_per_decision_and_one_at_the_end(
     assert [s["name"] for s in shown["seats"]] == [s["bot"] for s in doc["seats"]]
 
 
+@pytest.mark.parametrize("match", list(SHORT))
+def test_the_frames_say_whether_every_seat_is_its_own_team(
+    frames: dict[str, dict[str, Any]], match: str
+) -> None:
+    """The viewer counts scores and the winner per seat where every seat is its own team:
+    the frames say so, and the viewer names no game."""
+    shown = frames[match]
+    assert shown["per_seat"] is (shown["game"] == "bridgette")
+    assert shown["per_seat"] is (shown["teams"] == len(shown["seats"]))
+
+
 @pytest.mark.parametrize("match", MATCHES)
 def test_every_card_of_the_pack_is_on_the_table_at_every_frame(
     played: Played, frames: dict[str, dict[str, Any]], match: str

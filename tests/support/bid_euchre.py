@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.games.api import Deal
-from arena.games.bid_euchre import (
+from arena.games.bid_euchre.game import (
     NUM_ACTIONS,
     BidEuchreGame,
     BidEuchreState,

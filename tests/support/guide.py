@@ -6,14 +6,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from arena import wire
 from arena.v1 import bot_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "writing-a-bot.md"
 GAME_PAGES = ROOT / "docs" / "games"
 _OBSERVATIONS = bot_pb2.ActRequest.DESCRIPTOR.oneofs_by_name["observation"]
-GAMES = [field.name.replace("_", "-") for field in _OBSERVATIONS.fields]
-"""Every game of ``ActRequest.observation``, by its name."""
+GAMES = [field.name.replace("_", "-") for field in _OBSERVATIONS.fields if field.name != wire.OTHER]
+"""Every game of ``ActRequest.observation``, by its name (``other`` carries, packed, the
+messages of a game in no ``.proto`` file here, and is none)."""
 
 
 def guide_text() -> str:

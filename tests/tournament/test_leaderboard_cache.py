@@ -11,6 +11,7 @@ import json
 
 from arena.ratings.board import RANK_RULE
 from arena.store import TournamentStore, keys
+from arena.store.migrate import migrate
 from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
 from tests.records import result as stored
@@ -76,6 +77,12 @@ def test_a_data_set_that_starts_over_is_not_taken_for_the_old_one(arena: Arena) 
     assert {r.bot for r in board(arena).rows} == {"x", "y"}
 
 
+def upgraded_boards(arena: Arena) -> int:
+    """The boards ``arena store migrate`` upgraded."""
+    counts = {count.kind: count.upgraded for count in migrate(arena.redis)}
+    return counts["leaderboards"]
+
+
 def test_a_finished_tournament_stored_by_an_older_arena_is_refitted(arena: Arena) -> None:
     """Its stored board is served as it finished, unless an older arena stored it: one
     without covariances, or whose overall board was one pooled fit (no min_pairs)."""
@@ -98,8 +105,13 @@ def test_a_finished_tournament_stored_by_an_older_arena_is_refitted(arena: Arena
     }  # fmt: skip
     store.save_leaderboard(TOURNAMENT, old)
     assert arena.stub.GetLeaderboard(request) == fitted  # pooled: fitted afresh
+    assert upgraded_boards(arena) == 1  # `arena store migrate` keeps it so
+    assert arena.stub.GetLeaderboard(request) == fitted
     store.save_leaderboard(TOURNAMENT, {**old, "min_pairs": 20})  # an older ranking rule
     assert arena.stub.GetLeaderboard(request) == fitted  # fitted afresh
+    assert upgraded_boards(arena) == 1
+    assert arena.stub.GetLeaderboard(request) == fitted
     store.save_leaderboard(TOURNAMENT, {**old, "min_pairs": 20, "rule": RANK_RULE})
+    assert upgraded_boards(arena) == 1  # its caveats and rows' later fields filled in
     served = arena.stub.GetLeaderboard(request)
     assert [(r.bot, r.elo) for r in served.rows] == [("b", 5.0)]  # as it finished

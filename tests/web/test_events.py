@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from arena.games import get_game
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web import app as web_app
 from arena.web.app import create_app
 from arena.web.errors import HttpError
+from arena.web.live import follow_page
 from tests.support.fake_source import FakeSource
 
 EVENTS = "/api/live/t1/m1/events"
@@ -201,6 +203,16 @@ def test_the_follow_page_names_each_seat_and_loads_the_table(
     scripts = [attrs["src"] for tag, attrs in starts if tag == "script"]
     assert scripts == ["/static/cards.js", "/static/live.js"]
     assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in response.text
+
+
+@pytest.mark.parametrize("game", ["seep", "bid-euchre", "bridgette", "persian-rummy", "baloot"])
+def test_the_follow_page_says_whether_every_seat_is_its_own_team(game: str) -> None:
+    """live.js names the seats rather than the teams in the scores, and no team beside a
+    seat, where every seat is its own team (the server says so: the page names no game)."""
+    entries = [f"entry {team}" for team in range(get_game(game).info.num_teams)]
+    text = follow_page("t1", "m1", game, entries, None, True, [game])
+    live = next(attrs for tag, attrs in start_tags(text) if attrs.get("id") == "live")
+    assert json.loads(live["data-per-seat"]) is (game == "bridgette")
 
 
 def test_a_duplicate_halfs_page_has_no_table_to_draw() -> None:

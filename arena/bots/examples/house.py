@@ -3,23 +3,17 @@ bot (random where a game has none). It is the default opponent of the arena."""
 
 from __future__ import annotations
 
-from arena.bots.examples.baloot_basic import BalootBasicBot
-from arena.bots.examples.bid_euchre_basic import BidEuchreBasicBot
-from arena.bots.examples.bridgette_basic import BridgetteBasicBot
-from arena.bots.examples.persian_rummy_basic import PersianRummyBasicBot
 from arena.bots.examples.random_bot import RandomBot
-from arena.bots.examples.seep_basic import SeepBasicBot
 from arena.bots.sdk import Bot
 from arena.games import game_names
+from arena.games.registry import part
 from arena.v1 import bot_pb2
 
-RULE_BASED: tuple[type[Bot], ...] = (
-    BalootBasicBot,
-    BidEuchreBasicBot,
-    BridgetteBasicBot,
-    PersianRummyBasicBot,
-    SeepBasicBot,
-)
+
+def rule_based() -> list[type[Bot]]:
+    """Every game's example bot, from the game's own folder."""
+    found = (part(game, "bot") for game in game_names())
+    return [module.BOT for module in found if module is not None]
 
 
 class HouseBot(Bot):
@@ -27,7 +21,7 @@ class HouseBot(Bot):
 
     def __init__(self) -> None:
         self.by_game: dict[str, Bot] = {}
-        for cls in RULE_BASED:
+        for cls in rule_based():
             bot = cls()
             for game in bot.games:
                 self.by_game[game] = bot

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import NoReturn, TypeAlias
 
 from arena.cli.common import DEFAULT_API
+from arena.games.registry import builtin_game_names
 
 API_TOKEN_ENV = "ARENA_API_TOKEN"
 """``arena.access.API.env``."""
@@ -30,7 +31,7 @@ BOT_ALLOW_ENV = "ARENA_BOT_ALLOW"
 BOT_DENY_ENV = "ARENA_BOT_DENY"
 """``arena.bot_networks.DENY_ENV``."""
 TLS_CA_ENV = "ARENA_TLS_CA"
-GAMES = ("baloot", "bid-euchre", "bridgette", "persian-rummy", "seep")
+GAMES = tuple(builtin_game_names())
 """``arena.games.game_names()``, without loading the engines to say them."""
 GAME_HELP = f"game: {', '.join(GAMES)} (any case; spaces or _ for -)"
 """What a ``--game`` flag's help says, the same in every command."""
@@ -52,6 +53,7 @@ COMMANDS = {
     "doctor": ("doctor", "check that Redis, referees, the API, workers and bots answer"),
     "backup": ("backup", "copy the arena's Redis database into a file"),
     "restore": ("backup", "put a backup into an empty Redis database"),
+    "store": ("store", "upgrade the data earlier builds stored (operator; workers stopped)"),
 }
 """Each top-level command: the module here whose function of the same name adds its
 arguments, and its line in ``arena --help``."""

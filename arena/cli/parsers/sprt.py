@@ -20,7 +20,7 @@ def test(parser: argparse.ArgumentParser) -> None:
         "reports, as cutechess does, won/drawn/lost, the score, the Elo difference with "
         "its 95% interval and the likelihood of superiority (exit 0). With --local, NEW "
         "and OLD are bots on this machine (an example bot such as random or "
-        "bid-euchre-basic, FILE.py[:CLASS] or MODULE:CLASS, constructed with no arguments "
+        "a game's GAME-basic, FILE.py[:CLASS] or MODULE:CLASS, constructed with no arguments "
         "for every match), played in duplicate pairs on all cores with no arena: the same "
         "test, seeds and scoring; a bot that raises or answers an illegal action stops it."
     )

@@ -1,37 +1,30 @@
 """Why a card the person typed may not be played: the rule that forbids it, in words.
 
 The referee only ever offers legal actions, so a person who types ``play JD`` where it is
-not legal deserves more than "not an action". ``explain`` finds the card in what was
-typed and asks the game's function for the rule it breaks: must follow suit (with Bid
-Euchre's left bower, a trump and not a card of its printed suit, and its optional joker,
-a card of the trump suit), a locked Hokum's ban on trump leads, Bridgette's colons and
-barred suit, Seep's compulsory captures and house rules, Bid Euchre's ASK return. For a
-call: Bid Euchre's rule that a call beats the highest so far and that a stuck dealer
-must call; Baloot's bidding (who may call Hokum or Ashkal, and when; the claim window;
-the Hokum caller's trump; the doubling chain's order). Games whose actions carry several
-cards get the whole typed text first (``ACTION_EXPLAINERS``): Persian Rummy's turn (draw
-or take first, a taken card used at once, a pass only on an empty stock), its melds and
-lay-offs; Baloot's declarations of projects (only in trick 1 before the seat's first
-card, once, from its own hand, and what makes a project); Seep's captures, builds, adds
-and breaks typed with cards that do not fit (sums, maximal captures, house values, the
-card kept for a house). Each function reads only the seat's own observation, so an
-explanation can never give away a hidden card; when no rule is recognised the answer
-lists what is legal instead.
+not legal deserves more than "not an action". ``explain`` asks the game's ``why`` part
+(``arena.games.registry.part``) for the rule the typed text breaks, through up to three
+functions, each optional:
 
-One module per game holds its explanations (``bid_euchre``, ``baloot``, ``bridgette``,
-``seep``, ``persian_rummy``); ``words`` what they share; this one dispatches.
+- ``explain_action(observation, text, legal)``: for games whose whole typed action
+  matters (several cards, a pile index); asked first, with the text and the legal
+  actions' texts;
+- ``explain_call(observation, text)``: for a typed line that names no card (a bid);
+- ``explain_card(observation, card, verb)``: for a card the seat holds but may not play
+  as typed (follow suit, a barred lead...).
+
+Each reads only the seat's own observation, so an explanation can never give away a
+hidden card; when no rule is recognised the answer lists what is legal instead.
+``words`` holds what the games' explanations share.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
+from arena.games.registry import part
 from arena.play.screen import observation_of
-from arena.play.why import baloot, bid_euchre, bridgette, persian_rummy, seep
 from arena.play.why.words import (
-    Card,
+    ActionExplainer,
+    CallExplainer,
     Explainer,
-    Observation,
     card_in,
     codes,
     legal_texts,
@@ -53,11 +46,12 @@ def explain(request: bot_pb2.ActRequest, text: str) -> str | None:
     legal = legal_texts(request)
     if " ".join(text.split()).casefold() in (t.casefold() for t in legal):
         return None
-    whole = ACTION_EXPLAINERS.get(request.game)
+    rules = part(request.game, "why")
+    whole: ActionExplainer | None = getattr(rules, "explain_action", None)
     if whole is not None and (reason := whole(observation, text, legal)) is not None:
         return reason
     if card is None:
-        calls = CALL_EXPLAINERS.get(request.game)
+        calls: CallExplainer | None = getattr(rules, "explain_call", None)
         return None if calls is None else calls(observation, text)
     with_card = [t for t in legal if card in t.split()]
     hand = codes(getattr(observation, "hand", ()))
@@ -67,35 +61,11 @@ def explain(request: bot_pb2.ActRequest, text: str) -> str | None:
         return f"you do not hold {show(card)}; your hand: {shown(hand)}"
     words = text.split()
     verb = words[0].casefold() if len(words) > 1 else ""
-    reason = EXPLAINERS.get(request.game, _no_rule)(observation, card, verb)
+    by_card: Explainer | None = getattr(rules, "explain_card", None)
+    reason = None if by_card is None else by_card(observation, card, verb)
     if reason is not None:
         return reason
     if with_card:  # the card is playable, but not as typed
         return f"{show(card)} can be played as: {', '.join(with_card)}"
     listed = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
     return f"{show(card)} is not legal now; legal: {listed}"
-
-
-def _no_rule(observation: Observation, card: Card, verb: str) -> str | None:
-    return None
-
-
-CALL_EXPLAINERS: dict[str, Callable[[Observation, str], str | None]] = {
-    "bid-euchre": bid_euchre.bid_euchre_call,
-    "baloot": baloot.baloot_call,
-}
-
-ACTION_EXPLAINERS: dict[str, Callable[[Observation, str, Sequence[str]], str | None]] = {
-    "persian-rummy": persian_rummy.persian_rummy,
-    "seep": seep.seep_play,
-    "baloot": baloot.baloot_declare,
-}
-"""Games whose whole typed action matters (several cards, a pile index): asked first,
-with the text and the legal actions' texts."""
-
-EXPLAINERS: dict[str, Explainer] = {
-    "bid-euchre": bid_euchre.bid_euchre,
-    "baloot": baloot.baloot,
-    "bridgette": bridgette.bridgette,
-    "seep": seep.seep,
-}

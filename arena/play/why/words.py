@@ -11,8 +11,13 @@ from arena.v1 import bot_pb2
 
 Card = str
 Observation = Any
-"""A game's observation message (``BidEuchreObservation`` and so on)."""
+"""A game's observation message (the game's field of ``ActRequest.observation``)."""
 Explainer = Callable[[Observation, Card, str], "str | None"]
+"""A game's ``explain_card``: the seat's observation, the card and the verb typed."""
+ActionExplainer = Callable[[Observation, str, Sequence[str]], "str | None"]
+"""A game's ``explain_action``: the observation, the typed text, the legal texts."""
+CallExplainer = Callable[[Observation, str], "str | None"]
+"""A game's ``explain_call``: the observation and a typed line naming no card."""
 
 SUIT_LETTERS = {1: "C", 2: "D", 3: "H", 4: "S"}
 """The proto ``Suit`` enum to card-code letters."""

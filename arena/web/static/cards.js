@@ -5,7 +5,8 @@
 // or setAttribute, never as HTML: bot names are user input.
 //
 // A table is drawn from a "view":
-//   {game, direction, seats: [{seat, team, name}], seat (to act, or null),
+//   {game, direction, per_seat (every seat its own team: scores per seat),
+//    seats: [{seat, team, name}], seat (to act, or null),
 //    scores, faulted: [seat], chosen (seat or -1), said: [text per seat] (optional),
 //    table: {phase, hands: [codes, or null when hidden], held: [count or null],
 //            piles: [{kind, label, cards, seats?, face_down?, count?}], facts, scores_are}}
@@ -139,7 +140,7 @@
     );
     const head = el("div", { class: "seat-head" },
       el("h3", {}, "Seat " + seat + " ", el("span", { class: "name" }, s.name), " ",
-        el("span", { class: "muted" }, (view.game === "bridgette" ? "" : "team " + s.team) + (turn ? " \u2014 to act" : ""))));
+        el("span", { class: "muted" }, (view.per_seat ? "" : "team " + s.team) + (turn ? " \u2014 to act" : ""))));
     // What the seat did last (the live table): beside its name, so the table stays low.
     const said = view.said ? view.said[seat] : null;
     if (said) head.append(el("p", { class: "said", "data-seat": seat, title: said }, said));
@@ -182,7 +183,7 @@
 
   function scores(view) {
     const t = view.table;
-    const perSeat = view.game === "bridgette";
+    const perSeat = !!view.per_seat;
     const table = el("table", { class: "scores", id: "scores" });
     const head = el("tr", {}, el("th", { scope: "col" }, perSeat ? "Seat" : "Team"), el("th", { scope: "col", class: "text" }, "Bots"), el("th", { scope: "col" }, "Score"));
     table.append(el("caption", {}, "Scores: " + t.scores_are), el("thead", {}, head));

@@ -19,6 +19,7 @@
   const seats = root.dataset.seats ? JSON.parse(root.dataset.seats) : null;
   const game = root.dataset.game;
   const direction = root.dataset.direction;
+  const perSeat = root.dataset.perSeat === "true"; // every seat its own team
   const status = document.getElementById("live-status");
   const result = document.getElementById("live-result");
   const app = document.getElementById("live-app");
@@ -189,6 +190,7 @@
       const shownView = {
         game: game,
         direction: direction,
+        per_seat: perSeat,
         seats: seats,
         seat: v.seat,
         scores: v.scores,
@@ -257,7 +259,6 @@
     items.push(item);
     events.push(event);
     if (event.scores && event.scores.length) {
-      const perSeat = game === "bridgette";
       ui.score.textContent = event.scores.map((s, side) => (perSeat && seats ? seats[side].name : teamName(side)) + " " + s).join(" : ");
     }
     schedule();

@@ -137,6 +137,7 @@
     return {
       game: data.game,
       direction: data.direction,
+      per_seat: data.per_seat,
       seats: data.seats,
       seat: frame.seat,
       scores: frame.scores,
@@ -179,7 +180,7 @@
     const r = data.result;
     if (r.end === "forfeit") return "Team " + r.forfeit_team + " forfeits here: scores " + r.scores.join(" : ");
     if (r.end === "no_contest") return "No contest: the referee's decision limit ended the match here.";
-    return "The match is over: " + (r.winner_team === null ? "a draw" : (data.game === "bridgette" ? "seat " : "team ") + r.winner_team + " wins") + ", scores " + r.scores.join(" : ") + ".";
+    return "The match is over: " + (r.winner_team === null ? "a draw" : (data.per_seat ? "seat " : "team ") + r.winner_team + " wins") + ", scores " + r.scores.join(" : ") + ".";
   }
 
   function sentView(frame) {

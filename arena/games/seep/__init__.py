@@ -1,0 +1,10 @@
+"""Seep, whole: the rules (``game``, with ``actions``, ``legal`` and ``position``),
+explanations of illegal moves (``why``), the viewer's table (``table``), the
+environments' pack and action space (``layout``), the OpenSpiel model's facts
+(``openspiel``), its reference page's examples (``docs``) and an example bot (``bot``).
+Importing the package registers the game; the rest of the arena finds the parts through
+``arena.games.registry.part``."""
+
+from arena.games.seep.game import SeepGame
+
+__all__ = ["SeepGame"]

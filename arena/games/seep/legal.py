@@ -1,0 +1,349 @@
+"""Seep's legal plays: the analysis of a floor's loose values (``FloorSums``, cached per
+multiset by ``floor_sums``) and ``Turn``, the plays of one decision clause by clause of
+section 4 of the rules. Part of the engine ``arena.games.seep.game``, which exports these names
+and whose docstring explains the bitmasks.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from arena.games.seep.actions import (
+    ADD_BASE,
+    ALL_VALUES,
+    BREAK_BASE,
+    BREAK_ROOM,
+    BUILD_BASE,
+    CAPTURE_BASE,
+    FULL,
+    HOUSE_BITS,
+    HOUSE_VALUES,
+    MASK_WEIGHT,
+    MAX_SUM,
+    NUM_SEATS,
+    THROW_BASE,
+    VALUE,
+)
+
+if TYPE_CHECKING:
+    from arena.games.seep.plays import SeepPlays
+
+# --- Floor analysis: groups and packable sets as bitmasks over the loose cards ------------
+
+
+class FloorSums:
+    """What a multiset of loose values allows, as bitmasks over the loose cards listed in
+    canonical order (bit i = i-th loose card). Shared by every floor with these values.
+
+    ``groups[t]`` lists every set of loose cards whose values add up to t (1..13). A set
+    is t-packable when it is a union of pairwise disjoint groups of sum t; the empty set
+    is. ``required[t]`` is the mask of the loose cards of value t.
+    """
+
+    __slots__ = (
+        "_capture",
+        "_options",
+        "_packable",
+        "fits",
+        "groups",
+        "required",
+        "sums",
+    )
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        groups: list[list[int]] = [[] for _ in range(MAX_SUM + 1)]
+        count = len(values)
+        stack = [(0, 0, 0)]
+        while stack:
+            start, mask, total = stack.pop()
+            for i in range(start, count):
+                subtotal = total + values[i]
+                if subtotal > MAX_SUM:
+                    break  # values ascend: no later card fits either
+                grown = mask | 1 << i
+                groups[subtotal].append(grown)
+                stack.append((i + 1, grown, subtotal))
+        self.groups = groups
+        sums = sum(1 << t for t in range(MAX_SUM + 1) if groups[t])
+        self.sums = sums
+        """Bit t set when some loose cards add up to t."""
+        self.fits = [((sums << v) | 1 << v) & ~((1 << v) - 1) for v in range(MAX_SUM + 1)]
+        """Per card value v: bit V set when v alone or v plus some loose cards make V."""
+        required = [0] * (MAX_SUM + 1)
+        for i, value in enumerate(values):
+            required[value] |= 1 << i
+        self.required = required
+        self._packable: dict[int, list[int]] = {}
+        self._capture: dict[int, list[int]] = {}
+        self._options: dict[int, list[int]] = {}
+
+    def packable(self, t: int) -> list[int]:
+        found = self._packable.get(t)
+        if found is None:
+            unions = {0}
+            for group in self.groups[t]:
+                unions.update([u | group for u in unions if not u & group])
+            found = self._packable[t] = list(unions)
+        return found
+
+    def captures(self, value: int) -> list[int]:
+        """Maximal captures for a card of ``value``: value-packable sets that every group
+        of that sum meets (nothing left may add up to the card). ``[0]`` when nothing sums
+        to ``value``."""
+        found = self._capture.get(value)
+        if found is None:
+            groups = self.groups[value]
+            found = self._capture[value] = [
+                s for s in self.packable(value) if all(s & g for g in groups)
+            ]
+        return found
+
+    def options(self, target: int, short: int) -> list[int]:
+        """Sets S such that a hand card worth ``target - short`` plus S is target-packable
+        and S holds every loose card of value ``target``: a group of sum ``short`` (none
+        when ``short`` is 0) plus a target-packable set. May include the empty set."""
+        key = target * 16 + short
+        found = self._options.get(key)
+        if found is None:
+            need = self.required[target]
+            packs = [p for p in self.packable(target) if p & need == need]
+            if short:
+                found = list({g | p for g in self.groups[short] for p in packs if not g & p})
+            else:
+                found = packs
+            self._options[key] = found
+        return found
+
+
+_FLOOR_CACHE_SIZE = 4096
+"""Floors kept analysed, the least recently used dropped first. Each costs 2.5 KB and
+more as its options are asked for, so a referee playing Seep for hours held tens of MB
+in an unbounded cache (``bench.referee_memory``); the floors a match revisits are its own
+few, which a small cache keeps."""
+
+
+@lru_cache(maxsize=_FLOOR_CACHE_SIZE)
+def floor_sums(values: tuple[int, ...]) -> FloorSums:
+    """The analysis of a multiset of loose values (ascending), cached: every floor with
+    these values shares it (``floor_sums.cache_clear()`` empties the cache)."""
+    return FloorSums(values)
+
+
+# --- Legal plays: section 4, one helper per clause ------------------------------------------
+
+HOUSES_IN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(value for value in HOUSE_VALUES if bits >> (value - 9) & 1) for bits in range(32)
+)
+"""The house values in a set of them, ascending, indexed by the set's bits 9..13 (``>> 9``)."""
+
+
+BIG_FLOOR = 6
+"""Above this many loose cards, ``Turn.ids`` reads card masks from byte tables."""
+
+
+def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
+    """The card mask ``M`` of every subset of the first 8 loose cards, and of the next 8."""
+    tables = []
+    for part in (loose[:8], loose[8:16]):
+        table = [0]
+        for card in part:
+            weight = MASK_WEIGHT[card]
+            table += [m + weight for m in table]
+        tables.append(table)
+    return tables[0], tables[1]
+
+
+class Turn:
+    """The legal plays of one decision, clause by clause of section 4 of the rules.
+
+    Made once per decision from the state. Sets of values are bitmasks (bit V for value
+    V); sets of loose cards are masks over the loose list (bit i for the i-th loose card),
+    as ``FloorSums`` gives them. ``plays_of(v)`` lists what a card of value v may do, as
+    ids without the card's part; each clause is a method below, named after the play.
+    """
+
+    __slots__ = (
+        "_loose",
+        "_tables",
+        "breakable",
+        "capturers",
+        "floor",
+        "held",
+        "held_twice",
+        "own",
+        "partners",
+        "reach",
+        "retained",
+        "standing",
+        "takers",
+        "throwers",
+        "unbuilt",
+    )
+
+    def __init__(self, state: SeepPlays) -> None:
+        seat = state.current
+        me, partner = 1 << seat, 1 << ((seat + 2) % NUM_SEATS)
+        held = held_twice = 0
+        for card in state.hands[seat]:
+            bit = 1 << VALUE[card]
+            held_twice |= held & bit
+            held |= bit
+        self.held = held  # values the mover holds
+        self.held_twice = held_twice  # values he holds two or more cards of
+        standing = own = partners = breakable = 0
+        for value, house in state.houses.items():
+            bit = 1 << value
+            standing |= bit
+            if house.owners & me:
+                own |= bit
+            else:
+                if house.owners & partner:
+                    partners |= bit  # his partner's, not his
+                if house.total == value:
+                    breakable |= bit  # ordinary and not his
+        self.standing = standing  # every house
+        self.own = own  # the houses he owns
+        self.partners = partners
+        self.breakable = breakable
+        self.unbuilt = HOUSE_BITS & ~standing  # values a new house may take
+        self.takers = ALL_VALUES  # values whose cards may capture or be thrown
+        if state.play_number == 0:  # section 5: the opening uses the bid value
+            assert state.bid is not None
+            self.unbuilt &= 1 << state.bid
+            self.takers = 1 << state.bid
+        loose = state.loose
+        values = tuple(map(VALUE.__getitem__, loose))
+        self.floor = floor_sums(values)
+        self._loose = loose
+        self._tables: tuple[list[int], list[int]] | None = None
+        self.capturers = self.capturing_values()
+        self.throwers = self.throwing_values()
+        self.retained = self.retained_values()
+        self.reach = (held | partners) & (self.unbuilt | standing)
+        """House values a card might make or join: free or standing, and held by the
+        mover or his partner's house (a first sieve for ``may_house``)."""
+
+    def plays_of(self, v: int) -> list[int]:
+        """Every legal play of a card of value v, in kind order, as ids without the card.
+
+        A card captures or is thrown, never both (it is thrown only when it cannot
+        capture); it may also build, add or break, unless retention holds it back.
+        """
+        bit = 1 << v
+        housing = not self.retained & bit and self.may_house(v)
+        if self.throwers & bit and not housing:
+            return [THROW_BASE]  # the most common case: a card that can only be thrown
+        plays = self.ids(CAPTURE_BASE, self.capture_sets(v)) if self.capturers & bit else []
+        if housing:
+            kept = self.held_after(v)
+            for value in HOUSES_IN[self.build_values(v, kept) >> 9]:
+                plays += self.ids(BUILD_BASE[value], self.build_sets(v, value))
+            for value in HOUSES_IN[self.add_values(v, kept) >> 9]:
+                plays += self.ids(ADD_BASE[value], self.floor.options(value, value - v))
+            for house in HOUSES_IN[self.break_values(v, kept) >> 9]:
+                plays += self.ids(BREAK_BASE[house], self.floor.options(house + v, 0))
+        if self.throwers & bit:
+            plays.append(THROW_BASE)
+        return plays
+
+    # -- what the mover holds and owns -------------------------------------------------------
+
+    def held_after(self, v: int) -> int:
+        """The values the mover still holds once a card of value v has left his hand."""
+        bit = 1 << v
+        return (self.held & ~bit) | (self.held_twice & bit)
+
+    def retained_values(self) -> int:
+        """Retention: the values of the houses the mover owns of which he holds one card
+        only. That last card may only capture, which takes the house and ends the duty;
+        any other play would leave him owning a house whose value he no longer holds (a
+        card of the value cannot be thrown anyway while its house stands). A card of
+        another value leaves all his houses safe."""
+        return self.own & ~self.held_twice
+
+    # -- CAPTURE and THROW (and section 5's opening) -----------------------------------------
+
+    def capturing_values(self) -> int:
+        """The values whose cards capture: a house of the value stands or some loose cards
+        add up to it; on the opening (section 5) only the bid value captures or throws."""
+        return self.takers & (self.standing | self.floor.sums)
+
+    def throwing_values(self) -> int:
+        """THROW: the values whose cards are thrown, those that cannot capture (no house of
+        the value and no loose cards adding up to it); on the opening only the bid value."""
+        return self.takers & ~(self.standing | self.floor.sums)
+
+    def capture_sets(self, v: int) -> list[int]:
+        """CAPTURE with a card of value v (one of ``capturing_values``): every set S of
+        loose cards that is v-packable and leaves no loose cards adding up to v (the
+        capture is maximal). S is empty only when nothing adds up to v, and then the house
+        of value v stands: every capture by v takes it along."""
+        return self.floor.captures(v)
+
+    # -- BUILD, ADD and BREAK ----------------------------------------------------------------
+
+    def may_house(self, v: int) -> bool:
+        """A quick test that spares most cards the three below: false when a card of
+        value v can neither BUILD, nor ADD, nor BREAK, because v alone or with loose cards
+        makes no value that is free or standing and that the mover holds or his partner
+        has a house of, and no house may be broken by him."""
+        return bool(self.floor.fits[v] & self.reach or self.breakable)
+
+    def build_values(self, v: int, kept: int) -> int:
+        """BUILD with a card of value v: values V of 9..13 with no house yet (the opening:
+        the bid only) that v alone or v with loose cards can make, and that the mover
+        still holds after the play (nobody builds for his partner)."""
+        return self.unbuilt & self.floor.fits[v] & kept
+
+    def build_sets(self, v: int, value: int) -> list[int]:
+        """BUILD's loose cards S for a house of ``value`` and a card of value v: S is not
+        empty, the card and S are ``value``-packable (beside the card's own group, S may
+        hold further groups), and S holds every loose card of that value."""
+        sets = self.floor.options(value, value - v)
+        return sets if value != v else [s for s in sets if s]
+
+    def add_values(self, v: int, kept: int) -> int:
+        """ADD with a card of value v to a standing house of value V, ordinary or cemented,
+        that v alone or v with loose cards can make. Allowed to its owner (the retention
+        check keeps a V in his hand, so V is kept), to his partner without a V, and to an
+        opponent only if he still holds a V after the play (he then joins the owners).
+        The loose cards are ``FloorSums.options(V, V - v)``: empty only when v is V."""
+        return self.standing & self.floor.fits[v] & (kept | self.partners)
+
+    def break_values(self, v: int, kept: int) -> int:
+        """BREAK with a card of value v: ordinary houses of value W that the mover does not
+        own (his partner's or an opponent's; cemented houses never break), with W + v at
+        most 13, when he still holds a card of W + v after the play. The loose cards are
+        any (W + v)-packable set holding every loose card of W + v:
+        ``FloorSums.options(W + v, 0)``, which may be empty."""
+        return self.breakable & (kept >> v) & BREAK_ROOM[v]
+
+    # -- ids ---------------------------------------------------------------------------------
+
+    def ids(self, base: int, sets: list[int]) -> list[int]:
+        """``base`` (kind and slot) plus the rank part of the id of each set of loose cards,
+        by the closed form of the module docstring. The card mask ``M`` of a set is summed
+        card by card on a small floor; on a big one (where the lists are long) it comes
+        from two byte tables, the masks of every subset of the first 8 loose cards and of
+        the next 8, made at the first use."""
+        loose = self._loose
+        tables = self._tables
+        if tables is None and len(loose) > BIG_FLOOR:
+            tables = self._tables = _mask_tables(loose)
+        found = []
+        for s in sets:
+            if not s:
+                found.append(base)  # the empty set's rank is 0
+                continue
+            if tables is not None:
+                m = tables[0][s & 255] + tables[1][s >> 8]
+            else:
+                m = 0
+                rest = s
+                while rest:
+                    low = rest & -rest
+                    m += MASK_WEIGHT[loose[low.bit_length() - 1]]
+                    rest ^= low
+            found.append(base + FULL + s.bit_count() - m - (m & -m))
+        return found
