@@ -21,6 +21,30 @@ settings.register_profile("default", max_examples=200)
 settings.register_profile("thorough", max_examples=1000)
 settings.load_profile("default")
 
+TESTS = Path(__file__).resolve().parent
+HEAVY = frozenset(
+    {
+        "test_demo.py",
+        "docs/test_getting_started.py",
+        "referee/test_load.py",
+        "tournament/test_infrastructure_faults.py",
+        "tournament/test_recovery.py",
+        "tournament/test_soak.py",
+        "web/test_live.py",
+    }
+)
+"""Test modules that load the whole machine with processes on deadlines (a demo, a soak,
+64 matches at once, paced matches watched in a browser). ``make test`` runs the suite on
+two workers (pytest-xdist, ``--dist loadgroup``), each module whole on one; these share
+one worker, one after another, so no two of them compete for the cores."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.relative_to(TESTS).as_posix() in HEAVY:
+            item.add_marker(pytest.mark.xdist_group("heavy"))
+
 
 @pytest.fixture(scope="session")
 def local_redis() -> Iterator[LocalRedis]:

@@ -113,6 +113,23 @@ def default_root() -> Path:
     return state_root() / "sandboxes"
 
 
+MAX_SOCKET_PATH = 107
+"""Bytes of a unix socket's path (``sun_path`` less its terminating zero)."""
+
+
+def _check_socket_fits(root: Path) -> None:
+    """Refuse a state directory so deep that a bot's socket under it could not be bound:
+    the bot would start and never be reached, and the error would name neither."""
+    longest = root / f"sandbox-{os.getpid()}-{'x' * 8}" / "run" / "bot.sock"
+    size = len(os.fsencode(longest))
+    if size > MAX_SOCKET_PATH:
+        raise SandboxError(
+            f"sandbox state directory {root} is too deep: a bot's socket under it takes "
+            f"{size} bytes and a unix socket's path at most {MAX_SOCKET_PATH}; use a "
+            "shorter directory"
+        )
+
+
 class _UidLease:
     """A sandbox user id, held through a lock file so that no two sandboxes on this host
     share one, whichever process started them. The lock files live in a directory of
@@ -172,6 +189,7 @@ class Sandbox:
         Uncontained if this host cannot give it a cgroup and that was not allowed."""
         limits = limits or Limits()
         root = private_directory(root or default_root())
+        _check_socket_fits(root)
         uid = _UidLease(root / "uids") if os.geteuid() == 0 else None
         workdir = Path(tempfile.mkdtemp(prefix=f"sandbox-{os.getpid()}-", dir=root))
         info, info_w = os.pipe()

@@ -22,7 +22,13 @@ from arena.hosting.private import UnsafeDirectory, private_directory
 from arena.hosting.runtimes import RuntimeUnavailable, runtime
 from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained, sweep
 from arena.referee.hosted import Hosting
-from tests.support.sandbox import assert_at_chance, channel_package, decoded, hello
+from tests.support.sandbox import (
+    assert_at_chance,
+    channel_package,
+    decoded,
+    hello,
+    short_directory,
+)
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 AS_ROOT = os.geteuid() == 0
@@ -178,12 +184,22 @@ def test_the_processes_of_a_box_share_one_memory_limit(tmp_path: Path) -> None:
 def test_a_lock_file_planted_as_a_link_is_not_followed(tmp_path: Path) -> None:
     victim = tmp_path / "victim"
     victim.write_text("root's own\n")
-    root = private_directory(tmp_path / "state")
-    private_directory(root / "uids")
-    (root / "uids" / "61000.lock").symlink_to(victim)
-    report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=root)
+    with short_directory() as short:
+        root = private_directory(short / "state")
+        private_directory(root / "uids")
+        (root / "uids" / "61000.lock").symlink_to(victim)
+        report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=root)
     assert victim.read_text() == "root's own\n"
     assert report["host_uid_map"][1] != "61000"  # type: ignore[index]
+
+
+def test_a_state_directory_too_deep_for_a_socket_is_refused_before_any_bot_starts(
+    tmp_path: Path,
+) -> None:
+    deep = private_directory(tmp_path / ("d" * 80))
+    with pytest.raises(SandboxError, match=r"too deep: a bot's socket under it takes \d+ bytes"):
+        serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=deep)
+    assert not [p for p in deep.iterdir() if p.name.startswith("sandbox-")]
 
 
 def test_a_state_directory_that_another_user_could_touch_is_refused(tmp_path: Path) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -91,3 +93,15 @@ def processes_of(hosting_dir: Path) -> list[int]:
         found |= children
         grown = bool(children)
     return sorted(found)
+
+
+@contextlib.contextmanager
+def short_directory() -> Iterator[Path]:
+    """A fresh directory with a short path, removed after: a sandbox's socket lies deep
+    under its state directory and must fit a unix socket's 107 bytes, which pytest's
+    temporary directories (one level deeper per worker under xdist) can outgrow."""
+    made = Path(tempfile.mkdtemp(prefix="ca-", dir="/tmp"))
+    try:
+        yield made
+    finally:
+        shutil.rmtree(made, ignore_errors=True)

@@ -52,6 +52,8 @@ def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> I
             real.arena.start_bot(name, "paced", "--delay-ms", "4")
         for name in ("slow-a", "slow-b"):  # for the games of a few hundred decisions
             real.arena.start_bot(name, "paced", "--delay-ms", "25")
+        for name in ("slower-a", "slower-b"):  # for a game of a few dozen
+            real.arena.start_bot(name, "paced", "--delay-ms", "120")
         tournament = real.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
         yield Live(real.arena, tournament, web)
 
@@ -240,10 +242,11 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
 # ---- The table as the public sees it --------------------------------------------------
 
 GAMES = ["seep", "bid-euchre", "bridgette", "persian-rummy", "baloot"]
-PACE = {"bid-euchre": "paced"}
+PACE = {"bid-euchre": "paced", "seep": "slower"}
 """Which bots play each game's live match: paced (4 ms a decision) for Bid Euchre's
-thousands of decisions, slow (25 ms) for the games of a few hundred, so that every match
-is still being played when the browser opens it and for a while after."""
+thousands of decisions, slower (120 ms) for Seep's deal of about fifty, slow (25 ms) for
+the games of a few hundred, so that every match is still being played when the browser
+opens it, on a loaded machine too, and for a while after."""
 
 
 def seats_json(game: str, names: Sequence[str] = ("a", "b")) -> list[dict[str, Any]]:
