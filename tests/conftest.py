@@ -25,16 +25,13 @@ TESTS = Path(__file__).resolve().parent
 HEAVY = frozenset(
     {
         "test_demo.py",
-        "docs/test_getting_started.py",
         "referee/test_load.py",
-        "tournament/test_infrastructure_faults.py",
-        "tournament/test_recovery.py",
         "tournament/test_soak.py",
         "web/test_live.py",
     }
 )
-"""Test modules that load the whole machine with processes on deadlines (a demo, a soak,
-64 matches at once, paced matches watched in a browser). ``make test`` runs the suite on
+"""Test modules that load the whole machine with processes on deadlines (the demo, the
+soak, 64 matches at once, paced matches watched in a browser). ``make test`` runs the suite on
 two workers (pytest-xdist, ``--dist loadgroup``), each module whole on one; these share
 one worker, one after another, so no two of them compete for the cores."""
 

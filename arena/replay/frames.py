@@ -27,7 +27,7 @@ from google.protobuf import json_format
 from arena import wire_bytes
 from arena.games import State, get_game
 from arena.replay.record import FORMAT, HAND_END_KINDS, VERSION, seat_token
-from arena.replay.tables import PLAY_DIRECTION, table
+from arena.replay.tables import play_direction, table
 from arena.replay.verify import ReplayMismatch, verify_replay
 from arena.v1 import bot_pb2
 
@@ -126,7 +126,7 @@ def build(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> Built:
         "teams": info.num_teams,
         # Every seat its own team: the viewer counts scores and the winner per seat.
         "per_seat": info.num_teams == info.num_seats,
-        "direction": PLAY_DIRECTION[info.name],
+        "direction": play_direction(info.name),
         "seats": seats,
         "hands": walk.hands,
         # Faults while greeting the bots, before any hand: the match never started.

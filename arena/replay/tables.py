@@ -38,19 +38,17 @@ Every card of the pack is in a hand or a pile at every point of a match, which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields, is_dataclass
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
-from arena.games import State, UnknownGameError, game_names
+from arena.games import State, UnknownGameError
 from arena.games.registry import part
 from arena.games.tricks import PlayedCard, Trick
 
 Table = dict[str, Any]
 Pile = dict[str, Any]
-
-T = TypeVar("T")
 
 
 def table_part(game: str) -> ModuleType | None:
@@ -62,30 +60,6 @@ def table_part(game: str) -> ModuleType | None:
         return None
 
 
-class _ByGame(Mapping[str, T]):
-    """A fact of each game's table part, by game name: the games with a table."""
-
-    def __init__(self, read: Callable[[ModuleType], T]) -> None:
-        self._read = read
-
-    def __getitem__(self, game: str) -> T:
-        found = table_part(game)
-        if found is None:
-            raise KeyError(game)
-        return self._read(found)
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name in game_names() if table_part(name) is not None)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-DECK_SIZES: Mapping[str, int] = _ByGame(lambda found: int(found.DECK_SIZE))
-"""Cards in each game's pack: what the hands and piles of a table add up to (with its
-default options; an option may add cards, see ``deck_size``)."""
-
-
 def deck_size(game: str, options: dict[str, Any] | None = None) -> int:
     """Cards in the pack of a match of ``game`` played with these options."""
     found = table_part(game)
@@ -94,10 +68,12 @@ def deck_size(game: str, options: dict[str, Any] | None = None) -> int:
     return int(found.deck_size(options or {}))
 
 
-PLAY_DIRECTION: Mapping[str, str] = _ByGame(lambda found: str(found.PLAY_DIRECTION))
-"""Which way play passes from seat s to s+1 in each game (every engine numbers seats in
-its order of play), so the viewer can seat each bot where a player of the game would
-sit."""
+def play_direction(game: str) -> str | None:
+    """Which way play passes from seat s to s+1 in ``game`` (every engine numbers seats
+    in its order of play), so the viewer can seat each bot where a player of the game
+    would sit; None for a game with no table."""
+    found = table_part(game)
+    return None if found is None else str(found.PLAY_DIRECTION)
 
 
 def table(state: State) -> Table:

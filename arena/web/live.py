@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from google.protobuf import json_format
 
 from arena.games import UnknownGameError, get_game
-from arena.replay.tables import PLAY_DIRECTION
+from arena.replay.tables import play_direction
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web.errors import HttpError
 from arena.web.pages import (
@@ -126,7 +126,7 @@ def seats_of(game: str, entries: Sequence[str]) -> list[dict[str, object]] | Non
         info = get_game(game).info
     except UnknownGameError:
         return None
-    if len(entries) != info.num_teams or game not in PLAY_DIRECTION:
+    if len(entries) != info.num_teams or play_direction(game) is None:
         return None
     return [
         {"seat": seat, "team": team, "name": entries[team]}
@@ -175,7 +175,7 @@ def follow_page(
         if seats is not None:
             attrs += (
                 f' data-seats="{esc(json.dumps(seats))}"'
-                f' data-direction="{esc(PLAY_DIRECTION[game])}"'
+                f' data-direction="{esc(play_direction(game) or "")}"'
                 # Every seat its own team: scores count per seat.
                 f' data-per-seat="{json.dumps(len(seats) == len({s["team"] for s in seats}))}"'
             )

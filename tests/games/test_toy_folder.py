@@ -94,8 +94,8 @@ def test_the_random_bot_reads_a_packed_observation(toy: ToyGame) -> None:
 
 def test_the_viewer_and_the_live_page_draw_the_table(toy: ToyGame) -> None:
     assert tables.has_table(NAME)
-    assert tables.PLAY_DIRECTION[NAME] == "facing"
-    assert tables.DECK_SIZES[NAME] == tables.deck_size(NAME) == len(CARDS)
+    assert tables.play_direction(NAME) == "facing"
+    assert tables.deck_size(NAME) == len(CARDS)
     state = toy.new_state(4, {"hands": 2})
     policy = random.Random(4)
     while True:
