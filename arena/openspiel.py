@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -64,6 +65,7 @@ def short_name(game: str) -> str:
     return PREFIX + game.replace("-", "_")
 
 
+@cache
 def _facts(game: str) -> ModuleType:
     """The game's ``openspiel`` part: ``NUM_DISTINCT_ACTIONS`` for ids OpenSpiel can
     count, or ``MAX_LEGAL`` for ordinal actions; ``resample`` where the game has one."""

@@ -199,29 +199,27 @@ def observation_of(request: bot_pb2.ActRequest) -> Message | None:
     """The typed observation a request carries, unpacked from ``other`` for a game whose
     messages its folder declares; None when it carries none, or a packed one of a game
     not registered here (or of another type than its folder declares)."""
-    which = request.WhichOneof("observation")
-    if which is None:
-        return None
-    if which != OTHER:
-        held: Message = getattr(request, which)
-        return held
-    try:
-        return _unpack(request.other, observation_message(request.game))
-    except (UnknownGameError, LookupError):
-        return None
+    return _typed(request, "observation", lambda: observation_message(request.game))
 
 
 def payload_of(game_name: str, action: bot_pb2.LegalAction) -> Message | None:
     """The typed payload of a legal action of ``game_name``, unpacked as
     ``observation_of`` unpacks an observation."""
-    which = action.WhichOneof("payload")
+    return _typed(action, "payload", lambda: payload_message(game_name))
+
+
+def _typed(
+    holder: Message, oneof: str, declared: Callable[[], _descriptor.Descriptor]
+) -> Message | None:
+    which = holder.WhichOneof(oneof)
     if which is None:
         return None
     if which != OTHER:
-        held: Message = getattr(action, which)
+        held: Message = getattr(holder, which)
         return held
+    box: any_pb2.Any = getattr(holder, OTHER)
     try:
-        return _unpack(action.other, payload_message(game_name))
+        return _unpack(box, declared())
     except (UnknownGameError, LookupError):
         return None
 

@@ -20,13 +20,18 @@ from arena.store import BotRegistry, RegisteredBot, TournamentStore, keys
 from arena.store.migrate import BOTS, HOSTED_VERSIONS, RESULTS, SPECS, Versioned, migrate, upgrade
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.results import VERSION, MatchResult
-from arena.store.tournaments import FINISHED
 from arena.tournament.fair_play import TRUSTED
 from arena.tournament.spec import SPEC_VERSION, TournamentPlan
 from arena.v1 import arena_pb2
 from tests.api.hosted import HostedApi, start_api
 from tests.records import result, spec
-from tests.support.old_records import FIRST_RESULT, FIRST_SPEC, STORED_RESULT, STORED_SPEC
+from tests.support.old_records import (
+    FIRST_RESULT,
+    FIRST_SPEC,
+    STORED_RESULT,
+    STORED_SPEC,
+    store_old_tournament,
+)
 
 
 def migrated(record: Versioned, data: dict[str, Any]) -> dict[str, Any]:
@@ -243,16 +248,7 @@ def test_a_tournament_stored_before_versions_is_read_by_the_api_and_the_ratings_
     and its results, and rates them, exactly as it does the same records written today."""
     client = api.redis
     old, new = "t0123456789ab", "t0123456789cd"
-    client.hset(
-        keys.tournament(old),
-        mapping={"spec": json.dumps(FIRST_SPEC), "games": '["seep"]', "state": FINISHED,
-                 "created_at": "1796132600.0", "total": 2},
-    )  # fmt: skip
-    client.zadd(keys.tournaments(), {old: 1796132600000})
-    for n, stored in enumerate((STORED_RESULT, FIRST_RESULT)):
-        match_id = f"{old}-seep-{n}-0-a"
-        raw = {**stored, "match_id": match_id, "tournament_id": old}
-        client.hset(keys.results(old), match_id, json.dumps(raw))
+    store_old_tournament(client, old, FIRST_SPEC, [STORED_RESULT, FIRST_RESULT])
     with pytest.raises(grpc.RpcError) as refused:  # an earlier build's spec, until migrated
         api.stub.GetTournament(arena_pb2.GetTournamentRequest(id=old))
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -74,7 +75,15 @@ def test_each_game_has_every_part(game: str, kind: str) -> None:
     assert part(game, kind) is not None, f"arena/games/{game.replace('-', '_')}/{kind}.py"
 
 
-def test_a_missing_part_is_none_but_a_broken_one_raises(tmp_path: Path) -> None:
+def test_a_missing_part_is_none_but_one_that_fails_to_import_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert part("seep", "no_such_part") is None
-    with pytest.raises(ModuleNotFoundError):
-        part("seep", "no_such_package.inner")
+    assert part("seep", "why") is not None
+
+    def lacks_a_dependency(name: str) -> ModuleType:
+        raise ModuleNotFoundError("No module named 'absent'", name="absent")
+
+    monkeypatch.setattr("importlib.import_module", lacks_a_dependency)
+    with pytest.raises(ModuleNotFoundError, match="absent"):
+        part("seep", "why")

@@ -21,7 +21,6 @@ from arena.records import StaleRecord
 from arena.store import BotRegistry, TournamentStore, keys
 from arena.store.migrate import migrate
 from arena.store.packages import PackageStore
-from arena.store.tournaments import FINISHED
 from arena.tournament.fair_play import TRUSTED
 from tests.support.database import next_database
 from tests.support.old_records import (
@@ -34,6 +33,7 @@ from tests.support.old_records import (
     SEALED_SPEC_V2,
     STORED_RESULT,
     STORED_SPEC,
+    store_old_tournament,
 )
 
 OLD, MIDDLE, SEALED = "t0123456789ab", "t0123456789cd", "t0123456789ef"
@@ -64,18 +64,14 @@ def client(url: str) -> Iterator[redis.Redis]:
 
 def store_old_shapes(client: redis.Redis) -> None:
     """One of each shape earlier builds stored, as they stored it."""
-    for tournament_id, spec in ((OLD, FIRST_SPEC), (MIDDLE, STORED_SPEC), (SEALED, SEALED_SPEC_V2)):
-        client.hset(
-            keys.tournament(tournament_id),
-            mapping={"spec": json.dumps(spec), "games": '["seep"]', "state": FINISHED,
-                     "created_at": "1796132600.0", "total": 2},
-        )  # fmt: skip
-        client.zadd(keys.tournaments(), {tournament_id: 1796132600000})
-    for n, stored in enumerate((STORED_RESULT, FIRST_RESULT)):
-        match_id = f"{OLD}-seep-{n}-0-a"
-        raw = {**stored, "match_id": match_id, "tournament_id": OLD}
-        client.hset(keys.results(OLD), match_id, json.dumps(raw))
-        client.rpush(keys.finished(OLD), match_id)
+    olds = {
+        OLD: (FIRST_SPEC, [STORED_RESULT, FIRST_RESULT]),
+        MIDDLE: (STORED_SPEC, []),
+        SEALED: (SEALED_SPEC_V2, []),
+    }
+    for tournament_id, (spec, results) in olds.items():
+        for match_id in store_old_tournament(client, tournament_id, spec, results):
+            client.rpush(keys.finished(tournament_id), match_id)
     client.set(keys.results_version(), 2)
     client.hset(keys.bots(), "house", json.dumps(FIRST_BOT))
     client.hset(keys.hosted("rand"), "v2", json.dumps(FIRST_HOSTED))

@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import redis
+
+from arena.store import keys
+from arena.store.tournaments import FINISHED
 
 # A result exactly as the worker stored it before records had versions (its 25 keys).
 STORED_RESULT: dict[str, Any] = {
@@ -132,3 +138,24 @@ FIRST_BOARD: dict[str, Any] = {
     "draw_elo": 0.0,
     "matches": 2,
 }  # fmt: skip
+
+
+def store_old_tournament(
+    client: redis.Redis, tournament_id: str, spec: dict[str, Any], results: list[dict[str, Any]]
+) -> list[str]:
+    """A finished Seep tournament of ``spec`` and ``results`` as an earlier build stored
+    it: its hash, its place in the list of tournaments, and each result under its match
+    id (``<tournament>-seep-<n>-0-a``). Returns the match ids."""
+    client.hset(
+        keys.tournament(tournament_id),
+        mapping={"spec": json.dumps(spec), "games": '["seep"]', "state": FINISHED,
+                 "created_at": "1796132600.0", "total": 2},
+    )  # fmt: skip
+    client.zadd(keys.tournaments(), {tournament_id: 1796132600000})
+    match_ids = []
+    for n, stored in enumerate(results):
+        match_id = f"{tournament_id}-seep-{n}-0-a"
+        raw = {**stored, "match_id": match_id, "tournament_id": tournament_id}
+        client.hset(keys.results(tournament_id), match_id, json.dumps(raw))
+        match_ids.append(match_id)
+    return match_ids
