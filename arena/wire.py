@@ -21,7 +21,6 @@ declares its messages in its folder's ``messages`` part, ``OBSERVATION`` and ``A
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable
 from datetime import timedelta
 from functools import cache, lru_cache
@@ -34,6 +33,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from arena.games.api import Game, State, UnknownGameError
 from arena.games.registry import part
+from arena.recent import Recent
 from arena.v1 import bot_pb2, cards_pb2, referee_pb2
 
 _FD = _descriptor.FieldDescriptor
@@ -248,18 +248,14 @@ class LegalActionCache(Generic[Converted]):
     """Legal actions in a wire form, ``convert(state, action)`` made at an action's first
     use and kept by game and id: an id means the same action for the whole game (the
     engine contract), so any state of the game converts it alike and the result never
-    changes (an ``lru_cache`` would key on the state too). Keeps ``size`` actions and
-    drops the oldest first, one at a time. A hit is one lookup in the C ``OrderedDict``:
-    moving it to the end as well (least recently used order) would cost every request
-    more than converting a common action again after a cache's worth of new ones. Threads
-    may share one: each step is one call into the ``OrderedDict``."""
+    changes (an ``lru_cache`` would key on the state too). Keeps ``size`` actions, the
+    oldest dropped first (``arena.recent.Recent``)."""
 
     def __init__(
         self, convert: Callable[[State, int], Converted], size: int = LEGAL_ACTION_CACHE_SIZE
     ) -> None:
         self._convert = convert
-        self._size = size
-        self._kept: OrderedDict[tuple[str, int], Converted] = OrderedDict()
+        self._kept: Recent[tuple[str, int], Converted] = Recent(size)
 
     def get(self, state: State, action: int) -> Converted:
         """``action`` converted, from the cache or made now and kept."""
@@ -267,9 +263,7 @@ class LegalActionCache(Generic[Converted]):
         kept = self._kept
         found = kept.get(key)
         if found is None:
-            found = kept[key] = self._convert(state, action)
-            if len(kept) > self._size:
-                kept.popitem(last=False)
+            found = kept.keep(key, self._convert(state, action))
         return found
 
 

@@ -26,6 +26,7 @@ from google.protobuf import descriptor as _descriptor
 
 from arena import wire
 from arena.games.api import State
+from arena.recent import Recent
 from arena.v1 import bot_pb2
 
 _FD = _descriptor.FieldDescriptor
@@ -67,20 +68,16 @@ def _delimited(data: bytes) -> bytes:
     return _varint(len(data)) + data
 
 
-class _Memo(dict[Any, bytes]):
+class _Memo(Recent[Any, bytes]):
     """Encoded pieces by value. A hit is a dict lookup in C (use ``memo.__getitem__``);
-    a miss encodes and stores; a full memo starts afresh."""
+    a miss encodes and keeps the piece (``Recent``: the oldest goes first)."""
 
     def __init__(self, piece: Encoder, size: int = 4096) -> None:
-        super().__init__()
+        super().__init__(size)
         self.piece = piece
-        self.size = size
 
     def __missing__(self, value: Any) -> bytes:
-        if len(self) >= self.size:
-            self.clear()
-        encoded = self[value] = self.piece(value)
-        return encoded
+        return self.keep(value, self.piece(value))
 
 
 def _hashable_or_not(memo: _Memo) -> Encoder:
@@ -145,17 +142,13 @@ def _by_identity(piece: Encoder) -> Encoder:
     """Caches ``piece`` by the value's identity. Engines keep their frozen values and
     hand the same objects to every observation, and an identity lookup costs less than
     hashing a nested tuple. The cache holds each value, so no id is reused meanwhile."""
-    cache: dict[int, tuple[Any, bytes]] = {}
+    kept: Recent[int, tuple[Any, bytes]] = Recent(4096)
 
     def lookup(value: Any) -> bytes:
-        hit = cache.get(id(value))
+        hit = kept.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]
-        if len(cache) >= 4096:
-            cache.clear()
-        encoded = piece(value)
-        cache[id(value)] = (value, encoded)
-        return encoded
+        return kept.keep(id(value), (value, piece(value)))[1]
 
     return lookup
 
@@ -174,7 +167,7 @@ def _growing(element: Encoder) -> Encoder:
     or tricks keep their first object while they grow, and every match has its own, so
     matches played at once do not evict each other. Tuple comparison checks identity
     first, so confirming the prefix is cheap."""
-    memo: dict[int, tuple[Any, tuple[Any, ...], bytes]] = {}
+    memo: Recent[int, tuple[Any, tuple[Any, ...], bytes]] = Recent(GROWING_MEMO_SIZE)
 
     def encode(values: Any) -> bytes:
         values = tuple(values)  # a tuple gives itself back
@@ -185,10 +178,8 @@ def _growing(element: Encoder) -> Encoder:
                 return hit[2]
             encoded = hit[2] + b"".join(map(element, values[len(hit[1]) :]))
         else:
-            if len(memo) >= GROWING_MEMO_SIZE:
-                memo.clear()
             encoded = b"".join(map(element, values))
-        memo[id(first)] = (first, values, encoded)  # one object: threads see all or nothing
+        memo.keep(id(first), (first, values, encoded))  # one object: threads see all or nothing
         return encoded
 
     return encode

@@ -28,7 +28,7 @@ from celery import Task
 
 from arena import wire
 from arena.games import get_game
-from arena.referee.faults import KIND_NAMES
+from arena.match_rules.faults import KIND_NAMES
 from arena.replay.match_log import encode
 from arena.replay.verify import end_name
 from arena.store import TournamentRecord, TournamentStore

@@ -31,8 +31,11 @@ def serve(args: argparse.Namespace) -> None:
     kwargs: dict[str, Any] = {}
     if factory in (RandomBot, ChaosBot, PacedBot):
         kwargs["seed"] = args.seed
+    if args.pace_file is not None and factory is not PacedBot:
+        raise UsageError("--pace-file is for the paced bot only")
     if factory is PacedBot:
         kwargs["delay_ms"] = 50 if args.delay_ms is None else args.delay_ms
+        kwargs["pace_file"] = args.pace_file
     if factory is ChaosBot:
         kwargs.update(mode=args.mode or "hang", after=args.after, delay_ms=args.delay_ms or 0)
     try:
@@ -185,8 +188,8 @@ def check(args: argparse.Namespace) -> None:
     import asyncio
     import json
 
-    from arena.bots.check import CheckError, CheckReport, check_bot, render
     from arena.bots.launch import LaunchError, launched
+    from arena.referee.bot_check import CheckError, CheckReport, check_bot, render
     from arena.referee.requests import InvalidRequest, check_address
 
     if not 1 <= args.matches <= 1000:

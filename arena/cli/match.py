@@ -228,8 +228,8 @@ def verify_replay(args: argparse.Namespace) -> None:
 def import_replays(args: argparse.Namespace) -> None:
     import redis
 
-    from arena.replay.importing import ImportFailed, import_replays
     from arena.store import TournamentStore
+    from arena.store.replay_import import ImportFailed, import_replays
 
     directory = Path(args.directory)
     try:

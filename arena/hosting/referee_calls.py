@@ -5,7 +5,7 @@ ladder entry, the API's CheckBot of a submitted bot).
 A referee keeps the packages it is given (``Referee.UploadPackage``), and each is sent
 only when the referee says it has not got it, so that each referee receives each package
 once: a call naming a package the referee lacks fails FAILED_PRECONDITION with
-``MISSING_PACKAGE`` (``arena.referee.hosted``), naming it; the caller uploads that
+``missing_package`` (both sides' words are here), naming it; the caller uploads that
 package (``arena.hosting.transfer.upload``: a client stream of pieces) and calls again.
 A call needs at most one upload for each hosted bot it names, so the caller says how
 many it allows; past them, the call's failure is the caller's to handle.
@@ -16,17 +16,30 @@ and ``call_with_packages_async`` are the same steps for each.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 import grpc
 
 from arena.hosting.transfer import upload
-from arena.referee.hosted import MISSING_PACKAGE
 from arena.v1 import referee_pb2
 
 if TYPE_CHECKING:
     from arena.v1.referee_pb2_grpc import RefereeAsyncStub, RefereeStub
+
+MISSING_PACKAGE = re.compile(r"^package ([0-9a-f]{64}) is not on this referee")
+"""The start of the FAILED_PRECONDITION message for a package the referee lacks."""
+
+
+def missing_package(sha256: str, where: str) -> str:
+    """The referee's words for a package it lacks; ``where`` names the request's
+    HostedBot, e.g. ``hosted[0]``. Callers match its start (``MISSING_PACKAGE``)."""
+    return (
+        f"package {sha256} is not on this referee: upload it (UploadPackage), or send "
+        f"its bytes in {where}.package if it is small, then call again"
+    )
+
 
 Reply = TypeVar("Reply")
 Metadata = tuple[tuple[str, str], ...] | None

@@ -11,7 +11,7 @@ come from the referee's ``WatchMatch`` stream: each turn screen shows what happe
 since the person's last move.
 
 Leaving (``q``, confirmed, end of input, or Ctrl-C) makes the human's seats answer the
-next request at once with ``LEAVE`` (``arena.referee.faults``), the id that leaves a
+next request at once with ``LEAVE`` (``arena.match_rules.faults``), the id that leaves a
 match: the referee records a ``left`` fault and the team forfeits on it, so the replay
 says the person left rather than that they played illegal moves. (Stopping the server
 instead would make the seats unreachable, and the referee waits for an unreachable bot
@@ -41,6 +41,7 @@ from arena import __version__, wire
 from arena.bots.examples.house import HouseBot
 from arena.bots.sdk import Bot, start
 from arena.games import get_game
+from arena.match_rules.faults import LEAVE
 from arena.play.screen import (
     HELP,
     MAX_EVENT_LINES,
@@ -57,7 +58,6 @@ from arena.play.screen import (
     wrap,
 )
 from arena.play.why import explain
-from arena.referee.faults import LEAVE
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from arena import __version__
+from arena.match_rules.faults import FaultKind
 from arena.referee.deadline import SeatDeadline
-from arena.referee.faults import FaultKind
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2
 
 if TYPE_CHECKING:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import secrets
 import shutil
 import tempfile
@@ -41,6 +40,7 @@ from arena.hosting.pool import (
     SandboxPool,
 )
 from arena.hosting.private import private_directory, state_root
+from arena.hosting.referee_calls import missing_package
 from arena.hosting.runtimes import NAMES, Runtime, RuntimeUnavailable
 from arena.hosting.sandbox import Limits, SandboxError, sweep
 from arena.hosting.store import PackageStore
@@ -55,8 +55,6 @@ CHECKS_AT_ONCE = 4
 """CheckBot calls starting a bot at once; more wait their turn."""
 NOT_STARTED = "the bot did not start: "
 """How CheckBot's answer for a bot that did not start begins (SubmitBot's words too)."""
-MISSING_PACKAGE = re.compile(r"^package ([0-9a-f]{64}) is not on this referee")
-"""The start of the FAILED_PRECONDITION message for a package the referee lacks."""
 
 log = logging.getLogger(__name__)
 
@@ -94,11 +92,7 @@ async def greet(box: Launched, timeout_s: float) -> bot_pb2.HelloResponse:
 
 def not_held(sha256: str, where: str) -> Unavailable:
     """``where`` names the request's HostedBot, e.g. ``hosted[0]``."""
-    # Callers match the start of this message: keep it.
-    return Unavailable(
-        f"package {sha256} is not on this referee: upload it (UploadPackage), or send "
-        f"its bytes in {where}.package if it is small, then call again"
-    )
+    return Unavailable(missing_package(sha256, where))
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,11 +20,9 @@ from typing import Any
 from arena import wire, wire_bytes
 from arena.bot_networks import ANYWHERE, BotNetworks, refusals
 from arena.games.api import Game, Options, State
-from arena.referee import metrics
-from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
-from arena.referee.clock import SeatClocks
-from arena.referee.commitment import deal_commitment, new_salt
-from arena.referee.faults import (
+from arena.match_rules.clock import SeatClocks
+from arena.match_rules.commitment import deal_commitment, new_salt
+from arena.match_rules.faults import (
     KIND_NAMES,
     OUT_OF_TIME,
     CutOff,
@@ -38,6 +36,8 @@ from arena.referee.faults import (
     forfeit_winner,
     substitute_action,
 )
+from arena.referee import metrics
+from arena.referee.bot_client import BotChannels, BotConnection, BotFault, SeatConversation
 from arena.referee.feed import MatchFeed
 from arena.referee.hosted import HostedEntry, HostedSeats
 from arena.replay import ReplayStore
@@ -405,7 +405,7 @@ class MatchRunner:
 
     async def _unless_cut_off(self, seat: int, detail: str) -> None:
         """Raise ``CutOff`` if ``seat``'s bot is remote and no other remote bot of the
-        match answers a Hello either (``arena.referee.faults``); asks none where the
+        match answers a Hello either (``arena.match_rules.faults``); asks none where the
         policy charges such faults to the bots anyway."""
         address = self.addresses[seat]
         if self.spec.policy.charge_cut_off or self._is_hosted(address):

@@ -9,7 +9,7 @@ import uuid
 from arena import limits
 from arena.games import OptionError, UnknownGameError, get_game
 from arena.hosting.runtimes import NAMES
-from arena.referee.faults import FaultPolicy
+from arena.match_rules.faults import FaultPolicy
 from arena.referee.hosted import HostedEntry
 from arena.referee.match import MatchSpec, new_token
 from arena.v1 import referee_pb2

@@ -22,10 +22,10 @@ from arena.hosting.package import InvalidPackage
 from arena.hosting.pool import BUBBLEWRAP, Launcher
 from arena.hosting.sandbox import Limits
 from arena.hosting.transfer import assemble
+from arena.match_rules.faults import CutOff
 from arena.referee import metrics
 from arena.referee.banner import announce
 from arena.referee.bot_client import BotChannels
-from arena.referee.faults import CutOff
 from arena.referee.feed import FeedRegistry
 from arena.referee.hosted import (
     DEFAULT_DIRECTORY,

@@ -24,9 +24,9 @@ from google.protobuf.message import DecodeError
 
 from arena import wire
 from arena.games import GameError, get_game
-from arena.referee.clock import SeatClocks
-from arena.referee.commitment import deal_commitment
-from arena.referee.faults import (
+from arena.match_rules.clock import SeatClocks
+from arena.match_rules.commitment import deal_commitment
+from arena.match_rules.faults import (
     KIND_NAMES,
     KINDS_BY_NAME,
     OUT_OF_TIME,

@@ -1,12 +1,12 @@
 """Checks a replay against the rule engines, for ``arena replay verify``.
 
 A replay verifies when its deal commitment is the SHA-256 of its match id and seed
-(``arena.referee.commitment``), and re-dealing from the seed and options and replaying
+(``arena.match_rules.commitment``), and re-dealing from the seed and options and replaying
 its decisions on the game's engine gives back exactly what it records: every engine
 event (so every dealt and drawn card), each hand's deal and scores, every decision's
 seat, action id and canonical text, the referee's substitute after each fault (drawn
 from the seed), and the final scores, winner and decision count. Its faults must end the
-match exactly where the fault policy (``arena.referee.faults``, the referee's own) says:
+match exactly where the fault policy (``arena.match_rules.faults``, the referee's own) says:
 a forfeit on the fault that reaches ``max_faults`` (or on a ``left`` fault, whose team
 forfeits at once), not one fault sooner or later. A
 match that ended by forfeit or without a contest is checked as far as it was played.
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.games import GameError, State, get_game
-from arena.referee.commitment import commitment_text, deal_commitment
-from arena.referee.faults import (
+from arena.match_rules.commitment import commitment_text, deal_commitment
+from arena.match_rules.faults import (
     KIND_NAMES,
     KINDS_BY_NAME,
     Fault,

@@ -50,7 +50,7 @@ class MatchResult:
     team_faults: tuple[int, ...]
     """Each team's faults."""
     team_fault_kinds: tuple[Mapping[str, int], ...] | None
-    """Each team's faults by kind (``arena.referee.faults.KIND_NAMES``); None for a
+    """Each team's faults by kind (``arena.match_rules.faults.KIND_NAMES``); None for a
     result stored before kinds were kept."""
     decisions: int
     duration_ms: float

@@ -14,10 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from arena.store.results import MatchResult
 from arena.tournament.progress import result_end_name
 from arena.v1 import arena_pb2, referee_pb2
+
+if TYPE_CHECKING:  # the store builds on tournaments; a digest only reads a result's fields
+    from arena.store.results import MatchResult
 
 
 def results_digest(lines: Iterable[str]) -> str:

@@ -45,7 +45,7 @@ from arena.fair_play_terms import SEALED as SEALED
 from arena.fair_play_terms import TRUSTED as TRUSTED
 from arena.fair_play_terms import TRUSTED_CAVEAT as TRUSTED_CAVEAT
 from arena.games import get_game
-from arena.referee.commitment import SALT, new_salt
+from arena.match_rules.commitment import SALT, new_salt
 from arena.v1 import arena_pb2, referee_pb2
 
 MODES = {

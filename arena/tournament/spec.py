@@ -16,8 +16,8 @@ from google.protobuf import json_format
 
 from arena import limits
 from arena.games import UnknownGameError, game_names, get_game
+from arena.match_rules.commitment import SALT
 from arena.records import Fields, check_version, current, parse
-from arena.referee.commitment import SALT
 from arena.tournament import formats
 from arena.tournament.fair_play import (
     ISOLATED,

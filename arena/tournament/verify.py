@@ -11,7 +11,7 @@ re-runs on the engine to the result stored beside it: its scores, winner, ending
 decision count and faults by team and kind, and that all of them together hash to the
 digest published when it finished (``arena.tournament.digest``: a result taken away or
 added shows there). The formulas are in
-``arena.tournament.fair_play`` and ``arena.referee.commitment``; the re-run in
+``arena.tournament.fair_play`` and ``arena.match_rules.commitment``; the re-run in
 ``arena.replay.match_log``.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.referee.commitment import deal_commitment
+from arena.match_rules.commitment import deal_commitment
 from arena.replay.match_log import replay
 from arena.replay.verify import ReplayMismatch
 from arena.tournament.digest import read_line, results_digest

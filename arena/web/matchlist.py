@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from arena.referee.faults import KIND_NAMES
+from arena.match_rules.faults import KIND_NAMES
 from arena.tournament import formats
 from arena.v1 import arena_pb2
 from arena.web.data import Match, ResultsPage

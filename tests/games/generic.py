@@ -29,8 +29,8 @@ from arena import wire, wire_bytes
 from arena.games import registry
 from arena.games.api import Deal, DealError, Event, Game, IllegalActionError, OptionSpec, State
 from arena.games.cards import COLONS, JOKERS, RANKS, SUITS
-from arena.referee.commitment import new_salt
-from arena.referee.faults import substitute_action
+from arena.match_rules.commitment import new_salt
+from arena.match_rules.faults import substitute_action
 from arena.replay.match_log import encode, log_from_replay, replay_document
 from arena.replay.verify import ReplayMismatch, verify_text
 from arena.v1 import bot_pb2, referee_pb2

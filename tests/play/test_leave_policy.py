@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from arena.referee.faults import (
+from arena.match_rules.faults import (
     KIND_NAMES,
     KINDS_BY_NAME,
     LEAVE,

@@ -25,9 +25,9 @@ import pytest
 from arena import wire
 from arena.bots.examples.chaos import ABSORBED, EXIT_STATUS, MODES
 from arena.games import game_names, get_game
+from arena.match_rules.faults import DEFAULT_MAX_FAULTS, KIND_NAMES, FaultKind
 from arena.processes import Service, arena_command, start_service
 from arena.referee.bot_client import NOT_REACHED
-from arena.referee.faults import DEFAULT_MAX_FAULTS, KIND_NAMES, FaultKind
 from arena.v1 import bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
 from tests.support.metrics import samples, scrape
 from tests.support.referee import start_metered_referee

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from arena.games import State, game_names, get_game
-from arena.referee.faults import (
+from arena.match_rules.faults import (
     KIND_NAMES,
     OUT_OF_TIME,
     Fault,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from arena import wire
-from arena.referee.clock import SeatClocks
+from arena.match_rules.clock import SeatClocks
 from arena.v1 import referee_pb2, referee_pb2_grpc
 from tests.support.bots import BotFactory
 

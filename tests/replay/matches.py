@@ -13,7 +13,7 @@ from arena.bots.examples import chaos
 from arena.bots.examples.chaos import ChaosBot
 from arena.bots.examples.random_bot import RandomBot
 from arena.games import get_game
-from arena.referee.faults import FaultPolicy
+from arena.match_rules.faults import FaultPolicy
 from arena.referee.feed import MatchFeed
 from arena.referee.match import MatchRunner, MatchSpec
 from arena.replay import ReplayStore

@@ -1,5 +1,5 @@
 """``arena replay verify`` holds a replay's ending to the referee's own fault policy
-(``arena.referee.faults``): a forfeit one fault early or late, the wrong team forfeiting,
+(``arena.match_rules.faults``): a forfeit one fault early or late, the wrong team forfeiting,
 or a match played on past its limit does not verify, while every replay the referee
 writes does. The matches are real, bots and referee in this process."""
 
@@ -18,7 +18,7 @@ from arena.bots.examples import chaos
 from arena.bots.examples.chaos import ChaosBot
 from arena.bots.examples.random_bot import RandomBot
 from arena.games import get_game
-from arena.referee.faults import FaultPolicy
+from arena.match_rules.faults import FaultPolicy
 from arena.referee.feed import MatchFeed
 from arena.referee.match import MatchRunner, MatchSpec
 from arena.replay import ReplayStore

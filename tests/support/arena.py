@@ -45,6 +45,8 @@ class Arena:
     workers: list[Service] = field(default_factory=list)
     bots: dict[str, Service] = field(default_factory=dict)
     channel: grpc.Channel | None = None
+    shared: bool = False
+    """The referee and API belong to a module's ``shared_stack``: ``stop`` leaves them."""
 
     @property
     def stub(self) -> arena_pb2_grpc.ArenaStub:
@@ -130,7 +132,7 @@ class Arena:
             self.channel.close()
         for worker in self.workers:  # a warm shutdown waits for its matches: seconds a test
             worker.kill()
-        for service in [*self.bots.values(), self.api, self.referee]:
+        for service in [*self.bots.values(), *([] if self.shared else [self.api, self.referee])]:
             service.stop()
 
 
@@ -152,6 +154,15 @@ def start_arena(local_redis: LocalRedis, tmp_path: Path) -> Arena:
     )
     api = start_service(arena_command("api", "serve", "--port", "0", "--redis", url))
     return Arena(url, replay_dir, referee, api)
+
+
+def on_clean_database(stack: Arena) -> Arena:
+    """A test's view of a module's stack: the same referee and API, on their database
+    emptied of everything earlier tests stored or queued, with workers and bots of its
+    own, stopped when it ends (the API and referee keep no state a test reads besides
+    what is in Redis and the replay directory)."""
+    stack.redis.flushdb()
+    return Arena(stack.redis_url, stack.replay_dir, stack.referee, stack.api, shared=True)
 
 
 def assert_complete_once(arena: Arena, tournament_id: str, total: int) -> None:

@@ -14,6 +14,8 @@ from arena.store.authors import AuthorStore
 from arena.v1 import arena_pb2
 from tests.support.arena import Arena
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 OWNERS = {"a1": "alice", "a2": "alice", "b1": "bob", "house": ""}
 
 

@@ -18,6 +18,8 @@ from arena.store import keys as redis_keys
 from arena.v1 import arena_pb2
 from tests.support.arena import Arena
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 
 def results_of(arena: Arena, tournament_id: str) -> list[MatchResult]:
     """The stored results in the order they finished."""

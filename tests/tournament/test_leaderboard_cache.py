@@ -18,6 +18,8 @@ from tests.records import result as stored
 from tests.records import spec
 from tests.support.arena import Arena
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 TOURNAMENT = "t-cache"
 
 

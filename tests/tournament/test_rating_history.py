@@ -22,6 +22,8 @@ from tests.support.arena import Arena
 from tests.support.cli import cli
 from tests.support.database import next_database
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 
 def points(bot: str, n: int, at: float) -> list[Point]:
     return [Point(at, f"refit {at}", g, float(n), 10.0, n, "rated") for g in ("", "seep")]

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from arena.games import get_game
-from arena.referee.commitment import deal_commitment
+from arena.match_rules.commitment import deal_commitment
 from arena.replay.match_log import replay
 from arena.tournament.fair_play import MasterSeed, deal_seed, seed_commitment
 from arena.tournament.formats import Field

@@ -25,10 +25,10 @@ from google.protobuf import duration_pb2
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, free_port, start_service
-from arena.replay.importing import outcome
 from arena.replay.match_log import decode, replay
 from arena.replay.verify import verify_replay
 from arena.store import TournamentStore, keys
+from arena.store.replay_import import outcome
 from arena.v1 import arena_pb2
 from tests import shipped
 from tests.support.arena import Arena, assert_complete_once

@@ -16,6 +16,8 @@ from arena.store import TournamentStore
 from tests.support.arena import Arena
 from tests.support.cli import arena_cli
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 
 def test_run_wait_shows_progress_then_the_leaderboard_and_exports(arena: Arena) -> None:
     arena.start_worker("w1", concurrency=2)

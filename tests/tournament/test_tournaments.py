@@ -15,6 +15,8 @@ from arena.store import MatchResult, TournamentStore, keys
 from arena.v1 import arena_pb2
 from tests.support.arena import Arena
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 
 def stored_results(arena: Arena, tournament_id: str) -> list[MatchResult]:
     return TournamentStore(arena.redis).results(tournament_id)
@@ -193,11 +195,14 @@ def test_resume_after_every_worker_stopped_finishes_only_the_rest(arena: Arena) 
     assert all(after[k] == v for k, v in before.items())  # nothing replayed or overwritten
 
 
-def test_cancel_stops_a_tournament_for_good_and_reveals_its_seeds(arena: Arena) -> None:
+def test_cancel_stops_a_tournament_for_good_and_reveals_its_seeds(own_arena: Arena) -> None:
+    """On an arena of its own: its referee's replay directory must stay empty."""
     from celery import Celery
 
     from workers.broker import PLAY_MATCH, queue_keys, queued_matches
     from workers.dispatch import ADVANCE
+
+    arena = own_arena
 
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "random", "--seed", "2")

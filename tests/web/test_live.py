@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -40,6 +41,8 @@ class Live:
     arena: Arena
     tournament: arena_pb2.Tournament
     web: Service
+    pace_file: Path
+    """The slower bots take their time only while this exists (``PacedBot.pace_file``)."""
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +55,11 @@ def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> I
             real.arena.start_bot(name, "paced", "--delay-ms", "4")
         for name in ("slow-a", "slow-b"):  # for the games of a few hundred decisions
             real.arena.start_bot(name, "paced", "--delay-ms", "25")
-        for name in ("slower-a", "slower-b"):  # for a game of a few dozen
-            real.arena.start_bot(name, "paced", "--delay-ms", "120")
+        pace_file = tmp_path_factory.mktemp("pace") / "pace"
+        for name in ("slower-a", "slower-b"):  # for Seep: 150 to 1,000 decisions a game
+            real.arena.start_bot(name, "paced", "--delay-ms", "120", "--pace-file", str(pace_file))
         tournament = real.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
-        yield Live(real.arena, tournament, web)
+        yield Live(real.arena, tournament, web, pace_file)
 
 
 def connect(base: str) -> http.client.HTTPConnection:
@@ -244,9 +248,10 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
 GAMES = ["seep", "bid-euchre", "bridgette", "persian-rummy", "baloot"]
 PACE = {"bid-euchre": "paced", "seep": "slower"}
 """Which bots play each game's live match: paced (4 ms a decision) for Bid Euchre's
-thousands of decisions, slower (120 ms) for Seep's deal of about fifty, slow (25 ms) for
-the games of a few hundred, so that every match is still being played when the browser
-opens it, on a loaded machine too, and for a while after."""
+thousands of decisions, slower (120 ms) for Seep's 150 to 1,000, slow (25 ms) for the
+games of a few hundred, so that every match is still being played when the browser opens
+it, on a loaded machine too, and for a while after. The slower bots take their time only
+until the test has seen what it checks live (``Live.pace_file``)."""
 
 
 def seats_json(game: str, names: Sequence[str] = ("a", "b")) -> list[dict[str, Any]]:
@@ -397,6 +402,7 @@ def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
     the table drawn at chosen events is the engine's at the same point."""
     base = live.web.address
     pace = PACE.get(game, "slow")
+    live.pace_file.touch()
     tournament = live.arena.submit([f"{pace}-a", f"{pace}-b"], deals=1, games=[game])
     seats = len(seats_json(game))
     with browser.chromium(1400, 900) as driver:
@@ -458,6 +464,7 @@ def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
             "return a.dataset.following === 'true' && "
             "a.dataset.shown === String(Number(a.dataset.events) - 1);",
         )
+        live.pace_file.unlink(missing_ok=True)  # seen live: the rest may run at full speed
         browser.wait_for(
             driver,
             "return document.getElementById('live-result').textContent.startsWith('Final: ')",

@@ -40,6 +40,11 @@ def bot(parser: argparse.ArgumentParser) -> None:
         help="paced bot: time per decision (default 50); chaos bot: slow mode's delay, "
         "late mode's time past the deadline (default 50)",
     )
+    serve.add_argument(
+        "--pace-file",
+        metavar="FILE",
+        help="paced bot: take the time only while FILE exists (default: always)",
+    )
     add_tls_server_flags(serve)
     serve.set_defaults(run="bot:serve")
 

@@ -49,6 +49,28 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % NUM_SEATS
 
 
+def ashkal_bidders(dealer: int) -> tuple[int, int]:
+    """The seats that may call Ashkal: B3 (the dealer's left) and B4 (the dealer)."""
+    return (dealer + 3) % NUM_SEATS, dealer
+
+
+def bids_allowed(
+    phase: str, bidding_round: int, seat: int, dealer: int, hokum_called: bool
+) -> list[int]:
+    """The bids (``BIDS`` indices) ``seat`` may make: after a Sun or Ashkal claim only pass
+    or Sun; Hokum only in the ordinary bidding before anyone called it this round; Ashkal
+    only in round 1, by B3 or B4 (B4 never has a second turn)."""
+    if phase == CLAIM_WINDOW:
+        return [PASS, SUN]
+    legal = [PASS]
+    if phase == BIDDING and not hokum_called:
+        legal.append(HOKUM)
+    legal.append(SUN)
+    if bidding_round == 1 and seat in ashkal_bidders(dealer):
+        legal.append(ASHKAL)
+    return legal
+
+
 def sun_points(abnat: int) -> int:
     """Sun conversion: a total ending in 5 is doubled and divided by ten exactly; any other
     is rounded to the nearest ten first (67 -> 70 -> 14, 25 -> 5)."""
@@ -212,17 +234,9 @@ class BalootRounds(PhaseState):
     def _ask_bid(self) -> None:
         seat = self._to_call[0]
         self.current = seat
-        phase = self.phase
-        if phase == CLAIM_WINDOW:
-            self._legal = [PASS, SUN]
-            return
-        legal = [PASS]
-        if phase == BIDDING and self.hokum_caller is None:
-            legal.append(HOKUM)
-        legal.append(SUN)
-        if self.bidding_round == 1 and seat in ((self.dealer + 3) % NUM_SEATS, self.dealer):
-            legal.append(ASHKAL)  # B3 and B4; B4 never has a second turn
-        self._legal = legal
+        self._legal = bids_allowed(
+            self.phase, self.bidding_round, seat, self.dealer, self.hokum_caller is not None
+        )
 
     # -- scoring and the end ----------------------------------------------------------------
 

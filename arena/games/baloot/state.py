@@ -5,9 +5,7 @@ of the engine ``arena.games.baloot.game``, which exports these names.
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Sequence
 
 from arena.games.api import Deal, Event, Options
 from arena.games.baloot.actions import (
@@ -16,18 +14,15 @@ from arena.games.baloot.actions import (
     ACTION_TEXTS,
     ASHKAL,
     BIDS,
-    CARD_BIT,
     CARDS,
     CHOOSE_HOKUM_BASE,
     CHOOSE_SUN,
-    DECLARATION_ACTION,
     DECLARATIONS,
     DECLARE_BASE,
     DECLINE,
     DOUBLE,
     DOUBLINGS,
     FIRST_CARDS,
-    FOUR,
     GAHWA,
     GAME_INFO,
     GAME_TARGET,
@@ -37,7 +32,6 @@ from arena.games.baloot.actions import (
     PASS,
     PLAY_ACTION,
     PLAY_BASE,
-    PROJECT_MASK,
     PROJECT_POINTS,
     PROJECTS,
     SEAT_TEAMS,
@@ -67,8 +61,9 @@ from arena.games.baloot.rounds import (
     BalootRounds,
     partner_of,
 )
+from arena.games.baloot.rules import declarable, doubling_calls, hokum_trumps, playable
 from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty
-from arena.games.tricks import PlayedCard, Trick, cards_that_follow, seat_after, trick_winner
+from arena.games.tricks import PlayedCard, Trick, seat_after, trick_winner
 
 
 class BalootState(BalootRounds):
@@ -218,8 +213,7 @@ class BalootState(BalootRounds):
         assert self.hokum_caller is not None
         self.phase = CONTRACT_CHOICE
         self.current = self.hokum_caller
-        up_suit = SUIT_OF[self.up_card]
-        suits = [up_suit] if self.bidding_round == 1 else [s for s in SUITS if s != up_suit]
+        suits = hokum_trumps(SUIT_OF[self.up_card], self.bidding_round)
         self._legal = [CHOOSE_SUN] + [CHOOSE_HOKUM_BASE + SUITS.index(s) for s in suits]
 
     def _choose(self, trump: str | None) -> None:
@@ -272,7 +266,7 @@ class BalootState(BalootRounds):
         if self.doubling_allowed:
             self.phase = DOUBLING
             self.current = (buyer + 1) % NUM_SEATS
-            self._legal = [DECLINE, DOUBLE]
+            self._legal = doubling_calls(0)
         else:
             self._open_play()
 
@@ -295,19 +289,19 @@ class BalootState(BalootRounds):
                 return
             self._open_play()
             return
-        if action == DOUBLE:
-            self.doubler, self.multiplier = seat, 2
-            self.current, self._legal = buyer, [DECLINE, TRIPLE]
-        elif action == TRIPLE:
-            assert self.doubler is not None
-            self.multiplier = 3
-            self.current, self._legal = self.doubler, [DECLINE, FOUR]
-        elif action == FOUR:
-            self.multiplier = 4
-            self.current, self._legal = buyer, [DECLINE, GAHWA]
-        else:
+        if action == GAHWA:
             self.gahwa = True
             self._open_play()
+            return
+        if action == DOUBLE:
+            self.doubler, self.multiplier = seat, 2
+            self.current = buyer
+        elif action == TRIPLE:
+            assert self.doubler is not None
+            self.multiplier, self.current = 3, self.doubler
+        else:
+            self.multiplier, self.current = 4, buyer
+        self._legal = doubling_calls(action - DECLINE)
 
     # -- play -----------------------------------------------------------------------------
 
@@ -321,41 +315,18 @@ class BalootState(BalootRounds):
         """Ask ``seat`` to act: a declaration first in trick 1 when it has projects."""
         self.current = seat
         if not self.tricks and self._declarations[seat] is None:
-            choices = self._declarable(self.hands[seat])
+            choices = declarable(self.hands[seat])
             if choices:
                 self.phase = DECLARING
                 self._legal = choices
                 return
             self._declarations[seat] = ()
         self.phase = PLAYING
-        hand = self.hands[seat]
         trick = self.trick
-        if trick:
-            playable = cards_that_follow(hand, SUIT_OF[trick[0].card], SUIT_OF.__getitem__)
-        elif self.locked:
-            trump = self.trump
-            playable = [card for card in hand if card[1] != trump] or hand
-        else:
-            playable = hand
-        self._legal = [PLAY_ACTION[card] for card in playable]
-
-    @staticmethod
-    def _declarable(hand: Sequence[Card]) -> list[int]:
-        """Every valid declaration of an 8-card hand, none included; empty if it holds no
-        project (so the seat is not asked)."""
-        held = 0
-        for card in hand:
-            held |= CARD_BIT[card]
-        singles = [p for p, mask in enumerate(PROJECT_MASK) if mask & held == mask]
-        if not singles:
-            return []
-        found = [(), *((p,) for p in singles)]
-        found += [
-            (p, q)
-            for p, q in itertools.combinations(singles, 2)
-            if not PROJECT_MASK[p] & PROJECT_MASK[q]
-        ]
-        return sorted(DECLARATION_ACTION[projects] for projects in found)
+        cards = playable(
+            self.hands[seat], trick[0].card if trick else None, self.trump, self.locked
+        )
+        self._legal = [PLAY_ACTION[card] for card in cards]
 
     def _declare(self, projects: tuple[int, ...]) -> None:
         """Declared in private; everyone sees all declarations after trick 1."""

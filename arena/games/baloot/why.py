@@ -1,11 +1,14 @@
 """Baloot: a locked Hokum's ban on trump leads, the bidding and doubling, and the
-declaration of projects in trick 1."""
+declaration of projects in trick 1. Whether a card, call or project is allowed is the
+engine's own rule (``rules``, ``rounds.bids_allowed``); this module only puts it in words."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from arena.games.baloot import rounds, rules
+from arena.games.baloot.actions import BIDS, DECLINE, DOUBLINGS, PROJECT_SHOWN
 from arena.play.screen import enum_text
 from arena.play.why.words import (
     SUIT_LETTERS,
@@ -21,25 +24,24 @@ from arena.v1 import baloot_pb2
 
 
 def explain_card(observation: Observation, card: Card, verb: str) -> str | None:
-    """Follow the led suit; no trump lead while holding another suit in a locked Hokum."""
+    """Follow the led suit; no trump lead while holding another suit in a locked Hokum
+    (``rules.playable``)."""
     hand = codes(observation.hand)
     trick = [str(p.card.code) for p in observation.trick]
-    if trick:
-        led = trick[0][1]
-        holding = [c for c in hand if c[1] == led]
-        trump = SUIT_LETTERS.get(observation.trump)
-        return _follow(led, holding, card, trump=trump) if holding and card[1] != led else None
     trump = SUIT_LETTERS.get(observation.trump)
-    if observation.locked and trump and card[1] == trump:
-        return (
-            f"this Hokum is doubled (locked): you may not lead a trump ({SUIT_WORDS[trump]}) "
-            f"while you hold another suit"
-        )
-    return None
+    led = trick[0] if trick else None
+    allowed = rules.playable(hand, led, trump, observation.locked)
+    if card in allowed:
+        return None
+    if led is not None:
+        return _follow(led[1], allowed, card, trump=trump)
+    assert trump is not None  # only a Hokum is ever locked
+    return (
+        f"this Hokum is doubled (locked): you may not lead a trump ({SUIT_WORDS[trump]}) "
+        f"while you hold another suit"
+    )
 
 
-BALOOT_BIDS = ("pass", "hokum", "sun", "ashkal")
-BALOOT_DOUBLINGS = ("decline", "double", "triple", "four", "gahwa")
 BALOOT_BIDDING_PHASES = (
     baloot_pb2.BALOOT_PHASE_BIDDING,
     baloot_pb2.BALOOT_PHASE_CLAIM_WINDOW,
@@ -51,6 +53,12 @@ BALOOT_DOUBLER = {
     "four": "the doubler, after a triple",
     "gahwa": "the buyer, after a four",
 }
+
+
+def _phase_name(phase: int) -> str:
+    """The engine's name of a proto ``BalootPhase`` (``claim_window``)."""
+    name = baloot_pb2.BalootPhase.DESCRIPTOR.values_by_number[phase].name
+    return name.removeprefix("BALOOT_PHASE_").lower()
 
 
 def _baloot_bid_name(bid: int) -> str:
@@ -85,9 +93,9 @@ def explain_call(observation: Observation, text: str) -> str | None:
     if len(words) != 1:
         return None
     word = words[0]
-    if word in BALOOT_BIDS:
+    if word in BIDS:
         return _bid_fault(observation, word)
-    if word in BALOOT_DOUBLINGS:
+    if word in DOUBLINGS:
         return _doubling_fault(observation, word)
     return None
 
@@ -109,6 +117,8 @@ def _choice_fault(observation: Observation, words: Sequence[str]) -> str | None:
     suit = words[2].upper()
     if suit not in SUIT_WORDS or not up_suit:
         return None
+    if suit in rules.hokum_trumps(up_suit, observation.bidding_round):
+        return None
     if observation.bidding_round == 1:
         return (
             f"a first-round hokum's trump must be the up-card's suit, "
@@ -127,6 +137,16 @@ def _bid_fault(observation: Observation, word: str) -> str | None:
     if phase not in BALOOT_BIDDING_PHASES:
         return "you may not bid now: " + _baloot_phase_rule(observation)
     this_round = [b for b in observation.bids if b.bidding_round == observation.bidding_round]
+    hokum_called = any(b.bid == baloot_pb2.BALOOT_BID_HOKUM for b in this_round)
+    allowed = rounds.bids_allowed(
+        _phase_name(phase),
+        observation.bidding_round,
+        observation.seat,
+        observation.dealer,
+        hokum_called,
+    )
+    if BIDS.index(word) in allowed:
+        return None
     if phase == baloot_pb2.BALOOT_PHASE_CLAIM_WINDOW:
         claim = next(
             b
@@ -148,7 +168,7 @@ def _ashkal_fault(observation: Observation) -> str:
     """Ashkal is the first round's call of the third and fourth bidders only."""
     if observation.bidding_round != 1:
         return "ashkal is a first-round call only: in the second round you may not call it"
-    b3, b4 = (observation.dealer + 3) % 4, observation.dealer
+    b3, b4 = rounds.ashkal_bidders(observation.dealer)
     return (
         f"only the third and fourth bidders (seats {b3} and {b4}, the dealer) may call "
         f"ashkal; you are seat {observation.seat}"
@@ -172,10 +192,11 @@ def _doubling_fault(observation: Observation, word: str) -> str | None:
         return _doubling_window_fault(observation)
     made = [d.doubling for d in observation.doublings]
     steps = [d for d in made if d != baloot_pb2.BALOOT_DOUBLING_DECLINE]
-    next_step = BALOOT_DOUBLINGS[1 + len(steps)]
-    if word == "decline":
+    allowed = rules.doubling_calls(len(steps))
+    if DECLINE + DOUBLINGS.index(word) in allowed:
         return None
-    if BALOOT_DOUBLINGS.index(word) > BALOOT_DOUBLINGS.index(next_step):
+    next_step = DOUBLINGS[allowed[-1] - DECLINE]
+    if DOUBLINGS.index(word) > DOUBLINGS.index(next_step):
         return (
             f"the doubling goes one step at a time (double, triple, four, gahwa): "
             f"you may only call {next_step} or decline"
@@ -199,14 +220,12 @@ def _doubling_window_fault(observation: Observation) -> str:
     return "doubling is only allowed before the first lead: " + _baloot_phase_rule(observation)
 
 
-SEQUENCE_ORDER = "AKQJT987"
-"""The natural order of sequences, high to low, in every contract."""
 KIND_LABELS = {
-    baloot_pb2.BALOOT_PROJECT_KIND_SIRA: "sira",
-    baloot_pb2.BALOOT_PROJECT_KIND_FIFTY: "50",
-    baloot_pb2.BALOOT_PROJECT_KIND_HUNDRED: "100",
-    baloot_pb2.BALOOT_PROJECT_KIND_FOUR_ACES: "aces",
+    value.number: PROJECT_SHOWN[kind]
+    for value in baloot_pb2.BalootProjectKind.DESCRIPTOR.values
+    if (kind := value.name.removeprefix("BALOOT_PROJECT_KIND_").lower()) in PROJECT_SHOWN
 }
+"""A proto ``BalootProjectKind`` to the label a declaration shows (``sira``, ``50``)."""
 DECLARE_WINDOW = "projects may only be declared in trick 1, at your turn before your first card"
 NOT_A_PROJECT = (
     "a project must be 3 or more consecutive cards of one suit (A K Q J 10 9 8 7), or four "
@@ -235,22 +254,8 @@ def _typed_projects(text: str) -> list[tuple[str, list[Card]]] | None:
 
 def _label_of(cards: list[Card]) -> str | None:
     """The engine's label of a project with these cards, or None if they make none."""
-    ranks = "".join(c[0] for c in cards)
-    if len(cards) >= 3 and len({c[1] for c in cards}) == 1:
-        ordered = "".join(sorted(ranks, key=SEQUENCE_ORDER.index))
-        if ordered in SEQUENCE_ORDER:
-            return "sira" if len(cards) == 3 else "50" if len(cards) == 4 else "100"
-    if len(cards) == 4 and len(set(ranks)) == 1 and len({c[1] for c in cards}) == 4:
-        return {"A": "aces", "T": "100", "J": "100", "Q": "100", "K": "100"}.get(ranks[0])
-    return None
-
-
-def _holds_project(hand: Sequence[Card]) -> bool:
-    """Whether a hand holds any project (then its seat was asked to declare)."""
-    runs = ("".join(r for r in SEQUENCE_ORDER if r + suit in hand) for suit in "CDHS")
-    if any(SEQUENCE_ORDER[i : i + 3] in run for run in runs for i in range(6)):
-        return True
-    return any(all(rank + suit in hand for suit in "CDHS") for rank in "AKQJT")
+    project = rules.project_of(cards)
+    return None if project is None else PROJECT_SHOWN[project.kind]
 
 
 def explain_action(observation: Observation, text: str, legal: Sequence[str]) -> str | None:
@@ -267,7 +272,7 @@ def explain_action(observation: Observation, text: str, legal: Sequence[str]) ->
         if phase == baloot_pb2.BALOOT_PHASE_PLAYING:
             return DECLARE_WINDOW + ": trick 1 is over"
         return DECLARE_WINDOW + ": " + _baloot_phase_rule(observation)
-    if len(projects) > 2:
+    if len(projects) > rules.MAX_PROJECTS:
         return "you may declare at most two projects"
     hand = codes(observation.hand)
     typed = [card for _, cards in projects for card in cards]
@@ -283,7 +288,7 @@ def explain_action(observation: Observation, text: str, legal: Sequence[str]) ->
     if len(typed) != len(set(typed)):
         return "two projects may not share a card"
     if phase == baloot_pb2.BALOOT_PHASE_PLAYING:
-        if not observation.own_projects and not _holds_project(hand):
+        if not observation.own_projects and not rules.declarable(hand):
             return (
                 "your hand holds no project, so you have nothing to declare: you must play a card"
             )

@@ -89,11 +89,16 @@ ALONE_MADE_POINTS = {ASK: 12, MOON: 24}
 """Made ``ASK`` and ``MOON`` pay a fixed amount; a made 3, 4 or 5 pays the tricks taken."""
 
 
+def left_bower(trump: str) -> Card:
+    """The jack of trump's colour, a trump second only to the right bower (and the joker)."""
+    return "J" + SAME_COLOUR[trump]
+
+
 def _effective_suits(trump: str) -> dict[Card, str]:
     """Each card's suit in a deal with this trump: the left bower and the joker count as
     trump."""
     suits = {card: card[1] for card in CARDS}
-    suits["J" + SAME_COLOUR[trump]] = trump
+    suits[left_bower(trump)] = trump
     suits[JOKER] = trump
     return suits
 
@@ -106,7 +111,7 @@ def _strengths(trump: str) -> dict[Card, int]:
     strengths = {card: RANKS.index(card[0]) for card in CARDS}
     for rank in "9TQKA":
         strengths[rank + trump] = 6 + RANKS.index(rank)
-    strengths["J" + SAME_COLOUR[trump]] = 12
+    strengths[left_bower(trump)] = 12
     strengths["J" + trump] = 13
     strengths[JOKER] = 14
     return strengths
@@ -174,11 +179,5 @@ def checked_action(action: int) -> int:
     return action
 
 
-CALLS_ABOVE: tuple[list[int], ...] = tuple(
-    [CALL_BASE + PASS] + [CALL_BASE + c for c in range(high + 1, MOON + 1)]
-    for high in range(MOON + 1)
-)
-"""Legal calls given the highest call so far: pass, or anything higher (only pass after MOON)."""
-STUCK_DEALER_CALLS = [CALL_BASE + c for c in range(THREE, MOON + 1)]
 TRUMP_ACTIONS = [TRUMP_BASE + i for i in range(len(SUITS))]
 ACE_NO_FACE_ACTIONS = [KEEP_HAND, THROW_IN]

@@ -79,7 +79,6 @@ from arena.games.bid_euchre.actions import (
     CALL_SHOWN,
     CALL_TEXTS,
     CALLS,
-    CALLS_ABOVE,
     CARD_ORDER,
     CARDS,
     DISCARD_ACTION,
@@ -110,7 +109,6 @@ from arena.games.bid_euchre.actions import (
     SEAT_TEAMS,
     SET_COST,
     STRENGTH,
-    STUCK_DEALER_CALLS,
     THREE,
     THROW_IN,
     TRICKS_NEEDED,
@@ -118,6 +116,7 @@ from arena.games.bid_euchre.actions import (
     TRUMP_ACTIONS,
     TRUMP_BASE,
 )
+from arena.games.bid_euchre.rules import CALLS_ABOVE, STUCK_DEALER_CALLS
 from arena.games.bid_euchre.state import (
     ACE_NO_FACE,
     ASK_GIVE,

@@ -19,7 +19,6 @@ from arena.games.bid_euchre.actions import (
     CALL_BASE,
     CALL_SHOWN,
     CALLS,
-    CALLS_ABOVE,
     CARD_ORDER,
     CARDS,
     DISCARD_ACTION,
@@ -36,7 +35,6 @@ from arena.games.bid_euchre.actions import (
     SEAT_TEAMS,
     SET_COST,
     STRENGTH,
-    STUCK_DEALER_CALLS,
     THROW_IN,
     TRICKS_NEEDED,
     TRICKS_PER_HAND,
@@ -44,8 +42,15 @@ from arena.games.bid_euchre.actions import (
     TRUMP_BASE,
     checked_action,
 )
+from arena.games.bid_euchre.rules import (
+    CALLS_ABOVE,
+    STUCK_DEALER_CALLS,
+    dealer_stuck,
+    follows,
+    returnable,
+)
 from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty
-from arena.games.tricks import PlayedCard, Trick, cards_that_follow, seat_after, trick_winner
+from arena.games.tricks import PlayedCard, Trick, seat_after, trick_winner
 from arena.wording import count
 
 # Phases, named as the proto's BidEuchrePhase values (lower case, without the prefix).
@@ -282,9 +287,7 @@ class BidEuchreState(PhaseState):
         self.events.append(Event("call", text, seat, {"call": CALLS[call]}))
         if seat != self.dealer:
             self.current = (seat + 1) % NUM_SEATS
-            forced = (
-                self.stick_the_dealer and self.current == self.dealer and self.high_call == PASS
-            )
+            forced = dealer_stuck(self.stick_the_dealer, self.current, self.dealer, self.high_call)
             self._legal = STUCK_DEALER_CALLS if forced else CALLS_ABOVE[self.high_call]
         elif self.high_caller is None:
             self._throw_in("all_pass", None, "All four pass: the hand is thrown in")
@@ -334,18 +337,8 @@ class BidEuchreState(PhaseState):
         )
         self.phase = ASK_RETURN
         self.current = partner
-        self._legal = [RETURN_ACTION[card] for card in self._returnable(dealt)]
-
-    def _returnable(self, dealt: list[Card]) -> list[Card]:
-        """Partner's highest trump among the six dealt cards (bowers included); any of the
-        six when none is a trump. The card just received can never go back.
-        """
         assert self.trump is not None
-        trump = self.trump
-        trumps = [card for card in dealt if EFFECTIVE_SUIT[trump][card] == trump]
-        if not trumps:
-            return dealt
-        return [max(trumps, key=STRENGTH[trump].__getitem__)]
+        self._legal = [RETURN_ACTION[card] for card in returnable(dealt, self.trump)]
 
     def _return(self, card: Card) -> None:
         partner = self.current
@@ -385,12 +378,9 @@ class BidEuchreState(PhaseState):
             self._finish_trick()
             return
         assert self.trump is not None
-        suit_of = EFFECTIVE_SUIT[self.trump]
         following = seat_after(seat, NUM_SEATS, self.sitting_out)
         self.current = following
-        playable = cards_that_follow(
-            self.hands[following], suit_of[trick[0].card], suit_of.__getitem__
-        )
+        playable = follows(self.hands[following], trick[0].card, self.trump)
         self._legal = [PLAY_ACTION[c] for c in playable]
 
     def _finish_trick(self) -> None:

@@ -50,8 +50,9 @@ from arena.games.bridgette.actions import (
     failed_points,
     made_points,
 )
+from arena.games.bridgette.rules import follows, leads
 from arena.games.cards import SUIT_NAMES, SUITS, Card, pretty, pretty_cards
-from arena.games.tricks import PlayedCard, Trick, cards_that_follow, seat_after, trick_winner
+from arena.games.tricks import PlayedCard, Trick, seat_after, trick_winner
 from arena.wording import count
 
 # Phases, named as the proto's BridgettePhase values (lower case, without the prefix).
@@ -334,32 +335,7 @@ class BridgetteState(PhaseState):
         self.barred = None  # the bar only ever restricts the lead just made
         following = seat_after(seat, NUM_SEATS)
         self.current = following
-        self._legal = [PLAY_ACTION[c] for c in self._follows(self.hands[following], card)]
-
-    @staticmethod
-    def _follows(hand: list[Card], led: Card) -> list[Card]:
-        """Cards of ``hand`` that may follow ``led``. On a suit card: its matching colon,
-        or the led suit if held, else any suit card; a colon of another group only when
-        nothing else may be played. On a colon: anything."""
-        suit = SUIT_OF[led]
-        if not suit:
-            return hand
-        colons_at = len(hand)
-        while colons_at and not SUIT_OF[hand[colons_at - 1]]:
-            colons_at -= 1
-        playable = cards_that_follow(hand[:colons_at], suit, SUIT_OF.__getitem__)
-        matching = MATCHING_COLON[led]
-        if matching in hand:
-            playable.append(matching)  # colons sort after every suit card
-        return playable if playable else hand
-
-    def _leads(self, hand: list[Card]) -> list[Card]:
-        """Any card, except the barred suit while another suit's card or a colon is held."""
-        barred = self.barred
-        if barred is None:
-            return hand
-        allowed = [card for card in hand if SUIT_OF[card] != barred]
-        return allowed if allowed else hand
+        self._legal = [PLAY_ACTION[c] for c in follows(self.hands[following], card)]
 
     def _finish_trick(self) -> None:
         lead, follow = self.trick
@@ -395,7 +371,7 @@ class BridgetteState(PhaseState):
             self._score_deal()
         else:
             self.current = winner
-            self._legal = [PLAY_ACTION[card] for card in self._leads(self.hands[winner])]
+            self._legal = [PLAY_ACTION[card] for card in leads(self.hands[winner], self.barred)]
 
     # -- scoring and the end ----------------------------------------------------------------
 

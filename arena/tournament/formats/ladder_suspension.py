@@ -74,7 +74,7 @@ class Failure:
     forfeited: bool
     faults: int
     kinds: Mapping[str, int] = field(default_factory=dict)
-    """Its faults by kind (``arena.referee.faults.KIND_NAMES``), when the result has them."""
+    """Its faults by kind (``arena.match_rules.faults.KIND_NAMES``), when the result has them."""
 
 
 @dataclass(frozen=True)

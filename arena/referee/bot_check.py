@@ -23,8 +23,8 @@ from arena import wire
 from arena.bots.examples.house import HouseBot
 from arena.bots.sdk import start as start_bot
 from arena.games import game_names, get_game
+from arena.match_rules.faults import KIND_NAMES
 from arena.referee.bot_client import BotConnection, BotFault
-from arena.referee.faults import KIND_NAMES
 from arena.replay import ReplayStore
 from arena.v1 import referee_pb2
 from arena.wording import printable
