@@ -84,13 +84,16 @@ API = Guard(
             "CancelTournament",
             "AddAuthor",
             "GetCollusionReport",
+            "CreateCompetition",
+            "CancelCompetition",
+            "CreateInvites",
         }
     ),
     acts="changes the arena",
     env="ARENA_API_TOKEN",
     client_flag="--token",
     open_to="register bots, run their code in sandboxes here, issue author tokens, run "
-    "tournaments and read collusion reports",
+    "tournaments and competitions and read collusion reports",
     acts_of=(("GetCollusionReport", "reads a collusion report, which is for organisers"),),
 )
 REFEREE = Guard(

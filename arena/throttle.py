@@ -21,6 +21,11 @@ READS_PER_S = 10.0
 API's ``--reads-per-s``)."""
 BURST = 60
 """How many a client may make at once after a pause (the API's ``--read-burst``)."""
+JOINS_PER_MINUTE = 6.0
+"""An address's sustained rate of JoinCompetition calls (``arena api serve
+--joins-per-minute``): joining is anonymous, so guessing invite codes is throttled."""
+JOIN_BURST = 10
+"""How many joins an address may make at once after a pause (``--join-burst``)."""
 CLIENTS = 10_000
 """Clients remembered at once; the one idle longest is forgotten first (with a full
 bucket, so forgetting it gives it nothing it would not have had)."""

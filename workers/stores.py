@@ -14,6 +14,7 @@ from redis.retry import Retry
 
 from arena.store import TournamentStore
 from arena.store.bot_logs import BotLogStore
+from arena.store.competitions import CompetitionStore
 from arena.store.history import RatingHistoryStore
 from arena.store.leases import MatchLeases
 from arena.store.live import LiveMatches
@@ -97,3 +98,8 @@ def history() -> RatingHistoryStore:
 @cache
 def referee_load() -> RefereeLoad:
     return RefereeLoad(client())
+
+
+@cache
+def competitions() -> CompetitionStore:
+    return CompetitionStore(client())

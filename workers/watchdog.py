@@ -3,7 +3,8 @@
 decided ones), and queues again any match handed out that is nowhere (no result, no live
 lease, no message in the broker, not a second half the scheduler holds back until its
 first half has ended: that one the scheduler queues), and says Hello to the entries
-running ladders have suspended (``workers.watchdog_probes``), in a thread of its own.
+running ladders have suspended (``workers.watchdog_probes``), in a thread of its own,
+and records the competitions' phases as the clock moves them (``workers.competitions``).
 
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
@@ -23,10 +24,19 @@ import redis
 
 from arena.store import keys
 from arena.store.tournaments import RUNNING
-from workers import broker, capacity, deliveries, metrics, scheduler, watchdog_probes
+from workers import (
+    broker,
+    capacity,
+    competitions,
+    deliveries,
+    metrics,
+    scheduler,
+    watchdog_probes,
+)
 from workers.app import app
 from workers.settings import current
 from workers.stores import client, exclusive, leases, tournaments
+from workers.stores import competitions as competition_store
 
 log = logging.getLogger(__name__)
 settings = current()
@@ -48,6 +58,10 @@ class Watchdog:
         if stale := deliveries.stranded(client(), held, settings.watchdog_interval_s):
             deliveries.hand_back(stale)
             metrics.DELIVERIES_HANDED_BACK.inc(len(stale))
+        try:
+            competitions.advance(competition_store())
+        except Exception:  # never at the cost of the tournaments below
+            log.exception("watchdog: advancing the competitions' phases failed")
         store = tournaments()
         unplayed: set[tuple[str, str]] = set()
         states = store.states()

@@ -34,6 +34,7 @@ from arena.api.common import (
     schedule_id,
     timestamp,
 )
+from arena.api.competitions import Competitions, joins_throttle
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import REPLAYS, RequestCounter
 from arena.api.paging import InvalidPage, PageRequest, page_request
@@ -238,8 +239,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         quotas: AuthorQuotas | None = None,
         read_token: str | None = None,
         reads: Throttle | None = None,
+        joins: Throttle | None = None,
     ) -> None:
         self.token = token
+        self.competitions = Competitions(client, token, joins)
+        """The competition calls (``arena.api.competitions``)."""
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
         self.history = RatingHistoryStore(client)
@@ -781,6 +785,36 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.AuthorToken:
         return await self.hosted.add_author(request, context)
 
+    async def CreateCompetition(
+        self, request: arena_pb2.CreateCompetitionRequest, context: Context
+    ) -> arena_pb2.Competition:
+        return await self.competitions.create(request, context)
+
+    async def GetCompetition(
+        self, request: arena_pb2.GetCompetitionRequest, context: Context
+    ) -> arena_pb2.Competition:
+        return await self.competitions.get(request, context)
+
+    async def ListCompetitions(
+        self, request: arena_pb2.ListCompetitionsRequest, context: Context
+    ) -> arena_pb2.ListCompetitionsResponse:
+        return await self.competitions.list(request, context)
+
+    async def CancelCompetition(
+        self, request: arena_pb2.CancelCompetitionRequest, context: Context
+    ) -> arena_pb2.Competition:
+        return await self.competitions.cancel(request, context)
+
+    async def CreateInvites(
+        self, request: arena_pb2.CreateInvitesRequest, context: Context
+    ) -> arena_pb2.CreateInvitesResponse:
+        return await self.competitions.create_invites(request, context)
+
+    async def JoinCompetition(
+        self, request: arena_pb2.JoinCompetitionRequest, context: Context
+    ) -> arena_pb2.JoinCompetitionResponse:
+        return await self.competitions.join(request, context)
+
 
 def _hosted_name(bot: RegisteredBot) -> str:
     owner = f"author {bot.author!r}" if bot.author else "the operator"
@@ -896,6 +930,7 @@ async def start_server(
     quotas: AuthorQuotas | None = None,
     read_token: str | None = None,
     reads: Throttle | None = None,
+    joins: Throttle | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the API; with ``token``, write calls must carry it (``arena.access``), and
     RegisterBot's callers, who then hold it, learn why a bot did not answer. SubmitBot
@@ -904,7 +939,8 @@ async def start_server(
     defaults of ``arena.quotas`` if None). From the start it sweeps the packages of
     removed versions every minute (``arena.store.removal``). Costly reads spend
     ``reads``, a budget per address (``arena.api.reads``; 10 a second in bursts of 60 if
-    None), unless they carry ``token``, an author's or ``read_token``."""
+    None), unless they carry ``token``, an author's or ``read_token``. JoinCompetition
+    spends ``joins``, a budget per address (``arena.api.competitions``)."""
     client = await asyncio.to_thread(connect, redis_url)  # StoreUnreachable: say so, stop
     interceptors: list[Any] = [RequestCounter()]  # outermost: it counts refusals too
     if token:
@@ -915,7 +951,7 @@ async def start_server(
         options=[("grpc.max_receive_message_length", limits.MAX_REQUEST_BYTES)],
     )
     probe = Probe(bot_networks, bot_credentials, detailed=bool(token))
-    service = ArenaService(client, probe, token, referees, quotas, read_token, reads)
+    service = ArenaService(client, probe, token, referees, quotas, read_token, reads, joins)
     arena_pb2_grpc.add_ArenaServicer_to_server(service, server)
     name = arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name
     bound = await start_serving(server, name, host, port, tls)
@@ -937,6 +973,7 @@ def serve(
     read_token: str | None = None,
     reads_per_s: float = READS_PER_S,
     read_burst: int = BURST,
+    joins: Throttle | None = None,
 ) -> None:
     async def main() -> None:
         server, bound = await start_server(
@@ -951,6 +988,7 @@ def serve(
             quotas=quotas,
             read_token=read_token,
             reads=Throttle(rate_per_s=reads_per_s, burst=read_burst),
+            joins=joins if joins is not None else joins_throttle(),
         )
         if not token:
             print(API.open_warning(), file=sys.stderr, flush=True)

@@ -1,4 +1,5 @@
-"""``arena author add``: the operator issues bot authors their tokens; ``arena token
+"""``arena author add``: the operator issues bot authors their tokens; ``arena author
+join``: an author joins a competition by invite and gets their token; ``arena token
 new``: where the operator's own tokens come from."""
 
 from __future__ import annotations
@@ -21,6 +22,20 @@ def add(args: argparse.Namespace) -> None:
         f"the token of author {issued.name}, shown only now (the arena keeps its hash): "
         "they pass it as --token, --token-file or $ARENA_API_TOKEN to `arena bot submit` "
         "and `arena bot logs`; any earlier token of theirs no longer works",
+        file=sys.stderr,
+    )
+
+
+def join(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        joined = api.JoinCompetition(
+            arena_pb2.JoinCompetitionRequest(invite=args.invite, author=args.name), timeout=10
+        )
+    print(joined.author.token)
+    print(
+        f"the token of author {joined.author.name}, in competition {joined.competition}, shown "
+        "only now (the arena keeps its hash): pass it as --token, --token-file or "
+        "$ARENA_API_TOKEN to `arena bot submit` and `arena bot logs`",
         file=sys.stderr,
     )
 

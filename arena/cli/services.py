@@ -199,6 +199,7 @@ def _launcher(args: argparse.Namespace) -> Launcher:
 def api_serve(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
     from arena.api.service import serve
+    from arena.throttle import Throttle
 
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, API)
@@ -225,6 +226,7 @@ def api_serve(args: argparse.Namespace) -> None:
             read_token=read_token or None,
             reads_per_s=args.reads_per_s,
             read_burst=args.read_burst,
+            joins=Throttle(rate_per_s=args.joins_per_minute / 60, burst=args.join_burst),
         )
     except OSError as error:
         raise CliError(str(error)) from None

@@ -19,6 +19,19 @@ key                                type   holds
                                           (``arena.store.removal``)
 ``arena:authors``                  hash   author name -> SHA-256 of their token
 ``arena:author-tokens``            hash   SHA-256 of a token -> author name
+``arena:competitions``             zset   competition name, scored by creation time
+                                          (ms) (``arena.store.competitions``)
+``arena:c:{name}``                 hash   a competition: ``spec`` (JSON),
+                                          ``created_at``, ``phase`` (as last recorded)
+``arena:c:{name}:phases``          list   its phase transitions (JSON: phase, due at,
+                                          recorded at), oldest first; each recorded
+                                          once, by the script that sets ``phase``
+``arena:c:{name}:competitors``     hash   author name -> how they joined (JSON: when,
+                                          the invite's hash)
+``arena:invite:{sha256}``          hash   an invite code's record, by the code's
+                                          SHA-256: ``competition``, ``uses``, ``left``,
+                                          ``expires_at``, ``created_at``; a use is spent
+                                          in the script that creates the author
 ``arena:tournaments``              zset   tournament id, scored by creation time (ms)
 ``arena:tournaments:running``      set    the ids of running tournaments, which share the
                                           workers (``workers.scheduler``)

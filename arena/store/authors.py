@@ -11,8 +11,14 @@ import redis
 from arena.store import keys
 
 
-def _hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """What the store keeps of ``token``."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh author token: 256 random bits."""
+    return "author-" + secrets.token_urlsafe(32)
 
 
 class AuthorStore:
@@ -21,8 +27,8 @@ class AuthorStore:
 
     def add(self, name: str) -> str:
         """A new token for ``name``, replacing (and revoking) any earlier one."""
-        token = "author-" + secrets.token_urlsafe(32)
-        new = _hash(token)
+        token = new_token()
+        new = token_hash(token)
         while True:
             with self.redis.pipeline() as pipe:
                 try:
@@ -43,7 +49,7 @@ class AuthorStore:
         """The author holding ``token``, if any."""
         if not token:
             return None
-        name = self.redis.hget(keys.author_tokens(), _hash(token))
+        name = self.redis.hget(keys.author_tokens(), token_hash(token))
         return None if name is None else bytes(name).decode()  # type: ignore[arg-type]
 
     def exists(self, name: str) -> bool:

@@ -68,6 +68,37 @@ def author_tokens() -> str:
     return f"{PREFIX}author-tokens"
 
 
+# Competitions and their invites (``arena.store.competitions``).
+
+
+def competitions() -> str:
+    """Sorted set: every competition's name, scored by creation time (ms): listing
+    order."""
+    return f"{PREFIX}competitions"
+
+
+def competition(name: str) -> str:
+    """Hash: the competition's ``spec`` (JSON), ``created_at`` and ``phase``."""
+    return f"{PREFIX}c:{name}"
+
+
+def competition_phases(name: str) -> str:
+    """List: the competition's phase transitions (JSON), oldest first, each recorded
+    once with the phase it moved to."""
+    return f"{competition(name)}:phases"
+
+
+def competitors(name: str) -> str:
+    """Hash: author name -> how they joined the competition (JSON)."""
+    return f"{competition(name)}:competitors"
+
+
+def invite(sha256: str) -> str:
+    """Hash: an invite code's record, by the code's SHA-256: ``competition``, ``uses``,
+    ``left``, ``expires_at``, ``created_at``."""
+    return f"{PREFIX}invite:{sha256}"
+
+
 # Tournaments as a whole (``arena.store.tournaments``).
 
 

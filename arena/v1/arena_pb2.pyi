@@ -362,6 +362,50 @@ RESULT_END_NO_CONTEST: ResultEnd.ValueType  # 3
 """No result (nobody could play, or the decision cap); not rated."""
 Global___ResultEnd: _TypeAlias = ResultEnd  # noqa: Y015
 
+class _CompetitionPhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _CompetitionPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_CompetitionPhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    COMPETITION_PHASE_UNSPECIFIED: _CompetitionPhase.ValueType  # 0
+    """Not set."""
+    COMPETITION_PHASE_SCHEDULED: _CompetitionPhase.ValueType  # 1
+    """Created, not open yet: authors may join."""
+    COMPETITION_PHASE_OPEN: _CompetitionPhase.ValueType  # 2
+    """Open: authors may join and submit."""
+    COMPETITION_PHASE_CLOSED: _CompetitionPhase.ValueType  # 3
+    """Submissions have closed."""
+    COMPETITION_PHASE_FINAL: _CompetitionPhase.ValueType  # 4
+    """The final is being played. In this first increment there is no final round yet:
+    the phase follows the timeline alone, entered as submissions close.
+    """
+    COMPETITION_PHASE_FINISHED: _CompetitionPhase.ValueType  # 5
+    """The final has ended (in this increment, by the timeline alone)."""
+    COMPETITION_PHASE_CANCELLED: _CompetitionPhase.ValueType  # 6
+    """Cancelled by the operator; it never advances again."""
+
+class CompetitionPhase(_CompetitionPhase, metaclass=_CompetitionPhaseEnumTypeWrapper):
+    """Where a competition is in its season."""
+
+COMPETITION_PHASE_UNSPECIFIED: CompetitionPhase.ValueType  # 0
+"""Not set."""
+COMPETITION_PHASE_SCHEDULED: CompetitionPhase.ValueType  # 1
+"""Created, not open yet: authors may join."""
+COMPETITION_PHASE_OPEN: CompetitionPhase.ValueType  # 2
+"""Open: authors may join and submit."""
+COMPETITION_PHASE_CLOSED: CompetitionPhase.ValueType  # 3
+"""Submissions have closed."""
+COMPETITION_PHASE_FINAL: CompetitionPhase.ValueType  # 4
+"""The final is being played. In this first increment there is no final round yet:
+the phase follows the timeline alone, entered as submissions close.
+"""
+COMPETITION_PHASE_FINISHED: CompetitionPhase.ValueType  # 5
+"""The final has ended (in this increment, by the timeline alone)."""
+COMPETITION_PHASE_CANCELLED: CompetitionPhase.ValueType  # 6
+"""Cancelled by the operator; it never advances again."""
+Global___CompetitionPhase: _TypeAlias = CompetitionPhase  # noqa: Y015
+
 @_typing.final
 class RegisterBotRequest(_message.Message):
     """Register a bot."""
@@ -3133,3 +3177,519 @@ class AuthorToken(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AuthorToken: _TypeAlias = AuthorToken  # noqa: Y015
+
+@_typing.final
+class CompetitionSpec(_message.Message):
+    """What a competition is: its games, timeline and rules (docs/competitions.md)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    TIMELINE_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Unique name: 1 to 40 letters, digits, '-', '_' or '.' (as bot names)."""
+    description: _builtins.str
+    """What the competition is about, in Markdown, stored as given; at most 20,000
+    characters.
+    """
+    @_builtins.property
+    def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___CompetitionGame]:
+        """Games played, each listed once, with its options. Empty: every game of the arena,
+        with its default options.
+        """
+
+    @_builtins.property
+    def timeline(self) -> Global___CompetitionTimeline:
+        """When each phase begins, in UTC."""
+
+    @_builtins.property
+    def rules(self) -> Global___CompetitionRules:
+        """How the competition is played."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        description: _builtins.str = ...,
+        games: _abc.Iterable[Global___CompetitionGame] | None = ...,
+        timeline: Global___CompetitionTimeline | None = ...,
+        rules: Global___CompetitionRules | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["rules", b"rules", "timeline", b"timeline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "games", b"games", "name", b"name", "rules", b"rules", "timeline", b"timeline"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionSpec: _TypeAlias = CompetitionSpec  # noqa: Y015
+
+@_typing.final
+class CompetitionGame(_message.Message):
+    """One game of a competition and its options."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    GAME_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    game: _builtins.str
+    """The game's name, as ListGames gives it (any case; spaces or _ for -)."""
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The game's options by name, as `arena games` lists them, with their values as text
+        ("true", "150"); options left out keep their defaults.
+        """
+
+    def __init__(
+        self,
+        *,
+        game: _builtins.str = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "options", b"options"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionGame: _TypeAlias = CompetitionGame  # noqa: Y015
+
+@_typing.final
+class CompetitionTimeline(_message.Message):
+    """When a competition's phases begin. The three times are strictly increasing; the
+    first may be at most a minute in the past when the competition is created, and the
+    last at most ten years ahead.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPENS_AT_FIELD_NUMBER: _builtins.int
+    SUBMISSIONS_CLOSE_AT_FIELD_NUMBER: _builtins.int
+    FINAL_ENDS_AT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def opens_at(self) -> _timestamp_pb2.Timestamp:
+        """When it opens: authors submit and play (COMPETITION_PHASE_OPEN)."""
+
+    @_builtins.property
+    def submissions_close_at(self) -> _timestamp_pb2.Timestamp:
+        """When submissions close (COMPETITION_PHASE_CLOSED), and the final begins
+        (COMPETITION_PHASE_FINAL).
+        """
+
+    @_builtins.property
+    def final_ends_at(self) -> _timestamp_pb2.Timestamp:
+        """When the final ends (COMPETITION_PHASE_FINISHED)."""
+
+    def __init__(
+        self,
+        *,
+        opens_at: _timestamp_pb2.Timestamp | None = ...,
+        submissions_close_at: _timestamp_pb2.Timestamp | None = ...,
+        final_ends_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["final_ends_at", b"final_ends_at", "opens_at", b"opens_at", "submissions_close_at", b"submissions_close_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["final_ends_at", b"final_ends_at", "opens_at", b"opens_at", "submissions_close_at", b"submissions_close_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionTimeline: _TypeAlias = CompetitionTimeline  # noqa: Y015
+
+@_typing.final
+class CompetitionRules(_message.Message):
+    """How a competition is played. Zero values mean the defaults given."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FAIR_PLAY_FIELD_NUMBER: _builtins.int
+    PARTNERS_FIELD_NUMBER: _builtins.int
+    DAILY_SUBMISSIONS_FIELD_NUMBER: _builtins.int
+    ACTIVE_VERSIONS_FIELD_NUMBER: _builtins.int
+    FINAL_DEALS_FIELD_NUMBER: _builtins.int
+    MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
+    TIME_BANK_FIELD_NUMBER: _builtins.int
+    MAX_FAULTS_FIELD_NUMBER: _builtins.int
+    fair_play: Global___FairPlay.ValueType
+    """How deals are kept from bots that remember them, as in tournaments. Unset: OPEN."""
+    partners: Global___Partners.ValueType
+    """Whether an entry's partners may share a process, as in tournaments. Unset:
+    PARTNERS_ISOLATED for FAIR_PLAY_SEALED, PARTNERS_SHARED otherwise.
+    """
+    daily_submissions: _builtins.int
+    """Versions each author may submit a day (UTC), 1 to 1000. Unset or 0: 5."""
+    active_versions: _builtins.int
+    """Versions of each author that play at once, 1 to 20. Unset or 0: 1."""
+    final_deals: _builtins.int
+    """Deals per pairing and game in the final, each played twice, seats swapped, as a
+    tournament's `deals`: 1 to 1000. Unset or 0: 50.
+    """
+    max_faults: _builtins.int
+    """Faults before a forfeit; 0 means the referee's default, 3."""
+    @_builtins.property
+    def move_deadline(self) -> _duration_pb2.Duration:
+        """Time each bot has per decision. Unset means 1 s; at most 60 s."""
+
+    @_builtins.property
+    def time_bank(self) -> _duration_pb2.Duration:
+        """Time bank of each seat in each match, drawn on beyond the move deadlines. Unset:
+        none; at most 1 hour.
+        """
+
+    def __init__(
+        self,
+        *,
+        fair_play: Global___FairPlay.ValueType = ...,
+        partners: Global___Partners.ValueType = ...,
+        daily_submissions: _builtins.int = ...,
+        active_versions: _builtins.int = ...,
+        final_deals: _builtins.int = ...,
+        move_deadline: _duration_pb2.Duration | None = ...,
+        time_bank: _duration_pb2.Duration | None = ...,
+        max_faults: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_versions", b"active_versions", "daily_submissions", b"daily_submissions", "fair_play", b"fair_play", "final_deals", b"final_deals", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "partners", b"partners", "time_bank", b"time_bank"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionRules: _TypeAlias = CompetitionRules  # noqa: Y015
+
+@_typing.final
+class CompetitionTransition(_message.Message):
+    """A change of a competition's phase, recorded once."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PHASE_FIELD_NUMBER: _builtins.int
+    DUE_AT_FIELD_NUMBER: _builtins.int
+    RECORDED_AT_FIELD_NUMBER: _builtins.int
+    phase: Global___CompetitionPhase.ValueType
+    """The phase entered."""
+    @_builtins.property
+    def due_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was due by the timeline (for a cancellation, when it was asked for)."""
+
+    @_builtins.property
+    def recorded_at(self) -> _timestamp_pb2.Timestamp:
+        """When the arena recorded it (a worker's watchdog round after due_at)."""
+
+    def __init__(
+        self,
+        *,
+        phase: Global___CompetitionPhase.ValueType = ...,
+        due_at: _timestamp_pb2.Timestamp | None = ...,
+        recorded_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["due_at", b"due_at", "recorded_at", b"recorded_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["due_at", b"due_at", "phase", b"phase", "recorded_at", b"recorded_at"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionTransition: _TypeAlias = CompetitionTransition  # noqa: Y015
+
+@_typing.final
+class Competition(_message.Message):
+    """A competition as stored."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SPEC_FIELD_NUMBER: _builtins.int
+    PHASE_FIELD_NUMBER: _builtins.int
+    TRANSITIONS_FIELD_NUMBER: _builtins.int
+    CREATED_AT_FIELD_NUMBER: _builtins.int
+    COMPETITORS_FIELD_NUMBER: _builtins.int
+    phase: Global___CompetitionPhase.ValueType
+    """Its phase as last recorded by the workers (or the cancellation)."""
+    @_builtins.property
+    def spec(self) -> Global___CompetitionSpec:
+        """What it is."""
+
+    @_builtins.property
+    def transitions(self) -> _containers.RepeatedCompositeFieldContainer[Global___CompetitionTransition]:
+        """Every phase change so far, oldest first."""
+
+    @_builtins.property
+    def created_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was created."""
+
+    @_builtins.property
+    def competitors(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The authors who joined it, by name, sorted."""
+
+    def __init__(
+        self,
+        *,
+        spec: Global___CompetitionSpec | None = ...,
+        phase: Global___CompetitionPhase.ValueType = ...,
+        transitions: _abc.Iterable[Global___CompetitionTransition] | None = ...,
+        created_at: _timestamp_pb2.Timestamp | None = ...,
+        competitors: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "spec", b"spec"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Competition: _TypeAlias = Competition  # noqa: Y015
+
+@_typing.final
+class CreateCompetitionRequest(_message.Message):
+    """Create a competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SPEC_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def spec(self) -> Global___CompetitionSpec:
+        """The competition."""
+
+    def __init__(
+        self,
+        *,
+        spec: Global___CompetitionSpec | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["spec", b"spec"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["spec", b"spec"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateCompetitionRequest: _TypeAlias = CreateCompetitionRequest  # noqa: Y015
+
+@_typing.final
+class GetCompetitionRequest(_message.Message):
+    """Read a competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Its name."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCompetitionRequest: _TypeAlias = GetCompetitionRequest  # noqa: Y015
+
+@_typing.final
+class ListCompetitionsRequest(_message.Message):
+    """List every competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListCompetitionsRequest: _TypeAlias = ListCompetitionsRequest  # noqa: Y015
+
+@_typing.final
+class ListCompetitionsResponse(_message.Message):
+    """Every competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def competitions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Competition]:
+        """Newest first."""
+
+    def __init__(
+        self,
+        *,
+        competitions: _abc.Iterable[Global___Competition] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitions", b"competitions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListCompetitionsResponse: _TypeAlias = ListCompetitionsResponse  # noqa: Y015
+
+@_typing.final
+class CancelCompetitionRequest(_message.Message):
+    """Cancel a competition."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Its name."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelCompetitionRequest: _TypeAlias = CancelCompetitionRequest  # noqa: Y015
+
+@_typing.final
+class CreateInvitesRequest(_message.Message):
+    """Issue invite codes."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    USES_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    competition: _builtins.str
+    """The competition's name."""
+    count: _builtins.int
+    """How many codes, 1 to 1000. Unset or 0: 1."""
+    uses: _builtins.int
+    """How many authors each code may bring in, 1 to 10,000. Unset or 0: 1 (single-use)."""
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When the codes stop working: after now. Unset: when submissions close."""
+
+    def __init__(
+        self,
+        *,
+        competition: _builtins.str = ...,
+        count: _builtins.int = ...,
+        uses: _builtins.int = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competition", b"competition", "count", b"count", "expires_at", b"expires_at", "uses", b"uses"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateInvitesRequest: _TypeAlias = CreateInvitesRequest  # noqa: Y015
+
+@_typing.final
+class CreateInvitesResponse(_message.Message):
+    """New invite codes."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    CODES_FIELD_NUMBER: _builtins.int
+    USES_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    competition: _builtins.str
+    """The competition's name."""
+    uses: _builtins.int
+    """How many authors each code may bring in."""
+    @_builtins.property
+    def codes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The codes, shown only here: the arena keeps their SHA-256."""
+
+    @_builtins.property
+    def expires_at(self) -> _timestamp_pb2.Timestamp:
+        """When the codes stop working."""
+
+    def __init__(
+        self,
+        *,
+        competition: _builtins.str = ...,
+        codes: _abc.Iterable[_builtins.str] | None = ...,
+        uses: _builtins.int = ...,
+        expires_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["codes", b"codes", "competition", b"competition", "expires_at", b"expires_at", "uses", b"uses"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateInvitesResponse: _TypeAlias = CreateInvitesResponse  # noqa: Y015
+
+@_typing.final
+class JoinCompetitionRequest(_message.Message):
+    """Join a competition with an invite."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INVITE_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    invite: _builtins.str
+    """An invite code from CreateInvites."""
+    author: _builtins.str
+    """The new author's name: 1 to 40 letters, digits, '-', '_' or '.', not taken."""
+    def __init__(
+        self,
+        *,
+        invite: _builtins.str = ...,
+        author: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "invite", b"invite"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___JoinCompetitionRequest: _TypeAlias = JoinCompetitionRequest  # noqa: Y015
+
+@_typing.final
+class JoinCompetitionResponse(_message.Message):
+    """A new competitor."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    competition: _builtins.str
+    """The competition joined."""
+    @_builtins.property
+    def author(self) -> Global___AuthorToken:
+        """The new author and their token, shown only here."""
+
+    def __init__(
+        self,
+        *,
+        competition: _builtins.str = ...,
+        author: Global___AuthorToken | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["author", b"author"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "competition", b"competition"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___JoinCompetitionResponse: _TypeAlias = JoinCompetitionResponse  # noqa: Y015

@@ -150,6 +150,36 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.AddAuthorRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.AuthorToken.FromString,
                 _registered_method=True)
+        self.CreateCompetition = channel.unary_unary(
+                '/arena.v1.Arena/CreateCompetition',
+                request_serializer=arena_dot_v1_dot_arena__pb2.CreateCompetitionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.Competition.FromString,
+                _registered_method=True)
+        self.GetCompetition = channel.unary_unary(
+                '/arena.v1.Arena/GetCompetition',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetCompetitionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.Competition.FromString,
+                _registered_method=True)
+        self.ListCompetitions = channel.unary_unary(
+                '/arena.v1.Arena/ListCompetitions',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ListCompetitionsRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.ListCompetitionsResponse.FromString,
+                _registered_method=True)
+        self.CancelCompetition = channel.unary_unary(
+                '/arena.v1.Arena/CancelCompetition',
+                request_serializer=arena_dot_v1_dot_arena__pb2.CancelCompetitionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.Competition.FromString,
+                _registered_method=True)
+        self.CreateInvites = channel.unary_unary(
+                '/arena.v1.Arena/CreateInvites',
+                request_serializer=arena_dot_v1_dot_arena__pb2.CreateInvitesRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.CreateInvitesResponse.FromString,
+                _registered_method=True)
+        self.JoinCompetition = channel.unary_unary(
+                '/arena.v1.Arena/JoinCompetition',
+                request_serializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -380,6 +410,72 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateCompetition(self, request, context):
+        """Creates a competition (operator only; docs/competitions.md): a season with a
+        timeline, games and rules, which authors join by invite. Its phase then follows the
+        clock, advanced by the workers. This first increment stores the competition and its
+        competitors; the open phase's ladder, the final round robin and leagues come later,
+        so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+        INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
+        a timeline not strictly increasing or opening in the past, rules out of range),
+        saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
+        stores nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCompetition(self, request, context):
+        """One competition, with its phase and every transition recorded so far. Open to
+        anyone. NOT_FOUND for no such competition.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListCompetitions(self, request, context):
+        """Every competition, newest first. Open to anyone.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelCompetition(self, request, context):
+        """Cancels a competition for good (operator only): it never advances again and no one
+        may join it. FAILED_PRECONDITION once it is finished or already cancelled; NOT_FOUND
+        for no such competition.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateInvites(self, request, context):
+        """Issues invite codes to a competition (operator only). The codes are in this answer
+        only: the arena keeps their SHA-256, as it does authors' tokens. INVALID_ARGUMENT for
+        a count, uses or expiry out of range; FAILED_PRECONDITION once the competition no
+        longer takes competitors (past COMPETITION_PHASE_OPEN, or cancelled), or on an API
+        without an operator token (where anyone could issue them); NOT_FOUND for no such
+        competition.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinCompetition(self, request, context):
+        """Joins a competition with an invite code, anonymously: creates the author and
+        returns their token (shown only here; it works wherever an AddAuthor token does),
+        and records them as a competitor. Each call spends one of the caller's address's
+        joins (arena api serve --joins-per-minute, --join-burst), spent before the code is
+        looked at: past them, RESOURCE_EXHAUSTED saying when to retry, with a `retry-after`
+        trailer in whole seconds. NOT_FOUND for an unknown code; FAILED_PRECONDITION for a
+        code used up or expired, a competition not scheduled or open, or an API without an
+        operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
+        a bad name. Using a code is atomic: two joins racing for its last use, one wins.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -487,6 +583,36 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.AddAuthor,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.AddAuthorRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.AuthorToken.SerializeToString,
+            ),
+            'CreateCompetition': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateCompetition,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.CreateCompetitionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.Competition.SerializeToString,
+            ),
+            'GetCompetition': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCompetition,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetCompetitionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.Competition.SerializeToString,
+            ),
+            'ListCompetitions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCompetitions,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ListCompetitionsRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.ListCompetitionsResponse.SerializeToString,
+            ),
+            'CancelCompetition': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelCompetition,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.CancelCompetitionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.Competition.SerializeToString,
+            ),
+            'CreateInvites': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateInvites,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.CreateInvitesRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.CreateInvitesResponse.SerializeToString,
+            ),
+            'JoinCompetition': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinCompetition,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1066,6 +1192,168 @@ class Arena:
             '/arena.v1.Arena/AddAuthor',
             arena_dot_v1_dot_arena__pb2.AddAuthorRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.AuthorToken.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateCompetition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/CreateCompetition',
+            arena_dot_v1_dot_arena__pb2.CreateCompetitionRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.Competition.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCompetition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/GetCompetition',
+            arena_dot_v1_dot_arena__pb2.GetCompetitionRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.Competition.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListCompetitions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/ListCompetitions',
+            arena_dot_v1_dot_arena__pb2.ListCompetitionsRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.ListCompetitionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelCompetition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/CancelCompetition',
+            arena_dot_v1_dot_arena__pb2.CancelCompetitionRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.Competition.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateInvites(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/CreateInvites',
+            arena_dot_v1_dot_arena__pb2.CreateInvitesRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.CreateInvitesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinCompetition(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/JoinCompetition',
+            arena_dot_v1_dot_arena__pb2.JoinCompetitionRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.JoinCompetitionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -171,6 +171,47 @@ class ArenaStub:
     an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
     operator, and an author's token would protect nothing.
     """
+    CreateCompetition: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateCompetitionRequest, _arena_pb2.Competition]
+    """Creates a competition (operator only; docs/competitions.md): a season with a
+    timeline, games and rules, which authors join by invite. Its phase then follows the
+    clock, advanced by the workers. This first increment stores the competition and its
+    competitors; the open phase's ladder, the final round robin and leagues come later,
+    so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+    INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
+    a timeline not strictly increasing or opening in the past, rules out of range),
+    saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
+    stores nothing.
+    """
+    GetCompetition: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetCompetitionRequest, _arena_pb2.Competition]
+    """One competition, with its phase and every transition recorded so far. Open to
+    anyone. NOT_FOUND for no such competition.
+    """
+    ListCompetitions: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListCompetitionsRequest, _arena_pb2.ListCompetitionsResponse]
+    """Every competition, newest first. Open to anyone."""
+    CancelCompetition: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CancelCompetitionRequest, _arena_pb2.Competition]
+    """Cancels a competition for good (operator only): it never advances again and no one
+    may join it. FAILED_PRECONDITION once it is finished or already cancelled; NOT_FOUND
+    for no such competition.
+    """
+    CreateInvites: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateInvitesRequest, _arena_pb2.CreateInvitesResponse]
+    """Issues invite codes to a competition (operator only). The codes are in this answer
+    only: the arena keeps their SHA-256, as it does authors' tokens. INVALID_ARGUMENT for
+    a count, uses or expiry out of range; FAILED_PRECONDITION once the competition no
+    longer takes competitors (past COMPETITION_PHASE_OPEN, or cancelled), or on an API
+    without an operator token (where anyone could issue them); NOT_FOUND for no such
+    competition.
+    """
+    JoinCompetition: _grpc.UnaryUnaryMultiCallable[_arena_pb2.JoinCompetitionRequest, _arena_pb2.JoinCompetitionResponse]
+    """Joins a competition with an invite code, anonymously: creates the author and
+    returns their token (shown only here; it works wherever an AddAuthor token does),
+    and records them as a competitor. Each call spends one of the caller's address's
+    joins (arena api serve --joins-per-minute, --join-burst), spent before the code is
+    looked at: past them, RESOURCE_EXHAUSTED saying when to retry, with a `retry-after`
+    trailer in whole seconds. NOT_FOUND for an unknown code; FAILED_PRECONDITION for a
+    code used up or expired, a competition not scheduled or open, or an API without an
+    operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
+    a bad name. Using a code is atomic: two joins racing for its last use, one wins.
+    """
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -311,6 +352,47 @@ class ArenaAsyncStub(ArenaStub):
     arena keeps its hash. Adding an author again replaces the old token. An API without
     an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
     operator, and an author's token would protect nothing.
+    """
+    CreateCompetition: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateCompetitionRequest, _arena_pb2.Competition]  # type: ignore[assignment]
+    """Creates a competition (operator only; docs/competitions.md): a season with a
+    timeline, games and rules, which authors join by invite. Its phase then follows the
+    clock, advanced by the workers. This first increment stores the competition and its
+    competitors; the open phase's ladder, the final round robin and leagues come later,
+    so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+    INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
+    a timeline not strictly increasing or opening in the past, rules out of range),
+    saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
+    stores nothing.
+    """
+    GetCompetition: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetCompetitionRequest, _arena_pb2.Competition]  # type: ignore[assignment]
+    """One competition, with its phase and every transition recorded so far. Open to
+    anyone. NOT_FOUND for no such competition.
+    """
+    ListCompetitions: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListCompetitionsRequest, _arena_pb2.ListCompetitionsResponse]  # type: ignore[assignment]
+    """Every competition, newest first. Open to anyone."""
+    CancelCompetition: _aio.UnaryUnaryMultiCallable[_arena_pb2.CancelCompetitionRequest, _arena_pb2.Competition]  # type: ignore[assignment]
+    """Cancels a competition for good (operator only): it never advances again and no one
+    may join it. FAILED_PRECONDITION once it is finished or already cancelled; NOT_FOUND
+    for no such competition.
+    """
+    CreateInvites: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateInvitesRequest, _arena_pb2.CreateInvitesResponse]  # type: ignore[assignment]
+    """Issues invite codes to a competition (operator only). The codes are in this answer
+    only: the arena keeps their SHA-256, as it does authors' tokens. INVALID_ARGUMENT for
+    a count, uses or expiry out of range; FAILED_PRECONDITION once the competition no
+    longer takes competitors (past COMPETITION_PHASE_OPEN, or cancelled), or on an API
+    without an operator token (where anyone could issue them); NOT_FOUND for no such
+    competition.
+    """
+    JoinCompetition: _aio.UnaryUnaryMultiCallable[_arena_pb2.JoinCompetitionRequest, _arena_pb2.JoinCompetitionResponse]  # type: ignore[assignment]
+    """Joins a competition with an invite code, anonymously: creates the author and
+    returns their token (shown only here; it works wherever an AddAuthor token does),
+    and records them as a competitor. Each call spends one of the caller's address's
+    joins (arena api serve --joins-per-minute, --join-burst), spent before the code is
+    looked at: past them, RESOURCE_EXHAUSTED saying when to retry, with a `retry-after`
+    trailer in whole seconds. NOT_FOUND for an unknown code; FAILED_PRECONDITION for a
+    code used up or expired, a competition not scheduled or open, or an API without an
+    operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
+    a bad name. Using a code is atomic: two joins racing for its last use, one wins.
     """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
@@ -575,6 +657,83 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         arena keeps its hash. Adding an author again replaces the old token. An API without
         an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
         operator, and an author's token would protect nothing.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateCompetition(
+        self,
+        request: _arena_pb2.CreateCompetitionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.Competition, _abc.Awaitable[_arena_pb2.Competition]]:
+        """Creates a competition (operator only; docs/competitions.md): a season with a
+        timeline, games and rules, which authors join by invite. Its phase then follows the
+        clock, advanced by the workers. This first increment stores the competition and its
+        competitors; the open phase's ladder, the final round robin and leagues come later,
+        so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+        INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
+        a timeline not strictly increasing or opening in the past, rules out of range),
+        saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
+        stores nothing.
+        """
+
+    @_abc_1.abstractmethod
+    def GetCompetition(
+        self,
+        request: _arena_pb2.GetCompetitionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.Competition, _abc.Awaitable[_arena_pb2.Competition]]:
+        """One competition, with its phase and every transition recorded so far. Open to
+        anyone. NOT_FOUND for no such competition.
+        """
+
+    @_abc_1.abstractmethod
+    def ListCompetitions(
+        self,
+        request: _arena_pb2.ListCompetitionsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListCompetitionsResponse, _abc.Awaitable[_arena_pb2.ListCompetitionsResponse]]:
+        """Every competition, newest first. Open to anyone."""
+
+    @_abc_1.abstractmethod
+    def CancelCompetition(
+        self,
+        request: _arena_pb2.CancelCompetitionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.Competition, _abc.Awaitable[_arena_pb2.Competition]]:
+        """Cancels a competition for good (operator only): it never advances again and no one
+        may join it. FAILED_PRECONDITION once it is finished or already cancelled; NOT_FOUND
+        for no such competition.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateInvites(
+        self,
+        request: _arena_pb2.CreateInvitesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.CreateInvitesResponse, _abc.Awaitable[_arena_pb2.CreateInvitesResponse]]:
+        """Issues invite codes to a competition (operator only). The codes are in this answer
+        only: the arena keeps their SHA-256, as it does authors' tokens. INVALID_ARGUMENT for
+        a count, uses or expiry out of range; FAILED_PRECONDITION once the competition no
+        longer takes competitors (past COMPETITION_PHASE_OPEN, or cancelled), or on an API
+        without an operator token (where anyone could issue them); NOT_FOUND for no such
+        competition.
+        """
+
+    @_abc_1.abstractmethod
+    def JoinCompetition(
+        self,
+        request: _arena_pb2.JoinCompetitionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.JoinCompetitionResponse, _abc.Awaitable[_arena_pb2.JoinCompetitionResponse]]:
+        """Joins a competition with an invite code, anonymously: creates the author and
+        returns their token (shown only here; it works wherever an AddAuthor token does),
+        and records them as a competitor. Each call spends one of the caller's address's
+        joins (arena api serve --joins-per-minute, --join-burst), spent before the code is
+        looked at: past them, RESOURCE_EXHAUSTED saying when to retry, with a `retry-after`
+        trailer in whole seconds. NOT_FOUND for an unknown code; FAILED_PRECONDITION for a
+        code used up or expired, a competition not scheduled or open, or an API without an
+        operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
+        a bad name. Using a code is atomic: two joins racing for its last use, one wins.
         """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,4 +1,4 @@
-"""Arguments of ``arena author add`` and ``arena token new``."""
+"""Arguments of ``arena author add``, ``arena author join`` and ``arena token new``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from arena.cli.parsers import add_api_flag, subcommands
 
 
 def author(parser: argparse.ArgumentParser) -> None:
-    add = subcommands(parser).add_parser(
+    commands = subcommands(parser)
+    add = commands.add_parser(
         "add",
         help="issue an author a token (printed alone on stdout); adding one again replaces "
         "the old token",
@@ -16,6 +17,15 @@ def author(parser: argparse.ArgumentParser) -> None:
     add.add_argument("name", help="author name (letters, digits, '-', '_', '.')")
     add_api_flag(add)
     add.set_defaults(run="author:add")
+    join = commands.add_parser(
+        "join",
+        help="join a competition with an invite code, becoming an author: the token is "
+        "printed alone on stdout",
+    )
+    join.add_argument("name", help="your author name (letters, digits, '-', '_', '.')")
+    join.add_argument("--invite", required=True, metavar="CODE", help="the organiser's invite code")
+    add_api_flag(join)
+    join.set_defaults(run="author:join")
 
 
 def token(parser: argparse.ArgumentParser) -> None:

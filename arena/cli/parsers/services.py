@@ -16,7 +16,7 @@ from arena.cli.parsers import (
 )
 from arena.hosting.private import state_root
 from arena.quotas import BOTS_ENV, BYTES_ENV, VERSIONS_ENV, AuthorQuotas, MiB
-from arena.throttle import BURST, READS_PER_S
+from arena.throttle import BURST, JOIN_BURST, JOINS_PER_MINUTE, READS_PER_S
 
 DEFAULT_HOSTING_DIR = state_root() / "hosting"
 """As ``arena.referee.hosted.DEFAULT_DIRECTORY``, without loading the referee here."""
@@ -189,6 +189,22 @@ def api(parser: argparse.ArgumentParser) -> None:
         default=BURST,
         metavar="N",
         help=f"how many of those it may make at once after a pause (default {BURST})",
+    )
+    api.add_argument(
+        "--joins-per-minute",
+        type=positive(float),
+        default=JOINS_PER_MINUTE,
+        metavar="R",
+        help="JoinCompetition calls (joining a competition by invite, anonymous) one client "
+        f"address may make a minute (default {JOINS_PER_MINUTE:g}); more get "
+        "RESOURCE_EXHAUSTED with retry-after",
+    )
+    api.add_argument(
+        "--join-burst",
+        type=positive(int),
+        default=JOIN_BURST,
+        metavar="N",
+        help=f"how many joins it may make at once after a pause (default {JOIN_BURST})",
     )
     add_tls_server_flags(api, calls_bots=True)
     add_bot_network_flags(api)

@@ -1,0 +1,200 @@
+"""``arena competition ...``: the organiser creates a competition from a TOML file,
+issues invite codes, follows and cancels it (``docs/competitions.md``).
+
+The file's keys are ``arena.v1.CompetitionSpec``'s fields, so the file and the API say
+the same thing by the same names; the API checks the values and says what is allowed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import re
+import sys
+import time
+import tomllib
+from typing import Any
+
+from google.protobuf import json_format, timestamp_pb2
+
+from arena.cli.common import CliError, UsageError
+from arena.cli.connect import arena_api
+from arena.v1 import arena_pb2
+from arena.wording import count
+
+_ENUMS = {"fair_play": "FAIR_PLAY_", "partners": "PARTNERS_"}
+"""Rules given by their short names (``sealed``), as the API's enums spell them."""
+_AFTER = re.compile(r"^(\d+)\s*([smhd])\Z")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def spec_from_toml(text: str, source: str) -> arena_pb2.CompetitionSpec:
+    """The spec a TOML file describes; ``CliError`` naming what does not parse."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CliError(f"{source}: not TOML: {error}") from None
+    data = _plain(data, source)
+    rules = data.get("rules")
+    if isinstance(rules, dict):
+        for key, prefix in _ENUMS.items():
+            value = rules.get(key)
+            if isinstance(value, str) and not value.upper().startswith(prefix):
+                rules[key] = prefix + value.upper()
+    try:
+        return json_format.ParseDict(data, arena_pb2.CompetitionSpec())
+    except json_format.ParseError as error:
+        raise CliError(f"{source}: {' '.join(str(error).split())}") from None
+
+
+def _plain(value: Any, source: str) -> Any:
+    """TOML's values as JSON's: date-times as RFC 3339 text, which must carry an offset."""
+    if isinstance(value, dict):
+        return {k: _plain(v, source) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v, source) for v in value]
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            raise CliError(
+                f"{source}: the time {value.isoformat()} has no offset: write it in UTC, "
+                "as 2027-03-01T12:00:00Z"
+            )
+        return value.astimezone(datetime.UTC).isoformat().replace("+00:00", "Z")
+    if isinstance(value, datetime.date | datetime.time):
+        raise CliError(
+            f"{source}: {value.isoformat()} is not a date-time: write 2027-03-01T12:00:00Z"
+        )
+    return value
+
+
+def create(args: argparse.Namespace) -> None:
+    try:
+        with open(args.file, encoding="utf-8") as found:
+            text = found.read()
+    except OSError as error:
+        raise CliError(f"cannot read {args.file}: {error.strerror}") from None
+    spec = spec_from_toml(text, args.file)
+    with arena_api(args) as api:
+        made = api.CreateCompetition(arena_pb2.CreateCompetitionRequest(spec=spec), timeout=10)
+    if args.json:
+        print(_json(made))
+        return
+    print_competition(made)
+    print(
+        f"created: issue invites with `arena competition invite {made.spec.name} --count N`",
+        file=sys.stderr,
+    )
+
+
+def show(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        found = api.GetCompetition(arena_pb2.GetCompetitionRequest(name=args.name), timeout=10)
+    if args.json:
+        print(_json(found))
+    else:
+        print_competition(found)
+
+
+def list_(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        found = api.ListCompetitions(arena_pb2.ListCompetitionsRequest(), timeout=10)
+    for competition in found.competitions:
+        if args.json:
+            print(_json(competition))
+            continue
+        timeline = competition.spec.timeline
+        print(
+            f"{competition.spec.name}  {_phase(competition.phase)}  opens "
+            f"{_utc(timeline.opens_at)}  closes {_utc(timeline.submissions_close_at)}  "
+            f"{count(len(competition.competitors), 'competitor')}"
+        )
+
+
+def cancel(args: argparse.Namespace) -> None:
+    with arena_api(args) as api:
+        found = api.CancelCompetition(
+            arena_pb2.CancelCompetitionRequest(name=args.name), timeout=10
+        )
+    print(f"competition {found.spec.name} is {_phase(found.phase)}")
+
+
+def invite(args: argparse.Namespace) -> None:
+    request = arena_pb2.CreateInvitesRequest(
+        competition=args.name, count=args.count, uses=args.uses
+    )
+    if args.expires:
+        request.expires_at.CopyFrom(expiry(args.expires, time.time()))
+    with arena_api(args) as api:
+        issued = api.CreateInvites(request, timeout=10)
+    for code in issued.codes:
+        print(code)
+    uses = "single-use" if issued.uses == 1 else f"{issued.uses} uses each"
+    print(
+        f"{count(len(issued.codes), 'invite code')} to {issued.competition} ({uses}, until "
+        f"{_utc(issued.expires_at)}), shown only now (the arena keeps their hashes): an author "
+        "joins with `arena author join --invite CODE NAME`",
+        file=sys.stderr,
+    )
+
+
+def expiry(text: str, now: float) -> timestamp_pb2.Timestamp:
+    """``--expires``: a UTC time in RFC 3339, or a time from ``now`` (``90m``, ``7d``)."""
+    stamp = timestamp_pb2.Timestamp()
+    after = _AFTER.match(text.strip())
+    if after:
+        stamp.FromNanoseconds(int((now + int(after[1]) * _UNITS[after[2]]) * 1e9))
+        return stamp
+    try:
+        stamp.FromJsonString(text.strip())
+    except ValueError:
+        raise UsageError(
+            f"--expires takes a UTC time such as 2027-03-01T12:00:00Z or a time from now such "
+            f"as 90m, 12h or 7d, not {text!r}"
+        ) from None
+    return stamp
+
+
+def print_competition(found: arena_pb2.Competition) -> None:
+    spec, rules, timeline = found.spec, found.spec.rules, found.spec.timeline
+    print(f"competition {spec.name}: {_phase(found.phase)}")
+    games = []
+    for game in spec.games:
+        options = ", ".join(f"{k}={v}" for k, v in sorted(game.options.items()))
+        games.append(f"{game.game} ({options})" if options else game.game)
+    print(f"  games: {', '.join(games)}")
+    print(
+        f"  timeline (UTC): opens {_utc(timeline.opens_at)}, submissions close "
+        f"{_utc(timeline.submissions_close_at)}, final ends {_utc(timeline.final_ends_at)}"
+    )
+    fair_play = arena_pb2.FairPlay.Name(rules.fair_play).removeprefix("FAIR_PLAY_").lower()
+    partners = arena_pb2.Partners.Name(rules.partners).removeprefix("PARTNERS_").lower()
+    bank = rules.time_bank.ToTimedelta().total_seconds()
+    print(
+        f"  rules: fair play {fair_play}, partners {partners}, "
+        f"{count(rules.daily_submissions, 'submission')} a day, "
+        f"{count(rules.active_versions, 'active version')} per author, "
+        f"{count(rules.final_deals, 'final deal')} per pairing and game, "
+        f"{rules.move_deadline.ToTimedelta().total_seconds():g} s a move"
+        + (f", a {bank:g} s time bank" if bank else "")
+        + (f", {count(rules.max_faults, 'fault')} to forfeit" if rules.max_faults else "")
+    )
+    names = f": {', '.join(found.competitors)}" if found.competitors else ""
+    print(f"  {count(len(found.competitors), 'competitor')}{names}")
+    for step in found.transitions:
+        print(f"  {_phase(step.phase)} at {_utc(step.due_at)} (recorded {_utc(step.recorded_at)})")
+    if spec.description:
+        print()
+        print(spec.description.rstrip())
+
+
+def _json(message: Any) -> str:
+    return json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True))
+
+
+def _phase(value: arena_pb2.CompetitionPhase.ValueType) -> str:
+    return arena_pb2.CompetitionPhase.Name(value).removeprefix("COMPETITION_PHASE_").lower()
+
+
+def _utc(stamp: timestamp_pb2.Timestamp) -> str:
+    return stamp.ToDatetime(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

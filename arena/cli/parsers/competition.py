@@ -1,0 +1,66 @@
+"""Arguments of ``arena competition``: the organiser's season (``docs/competitions.md``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.cli.parsers import add_api_flag, positive, subcommands
+
+
+def competition(parser: argparse.ArgumentParser) -> None:
+    commands = subcommands(parser)
+    create = commands.add_parser(
+        "create",
+        help="create a competition from a TOML file (operator)",
+        description="Create a competition from a TOML file whose keys are the fields of "
+        "arena.v1.CompetitionSpec: name, description, [[games]] (game, [games.options]), "
+        "[timeline] (opens_at, submissions_close_at, final_ends_at: TOML date-times with "
+        "an offset, UTC), [rules] (fair_play: open, sealed or trusted; partners: shared or "
+        "isolated; daily_submissions, active_versions, final_deals, move_deadline such as "
+        '"1s", time_bank, max_faults). docs/competitions.md has an example.',
+    )
+    create.add_argument("file", help="the competition's TOML file")
+    create.add_argument("--json", action="store_true", help="print the stored competition as JSON")
+    add_api_flag(create)
+    create.set_defaults(run="competition:create")
+
+    show = commands.add_parser("show", help="show a competition: phase, timeline, rules")
+    show.add_argument("name", help="competition name")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    add_api_flag(show)
+    show.set_defaults(run="competition:show")
+
+    listing = commands.add_parser("list", help="list competitions, newest first")
+    listing.add_argument("--json", action="store_true", help="print JSON, one object a line")
+    add_api_flag(listing)
+    listing.set_defaults(run="competition:list_")
+
+    cancel = commands.add_parser(
+        "cancel", help="cancel a competition for good (operator): it never advances again"
+    )
+    cancel.add_argument("name", help="competition name")
+    add_api_flag(cancel)
+    cancel.set_defaults(run="competition:cancel")
+
+    invite = commands.add_parser(
+        "invite",
+        help="issue invite codes (operator), printed one a line on stdout, shown only now",
+    )
+    invite.add_argument("name", help="competition name")
+    invite.add_argument(
+        "--count", type=positive(int), default=1, help="how many codes (default 1; at most 1000)"
+    )
+    invite.add_argument(
+        "--uses",
+        type=positive(int),
+        default=1,
+        help="authors each code may bring in (default 1: single-use)",
+    )
+    invite.add_argument(
+        "--expires",
+        metavar="WHEN",
+        help="when the codes stop working: a UTC time (2027-03-01T12:00:00Z) or a time from "
+        "now (90m, 12h, 7d); default: when submissions close",
+    )
+    add_api_flag(invite)
+    invite.set_defaults(run="competition:invite")

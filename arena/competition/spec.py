@@ -1,0 +1,258 @@
+"""A competition's spec: what the operator asks for, checked once, and stored as a
+typed, versioned record (``arena.records``).
+
+The checks are the tournaments' where a competition has the same thing: names as bot
+names, fair-play modes and partners by ``arena.tournament.fair_play``'s names, deals
+within ``arena.tournament.spec.MAX_DEALS``, deadlines, time banks and faults by
+``arena.limits``. Every refusal says what is allowed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from google.protobuf import duration_pb2, timestamp_pb2
+
+from arena import limits
+from arena.competition.phases import Timeline
+from arena.games import OptionError, UnknownGameError, game_name, game_names, get_game
+from arena.records import Fields, RecordError, check_version, current, parse
+from arena.tournament.fair_play import MODES, PARTNERS, default_partners
+from arena.tournament.spec import MAX_DEALS
+from arena.v1 import arena_pb2
+
+KIND = "competition"
+VERSION = 1
+MAX_DESCRIPTION_CHARS = 20_000
+"""A description is Markdown for a page, not a place to store files."""
+OPENS_GRACE_S = 60.0
+"""How far in the past a timeline may open: a spec written a moment ago, sent now."""
+MAX_AHEAD_S = 10 * 366 * 86400.0
+"""How far ahead a timeline may end: ten years."""
+DAILY_SUBMISSIONS = (5, 1, 1000)
+"""The default, least and most versions an author may submit a day."""
+ACTIVE_VERSIONS = (1, 1, 20)
+"""The default, least and most versions of an author that play at once."""
+FINAL_DEALS = (50, 1, MAX_DEALS)
+"""The default, least and most deals per pairing and game in the final."""
+_FAIR_PLAY_NAMES = "FAIR_PLAY_OPEN (the default), FAIR_PLAY_SEALED or FAIR_PLAY_TRUSTED"
+_PARTNERS_NAMES = "PARTNERS_SHARED, PARTNERS_ISOLATED or unset (isolated when sealed, else shared)"
+
+
+class InvalidCompetition(ValueError):
+    """A spec that does not fit; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How the competition is played (``arena_pb2.CompetitionRules``, defaults applied)."""
+
+    fair_play: str
+    partners: str
+    daily_submissions: int
+    active_versions: int
+    final_deals: int
+    move_deadline_ms: float
+    time_bank_ms: float
+    max_faults: int
+
+
+@dataclass(frozen=True)
+class CompetitionSpec:
+    name: str
+    description: str
+    games: tuple[tuple[str, dict[str, str]], ...]
+    """Each game's canonical name and its options as given (checked by the engine)."""
+    timeline: Timeline
+    rules: Rules
+    record_version: int = field(default=VERSION)
+
+    def to_json(self) -> str:
+        """The stored JSON; raises ``RecordError`` (nothing is written) if not valid."""
+        check_version(KIND, self.record_version, VERSION)
+        data = {**asdict(self), "games": [{"game": g, "options": o} for g, o in self.games]}
+        _read(data)
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, text: str | bytes | Mapping[str, Any]) -> CompetitionSpec:
+        """A stored spec as the current type; raises ``RecordError``."""
+        found = parse(KIND, text)
+        return _read(current(KIND, found, VERSION, str(found.get("name", ""))))
+
+
+def _read(data: Mapping[str, Any]) -> CompetitionSpec:
+    f = Fields(KIND, data)
+    games = data.get("games")
+    if not isinstance(games, list):
+        f.fail("games", "a list of games")
+    read = []
+    for entry in games:
+        g = Fields(f"{KIND} game", entry if isinstance(entry, Mapping) else {})
+        read.append((g.text("game", empty=False), g.text_map("options")))
+    t = Fields(f"{KIND} timeline", f.mapping("timeline"))
+    r = Fields(f"{KIND} rules", f.mapping("rules"))
+    return CompetitionSpec(
+        name=f.text("name", empty=False),
+        description=f.text("description"),
+        games=tuple(read),
+        timeline=Timeline(
+            t.number("opens_at", 0),
+            t.number("submissions_close_at", 0),
+            t.number("final_ends_at", 0),
+        ),
+        rules=Rules(
+            fair_play=r.text("fair_play", sorted(set(MODES.values()))),
+            partners=r.text("partners", sorted(set(PARTNERS.values()))),
+            daily_submissions=r.integer("daily_submissions", 1, DAILY_SUBMISSIONS[2]),
+            active_versions=r.integer("active_versions", 1, ACTIVE_VERSIONS[2]),
+            final_deals=r.integer("final_deals", 1, FINAL_DEALS[2]),
+            move_deadline_ms=r.number("move_deadline_ms", 0),
+            time_bank_ms=r.number("time_bank_ms", 0),
+            max_faults=r.integer("max_faults", 0, limits.MAX_FAULTS_LIMIT),
+        ),
+        record_version=f.integer("record_version", VERSION, VERSION),
+    )
+
+
+def check(message: arena_pb2.CompetitionSpec, now: float) -> CompetitionSpec:
+    """The spec ``message`` asks for, checked at ``now``; ``InvalidCompetition`` saying
+    what is allowed if it does not fit."""
+    if not limits.BOT_NAME.match(message.name):
+        raise InvalidCompetition(
+            f"bad competition name {message.name!r}: use 1 to 40 letters, digits, '-', '_' or '.'"
+        )
+    if len(message.description) > MAX_DESCRIPTION_CHARS:
+        raise InvalidCompetition(
+            f"description is {len(message.description)} characters; at most "
+            f"{MAX_DESCRIPTION_CHARS:,}"
+        )
+    spec = CompetitionSpec(
+        name=message.name,
+        description=message.description,
+        games=_games(message.games),
+        timeline=_timeline(message.timeline if message.HasField("timeline") else None, now),
+        rules=_rules(message.rules),
+    )
+    try:
+        spec.to_json()
+    except RecordError as error:  # a value no check above caught: still say so
+        raise InvalidCompetition(str(error)) from None
+    return spec
+
+
+def _games(
+    games: Any,
+) -> tuple[tuple[str, dict[str, str]], ...]:
+    if not games:
+        return tuple((name, {}) for name in game_names())
+    found: list[tuple[str, dict[str, str]]] = []
+    for choice in games:
+        try:
+            name = game_name(choice.game)
+            get_game(name).info.resolve_options(dict(choice.options))
+        except (UnknownGameError, OptionError) as error:
+            raise InvalidCompetition(str(error)) from None
+        if name in (g for g, _ in found):
+            raise InvalidCompetition(f"each game may be listed once; repeated: {name}")
+        found.append((name, dict(sorted(choice.options.items()))))
+    return tuple(found)
+
+
+def seconds(value: timestamp_pb2.Timestamp) -> float:
+    """A timestamp as ``time.time()`` gives it."""
+    return value.seconds + value.nanos / 1e9
+
+
+def _timeline(message: arena_pb2.CompetitionTimeline | None, now: float) -> Timeline:
+    names: tuple[Literal["opens_at", "submissions_close_at", "final_ends_at"], ...] = (
+        "opens_at",
+        "submissions_close_at",
+        "final_ends_at",
+    )
+    missing = [n for n in names if message is None or not message.HasField(n)]
+    if message is None or missing:
+        raise InvalidCompetition(
+            f"the timeline needs {', '.join(names)} (UTC), strictly increasing; missing: "
+            f"{', '.join(missing)}"
+        )
+    times = [seconds(getattr(message, n)) for n in names]
+    for i in (1, 2):
+        if times[i] <= times[i - 1]:
+            raise InvalidCompetition(
+                f"the timeline must be strictly increasing: {names[i]} ({_utc(times[i])}) is "
+                f"not after {names[i - 1]} ({_utc(times[i - 1])})"
+            )
+    if times[0] < now - OPENS_GRACE_S:
+        raise InvalidCompetition(
+            f"opens_at ({_utc(times[0])}) is in the past: it may be at most "
+            f"{OPENS_GRACE_S:g} s before now ({_utc(now)})"
+        )
+    if times[2] > now + MAX_AHEAD_S:
+        raise InvalidCompetition(
+            f"final_ends_at ({_utc(times[2])}) is more than ten years ahead; the timeline "
+            "must end before then"
+        )
+    return Timeline(*times)
+
+
+def _utc(when: float) -> str:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromNanoseconds(int(when * 1e9))
+    return stamp.ToJsonString()
+
+
+def _rules(message: arena_pb2.CompetitionRules) -> Rules:
+    mode: str | None = MODES.get(message.fair_play)
+    if mode is None:
+        raise InvalidCompetition(
+            f"unknown fair_play {message.fair_play}; allowed: {_FAIR_PLAY_NAMES}"
+        )
+    if message.partners == arena_pb2.PARTNERS_UNSPECIFIED:
+        partners = default_partners(mode)
+    else:
+        given: str | None = PARTNERS.get(message.partners)
+        if given is None:
+            raise InvalidCompetition(
+                f"unknown partners {message.partners}; allowed: {_PARTNERS_NAMES}"
+            )
+        partners = given
+    try:
+        deadline_ms = 1000 * limits.move_deadline_s(
+            message.move_deadline if message.HasField("move_deadline") else None
+        )
+        bank_ms = 1000 * limits.time_bank_s(
+            message.time_bank if message.HasField("time_bank") else None
+        )
+        limits.max_faults(message.max_faults)
+    except limits.LimitError as error:
+        raise InvalidCompetition(str(error)) from None
+    return Rules(
+        fair_play=mode,
+        partners=partners,
+        daily_submissions=_count("daily_submissions", message.daily_submissions, DAILY_SUBMISSIONS),
+        active_versions=_count("active_versions", message.active_versions, ACTIVE_VERSIONS),
+        final_deals=_count("final_deals", message.final_deals, FINAL_DEALS),
+        move_deadline_ms=deadline_ms,
+        time_bank_ms=bank_ms,
+        max_faults=message.max_faults,
+    )
+
+
+def _count(name: str, value: int, bounds: tuple[int, int, int]) -> int:
+    default, low, high = bounds
+    if value == 0:
+        return default
+    if not low <= value <= high:
+        raise InvalidCompetition(f"{name} must be {low} to {high:,} (0 for {default}), got {value}")
+    return value
+
+
+def duration(ms: float) -> duration_pb2.Duration:
+    """Milliseconds on the wire."""
+    value = duration_pb2.Duration()
+    value.FromNanoseconds(int(ms * 1e6))
+    return value
