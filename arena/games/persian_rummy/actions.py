@@ -12,6 +12,8 @@ from functools import cache, lru_cache
 
 from arena.games.api import GameInfo, IllegalActionError
 from arena.games.cards import JOKERS, SUITS, Card, pretty
+from arena.games.persian_rummy import rules
+from arena.games.persian_rummy.rules import meld_fault
 
 # --- Facts of the game -------------------------------------------------------------------
 
@@ -31,7 +33,7 @@ NUM_DEALS = 2
 HAND_SIZE = 7
 GOING_OUT_BONUS = 25
 PASSES_TO_END = 4
-JOKER_RANK = 13
+JOKER_RANK = rules.JOKER_RANK
 
 RANKS = "23456789TJQKA"
 CARDS: tuple[Card, ...] = (*(r + s for r in RANKS for s in SUITS), *JOKERS)
@@ -78,14 +80,23 @@ def layoff_id(meld: int, first: int, ranks: int) -> int:
 
 
 def _build_meld_table() -> dict[int, tuple[int, ...]]:
-    """Every meld id with its cards."""
+    """Every meld id with its cards: of the candidates, each shape of set of each rank and
+    each stretch of one suit, those ``meld_fault`` accepts (a run that would go past the
+    ace runs into the jokers' indices and is none)."""
     table: dict[int, tuple[int, ...]] = {}
-    for rank in range(JOKER_RANK + 1):
-        for shape, suits in enumerate(SET_SHAPES):
-            table[_meld_id(4 * rank + suits[0], shape)] = tuple(4 * rank + s for s in suits)
-    for first in range(52):
-        for length in range(3, 14 - (first >> 2)):  # the run ends at the ace at most
-            table[_meld_id(first, RUN_SHAPE + length)] = tuple(first + 4 * k for k in range(length))
+    candidates = [
+        (_meld_id(4 * rank + suits[0], shape), tuple(4 * rank + s for s in suits))
+        for rank in range(JOKER_RANK + 1)
+        for shape, suits in enumerate(SET_SHAPES)
+    ]
+    candidates += [
+        (_meld_id(first, RUN_SHAPE + length), tuple(first + 4 * k for k in range(length)))
+        for first in range(52)
+        for length in range(3, 14)
+    ]
+    for meld, cards in candidates:
+        if meld_fault(cards) is None:
+            table[meld] = cards
     return table
 
 

@@ -7,6 +7,7 @@ exports these names.
 from __future__ import annotations
 
 from arena.games.api import PhaseState
+from arena.games.persian_rummy import rules
 from arena.games.persian_rummy.actions import (
     BYTE_DISCARDS,
     CARDS,
@@ -61,11 +62,7 @@ class Meld:
         self.ends = self._ends()
         self.doubled = not self.is_run and len(cards) == 4
         # The card that would complete a set of three to four; -1 for runs and full sets.
-        self.missing = (
-            4 * self.rank + 6 - sum(c & 3 for c in cards)
-            if len(cards) == 3 and not self.is_run
-            else -1
-        )
+        self.missing = -1 if self.is_run else rules.set_completion(cards)
 
     def add(self, cards: tuple[int, ...], seat: int) -> None:
         self.cards = sorted([*self.cards, *((c, seat) for c in cards)])
@@ -160,7 +157,7 @@ class PersianRummyLegal(PhaseState):
                 ):
                     takes.append(TAKE_BASE + i)
         takes.reverse()
-        if self.stock:
+        if rules.draws_from_stock(len(self.stock)):
             return [DRAW_STOCK, *takes]
         takes.append(PASS)
         return takes
@@ -207,10 +204,7 @@ class PersianRummyLegal(PhaseState):
     def _run_layoffs(meld: Meld, suits: int, must: int, out: list[int]) -> None:
         suit, low, high = meld.suit, meld.low, meld.high
         ranks = (suits >> (suit << 4)) & RANK_MASK
-        below = ~ranks & ((1 << low) - 1)
-        down = low - below.bit_length()  # held ranks just under the run
-        above = ranks >> (high + 1)
-        up = ((~above) & (above + 1)).bit_length() - 1  # held ranks just over it
+        down, up = rules.run_reach(low, high, ranks)  # held ranks just under and over the run
         if not down and not up:
             return
         if must >= 0:

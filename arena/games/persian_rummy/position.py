@@ -15,12 +15,12 @@ from arena.games.persian_rummy.actions import (
     CARD_INDEX,
     CARDS,
     GAME_INFO,
-    JOKER_RANK,
     NUM_DEALS,
     NUM_SEATS,
     PASSES_TO_END,
 )
 from arena.games.persian_rummy.observation import PersianRummyDiscard, PersianRummyTableMeld
+from arena.games.persian_rummy.rules import meld_fault
 
 # Phases, named as the proto's PersianRummyPhase values (lower case, without the prefix).
 DRAW = "draw"
@@ -278,22 +278,12 @@ def _check_meld(i: int, meld: PersianRummyTableMeld) -> None:
     placed = sorted((CARD_INDEX[p.card], p.seat) for p in meld.cards)
     cards = [card for card, _ in placed]
     shown = " ".join(CARDS[card] for card in cards)
-    ranks = {card >> 2 for card in cards}
-    if len(ranks) == 1 and 3 <= len(cards) <= 4:
-        kind = "set"
-    elif (
-        len(cards) >= 3
-        and len({card & 3 for card in cards}) == 1
-        and JOKER_RANK not in ranks
-        and max(ranks) - min(ranks) == len(cards) - 1
-        and len(ranks) == len(cards)
-    ):
-        kind = "run"
-    else:
+    if meld_fault(cards) is not None:
         raise _position_error(
             f"meld {i} ({shown}) is no meld: a set is 3 or 4 cards of one rank (or 3 or 4 "
             "jokers), a run 3 or more consecutive ranks of one suit, aces high only"
         )
+    kind = "set" if len({card >> 2 for card in cards}) == 1 else "run"
     if meld.kind != kind:
         raise _position_error(f"meld {i} ({shown}) is a {kind}, not a {meld.kind!r}")
     by = [seat == meld.melded_by for _, seat in placed]

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from arena.games.cards import SUITS
+from arena.games.persian_rummy import rules
+from arena.games.persian_rummy.actions import CARD_INDEX, CARDS, RANK_MASK, SUIT_BIT
 from arena.play.why.words import (
     SUIT_WORDS,
     Card,
@@ -16,15 +19,23 @@ from arena.play.why.words import (
 )
 from arena.v1 import persian_rummy_pb2
 
-RUMMY_RANKS = "23456789TJQKA"
-RUMMY_ORDER = {
-    card: i
-    for i, card in enumerate(
-        [*(r + s for r in RUMMY_RANKS for s in "CDHS"), "X1", "X2", "X3", "X4"]
-    )
-}
-"""Persian Rummy's canonical card order (rank-major, jokers last): how actions list cards."""
+# The rules are the engine's own functions, looked up on ``arena.games.persian_rummy.rules``
+# at each call: this module reads the seat's observation into the card indices they take
+# and puts what fails into words.
+
 USE_CHOSEN = persian_rummy_pb2.PERSIAN_RUMMY_PHASE_USE_CHOSEN
+MELD_FAULTS = {
+    "few": "a meld must have at least three cards",
+    "joker": "jokers are not wild: they may only meld with other jokers, as a set",
+    "gap": (
+        "a run must be consecutive ranks of one suit, aces high only (Q-K-A is a run, A-2-3 is not)"
+    ),
+    "shape": (
+        "a meld must be a set (three or four cards of one rank) or a run (three or more "
+        "consecutive ranks of one suit)"
+    ),
+}
+"""``meld_fault``'s answers in words."""
 
 
 def _rummy_cards(words: Sequence[str]) -> list[Card] | None:
@@ -32,61 +43,42 @@ def _rummy_cards(words: Sequence[str]) -> list[Card] | None:
     return None if any(c is None for c in found) else [c for c in found if c is not None]
 
 
-def _is_joker(card: Card) -> bool:
-    return card.startswith("X")
-
-
-def _rummy_rank(card: Card) -> int:
-    return RUMMY_RANKS.index(card[0])
+def _indices(cards: Sequence[Card]) -> list[int]:
+    return [CARD_INDEX[card] for card in cards]
 
 
 def _rummy_meld_fault(cards: Sequence[Card]) -> str | None:
     """Why these cards are no set or run; None when they are one."""
-    if len(cards) < 3:
-        return "a meld must have at least three cards"
-    jokers = [c for c in cards if _is_joker(c)]
-    if jokers:
-        if len(jokers) == len(cards):
-            return None
-        return "jokers are not wild: they may only meld with other jokers, as a set"
-    if len({c[0] for c in cards}) == 1:
-        return None
-    if len({c[1] for c in cards}) == 1:
-        ranks = sorted(_rummy_rank(c) for c in cards)
-        if ranks == list(range(ranks[0], ranks[0] + len(ranks))):
-            return None
-        return (
-            "a run must be consecutive ranks of one suit, aces high only "
-            "(Q-K-A is a run, A-2-3 is not)"
-        )
-    return (
-        "a meld must be a set (three or four cards of one rank) or a run (three or more "
-        "consecutive ranks of one suit)"
-    )
+    fault = rules.meld_fault(_indices(cards))
+    return None if fault is None else MELD_FAULTS[fault]
 
 
 def _rummy_layoff_fault(table_meld: Any, cards: Sequence[Card]) -> str | None:
     """Why these cards may not be laid off on this table meld; None when they may."""
-    on_table = [str(p.card.code) for p in table_meld.cards]
+    on_table = _indices([str(p.card.code) for p in table_meld.cards])
+    typed = _indices(cards)
     number = table_meld.id
     if table_meld.kind == persian_rummy_pb2.PERSIAN_RUMMY_MELD_KIND_SET:
-        if len(on_table) >= 4:
+        missing = rules.set_completion(on_table)
+        if missing < 0:
             return f"meld {number} is a full set of four: you may not lay off anything on it"
-        kind = "joker" if _is_joker(on_table[0]) else on_table[0][0]
-        same = all(_is_joker(c) if kind == "joker" else c[0] == kind for c in cards)
-        if len(cards) != 1 or not same:
+        if typed != [missing]:
+            kind = "joker" if on_table[0] >= rules.FIRST_JOKER else CARDS[on_table[0]][0]
             return f"only the fourth {kind} may be laid off on the set meld {number}"
         return None
-    suit = on_table[0][1]
-    if any(_is_joker(c) or c[1] != suit for c in cards):
-        return f"only {SUIT_WORDS[suit]} may be laid off on the run meld {number}"
-    ranks = sorted(_rummy_rank(c) for c in [*on_table, *cards])
-    if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-        low = min(on_table, key=_rummy_rank)
-        high = max(on_table, key=_rummy_rank)
+    suit = on_table[0] & 3
+    lanes = [SUIT_BIT[card] >> (16 * suit) & RANK_MASK for card in typed]
+    if not all(lanes):
+        return f"only {SUIT_WORDS[SUITS[suit]]} may be laid off on the run meld {number}"
+    ranks = 0
+    for lane in lanes:
+        ranks |= lane
+    low, high = min(on_table), max(on_table)
+    down, up = rules.run_reach(low >> 2, high >> 2, ranks)
+    if down + up != len(typed):
         return (
             f"a lay-off on the run meld {number} must extend it without a gap, below "
-            f"{show(low)} or above {show(high)} (aces high only)"
+            f"{show(CARDS[low])} or above {show(CARDS[high])} (aces high only)"
         )
     return None
 
@@ -130,19 +122,20 @@ def _draw_fault(observation: Observation, verb: str, words: Sequence[str]) -> st
     """A turn opens with one draw from the stock or take from the pile; passing is for
     an empty stock only."""
     stock = observation.stock_size
+    draws = rules.draws_from_stock(stock)
     if verb in ("meld", "layoff", "discard"):
         return (
             "you must draw first: "
-            + ("draw from the stock or take" if stock else "take")
+            + ("draw from the stock or take" if draws else "take")
             + " from the discard pile"
-            + ("" if stock else ", or pass")
+            + ("" if draws else ", or pass")
         )
-    if verb == "draw" and len(words) == 1 and not stock:
+    if verb == "draw" and len(words) == 1 and not draws:
         return (
             "the stock is empty and the pile never becomes a new stock: "
             "you may only take from the pile or pass"
         )
-    if verb == "pass" and len(words) == 1 and stock:
+    if verb == "pass" and len(words) == 1 and draws:
         return f"you may pass only when the stock is empty ({stock} left): draw or take"
     if verb == "take" and len(words) == 2 and words[1].isdigit():
         return _take_fault(observation, int(words[1]))
@@ -184,7 +177,7 @@ def _meld_or_layoff_fault(
     chosen = _chosen(observation)
     if observation.phase == USE_CHOSEN and chosen not in cards:
         return f"the card you took, {show(chosen)}, must be in your next meld or lay-off"
-    ordered = sorted(cards, key=RUMMY_ORDER.__getitem__)
+    ordered = sorted(cards, key=CARD_INDEX.__getitem__)
     typed = " ".join([verb, *words[1 : len(words) - len(cards)], *ordered])
     if typed.casefold() in (t.casefold() for t in legal):
         return f"the cards must be listed in order: {typed}"

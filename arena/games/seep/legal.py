@@ -102,7 +102,10 @@ class FloorSums:
     def options(self, target: int, short: int) -> list[int]:
         """Sets S such that a hand card worth ``target - short`` plus S is target-packable
         and S holds every loose card of value ``target``: a group of sum ``short`` (none
-        when ``short`` is 0) plus a target-packable set. May include the empty set."""
+        when ``short`` is 0) plus a target-packable set. May include the empty set; none
+        when ``short`` is negative."""
+        if short < 0:
+            return []  # the card alone is worth more than the house
         key = target * 16 + short
         found = self._options.get(key)
         if found is None:
@@ -128,6 +131,88 @@ def floor_sums(values: tuple[int, ...]) -> FloorSums:
     """The analysis of a multiset of loose values (ascending), cached: every floor with
     these values shares it (``floor_sums.cache_clear()`` empties the cache)."""
     return FloorSums(values)
+
+
+# --- Section 4's clauses as pure functions ---------------------------------------------------
+# Over plain values: sets of card values as bitmasks (bit V for value V), a floor's
+# ``FloorSums`` and its loose-card masks. ``Turn`` combines them into the legal plays and
+# the explanations of illegal ones (``why``) ask the same functions, so each rule is
+# written once.
+
+
+def opening_values(bid: int | None) -> int:
+    """Section 5: the values the opening play may capture, throw or build with: the bid's
+    only. ``bid`` is None for every later play, which may use any value."""
+    return ALL_VALUES if bid is None else 1 << bid
+
+
+def capturing_values(takers: int, standing: int, sums: int) -> int:
+    """The values (of ``takers``) whose cards capture: a house of the value stands
+    (``standing``) or some loose cards add up to it (``FloorSums.sums``)."""
+    return takers & (standing | sums)
+
+
+def throwing_values(takers: int, standing: int, sums: int) -> int:
+    """THROW: the values (of ``takers``) whose cards are thrown, those that cannot capture;
+    capturing is compulsory."""
+    return takers & ~(standing | sums)
+
+
+def retained_values(own: int, held_twice: int) -> int:
+    """Retention: the values of the houses the mover owns (``own``) of which he holds one
+    card only (``held_twice``: the values he holds two or more of). That last card may only
+    capture, which takes the house and ends the duty; any other play would leave him owning
+    a house whose value he no longer holds. A card of another value leaves his houses safe."""
+    return own & ~held_twice
+
+
+def held_after(held: int, held_twice: int, v: int) -> int:
+    """The values the mover still holds once a card of value v has left his hand."""
+    bit = 1 << v
+    return (held & ~bit) | (held_twice & bit)
+
+
+def free_values(standing: int, takers: int) -> int:
+    """The values a new house may take: 9..13 with no house standing yet; on the opening
+    (``takers`` from ``opening_values``) the bid only."""
+    return HOUSE_BITS & ~standing & takers
+
+
+def may_break(cemented: bool, mine: bool) -> bool:
+    """Whether the mover may break a house: an ordinary one (cemented houses never break)
+    that he does not own (his partner's or an opponent's)."""
+    return not cemented and not mine
+
+
+def build_values(unbuilt: int, fits: int, kept: int) -> int:
+    """BUILD with a card of value v: values of ``unbuilt`` (``free_values``) that v alone or
+    v with loose cards can make (``FloorSums.fits[v]``), and that the mover still holds
+    after the play (``kept``, from ``held_after``): nobody builds for his partner."""
+    return unbuilt & fits & kept
+
+
+def add_values(standing: int, fits: int, kept: int, ours: int) -> int:
+    """ADD with a card of value v to a standing house, ordinary or cemented, that v alone or
+    v with loose cards can make (``fits``). Allowed to his side (``ours``: the houses he or
+    his partner owns; retention keeps an owner's card) without a card of the value, and to
+    an opponent only if he still holds one after the play (``kept``; he then joins the
+    owners)."""
+    return standing & fits & (kept | ours)
+
+
+def break_values(breakable: int, kept: int, v: int) -> int:
+    """BREAK with a card of value v: houses W he may break (``may_break``) with W + v at most
+    13, when he still holds a card of W + v after the play (``kept``)."""
+    return breakable & (kept >> v) & BREAK_ROOM[v]
+
+
+def house_sets(floor: FloorSums, value: int, short: int, build: bool) -> list[int]:
+    """The loose cards S that a house of ``value`` takes in with a card worth ``value -
+    short`` (BUILD, ADD) or with a broken house and the card (BREAK, ``short`` 0): the card
+    and S are ``value``-packable (beside the card's own group, S may hold further groups),
+    and S holds every loose card of that value. A BUILD moves loose cards: S is not empty."""
+    sets = floor.options(value, short)
+    return [s for s in sets if s] if build and not short else sets
 
 
 # --- Legal plays: section 4, one helper per clause ------------------------------------------
@@ -160,7 +245,8 @@ class Turn:
     Made once per decision from the state. Sets of values are bitmasks (bit V for value
     V); sets of loose cards are masks over the loose list (bit i for the i-th loose card),
     as ``FloorSums`` gives them. ``plays_of(v)`` lists what a card of value v may do, as
-    ids without the card's part; each clause is a method below, named after the play.
+    ids without the card's part; each clause is a pure function above, named after what
+    it gives.
     """
 
     __slots__ = (
@@ -171,12 +257,10 @@ class Turn:
         "floor",
         "held",
         "held_twice",
-        "own",
-        "partners",
+        "ours",
         "reach",
         "retained",
         "standing",
-        "takers",
         "throwers",
         "unbuilt",
     )
@@ -191,38 +275,33 @@ class Turn:
             held |= bit
         self.held = held  # values the mover holds
         self.held_twice = held_twice  # values he holds two or more cards of
-        standing = own = partners = breakable = 0
+        standing = own = ours = breakable = 0
         for value, house in state.houses.items():
             bit = 1 << value
             standing |= bit
-            if house.owners & me:
+            mine = house.owners & me
+            if mine:
                 own |= bit
-            else:
-                if house.owners & partner:
-                    partners |= bit  # his partner's, not his
-                if house.total == value:
-                    breakable |= bit  # ordinary and not his
+            if mine or house.owners & partner:
+                ours |= bit  # his side's
+            if may_break(house.total > value, bool(mine)):
+                breakable |= bit
         self.standing = standing  # every house
-        self.own = own  # the houses he owns
-        self.partners = partners
+        self.ours = ours
         self.breakable = breakable
-        self.unbuilt = HOUSE_BITS & ~standing  # values a new house may take
-        self.takers = ALL_VALUES  # values whose cards may capture or be thrown
-        if state.play_number == 0:  # section 5: the opening uses the bid value
-            assert state.bid is not None
-            self.unbuilt &= 1 << state.bid
-            self.takers = 1 << state.bid
+        takers = opening_values(state.bid if state.play_number == 0 else None)
+        self.unbuilt = free_values(standing, takers)
         loose = state.loose
         values = tuple(map(VALUE.__getitem__, loose))
-        self.floor = floor_sums(values)
+        self.floor = floor = floor_sums(values)
         self._loose = loose
         self._tables: tuple[list[int], list[int]] | None = None
-        self.capturers = self.capturing_values()
-        self.throwers = self.throwing_values()
-        self.retained = self.retained_values()
-        self.reach = (held | partners) & (self.unbuilt | standing)
+        self.capturers = capturing_values(takers, standing, floor.sums)
+        self.throwers = throwing_values(takers, standing, floor.sums)
+        self.retained = retained_values(own, held_twice)
+        self.reach = (held | ours) & (self.unbuilt | standing)
         """House values a card might make or join: free or standing, and held by the
-        mover or his partner's house (a first sieve for ``may_house``)."""
+        mover or his side's house (a first sieve for ``may_house``)."""
 
     def plays_of(self, v: int) -> list[int]:
         """Every legal play of a card of value v, in kind order, as ids without the card.
@@ -234,90 +313,29 @@ class Turn:
         housing = not self.retained & bit and self.may_house(v)
         if self.throwers & bit and not housing:
             return [THROW_BASE]  # the most common case: a card that can only be thrown
-        plays = self.ids(CAPTURE_BASE, self.capture_sets(v)) if self.capturers & bit else []
+        floor = self.floor
+        # CAPTURE: S is v-packable and maximal; empty only when nothing adds up to v and
+        # the house of v stands (every capture by v takes it along).
+        plays = self.ids(CAPTURE_BASE, floor.captures(v)) if self.capturers & bit else []
         if housing:
-            kept = self.held_after(v)
-            for value in HOUSES_IN[self.build_values(v, kept) >> 9]:
-                plays += self.ids(BUILD_BASE[value], self.build_sets(v, value))
-            for value in HOUSES_IN[self.add_values(v, kept) >> 9]:
-                plays += self.ids(ADD_BASE[value], self.floor.options(value, value - v))
-            for house in HOUSES_IN[self.break_values(v, kept) >> 9]:
-                plays += self.ids(BREAK_BASE[house], self.floor.options(house + v, 0))
+            kept = held_after(self.held, self.held_twice, v)
+            fits = floor.fits[v]
+            for value in HOUSES_IN[build_values(self.unbuilt, fits, kept) >> 9]:
+                plays += self.ids(BUILD_BASE[value], house_sets(floor, value, value - v, True))
+            for value in HOUSES_IN[add_values(self.standing, fits, kept, self.ours) >> 9]:
+                plays += self.ids(ADD_BASE[value], house_sets(floor, value, value - v, False))
+            for house in HOUSES_IN[break_values(self.breakable, kept, v) >> 9]:
+                plays += self.ids(BREAK_BASE[house], house_sets(floor, house + v, 0, False))
         if self.throwers & bit:
             plays.append(THROW_BASE)
         return plays
 
-    # -- what the mover holds and owns -------------------------------------------------------
-
-    def held_after(self, v: int) -> int:
-        """The values the mover still holds once a card of value v has left his hand."""
-        bit = 1 << v
-        return (self.held & ~bit) | (self.held_twice & bit)
-
-    def retained_values(self) -> int:
-        """Retention: the values of the houses the mover owns of which he holds one card
-        only. That last card may only capture, which takes the house and ends the duty;
-        any other play would leave him owning a house whose value he no longer holds (a
-        card of the value cannot be thrown anyway while its house stands). A card of
-        another value leaves all his houses safe."""
-        return self.own & ~self.held_twice
-
-    # -- CAPTURE and THROW (and section 5's opening) -----------------------------------------
-
-    def capturing_values(self) -> int:
-        """The values whose cards capture: a house of the value stands or some loose cards
-        add up to it; on the opening (section 5) only the bid value captures or throws."""
-        return self.takers & (self.standing | self.floor.sums)
-
-    def throwing_values(self) -> int:
-        """THROW: the values whose cards are thrown, those that cannot capture (no house of
-        the value and no loose cards adding up to it); on the opening only the bid value."""
-        return self.takers & ~(self.standing | self.floor.sums)
-
-    def capture_sets(self, v: int) -> list[int]:
-        """CAPTURE with a card of value v (one of ``capturing_values``): every set S of
-        loose cards that is v-packable and leaves no loose cards adding up to v (the
-        capture is maximal). S is empty only when nothing adds up to v, and then the house
-        of value v stands: every capture by v takes it along."""
-        return self.floor.captures(v)
-
-    # -- BUILD, ADD and BREAK ----------------------------------------------------------------
-
     def may_house(self, v: int) -> bool:
-        """A quick test that spares most cards the three below: false when a card of
+        """A quick test that spares most cards the three house plays: false when a card of
         value v can neither BUILD, nor ADD, nor BREAK, because v alone or with loose cards
-        makes no value that is free or standing and that the mover holds or his partner
-        has a house of, and no house may be broken by him."""
+        makes no value that is free or standing and that the mover holds or his side has a
+        house of, and no house may be broken by him."""
         return bool(self.floor.fits[v] & self.reach or self.breakable)
-
-    def build_values(self, v: int, kept: int) -> int:
-        """BUILD with a card of value v: values V of 9..13 with no house yet (the opening:
-        the bid only) that v alone or v with loose cards can make, and that the mover
-        still holds after the play (nobody builds for his partner)."""
-        return self.unbuilt & self.floor.fits[v] & kept
-
-    def build_sets(self, v: int, value: int) -> list[int]:
-        """BUILD's loose cards S for a house of ``value`` and a card of value v: S is not
-        empty, the card and S are ``value``-packable (beside the card's own group, S may
-        hold further groups), and S holds every loose card of that value."""
-        sets = self.floor.options(value, value - v)
-        return sets if value != v else [s for s in sets if s]
-
-    def add_values(self, v: int, kept: int) -> int:
-        """ADD with a card of value v to a standing house of value V, ordinary or cemented,
-        that v alone or v with loose cards can make. Allowed to its owner (the retention
-        check keeps a V in his hand, so V is kept), to his partner without a V, and to an
-        opponent only if he still holds a V after the play (he then joins the owners).
-        The loose cards are ``FloorSums.options(V, V - v)``: empty only when v is V."""
-        return self.standing & self.floor.fits[v] & (kept | self.partners)
-
-    def break_values(self, v: int, kept: int) -> int:
-        """BREAK with a card of value v: ordinary houses of value W that the mover does not
-        own (his partner's or an opponent's; cemented houses never break), with W + v at
-        most 13, when he still holds a card of W + v after the play. The loose cards are
-        any (W + v)-packable set holding every loose card of W + v:
-        ``FloorSums.options(W + v, 0)``, which may be empty."""
-        return self.breakable & (kept >> v) & BREAK_ROOM[v]
 
     # -- ids ---------------------------------------------------------------------------------
 
