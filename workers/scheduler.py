@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from arena.ratings.history import history_points
 from arena.ratings.leaderboard import leaderboard, merged, ratings_by_game, tallies
 from arena.store import BotRegistry, MatchResult, TournamentRecord, keys
+from arena.store.competitions import RedisRoster
 from arena.store.suspensions import LadderProbes
 from arena.store.tournaments import FINISHED, RUNNING
 from arena.tournament import formats
@@ -65,7 +66,14 @@ from workers.broker import PLAY_MATCH
 from workers.dispatch import ADVANCE
 from workers.schedule_step import HELD
 from workers.settings import current
-from workers.stores import client, exclusive, history, leases, packages, tournaments
+from workers.stores import (
+    client,
+    exclusive,
+    history,
+    leases,
+    packages,
+    tournaments,
+)
 
 log = logging.getLogger(__name__)
 settings = current()
@@ -118,7 +126,7 @@ def _open_lineup(tournament_id: str, spec: TournamentPlan) -> formats.Format:
     """A format with an open lineup (a ladder) with its lineup as it stands: new bots and
     versions join, removed ones leave; how to seat each entry is kept for the workers."""
     lineup = formats.get(spec.format).lineup
-    entries = lineup(spec, BotRegistry(client()).all(), packages().version)
+    entries = lineup(spec, BotRegistry(client()).all(), packages().version, RedisRoster(client()))
     tournaments().set_lineup(tournament_id, entries)
     return formats.build(tournament_id, spec, {e.label: e.games for e in entries})
 

@@ -60,6 +60,7 @@ class Watchdog:
             metrics.DELIVERIES_HANDED_BACK.inc(len(stale))
         try:
             competitions.advance(competition_store())
+            competitions.ladders(competition_store(), tournaments())
         except Exception:  # never at the cost of the tournaments below
             log.exception("watchdog: advancing the competitions' phases failed")
         store = tournaments()

@@ -95,6 +95,7 @@ def competition_message(record: CompetitionRecord) -> arena_pb2.Competition:
         ],
         created_at=timestamp(record.created_at),
         competitors=list(record.competitors),
+        ladder_tournament_id=record.ladder,
     )
 
 

@@ -37,7 +37,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias
 
@@ -47,6 +47,8 @@ import redis
 from arena import limits
 from arena.access import API, bearer, holds_token, sent_token
 from arena.api.common import deal_ended, revealed, reveals_each_match, schedule_id, timestamp
+from arena.competition import phases
+from arena.competition.daily import DailyLimit
 from arena.games import game_names
 from arena.grpc_server import abort, fit
 from arena.hosting import runtimes
@@ -63,6 +65,7 @@ from arena.store import BotRegistry, RegisteredBot, TournamentRecord, Tournament
 from arena.store.authors import AuthorStore
 from arena.store.bot_logs import KEEP_DAYS, BotLogStore, SeatOutput
 from arena.store.bots import Published
+from arena.store.competitions import CompetitionStore
 from arena.store.leases import MatchLeases
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.removal import Gone, Removal, Removed
@@ -176,6 +179,7 @@ class HostedBots:
         self.tournaments = tournaments
         self.packages = PackageStore(client)
         self.authors = AuthorStore(client)
+        self.competitions = CompetitionStore(client)
         self.logs = BotLogStore(client)
         self.leases = MatchLeases(client)
         self.removal = Removal(client)
@@ -212,6 +216,26 @@ class HostedBots:
             f"{method}: the token is neither the operator's nor an author's (adding an "
             f"author again replaces their token); {API.how}",
         )
+
+    async def who_am_i(self, context: Context) -> arena_pb2.WhoAmIResponse:
+        """WhoAmI: the caller's identity, and for a competitor what the daily limit
+        leaves them (``arena.competition.daily``, counted as SubmitBot counts)."""
+        caller = await self._known_caller("WhoAmI", context)
+        if caller.operator or caller.author is None:
+            return arena_pb2.WhoAmIResponse(operator=True)
+        answer = arena_pb2.WhoAmIResponse(author=caller.author)
+        record = await asyncio.to_thread(self.competitions.of_author, caller.author)
+        if record is None:
+            return answer
+        answer.competition = record.name
+        now = time.time()
+        if phases.current(record.phase, record.spec.timeline, now) in phases.SUBMITTING:
+            limit = DailyLimit(record.name, record.spec.rules.daily_submissions, now)
+            times = await asyncio.to_thread(self.bots.submissions, caller.author, limit.since)
+            answer.submissions_left = max(limit.limit - len(times), 0)
+            if (when := limit.next_allowed(times)) is not None:
+                answer.next_submission_at.CopyFrom(timestamp(when))
+        return answer
 
     # SubmitBot
 
@@ -286,6 +310,7 @@ class HostedBots:
             why = quotas.refusal(author, usage, name, sha256, len(blob))
             if why is not None:
                 await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
+        daily = await self._daily(caller, context)
         try:
             hello = await self._start(blob, sha256, runtime, argv, request.command)
         except NotStarted as error:
@@ -306,8 +331,9 @@ class HostedBots:
                 name, "", games, hello.name, hello.version, now, hosted=True, author=author
             )
             try:
+                limit = None if daily is None else (daily[0], replace(daily[1], now=now))
                 outcome = await asyncio.to_thread(
-                    self.bots.publish, entry, version, blob, existing, quotas
+                    self.bots.publish, entry, version, blob, existing, quotas, limit
                 )
             except OverQuota as over:
                 await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(over))
@@ -323,6 +349,34 @@ class HostedBots:
             grpc.StatusCode.ABORTED,
             f"bot {name!r} kept changing while this version was being stored: submit again",
         )
+
+    async def _daily(self, caller: Caller, context: Context) -> tuple[str, DailyLimit] | None:
+        """The daily limit the caller's submission is held to: a competitor's, while
+        their competition is scheduled or open (``arena.competition.daily``); refused
+        FAILED_PRECONDITION once it is past open, RESOURCE_EXHAUSTED at the limit (the
+        store checks the count again as it stores the version). None for the operator
+        and for authors who joined no competition."""
+        if caller.operator or caller.author is None:
+            return None
+        record = await asyncio.to_thread(self.competitions.of_author, caller.author)
+        if record is None:
+            return None
+        now = time.time()
+        phase = phases.current(record.phase, record.spec.timeline, now)
+        if phase not in phases.SUBMITTING:
+            await abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"competition {record.name!r} is {phase}: its competitors submit only while "
+                "it is scheduled or open (submissions closed at "
+                f"{timestamp(record.spec.timeline.submissions_close_at).ToJsonString()})",
+            )
+        limit = DailyLimit(record.name, record.spec.rules.daily_submissions, now)
+        times = await asyncio.to_thread(self.bots.submissions, caller.author, limit.since)
+        why = limit.refusal(caller.author, times)
+        if why is not None:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, why)
+        return caller.author, limit
 
     async def _start(
         self, blob: bytes, sha256: str, runtime: Runtime, argv: list[str], command: str

@@ -34,6 +34,7 @@ from arena.api.common import (
     schedule_id,
     timestamp,
 )
+from arena.api.competition_board import CompetitionBoards
 from arena.api.competitions import Competitions, joins_throttle
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import REPLAYS, RequestCounter
@@ -55,6 +56,7 @@ from arena.referee.requests import InvalidRequest, check_address
 from arena.replay.match_log import decode, replay_document
 from arena.replay.verify import ReplayMismatch
 from arena.store import BotRegistry, RegisteredBot, TournamentRecord, TournamentStore
+from arena.store.competitions import RedisRoster
 from arena.store.history import RatingHistoryStore
 from arena.store.leases import MatchLeases
 from arena.store.live import LiveAttempt, LiveMatches
@@ -244,6 +246,12 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.token = token
         self.competitions = Competitions(client, token, joins)
         """The competition calls (``arena.api.competitions``)."""
+        self.competition_boards = CompetitionBoards(
+            self.competitions.store,
+            TournamentStore(client),
+            BotRegistry(client),
+            RedisRoster(client),
+        )
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
         self.history = RatingHistoryStore(client)
@@ -780,6 +788,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.BotLogs:
         return await self.hosted.bot_logs(request, context)
 
+    async def WhoAmI(
+        self, request: arena_pb2.WhoAmIRequest, context: Context
+    ) -> arena_pb2.WhoAmIResponse:
+        return await self.hosted.who_am_i(context)
+
     async def AddAuthor(
         self, request: arena_pb2.AddAuthorRequest, context: Context
     ) -> arena_pb2.AuthorToken:
@@ -809,6 +822,18 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.CreateInvitesRequest, context: Context
     ) -> arena_pb2.CreateInvitesResponse:
         return await self.competitions.create_invites(request, context)
+
+    async def GetCompetitionLeaderboard(
+        self, request: arena_pb2.GetCompetitionLeaderboardRequest, context: Context
+    ) -> arena_pb2.CompetitionLeaderboard:
+        caller = await self.hosted.caller(context)
+        return await self.competition_boards.board(
+            request,
+            context,
+            caller,
+            self._board,
+            lambda board: list(leaderboard_message(board, "").rows),
+        )
 
     async def JoinCompetition(
         self, request: arena_pb2.JoinCompetitionRequest, context: Context

@@ -155,6 +155,38 @@ def expiry(text: str, now: float) -> timestamp_pb2.Timestamp:
     return stamp
 
 
+def board(args: argparse.Namespace) -> None:
+    request = arena_pb2.GetCompetitionLeaderboardRequest(
+        name=args.name, game=args.game, mine=args.mine
+    )
+    with arena_api(args) as api:
+        found = api.GetCompetitionLeaderboard(request, timeout=30)
+    if args.json:
+        print(_json(found))
+        return
+    print(
+        f"competition {found.competition}: {_phase(found.phase)}, "
+        f"{found.game or 'all games'}, {count(found.matches, 'rated match')} "
+        f"on ladder {found.ladder_tournament_id}"
+    )
+    _rows(found.rows)
+    if args.mine:
+        print()
+        print("versions:")
+        _rows(found.versions)
+
+
+def _rows(rows: Any) -> None:
+    for row in rows:
+        r = row.rating
+        status = arena_pb2.RatingStatus.Name(r.status).removeprefix("RATING_STATUS_").lower()
+        rank = str(row.rank) if row.rank else "-"
+        print(
+            f"  {rank:>3}  {row.author:<20} {row.version:<30} {r.elo:7.0f} ±{r.elo_ci95:<5.0f} "
+            f"{r.pairs:>4} pairs  {status}{'' if row.active else '  (retired)'}"
+        )
+
+
 def print_competition(found: arena_pb2.Competition) -> None:
     spec, rules, timeline = found.spec, found.spec.rules, found.spec.timeline
     print(f"competition {spec.name}: {_phase(found.phase)}")
@@ -181,6 +213,8 @@ def print_competition(found: arena_pb2.Competition) -> None:
     )
     names = f": {', '.join(found.competitors)}" if found.competitors else ""
     print(f"  {count(len(found.competitors), 'competitor')}{names}")
+    if found.ladder_tournament_id:
+        print(f"  ladder: tournament {found.ladder_tournament_id}")
     for step in found.transitions:
         print(f"  {_phase(step.phase)} at {_utc(step.due_at)} (recorded {_utc(step.recorded_at)})")
     if spec.description:

@@ -71,3 +71,15 @@ def due(timeline: Timeline, stored: str, now: float) -> list[tuple[str, float]]:
         for name, start in timeline.starts()
         if ORDER.index(name) > after and now >= start
     ]
+
+
+SUBMITTING = frozenset({SCHEDULED, OPEN})
+"""Phases in which a competitor may submit versions (counted against the daily limit)."""
+
+
+def current(stored: str, timeline: Timeline, now: float) -> str:
+    """The phase as stored, or the clock's if that is further on: the workers record a
+    phase within a watchdog round of it, and a deadline must hold to the second."""
+    if stored in ENDED or stored not in ORDER:
+        return stored
+    return max(stored, phase_at(timeline, now), key=ORDER.index)

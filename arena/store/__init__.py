@@ -22,12 +22,18 @@ key                                type   holds
 ``arena:competitions``             zset   competition name, scored by creation time
                                           (ms) (``arena.store.competitions``)
 ``arena:c:{name}``                 hash   a competition: ``spec`` (JSON),
-                                          ``created_at``, ``phase`` (as last recorded)
+                                          ``created_at``, ``phase`` (as last recorded),
+                                          ``ladder`` (its ladder's tournament id, once
+                                          it opened)
 ``arena:c:{name}:phases``          list   its phase transitions (JSON: phase, due at,
                                           recorded at), oldest first; each recorded
                                           once, by the script that sets ``phase``
 ``arena:c:{name}:competitors``     hash   author name -> how they joined (JSON: when,
                                           the invite's hash)
+``arena:submissions:{author}``     zset   ``name@version`` of each version an author
+                                          submitted while a competition of theirs
+                                          counted them, scored by when (s); older
+                                          than a day trimmed (``arena.store.bots``)
 ``arena:invite:{sha256}``          hash   an invite code's record, by the code's
                                           SHA-256: ``competition``, ``uses``, ``left``,
                                           ``expires_at``, ``created_at``; a use is spent

@@ -16,6 +16,7 @@ from typing import Any
 
 import redis
 
+from arena.competition.daily import WINDOW_S, DailyLimit
 from arena.quotas import AuthorQuotas, OverQuota, Usage
 from arena.records import Fields, check_version, current, parse
 from arena.store import keys
@@ -117,17 +118,22 @@ class BotRegistry:
         blob: bytes,
         seen: RegisteredBot | None,
         quotas: AuthorQuotas | None = None,
+        daily: tuple[str, DailyLimit] | None = None,
     ) -> Published:
         """Store a hosted bot's new ``version``, its package and its registry entry
         ``bot`` together, if the entry is still ``seen`` (what the caller's access
         decision was made on; None: no such bot) and the label is new. With ``quotas``,
         raises ``OverQuota`` (nothing written) if the version would take the bot's author
         past one: checked here, on what the transaction watches, so two submissions at
-        once cannot both slip under a limit."""
+        once cannot both slip under a limit. With ``daily`` (the submitting author and
+        their competition's limit, ``arena.competition.daily``), raises ``OverQuota``
+        past the limit, and otherwise records the submission in the same transaction."""
         versions = keys.hosted(bot.name)
+        log = keys.submissions(daily[0]) if daily is not None else None
         with self.redis.pipeline() as pipe:
             try:
-                pipe.watch(keys.bots(), versions, keys.hosted_removed(bot.name))  # type: ignore[no-untyped-call]
+                watched = [keys.bots(), versions, keys.hosted_removed(bot.name)]
+                pipe.watch(*watched, *([log] if log else []))  # type: ignore[no-untyped-call]
                 if _parse(pipe.hget(keys.bots(), bot.name)) != seen:
                     return Published.CHANGED
                 if pipe.hexists(versions, version.version) or pipe.sismember(
@@ -139,10 +145,22 @@ class BotRegistry:
                     why = quotas.refusal(bot.author, usage, bot.name, version.sha256, version.size)
                     if why is not None:
                         raise OverQuota(why)
+                if daily is not None and log is not None:
+                    author, limit = daily
+                    found: list[tuple[bytes, float]] = pipe.zrangebyscore(  # type: ignore[assignment]
+                        log, limit.since, "+inf", withscores=True
+                    )
+                    why = limit.refusal(author, [t for _, t in found])
+                    if why is not None:
+                        raise OverQuota(why)
                 pipe.multi()
                 pipe.set(keys.package(version.sha256), blob, nx=True)
                 pipe.hset(versions, version.version, version.to_json())
                 pipe.hset(keys.bots(), bot.name, bot.to_json())
+                if daily is not None and log is not None:
+                    pipe.zadd(log, {version.label: version.submitted_at})
+                    pipe.zremrangebyscore(log, "-inf", f"({daily[1].since}")
+                    pipe.expire(log, int(2 * WINDOW_S))
                 pipe.execute()
                 return Published.DONE
             except redis.WatchError:
@@ -151,6 +169,13 @@ class BotRegistry:
     def usage(self, author: str) -> Usage:
         """What ``author``'s hosted bots hold, for their quotas (``arena.quotas``)."""
         return _usage(self.redis, author)
+
+    def submissions(self, author: str, since: float) -> list[float]:
+        """When ``author`` submitted, at or after ``since``, as counted for a daily limit."""
+        found: list[tuple[bytes, float]] = self.redis.zrangebyscore(  # type: ignore[assignment]
+            keys.submissions(author), since, "+inf", withscores=True
+        )
+        return [t for _, t in found]
 
     def get(self, name: str) -> RegisteredBot | None:
         return _parse(self.redis.hget(keys.bots(), name))

@@ -23,6 +23,7 @@ from arena.competition.invites import Invite
 from arena.competition.phases import CANCELLED, ENDED, JOINABLE, SCHEDULED
 from arena.competition.spec import CompetitionSpec
 from arena.store import keys
+from arena.store.packages import HostedVersion, PackageStore
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -103,6 +104,8 @@ class CompetitionRecord:
     created_at: float
     transitions: tuple[Transition, ...]
     competitors: tuple[str, ...]
+    ladder: str = ""
+    """The tournament id of its ladder, once the workers started it as it opened."""
 
     @property
     def name(self) -> str:
@@ -144,7 +147,27 @@ class CompetitionStore:
             created_at=float(fields[b"created_at"]),
             transitions=tuple(Transition.from_json(t) for t in phases),
             competitors=tuple(sorted(bytes(c).decode() for c in competitors)),
+            ladder=fields.get(b"ladder", b"").decode(),
         )
+
+    def competitors(self, name: str) -> list[str]:
+        """The authors who joined ``name``."""
+        found: list[bytes] = self.redis.hkeys(keys.competitors(name))  # type: ignore[assignment]
+        return sorted(bytes(c).decode() for c in found)
+
+    def of_author(self, author: str) -> CompetitionRecord | None:
+        """The competition ``author`` joined, if any: joining creates the author (it
+        never takes an existing name), so an author is a competitor of one at most."""
+        for name in self.names():
+            if self.redis.hexists(keys.competitors(name), author):
+                return self.get(name)
+        return None
+
+    def set_ladder(self, name: str, tournament_id: str) -> str:
+        """Record the competition's ladder unless it has one; the one recorded."""
+        self.redis.hsetnx(keys.competition(name), "ladder", tournament_id)
+        found = self.redis.hget(keys.competition(name), "ladder")
+        return tournament_id if found is None else bytes(found).decode()  # type: ignore[arg-type]
 
     def names(self) -> list[str]:
         """Every competition's name, newest first."""
@@ -218,3 +241,18 @@ class CompetitionStore:
         ]
         argv = [competition, author, author_token_hash, repr(now), joined, *sorted(JOINABLE)]
         return bytes(self._join(keys=keys_, args=argv)).decode()
+
+
+class RedisRoster:
+    """A competition's competitors and their bots' versions as stored, for its ladder's
+    lineup (``arena.tournament.spec.Roster``)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.packages = PackageStore(client)
+        self.competitions = CompetitionStore(client)
+
+    def versions(self, name: str) -> list[HostedVersion]:
+        return self.packages.versions(name)
+
+    def competitors(self, competition: str) -> list[str]:
+        return self.competitions.competitors(competition)

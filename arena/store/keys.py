@@ -93,6 +93,12 @@ def competitors(name: str) -> str:
     return f"{competition(name)}:competitors"
 
 
+def submissions(author: str) -> str:
+    """Sorted set: ``name@version`` of each version the author submitted while a
+    competition of theirs counted them, scored by when (s): the daily limit's window."""
+    return f"{PREFIX}submissions:{author}"
+
+
 def invite(sha256: str) -> str:
     """Hash: an invite code's record, by the code's SHA-256: ``competition``, ``uses``,
     ``left``, ``expires_at``, ``created_at``."""

@@ -164,13 +164,24 @@ class TournamentStore:
         games: Sequence[str],
         matches: Sequence[ScheduledMatch] = (),
         total: int | None = None,
-    ) -> None:
+        only_new: bool = False,
+    ) -> bool:
         """Store a tournament; the scheduler hands out its matches. ``matches`` issues
         some at once (tests use it to skip the scheduler). Raises ``RecordError`` (and
-        stores nothing) if the spec is not valid."""
+        stores nothing) if the spec is not valid. With ``only_new``, a tournament already
+        stored under the id (another worker's, made at the same moment) is left as it is
+        and False returned: a tournament's secret seed is written once."""
         stored_spec = json.dumps(spec.to_json(tournament_id))
         now = time.time()
         with self.redis.pipeline(transaction=True) as pipe:
+            if only_new:
+                try:
+                    pipe.watch(keys.tournament(tournament_id))  # type: ignore[no-untyped-call]
+                    if pipe.exists(keys.tournament(tournament_id)):
+                        return False
+                    pipe.multi()
+                except redis.WatchError:
+                    return False
             pipe.hset(
                 keys.tournament(tournament_id),
                 mapping={
@@ -188,7 +199,11 @@ class TournamentStore:
                 )
             pipe.zadd(keys.tournaments(), {tournament_id: int(now * 1000)})
             pipe.sadd(keys.running(), tournament_id)
-            pipe.execute()
+            try:
+                pipe.execute()
+            except redis.WatchError:  # only with only_new: created meanwhile
+                return False
+        return True
 
     def get(self, tournament_id: str) -> TournamentRecord | None:
         with self.redis.pipeline(transaction=False) as pipe:

@@ -8,9 +8,9 @@ spec are those of every stored record (``arena.records``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from google.protobuf import json_format
 
@@ -19,6 +19,7 @@ from arena.games import UnknownGameError, game_names, get_game
 from arena.match_rules.commitment import SALT
 from arena.records import Fields, check_version, current, parse
 from arena.tournament import formats
+from arena.tournament.active_versions import active
 from arena.tournament.fair_play import (
     ISOLATED,
     MAX_SEED,
@@ -127,6 +128,17 @@ class Entry:
 
 VersionLookup = Callable[[str, "str | None"], "HostedVersion | None"]
 """A hosted bot's version by name and label (None: its newest)."""
+
+
+class Roster(Protocol):
+    """What a ladder restricted to a competition's authors reads besides the registry
+    (``competition_lineup``): the scheduler answers from Redis, tests from memory."""
+
+    def versions(self, name: str) -> Sequence[HostedVersion]:
+        """Every version of hosted bot ``name``."""
+
+    def competitors(self, competition: str) -> Collection[str]:
+        """The authors who joined ``competition``."""
 
 
 @dataclass(frozen=True)
@@ -440,6 +452,26 @@ def ladder_lineup(
             lineup.append(entry)
             if bot.author:
                 taken[bot.author] = taken.get(bot.author, 0) + 1
+    return sorted(lineup, key=lambda e: e.label)[:MAX_ENTRIES]
+
+
+def competition_lineup(
+    spec: TournamentPlan, registered: Sequence[RegisteredBot], roster: Roster, competition: str
+) -> list[Entry]:
+    """Who plays a competition's ladder now: each competitor's active versions
+    (``arena.tournament.active_versions``: their newest ``max_entries_per_author``
+    versions, across their hosted bots, that play one of its games), each as
+    ``name@version``. Remote bots and authors who did not join take no part."""
+    authors = set(roster.competitors(competition))
+    mine: dict[str, list[HostedVersion]] = {}
+    for bot in registered:
+        if bot.hosted and bot.author in authors:
+            mine.setdefault(bot.author, []).extend(roster.versions(bot.name))
+    lineup = [
+        _hosted_entry(version, author)
+        for author, versions in mine.items()
+        for version in active(versions, spec.max_entries_per_author or 1, spec.games)
+    ]
     return sorted(lineup, key=lambda e: e.label)[:MAX_ENTRIES]
 
 

@@ -377,11 +377,11 @@ class _CompetitionPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Comp
     COMPETITION_PHASE_CLOSED: _CompetitionPhase.ValueType  # 3
     """Submissions have closed."""
     COMPETITION_PHASE_FINAL: _CompetitionPhase.ValueType  # 4
-    """The final is being played. In this first increment there is no final round yet:
-    the phase follows the timeline alone, entered as submissions close.
+    """The final is being played. There is no final round yet: the phase follows the
+    timeline alone, entered as submissions close.
     """
     COMPETITION_PHASE_FINISHED: _CompetitionPhase.ValueType  # 5
-    """The final has ended (in this increment, by the timeline alone)."""
+    """The final has ended (for now, by the timeline alone)."""
     COMPETITION_PHASE_CANCELLED: _CompetitionPhase.ValueType  # 6
     """Cancelled by the operator; it never advances again."""
 
@@ -397,11 +397,11 @@ COMPETITION_PHASE_OPEN: CompetitionPhase.ValueType  # 2
 COMPETITION_PHASE_CLOSED: CompetitionPhase.ValueType  # 3
 """Submissions have closed."""
 COMPETITION_PHASE_FINAL: CompetitionPhase.ValueType  # 4
-"""The final is being played. In this first increment there is no final round yet:
-the phase follows the timeline alone, entered as submissions close.
+"""The final is being played. There is no final round yet: the phase follows the
+timeline alone, entered as submissions close.
 """
 COMPETITION_PHASE_FINISHED: CompetitionPhase.ValueType  # 5
-"""The final has ended (in this increment, by the timeline alone)."""
+"""The final has ended (for now, by the timeline alone)."""
 COMPETITION_PHASE_CANCELLED: CompetitionPhase.ValueType  # 6
 """Cancelled by the operator; it never advances again."""
 Global___CompetitionPhase: _TypeAlias = CompetitionPhase  # noqa: Y015
@@ -3179,6 +3179,67 @@ class AuthorToken(_message.Message):
 Global___AuthorToken: _TypeAlias = AuthorToken  # noqa: Y015
 
 @_typing.final
+class WhoAmIRequest(_message.Message):
+    """Ask whose token the call carries (the token itself is the call's metadata)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WhoAmIRequest: _TypeAlias = WhoAmIRequest  # noqa: Y015
+
+@_typing.final
+class WhoAmIResponse(_message.Message):
+    """Who holds the call's token."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    SUBMISSIONS_LEFT_FIELD_NUMBER: _builtins.int
+    NEXT_SUBMISSION_AT_FIELD_NUMBER: _builtins.int
+    operator: _builtins.bool
+    """Whether it is the operator's token (then author is empty)."""
+    author: _builtins.str
+    """The author it belongs to; empty for the operator."""
+    competition: _builtins.str
+    """The competition the author joined; empty if none."""
+    submissions_left: _builtins.int
+    """Versions the author may still submit in the competition's rolling day; unset when
+    no daily limit holds them (no competition, or one past its open phase).
+    """
+    @_builtins.property
+    def next_submission_at(self) -> _timestamp_pb2.Timestamp:
+        """When the next submission is allowed, if none is left now."""
+
+    def __init__(
+        self,
+        *,
+        operator: _builtins.bool = ...,
+        author: _builtins.str = ...,
+        competition: _builtins.str = ...,
+        submissions_left: _builtins.int | None = ...,
+        next_submission_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_submissions_left", b"_submissions_left", "next_submission_at", b"next_submission_at", "submissions_left", b"submissions_left"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_submissions_left", b"_submissions_left", "author", b"author", "competition", b"competition", "next_submission_at", b"next_submission_at", "operator", b"operator", "submissions_left", b"submissions_left"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__submissions_left: _TypeAlias = _typing.Literal["submissions_left"]  # noqa: Y015
+    _WhichOneofArgType__submissions_left: _TypeAlias = _typing.Literal["_submissions_left", b"_submissions_left"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__submissions_left) -> _WhichOneofReturnType__submissions_left | None: ...
+
+Global___WhoAmIResponse: _TypeAlias = WhoAmIResponse  # noqa: Y015
+
+@_typing.final
 class CompetitionSpec(_message.Message):
     """What a competition is: its games, timeline and rules (docs/competitions.md)."""
 
@@ -3422,8 +3483,13 @@ class Competition(_message.Message):
     TRANSITIONS_FIELD_NUMBER: _builtins.int
     CREATED_AT_FIELD_NUMBER: _builtins.int
     COMPETITORS_FIELD_NUMBER: _builtins.int
+    LADDER_TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     phase: Global___CompetitionPhase.ValueType
     """Its phase as last recorded by the workers (or the cancellation)."""
+    ladder_tournament_id: _builtins.str
+    """The tournament id of its open phase's ladder (started by the workers as it
+    opens, cancelled once it is past open); empty before it opens.
+    """
     @_builtins.property
     def spec(self) -> Global___CompetitionSpec:
         """What it is."""
@@ -3448,14 +3514,139 @@ class Competition(_message.Message):
         transitions: _abc.Iterable[Global___CompetitionTransition] | None = ...,
         created_at: _timestamp_pb2.Timestamp | None = ...,
         competitors: _abc.Iterable[_builtins.str] | None = ...,
+        ladder_tournament_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "ladder_tournament_id", b"ladder_tournament_id", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Competition: _TypeAlias = Competition  # noqa: Y015
+
+@_typing.final
+class GetCompetitionLeaderboardRequest(_message.Message):
+    """Read a competition's board."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    MINE_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The competition's name."""
+    game: _builtins.str
+    """One game's ratings; empty: every game of the competition together."""
+    mine: _builtins.bool
+    """Also every version of the caller's (the operator: of every author), in `versions`."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        game: _builtins.str = ...,
+        mine: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "mine", b"mine", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCompetitionLeaderboardRequest: _TypeAlias = GetCompetitionLeaderboardRequest  # noqa: Y015
+
+@_typing.final
+class CompetitionBoardRow(_message.Message):
+    """One author's line on a competition's board."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RANK_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    ACTIVE_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
+    rank: _builtins.int
+    """1 for the best author; 0 for an author none of whose versions is ranked yet."""
+    author: _builtins.str
+    """The author."""
+    version: _builtins.str
+    """Which version this is, as `name@version`: on the board, the author's best-rated
+    active version.
+    """
+    active: _builtins.bool
+    """Whether the version plays on the ladder now (one of its author's active versions)."""
+    @_builtins.property
+    def rating(self) -> Global___LeaderboardRow:
+        """Its ratings, as the ladder's leaderboard has them (`bot` is `version`)."""
+
+    def __init__(
+        self,
+        *,
+        rank: _builtins.int = ...,
+        author: _builtins.str = ...,
+        version: _builtins.str = ...,
+        active: _builtins.bool = ...,
+        rating: Global___LeaderboardRow | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["rating", b"rating"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active", b"active", "author", b"author", "rank", b"rank", "rating", b"rating", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionBoardRow: _TypeAlias = CompetitionBoardRow  # noqa: Y015
+
+@_typing.final
+class CompetitionLeaderboard(_message.Message):
+    """A competition's board."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    PHASE_FIELD_NUMBER: _builtins.int
+    LADDER_TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    ROWS_FIELD_NUMBER: _builtins.int
+    VERSIONS_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    competition: _builtins.str
+    """The competition's name."""
+    game: _builtins.str
+    """The game, or empty for every game together."""
+    phase: Global___CompetitionPhase.ValueType
+    """Its phase now."""
+    ladder_tournament_id: _builtins.str
+    """The ladder whose results these are."""
+    matches: _builtins.int
+    """Rated matches on the ladder."""
+    @_builtins.property
+    def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___CompetitionBoardRow]:
+        """One row per competitor with a rated version, best first."""
+
+    @_builtins.property
+    def versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___CompetitionBoardRow]:
+        """With `mine`: every rated version of the caller's (the operator: everyone's), by
+        author and then as the ladder ranks them.
+        """
+
+    def __init__(
+        self,
+        *,
+        competition: _builtins.str = ...,
+        game: _builtins.str = ...,
+        phase: Global___CompetitionPhase.ValueType = ...,
+        ladder_tournament_id: _builtins.str = ...,
+        rows: _abc.Iterable[Global___CompetitionBoardRow] | None = ...,
+        versions: _abc.Iterable[Global___CompetitionBoardRow] | None = ...,
+        matches: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competition", b"competition", "game", b"game", "ladder_tournament_id", b"ladder_tournament_id", "matches", b"matches", "phase", b"phase", "rows", b"rows", "versions", b"versions"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionLeaderboard: _TypeAlias = CompetitionLeaderboard  # noqa: Y015
 
 @_typing.final
 class CreateCompetitionRequest(_message.Message):

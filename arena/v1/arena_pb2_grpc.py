@@ -150,6 +150,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.AddAuthorRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.AuthorToken.FromString,
                 _registered_method=True)
+        self.WhoAmI = channel.unary_unary(
+                '/arena.v1.Arena/WhoAmI',
+                request_serializer=arena_dot_v1_dot_arena__pb2.WhoAmIRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.WhoAmIResponse.FromString,
+                _registered_method=True)
         self.CreateCompetition = channel.unary_unary(
                 '/arena.v1.Arena/CreateCompetition',
                 request_serializer=arena_dot_v1_dot_arena__pb2.CreateCompetitionRequest.SerializeToString,
@@ -179,6 +184,11 @@ class ArenaStub:
                 '/arena.v1.Arena/JoinCompetition',
                 request_serializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionResponse.FromString,
+                _registered_method=True)
+        self.GetCompetitionLeaderboard = channel.unary_unary(
+                '/arena.v1.Arena/GetCompetitionLeaderboard',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetCompetitionLeaderboardRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.CompetitionLeaderboard.FromString,
                 _registered_method=True)
 
 
@@ -410,12 +420,22 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WhoAmI(self, request, context):
+        """Whose token the call carries: the operator's, or an author's with the competition
+        they joined and the submissions its daily limit leaves them. How the web site signs
+        an author in. UNAUTHENTICATED without a token; PERMISSION_DENIED for a token that is
+        no one's (never issued, or replaced by a later AddAuthor).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateCompetition(self, request, context):
         """Creates a competition (operator only; docs/competitions.md): a season with a
         timeline, games and rules, which authors join by invite. Its phase then follows the
-        clock, advanced by the workers. This first increment stores the competition and its
-        competitors; the open phase's ladder, the final round robin and leagues come later,
-        so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+        clock, advanced by the workers: while open, its competitors' active versions play a
+        ladder. The final round robin and leagues are not built yet, so for now
+        COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
         INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
         a timeline not strictly increasing or opening in the past, rules out of range),
         saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -471,6 +491,18 @@ class ArenaServicer:
         code used up or expired, a competition not scheduled or open, or an API without an
         operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
         a bad name. Using a code is atomic: two joins racing for its last use, one wins.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCompetitionLeaderboard(self, request, context):
+        """A competition's live board from its open ladder: one row per competitor, their
+        best-rated active version (named), ranked as leaderboards are. With `mine`, also
+        every rated version of the calling author's (their token), or of every author for
+        the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
+        FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
+        PERMISSION_DENIED for `mine` without an author's or the operator's token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -584,6 +616,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     request_deserializer=arena_dot_v1_dot_arena__pb2.AddAuthorRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.AuthorToken.SerializeToString,
             ),
+            'WhoAmI': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhoAmI,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.WhoAmIRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.WhoAmIResponse.SerializeToString,
+            ),
             'CreateCompetition': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateCompetition,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.CreateCompetitionRequest.FromString,
@@ -613,6 +650,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.JoinCompetition,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.JoinCompetitionResponse.SerializeToString,
+            ),
+            'GetCompetitionLeaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCompetitionLeaderboard,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetCompetitionLeaderboardRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.CompetitionLeaderboard.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1203,6 +1245,33 @@ class Arena:
             _registered_method=True)
 
     @staticmethod
+    def WhoAmI(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/WhoAmI',
+            arena_dot_v1_dot_arena__pb2.WhoAmIRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.WhoAmIResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def CreateCompetition(request,
             target,
             options=(),
@@ -1354,6 +1423,33 @@ class Arena:
             '/arena.v1.Arena/JoinCompetition',
             arena_dot_v1_dot_arena__pb2.JoinCompetitionRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.JoinCompetitionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCompetitionLeaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/GetCompetitionLeaderboard',
+            arena_dot_v1_dot_arena__pb2.GetCompetitionLeaderboardRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.CompetitionLeaderboard.FromString,
             options,
             channel_credentials,
             insecure,

@@ -171,12 +171,18 @@ class ArenaStub:
     an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
     operator, and an author's token would protect nothing.
     """
+    WhoAmI: _grpc.UnaryUnaryMultiCallable[_arena_pb2.WhoAmIRequest, _arena_pb2.WhoAmIResponse]
+    """Whose token the call carries: the operator's, or an author's with the competition
+    they joined and the submissions its daily limit leaves them. How the web site signs
+    an author in. UNAUTHENTICATED without a token; PERMISSION_DENIED for a token that is
+    no one's (never issued, or replaced by a later AddAuthor).
+    """
     CreateCompetition: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateCompetitionRequest, _arena_pb2.Competition]
     """Creates a competition (operator only; docs/competitions.md): a season with a
     timeline, games and rules, which authors join by invite. Its phase then follows the
-    clock, advanced by the workers. This first increment stores the competition and its
-    competitors; the open phase's ladder, the final round robin and leagues come later,
-    so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+    clock, advanced by the workers: while open, its competitors' active versions play a
+    ladder. The final round robin and leagues are not built yet, so for now
+    COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
     INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
     a timeline not strictly increasing or opening in the past, rules out of range),
     saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -211,6 +217,14 @@ class ArenaStub:
     code used up or expired, a competition not scheduled or open, or an API without an
     operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
     a bad name. Using a code is atomic: two joins racing for its last use, one wins.
+    """
+    GetCompetitionLeaderboard: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetCompetitionLeaderboardRequest, _arena_pb2.CompetitionLeaderboard]
+    """A competition's live board from its open ladder: one row per competitor, their
+    best-rated active version (named), ranked as leaderboards are. With `mine`, also
+    every rated version of the calling author's (their token), or of every author for
+    the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
+    FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
+    PERMISSION_DENIED for `mine` without an author's or the operator's token.
     """
 
 @_typing.type_check_only
@@ -353,12 +367,18 @@ class ArenaAsyncStub(ArenaStub):
     an operator token refuses with FAILED_PRECONDITION: there every caller acts as the
     operator, and an author's token would protect nothing.
     """
+    WhoAmI: _aio.UnaryUnaryMultiCallable[_arena_pb2.WhoAmIRequest, _arena_pb2.WhoAmIResponse]  # type: ignore[assignment]
+    """Whose token the call carries: the operator's, or an author's with the competition
+    they joined and the submissions its daily limit leaves them. How the web site signs
+    an author in. UNAUTHENTICATED without a token; PERMISSION_DENIED for a token that is
+    no one's (never issued, or replaced by a later AddAuthor).
+    """
     CreateCompetition: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateCompetitionRequest, _arena_pb2.Competition]  # type: ignore[assignment]
     """Creates a competition (operator only; docs/competitions.md): a season with a
     timeline, games and rules, which authors join by invite. Its phase then follows the
-    clock, advanced by the workers. This first increment stores the competition and its
-    competitors; the open phase's ladder, the final round robin and leagues come later,
-    so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+    clock, advanced by the workers: while open, its competitors' active versions play a
+    ladder. The final round robin and leagues are not built yet, so for now
+    COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
     INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
     a timeline not strictly increasing or opening in the past, rules out of range),
     saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -393,6 +413,14 @@ class ArenaAsyncStub(ArenaStub):
     code used up or expired, a competition not scheduled or open, or an API without an
     operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
     a bad name. Using a code is atomic: two joins racing for its last use, one wins.
+    """
+    GetCompetitionLeaderboard: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetCompetitionLeaderboardRequest, _arena_pb2.CompetitionLeaderboard]  # type: ignore[assignment]
+    """A competition's live board from its open ladder: one row per competitor, their
+    best-rated active version (named), ranked as leaderboards are. With `mine`, also
+    every rated version of the calling author's (their token), or of every author for
+    the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
+    FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
+    PERMISSION_DENIED for `mine` without an author's or the operator's token.
     """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
@@ -660,6 +688,18 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """
 
     @_abc_1.abstractmethod
+    def WhoAmI(
+        self,
+        request: _arena_pb2.WhoAmIRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.WhoAmIResponse, _abc.Awaitable[_arena_pb2.WhoAmIResponse]]:
+        """Whose token the call carries: the operator's, or an author's with the competition
+        they joined and the submissions its daily limit leaves them. How the web site signs
+        an author in. UNAUTHENTICATED without a token; PERMISSION_DENIED for a token that is
+        no one's (never issued, or replaced by a later AddAuthor).
+        """
+
+    @_abc_1.abstractmethod
     def CreateCompetition(
         self,
         request: _arena_pb2.CreateCompetitionRequest,
@@ -667,9 +707,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_arena_pb2.Competition, _abc.Awaitable[_arena_pb2.Competition]]:
         """Creates a competition (operator only; docs/competitions.md): a season with a
         timeline, games and rules, which authors join by invite. Its phase then follows the
-        clock, advanced by the workers. This first increment stores the competition and its
-        competitors; the open phase's ladder, the final round robin and leagues come later,
-        so for now COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+        clock, advanced by the workers: while open, its competitors' active versions play a
+        ladder. The final round robin and leagues are not built yet, so for now
+        COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
         INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
         a timeline not strictly increasing or opening in the past, rules out of range),
         saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -734,6 +774,20 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         code used up or expired, a competition not scheduled or open, or an API without an
         operator token; ALREADY_EXISTS for an author name already taken; INVALID_ARGUMENT for
         a bad name. Using a code is atomic: two joins racing for its last use, one wins.
+        """
+
+    @_abc_1.abstractmethod
+    def GetCompetitionLeaderboard(
+        self,
+        request: _arena_pb2.GetCompetitionLeaderboardRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.CompetitionLeaderboard, _abc.Awaitable[_arena_pb2.CompetitionLeaderboard]]:
+        """A competition's live board from its open ladder: one row per competitor, their
+        best-rated active version (named), ranked as leaderboards are. With `mine`, also
+        every rated version of the calling author's (their token), or of every author for
+        the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
+        FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
+        PERMISSION_DENIED for `mine` without an author's or the operator's token.
         """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1,7 +1,10 @@
-"""The read-only leaderboard web site, ``arena leaderboard serve``.
+"""The leaderboard web site, ``arena leaderboard serve``: public and read-only but for
+the author's view (``/author/``, ``docs/web.md``), where an author signs in with their
+token.
 
-It holds no state: every request reads the Arena gRPC API (ratings, tournaments,
-results), and a replay, or a live match's events, from the referee playing the match.
+It holds no state but the authors' sessions (in memory: a restart signs them out):
+every request reads the Arena gRPC API (ratings, tournaments, results), and a replay,
+or a live match's events, from the referee playing the match.
 Pages are rendered on the server and work without JavaScript (the replay viewer's table
 and a live match's events need it; the replay's text below it does not).
 
@@ -56,6 +59,18 @@ route                                    answer
                                          ``Last-Event-ID``; ends after ENDED
 ``/api/openapi.json``                    JSON: the OpenAPI 3.1 schema of the ``/api/``
                                          routes, message schemas derived from the protos
+``/author/``                             HTML: a signed-in author's page: daily
+                                         submissions left, their versions on their
+                                         competitions' boards, their bots and
+                                         versions, recent matches with links to their
+                                         logs, the upload form (``author_app``)
+``/author/sign-in``                      HTML: the sign-in form; POST: sign in (name,
+                                         token), a session cookie
+``/author/sign-out``                     POST: sign out
+``/author/submit``                       POST (multipart): a package, sent with SubmitBot
+                                         and the author's token
+``/author/logs?bot=&match=``             HTML: a match's logs of an author's bot
+                                         (``tournament=`` too for a public id)
 ``/livez``                               ``ok``: the process answers (liveness; says
                                          nothing of the API)
 ``/healthz``                             the same as ``/livez``, kept for older probes
@@ -74,14 +89,19 @@ share (``relay.PER_CLIENT``) 429 and past the matches the site follows at once
 (``relay.MAX_MATCHES``) 503, replay reads past a client's budget
 (``arena.throttle.READS_PER_S``) 429, the API's budget for the site spent (started
 without the API's read token, ``arena.api.reads``) 503, each with ``Retry-After``, any
-method but GET and HEAD 405; under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere
+method but GET and HEAD 405 (but a POST to the author's three forms; a post from
+another origin or without its CSRF token 403);
+under ``/api/`` as ``{"error", "status"}`` JSON, elsewhere
 as an HTML page that says why. Everything a reader typed is escaped on the page.
 
 Modules: ``data`` (fetching, grpc.aio), ``pages`` (HTML), ``standings`` (the tournament
 page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart),
 ``matchlist`` (paging the match list, a bot's fault rates), ``viewer`` (the replay
 viewer's frames), ``app`` (the Starlette routes), ``openapi`` (the JSON routes'
-schema), ``server`` (uvicorn).
+schema), ``server`` (uvicorn); the author's view: ``sessions`` (sessions, CSRF and
+origin checks), ``forms`` (bounded form reading), ``uploads`` (the upload's checks),
+``author_data`` (API calls with the author's token), ``author`` (its HTML),
+``author_app`` (its routes).
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from arena import __version__
 from arena.throttle import Throttle
 from arena.v1 import arena_pb2, referee_pb2
 from arena.web import bots, live, openapi, pages, relay, standings, viewer
+from arena.web.author_app import POSTS, AuthorSite, SignedInStrip
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source, unknown_game
 from arena.web.errors import HttpError, TooMany
 from arena.web.matchlist import (
@@ -47,6 +48,7 @@ from arena.web.matchlist import (
     page_matches,
     parse_cursor,
 )
+from arena.web.sessions import Sessions
 
 INDEX_MATCHES = 20
 BOT_MATCHES = 20
@@ -171,6 +173,7 @@ class Site:
         per_client: int = relay.PER_CLIENT,
         costly: Throttle | None = None,
         read_token: str = "",
+        sessions: Sessions | None = None,
     ) -> None:
         self.api = api
         self._read_token = read_token
@@ -181,6 +184,8 @@ class Site:
         """Live matches' events: one referee stream per match, shared by its viewers."""
         self.built = viewer.FramesCache()
         """The replay viewer's last built matches: their frames, and requests by frame."""
+        self.author = AuthorSite(api, lambda: self.source, sessions)
+        """The author's view (``/author/``): sessions, and calls made with their token."""
 
     @property
     def source(self) -> Source:
@@ -214,6 +219,7 @@ class Site:
             Route("/api/bots/{bot:path}/history", self.api_history),
             Route("/api/live", self.api_live),
             Route("/api/live/{tournament}/{match}/events", self.api_events),
+            *self.author.routes(),
             Mount("/static", StaticFiles(directory=static_dir()), name="static"),
         ]
 
@@ -549,16 +555,20 @@ class Site:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        if self._source is not None:
-            yield
-            return
-        data = ArenaData(self.api, self._read_token)
-        self._source = data
+        self.author.open()
         try:
-            yield
+            if self._source is not None:
+                yield
+                return
+            data = ArenaData(self.api, self._read_token)
+            self._source = data
+            try:
+                yield
+            finally:
+                self._source = None
+                await data.close()
         finally:
-            self._source = None
-            await data.close()
+            await self.author.close()
 
 
 @dataclass(frozen=True)
@@ -614,7 +624,8 @@ async def _event_stream(
 
 
 class Guard:
-    """Around every request: only GET and HEAD (405 otherwise, as the site's error); the
+    """Around every request: only GET and HEAD (405 otherwise, as the site's error), but a
+    POST to the author's forms (``author_app.POSTS``); the
     security headers on every answer; a failure is one line on stderr and a plain 500,
     never a traceback to the reader."""
 
@@ -642,7 +653,7 @@ class Guard:
             await send(message)
 
         method = scope["method"]
-        if method not in ALLOWED:
+        if method not in ALLOWED and not (method == "POST" and path in POSTS):
             await _discard_body(receive)
             message = f"the leaderboard is read-only: {method} is not allowed, only GET and HEAD"
             response = self.site.error(path, 405, message)
@@ -683,14 +694,18 @@ def create_app(
     per_client: int = relay.PER_CLIENT,
     costly: Throttle | None = None,
     read_token: str = "",
+    sessions: Sessions | None = None,
 ) -> Starlette:
     """The site for the arena API at ``api``, calling it with ``read_token`` if any;
-    ``source`` replaces the API in tests."""
-    site = Site(api, source, max_streams, per_client, costly, read_token)
+    ``source`` replaces the API in tests, ``sessions`` the authors' (shorter ones)."""
+    site = Site(api, source, max_streams, per_client, costly, read_token, sessions)
     handlers: dict[Any, Any] = {HttpError: site.http_error, HTTPException: site.http_error}
     app = Starlette(
         routes=site.routes(),
-        middleware=[Middleware(Guard, site=site)],
+        middleware=[
+            Middleware(Guard, site=site),
+            Middleware(SignedInStrip, author_site=site.author),
+        ],
         exception_handlers=handlers,
         lifespan=site.lifespan,
     )

@@ -34,6 +34,9 @@ INDEX_TOURNAMENTS = 10
 STYLESHEET = "/static/site.css"
 FAVICON = "/static/favicon.svg"
 """Every page names its icon, so no browser asks for a missing /favicon.ico."""
+AUTHOR_LINK = '<a class="author-link" href="/author/">Author sign-in</a>'
+"""The header's last link; for a signed-in author the site puts who they are and a
+sign-out button in its place (``arena.web.author.STRIP``)."""
 
 
 def esc(value: object) -> str:
@@ -277,6 +280,7 @@ def page(
         '<a href="/">Overall</a>'
         + "".join(f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games)
         + '<a href="/live">Live</a><a href="/matches">Matches</a>'
+        + AUTHOR_LINK
     )
     meta = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""
     footer = f"<footer>{esc(note)}</footer>" if note else ""

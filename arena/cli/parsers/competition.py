@@ -42,6 +42,22 @@ def competition(parser: argparse.ArgumentParser) -> None:
     add_api_flag(cancel)
     cancel.set_defaults(run="competition:cancel")
 
+    board = commands.add_parser(
+        "board",
+        help="the live board: one row per author (their best active version)",
+        description="The competition's board from its open ladder: one row per author, "
+        "their best-rated active version. With --mine and an author's token, also every "
+        "version of theirs the ladder rated (the operator's token: everyone's).",
+    )
+    board.add_argument("name", help="competition name")
+    board.add_argument("--game", default="", help="one game's ratings (default: all games)")
+    board.add_argument(
+        "--mine", action="store_true", help="also every version of the token's author"
+    )
+    board.add_argument("--json", action="store_true", help="print JSON")
+    add_api_flag(board)
+    board.set_defaults(run="competition:board")
+
     invite = commands.add_parser(
         "invite",
         help="issue invite codes (operator), printed one a line on stdout, shown only now",

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from arena.store.bots import RegisteredBot
     from arena.store.results import MatchResult
     from arena.tournament.formats.ladder_suspension import Rules
-    from arena.tournament.spec import Entry, TournamentPlan, VersionLookup
+    from arena.tournament.spec import Entry, Roster, TournamentPlan, VersionLookup
 
 State = dict[str, Any]
 """A format's memory: JSON-compatible, stored by the scheduler between calls."""
@@ -226,10 +226,15 @@ class Format(ABC):
 
     @classmethod
     def lineup(
-        cls, spec: TournamentPlan, registered: Sequence[RegisteredBot], version_of: VersionLookup
+        cls,
+        spec: TournamentPlan,
+        registered: Sequence[RegisteredBot],
+        version_of: VersionLookup,
+        roster: Roster | None = None,
     ) -> list[Entry]:
         """Who plays now: the spec's entries, fixed at submission; a format with an
-        ``open_lineup`` takes them from the ``registered`` bots."""
+        ``open_lineup`` takes them from the ``registered`` bots (and, where its
+        parameters name a competition, the ``roster``'s versions and competitors)."""
         return [spec.lineup[e] for e in spec.entries]
 
     @classmethod

@@ -40,6 +40,19 @@ Draws are random with these weights, each from a number derived from the master 
 and the unit counter, so the ladder is reproducible from its seed, its fields and its
 results. Games take turns: the counter cycles through the games two current entries play.
 
+Placement. With ``placement`` in its parameters (a competition's ladder:
+``workers.competitions``), an entry that has fewer than that many rated outcomes in a
+game (pairs, or matches rated alone, as the board counts them; units in flight count
+at what they will bring) is *placing*: while any entry is placing and any is not, every
+unit of that game is drawn among the pairings with a placing entry, weighted as above.
+So a new version plays a burst of units first, against the measured field, and shows a
+provisional rating within minutes (``bench/competition_placement.py``), instead of
+sharing the window with pairings that would tell more about the field as a whole.
+
+The lineup. A ladder takes every registered bot; with ``competition`` in its parameters
+it takes only that competition's competitors' active versions
+(``arena.tournament.spec.competition_lineup``), ``max_entries_per_author`` of them each.
+
 The state is bounded by the entries, not the results: the counter, per game and pairing
 the W/D/L counts, the units in flight with the halves of them that have arrived, and the
 suspensions (``arena.tournament.formats.ladder_suspension``): an entry suspended for
@@ -69,9 +82,13 @@ from arena.v1 import arena_pb2
 if TYPE_CHECKING:
     from arena.store.bots import RegisteredBot
     from arena.store.results import MatchResult
-    from arena.tournament.spec import Entry, TournamentPlan, VersionLookup
+    from arena.tournament.spec import Entry, Roster, TournamentPlan, VersionLookup
 
 Matrix = npt.NDArray[np.float64]
+COMPETITION = "competition"
+"""Parameter: the competition whose competitors' active versions are the lineup."""
+PLACEMENT = "placement"
+"""Parameter: rated outcomes an entry plays first, in a burst, in each game."""
 
 
 class Ladder(Format):
@@ -85,12 +102,14 @@ class Ladder(Format):
     open_lineup = True
     plays_forever = True
     suspends = True
+    internal_params = frozenset({COMPETITION, PLACEMENT})
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
         if not field.games:
             raise InvalidFormat("a ladder plays one or more games: name them")
         self.prefix = f"{field.tournament_id}-ladder-"
+        self.placement = int(self.params.get(PLACEMENT, 0))
 
     def total(self) -> None:
         return None
@@ -160,7 +179,8 @@ class Ladder(Format):
             for b, row in by.items()
             if b in current
         }
-        board = _Board(players, counts)
+        per_unit = 1 if self.field.paired else 2  # a duplicate pair, or two matches alone
+        board = _Board(players, counts, self.placement, per_unit)
         for key in sorted(state["out"], key=int):
             unit = state["out"][key]
             if unit["game"] == game and unit["a"] in current and unit["b"] in current:
@@ -233,12 +253,23 @@ class Ladder(Format):
 
     @classmethod
     def lineup(
-        cls, spec: TournamentPlan, registered: Sequence[RegisteredBot], version_of: VersionLookup
+        cls,
+        spec: TournamentPlan,
+        registered: Sequence[RegisteredBot],
+        version_of: VersionLookup,
+        roster: Roster | None = None,
     ) -> list[Entry]:
         """Every registered bot that plays one of its games, as it stands now
-        (``arena.tournament.spec.ladder_lineup``)."""
-        from arena.tournament.spec import ladder_lineup  # the spec imports the formats
+        (``arena.tournament.spec.ladder_lineup``), or a competition's active versions
+        (``competition_lineup``; none without a ``roster`` to read them from)."""
+        # The spec imports the formats.
+        from arena.tournament.spec import competition_lineup, ladder_lineup
 
+        competition = spec.format_params.get(COMPETITION)
+        if competition:
+            return (
+                [] if roster is None else competition_lineup(spec, registered, roster, competition)
+            )
         return ladder_lineup(spec, registered, version_of)
 
     @classmethod
@@ -268,7 +299,9 @@ class _Board:
     """One game's current entries: the covariance of their ratings and the information
     one unit of each pairing brings, updated as units are counted as played."""
 
-    def __init__(self, players: Sequence[str], counts: Counts) -> None:
+    def __init__(
+        self, players: Sequence[str], counts: Counts, placement: int = 0, per_unit: int = 1
+    ) -> None:
         self.players = list(players)
         self.index = {p: i for i, p in enumerate(self.players)}
         table = fit_counts(counts, self.players)
@@ -283,10 +316,18 @@ class _Board:
         """Pairings not yet drawn in this call (i < j)."""
         self.in_flight = np.zeros((size, size))
         """Units of each pairing (i < j) out or drawn in this call."""
+        self.placement = placement
+        self.per_unit = per_unit
+        self.seen = np.zeros(size)
+        """Each entry's rated outcomes, units in flight counted at ``per_unit``."""
+        for (a, b), wdl in counts.items():
+            self.seen[self.index[a]] += sum(wdl)
+            self.seen[self.index[b]] += sum(wdl)
 
     def play(self, i: int, j: int) -> None:
         """Count one unit of ``i`` against ``j`` as played, at its expected information."""
         self.in_flight[min(i, j), max(i, j)] += 1
+        self.seen[[i, j]] += self.per_unit
         column = self.cov[:, i] - self.cov[:, j]
         variance = max(float(column[i] - column[j]), 0.0)
         info = float(self.info[i, j])
@@ -297,6 +338,7 @@ class _Board:
         rows, cols = np.nonzero(self.open)
         if len(rows) == 0:
             return None
+        rows, cols = self.placing(rows, cols)
         diagonal = np.diag(self.cov)
         variance = np.maximum(diagonal[rows] + diagonal[cols] - 2 * self.cov[rows, cols], 0.0)
         info = self.info[rows, cols]
@@ -310,6 +352,19 @@ class _Board:
         self.open[i, j] = False
         self.play(i, j)
         return self.players[i], self.players[j]
+
+    def placing(
+        self, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """The open pairings (``rows``, ``cols``) to draw from: those with an entry still
+        placing, while some are placing and some are not; else all of them."""
+        placing = self.seen < self.placement
+        if not placing.any() or placing.all():
+            return rows, cols
+        with_one = placing[rows] | placing[cols]
+        if not with_one.any():
+            return rows, cols
+        return rows[with_one], cols[with_one]
 
 
 def _information(delta: Matrix, draw_elo: float) -> Matrix:
