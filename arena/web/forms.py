@@ -1,27 +1,24 @@
 """Form posts read within bounds: the body (refused past a size as soon as it passes),
 ``application/x-www-form-urlencoded`` fields, and ``multipart/form-data`` with one file.
 
-The project has no form parser (Starlette's needs python-multipart, which it does not
-depend on), and the author's forms are small and few: a sign-in, a sign-out, an upload.
-So this reads them itself, strictly: a known set of fields, each once, each bounded,
-and anything else is a ``FormError`` saying what was wrong. Pure: no Starlette.
+Multipart bodies are parsed by python-multipart (what Starlette's ``Request.form`` uses);
+around it, the author's few forms (a sign-in, a sign-out, an upload) are read strictly:
+the body bounded before parsing, a known set of fields, each once, each bounded, and
+anything else a ``FormError`` saying what was wrong. Pure: no Starlette.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
-from email.message import Message
-from email.utils import collapse_rfc2231_value
 from urllib.parse import parse_qsl
+
+from python_multipart.exceptions import MultipartParseError
+from python_multipart.multipart import Field, File, FormParser, parse_options_header
 
 MAX_FIELD_CHARS = 2000
 """A text field (a name, a token, a command)."""
 MAX_PARTS = 16
-MAX_HEADER_BYTES = 2048
-"""One part's headers."""
-_BOUNDARY = re.compile(r"^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]\Z")
 
 
 class FormError(ValueError):
@@ -98,59 +95,55 @@ def urlencoded(body: bytes, allowed: Collection[str]) -> Form:
     return Form(fields)
 
 
-def _params(header: str) -> tuple[str, dict[str, str]]:
-    """A header's value and parameters, as the email package parses them (quoted
-    strings, RFC 2231)."""
-    message = Message()
-    message["x"] = header
-    params = message.get_params(header="x") or []
-    value = params[0][0].lower() if params else ""
-    found = {key.lower(): collapse_rfc2231_value(raw) for key, raw in params[1:]}
-    return value, found
-
-
-def boundary_of(content_type: str) -> str:
-    """The boundary of a ``multipart/form-data`` content type; FormError for another."""
-    kind, params = _params(content_type)
-    if kind != "multipart/form-data":
-        raise FormError("this form is sent as multipart/form-data (it carries a file)")
-    boundary = params.get("boundary", "")
-    if not _BOUNDARY.match(boundary):
-        raise FormError("the multipart form has no valid boundary")
-    return boundary
-
-
 def multipart(body: bytes, content_type: str, allowed: Collection[str], file: str) -> Form:
     """The fields (only ``allowed`` ones) and the one file, field ``file``, of a
-    ``multipart/form-data`` body (RFC 7578): each part's headers bounded, at most
-    ``MAX_PARTS`` parts."""
-    delimiter = b"--" + boundary_of(content_type).encode()
-    sections = (b"\r\n" + body).split(b"\r\n" + delimiter)
-    if len(sections) < 2 or not sections[-1].startswith(b"--"):
-        raise FormError("the multipart form is cut short (no closing boundary)")
-    if len(sections) - 2 > MAX_PARTS:
-        raise FormError(f"the form has more than {MAX_PARTS} parts")
+    ``multipart/form-data`` body (RFC 7578), parsed by python-multipart (Starlette's own
+    form parser): at most ``MAX_PARTS`` parts, the file kept in memory (the body is
+    already bounded by ``read_body``)."""
+    kind, params = parse_options_header(content_type)
+    boundary = params.get(b"boundary", b"")
+    if kind != b"multipart/form-data":
+        raise FormError("this form is sent as multipart/form-data (it carries a file)")
+    if not boundary:
+        raise FormError("the multipart form has no boundary")
     fields: dict[str, str] = {}
     files: dict[str, Upload] = {}
-    for section in sections[1:-1]:
-        head, separator, content = section.partition(b"\r\n\r\n")
-        if not separator or not head.startswith(b"\r\n") or len(head) > MAX_HEADER_BYTES:
-            raise FormError("a part of the multipart form has no readable headers")
-        disposition = ""
-        for line in head[2:].split(b"\r\n"):
-            header, colon, value = line.partition(b":")
-            if not colon:
-                raise FormError("a part of the multipart form has a malformed header")
-            if header.strip().lower() == b"content-disposition":
-                disposition = value.decode("utf-8", "replace").strip()
-        kind, params = _params(disposition)
-        if kind != "form-data" or not params.get("name"):
-            raise FormError("a part of the multipart form names no field")
-        name = params["name"]
-        if name == file:
-            if name in files:
-                raise FormError(f"the field {name!r} was sent twice")
-            files[name] = Upload(_text("filename", params.get("filename", "")), content)
-        else:
-            _add(fields, allowed, name, _text(name, content))
+    parts: list[str] = []
+    ended: list[bool] = []
+
+    def part(raw: bytes | None) -> str:
+        parts.append(name := _text("field name", raw or b""))
+        if len(parts) > MAX_PARTS:
+            raise FormError(f"the form has more than {MAX_PARTS} parts")
+        return name
+
+    def on_field(found: Field) -> None:
+        name = part(found.field_name)
+        _add(fields, allowed, name, _text(name, found.value or b""))
+
+    def on_file(found: File) -> None:
+        name = part(found.field_name)
+        if name != file:
+            raise FormError(f"unexpected file in the field {name[:40]!r}; this form takes {file!r}")
+        if name in files:
+            raise FormError(f"the field {name!r} was sent twice")
+        found.file_object.seek(0)
+        data = found.file_object.read()
+        files[name] = Upload(_text("filename", found.file_name or b""), data)
+
+    parser = FormParser(
+        "multipart/form-data",
+        on_field,
+        on_file,
+        on_end=lambda: ended.append(True),
+        boundary=boundary,
+        config={"MAX_MEMORY_FILE_SIZE": len(body) + 1, "MAX_BODY_SIZE": len(body)},
+    )
+    try:
+        parser.write(body)
+        parser.finalize()
+    except MultipartParseError as error:
+        raise FormError(f"the multipart form cannot be read: {error}") from None
+    if not ended:
+        raise FormError("the multipart form is cut short (no closing boundary)")
     return Form(fields, files)

@@ -81,6 +81,16 @@ def test_forms_are_read_strictly() -> None:
         multipart(body[:-9], "multipart/form-data; boundary=XyZ", ("name",), "package")
     with pytest.raises(FormError, match="multipart/form-data"):
         multipart(body, "application/x-www-form-urlencoded", ("name",), "package")
+    part = b'--XyZ\r\nContent-Disposition: form-data; name="%s"\r\n\r\nx\r\n'
+    for fields, why in (
+        ([b"other"], "unexpected field 'other'"),
+        ([b"name", b"name"], "sent twice"),
+        ([b"f%d" % n for n in range(17)], "more than 16 parts"),
+    ):
+        sent = b"".join(part % f for f in fields) + b"--XyZ--\r\n"
+        allowed = ("name", *(f"f{n}" for n in range(17)))
+        with pytest.raises(FormError, match=why):
+            multipart(sent, "multipart/form-data; boundary=XyZ", allowed, "package")
 
 
 def test_the_daily_submissions_left_are_the_apis_count() -> None:
