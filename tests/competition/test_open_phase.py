@@ -2,8 +2,9 @@
 workers and hosted bots started in sandboxes. A competition opening seconds from now:
 the workers start its ladder of competitors' active versions only, a new version gets
 its placement units, the board shows one row per author and the author's own view every
-version, the daily limit refuses the next submission with when, and at the deadline the
-ladder stops and a late submission is refused with the phase."""
+version, the daily limit refuses the next submission with when, and at the deadline (a
+short season's, alongside) the ladder stops and a late submission is refused with the
+phase."""
 
 from __future__ import annotations
 
@@ -109,13 +110,17 @@ def _board(api: Api, name: str, token: str = "") -> arena_pb2.CompetitionLeaderb
 def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path) -> None:
     api = stack
     blob = package(tmp_path / "house", HOUSE)
+    rules = arena_pb2.CompetitionRules(daily_submissions=2, active_versions=1)
+    games = [arena_pb2.CompetitionGame(game=GAME)]
+    # The deadline is a short season's, run alongside: the long one's open phase outlasts
+    # the test, so placement never races a deadline on a loaded machine.
+    api.create(spec("short-season", opens_in=2, open_for=20, games=games, rules=rules))
+    [short_code] = api.invites("short-season")
+    late = api.join(short_code, "dee").author.token
+    _submit(api, late, "dee-bot", "v1", blob)
     made = api.create(
-        spec(
-            "open-season", opens_in=4, open_for=45, final_for=600,
-            games=[arena_pb2.CompetitionGame(game=GAME)],
-            rules=arena_pb2.CompetitionRules(daily_submissions=2, active_versions=1),
-        )
-    )  # fmt: skip
+        spec("open-season", opens_in=4, open_for=600, final_for=600, games=games, rules=rules)
+    )
     assert made.ladder_tournament_id == ""
     codes = api.invites("open-season", count=3)
     tokens = {
@@ -188,18 +193,29 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
 
     # The deadline: the ladder stops, a late submission is refused with the phase.
     wait_until(
-        lambda: _competition(api, "open-season").phase == arena_pb2.COMPETITION_PHASE_FINAL,
+        lambda: _competition(api, "short-season").phase == arena_pb2.COMPETITION_PHASE_FINAL,
         90,
         "the deadline",
     )
+    short = _competition(api, "short-season")
+    assert short.ladder_tournament_id, "the short season's ladder never started"
+    assert [t.phase for t in short.transitions][:2] == [
+        arena_pb2.COMPETITION_PHASE_OPEN,
+        arena_pb2.COMPETITION_PHASE_CLOSED,
+    ]
     stopped = TournamentStore(api.redis)
-    wait_until(lambda: getattr(stopped.get(opened), "state", "") == CANCELLED, 30, "no ladder")
+    wait_until(
+        lambda: getattr(stopped.get(short.ladder_tournament_id), "state", "") == CANCELLED,
+        30,
+        "no ladder",
+    )
     refused(
-        lambda: _submit(api, tokens["bob"], "bob-bot", "v2", blob),
+        lambda: _submit(api, late, "dee-bot", "v2", blob),
         grpc.StatusCode.FAILED_PRECONDITION,
-        "competition 'open-season' is final",
+        "competition 'short-season' is final",
         "submissions closed at",
     )
+    assert _competition(api, "open-season").phase == arena_pb2.COMPETITION_PHASE_OPEN
 
 
 def test_two_submissions_racing_for_the_last_slot_one_wins(stack: Api) -> None:
