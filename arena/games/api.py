@@ -268,6 +268,10 @@ class GameInfo:
     """Event texts as an earlier version of the engine wrote them, each a regular
     expression over today's text and the replacement that gives the old one: stored
     replays hold the old texts, and replay verification accepts them."""
+    former_rules: tuple[tuple[str, str], ...] = ()
+    """Rules an earlier version of the engine played by, each a name the engine reads
+    from ``State.former`` and what the rule was, in words: a stored match played under
+    one re-runs under it, and verification names it (``arena.replay``)."""
     refused_options: tuple[tuple[str, str], ...] = ()
     """Variants the rules name but the engine does not offer, each with the reason: asking
     for one is an ``OptionError`` that says why, not a bare "unknown option"."""
@@ -302,6 +306,9 @@ class State(abc.ABC):
 
     game_info: GameInfo
     events: list[Event]
+    former: frozenset[str] = frozenset()
+    """Former rules (``GameInfo.former_rules``) this state plays by: set only to re-run a
+    match stored before the rule changed, never for a match being played."""
 
     @abc.abstractmethod
     def current_seat(self) -> int:

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from google.protobuf.message import DecodeError
 
 from arena import wire
 from arena.games import GameError, get_game
+from arena.games.api import Game
 from arena.match_rules.clock import SeatClocks
 from arena.match_rules.commitment import deal_commitment
 from arena.match_rules.faults import (
@@ -38,7 +39,7 @@ from arena.match_rules.faults import (
     substitute_action,
 )
 from arena.replay.record import ReplayRecorder
-from arena.replay.verify import ReplayMismatch, end_name, verify_replay
+from arena.replay.verify import ReplayMismatch, end_name, under_rules, verify_replay
 from arena.v1 import referee_pb2
 
 THINK_UNIT_S = 1e-4
@@ -78,6 +79,8 @@ class Replayed:
     decisions: int
     team_fault_kinds: tuple[dict[str, int], ...]
     deal_commitment: str
+    former_rule: str = ""
+    """The former rule of the game the record re-ran under, if any."""
 
     def difference(
         self,
@@ -118,13 +121,48 @@ def replay_document(log: referee_pb2.MatchLog) -> dict[str, Any]:
 
 
 def replay(log: referee_pb2.MatchLog) -> Replayed:
-    """Re-run a record on its game's engine, checking each decision on the way."""
+    """Re-run a record on its game's engine, checking each decision on the way: under
+    today's rules, or the former rule it was played under (``verify.under_rules``)."""
     try:
         game = get_game(log.game)
         options = _options(log.options_json)
+    except GameError as error:
+        raise ReplayMismatch(str(error)) from None
+    replayed, former = under_rules(game.info, lambda rules: _replay(log, game, options, rules))
+    return replace(replayed, former_rule=former)
+
+
+def rerun_as_stored(
+    log: referee_pb2.MatchLog, difference: Callable[[Replayed], str | None]
+) -> tuple[Replayed, str | None]:
+    """The record re-run under the rules that give the stored outcome (``difference``
+    None): today's, else a former rule of its game, named in ``former_rule``. A record
+    holds choices, not actions, so under a rule changed since it may re-run to another
+    match rather than fail: only the stored outcome tells. When no rule gives it: today's
+    re-run and its difference."""
+    today = replay(log)
+    different = difference(today)
+    if different is None or today.former_rule:
+        return today, different
+    game = get_game(log.game)
+    for name, said in game.info.former_rules:
+        try:
+            former = _replay(log, game, _options(log.options_json), frozenset({name}))
+        except ReplayMismatch:
+            continue
+        if difference(former) is None:
+            return replace(former, former_rule=said), None
+    return today, different
+
+
+def _replay(
+    log: referee_pb2.MatchLog, game: Game, options: dict[str, Any], former: frozenset[str]
+) -> Replayed:
+    try:
         state = game.new_state(log.seed, options)
     except GameError as error:
         raise ReplayMismatch(str(error)) from None
+    state.former = former
     info = game.info
     if len(log.seat_names) != info.num_seats:
         raise ReplayMismatch(

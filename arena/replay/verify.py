@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from arena.games import GameError, State, get_game
+from arena.games.api import Game, GameInfo
 from arena.match_rules.commitment import commitment_text, deal_commitment
 from arena.match_rules.faults import (
     KIND_NAMES,
@@ -57,15 +58,18 @@ class Verified:
     hands: int
     decisions: int
     end: str
+    former_rule: str = ""
+    """The former rule of the game the match re-ran under (``under_rules``), if any."""
 
     def summary(self) -> str:
+        former = f"; played under a former rule: {self.former_rule}" if self.former_rule else ""
         return (
             f"verified: {self.match_id} ({self.game}, seed {self.seed}, "
-            f"{count(self.decisions, 'decision')}, commitment OK)"
+            f"{count(self.decisions, 'decision')}, commitment OK{former})"
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "verified": True,
             "match_id": self.match_id,
             "game": self.game,
@@ -75,6 +79,26 @@ class Verified:
             "decisions": self.decisions,
             "end": self.end,
         }
+        return found | ({"former_rule": self.former_rule} if self.former_rule else {})
+
+
+T = TypeVar("T")
+
+
+def under_rules(info: GameInfo, run: Callable[[frozenset[str]], T]) -> tuple[T, str]:
+    """``run`` (a re-run of a stored match) under today's rules, or, if the match does
+    not re-run under them, under each former rule of its game in turn
+    (``GameInfo.former_rules``): what it gave, and the former rule's words ("" for
+    today's). A match that fits none gets today's discrepancy."""
+    try:
+        return run(frozenset()), ""
+    except ReplayMismatch as today:
+        for name, said in info.former_rules:
+            try:
+                return run(frozenset({name})), said
+            except ReplayMismatch:
+                continue
+        raise today from None
 
 
 def verify_text(text: str) -> Verified:
@@ -104,9 +128,28 @@ def verify_replay(document: object) -> Verified:
     commitment = _check_commitment(doc, match_id, seed)
     try:
         game = get_game(game_name)
+    except GameError as error:
+        raise ReplayMismatch(str(error)) from None
+    verified, former = under_rules(
+        game.info, lambda rules: _verify(doc, game, match_id, seed, commitment, rules)
+    )
+    return replace(verified, former_rule=former)
+
+
+def _verify(
+    doc: Mapping[str, Any],
+    game: Game,
+    match_id: str,
+    seed: int,
+    commitment: str,
+    former: frozenset[str],
+) -> Verified:
+    game_name = game.info.name
+    try:
         state = game.new_state(seed, _mapping(doc.get("options"), "options"))
     except GameError as error:
         raise ReplayMismatch(str(error)) from None
+    state.former = former
     seats = _list(doc, "seats", "the replay")
     if len(seats) != game.info.num_seats:
         raise ReplayMismatch(

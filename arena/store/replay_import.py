@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.replay.match_log import encode, log_from_replay, replay
+from arena.replay.match_log import encode, log_from_replay, rerun_as_stored
 from arena.replay.verify import ReplayMismatch
 from arena.store.results import MatchResult
 from arena.store.tournaments import TournamentStore
@@ -88,17 +88,21 @@ def _record(path: Path, result: MatchResult) -> bytes:
         raise ImportFailed(f"{path}: cannot be read as JSON ({error})") from None
     try:
         log = log_from_replay(document)
-        rerun = replay(log)
+        if result.referee_match_id and log.match_id != result.referee_match_id:
+            raise ImportFailed(
+                f"{path}: is the replay of referee match {log.match_id!r}, but the result of "
+                f"{result.match_id} is of {result.referee_match_id!r}"
+            )
+        # A result from before commitments has none to compare with.
+        said = outcome(result)
+        _, different = rerun_as_stored(
+            log,
+            lambda rerun: rerun.difference(
+                **said | {"deal_commitment": result.deal_commitment or rerun.deal_commitment}
+            ),
+        )
     except ReplayMismatch as error:
         raise ImportFailed(f"{path}: does not verify: {error}") from None
-    if result.referee_match_id and log.match_id != result.referee_match_id:
-        raise ImportFailed(
-            f"{path}: is the replay of referee match {log.match_id!r}, but the result of "
-            f"{result.match_id} is of {result.referee_match_id!r}"
-        )
-    # A result from before commitments has none to compare with.
-    said = outcome(result) | {"deal_commitment": result.deal_commitment or rerun.deal_commitment}
-    different = rerun.difference(**said)
     if different is not None:
         raise ImportFailed(f"{path}: not the replay of {result.match_id}: {different}")
     return encode(log)

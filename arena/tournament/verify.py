@@ -20,12 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.match_rules.commitment import deal_commitment
-from arena.replay.match_log import replay
+from arena.replay.match_log import Replayed, rerun_as_stored
 from arena.replay.verify import ReplayMismatch
 from arena.tournament.digest import read_line, results_digest
 from arena.tournament.fair_play import MODES, OPEN, deal_seed, public_match_id, seed_commitment
 from arena.tournament.progress import result_end_name
 from arena.v1 import arena_pb2
+from arena.wording import count
 
 
 class TournamentMismatch(ValueError):
@@ -63,10 +64,12 @@ def verify_tournament(
         )
     mode = MODES.get(tournament.fair_play, OPEN)
     dealt: dict[int, str] = {}
+    former: dict[str, int] = {}
     for record in results:
         _check_match(tournament.id, mode, seed.master_seed, record)
         _check_public_id(seed.master_seed, seed.salt, record)
-        _check_log(record)
+        if rule := _check_log(record):
+            former[rule] = former.get(rule, 0) + 1
         if mode == OPEN and record.seed in dealt:
             raise TournamentMismatch(
                 f"{record.match_id} and {dealt[record.seed]} were dealt the same seed "
@@ -88,6 +91,10 @@ def verify_tournament(
         f"{len(results)} match seeds and public ids derive from the master seed; "
         f"{len(results)} deal commitments OK; {len(results)} match records re-run to their "
         f"results{digest}"
+        + "".join(
+            f"; {count(n, 'match')} played under a former rule: {rule}"
+            for rule, n in former.items()
+        )
     )
 
 
@@ -132,8 +139,9 @@ def _check_public_id(master_seed: int, salt: str, record: arena_pb2.MatchRecord)
         )
 
 
-def _check_log(record: arena_pb2.MatchRecord) -> None:
-    """The match's record exists and re-runs to what its result says."""
+def _check_log(record: arena_pb2.MatchRecord) -> str:
+    """The match's record exists and re-runs to what its result says; the former rule of
+    its game it re-ran under, if any ("")."""
     name = record.match_id
     if record.log_error:
         raise TournamentMismatch(f"{name}: its stored record is damaged: {record.log_error}")
@@ -148,20 +156,24 @@ def _check_log(record: arena_pb2.MatchRecord) -> None:
             f"{name}: its record is of referee match {log.match_id!r} with seed {log.seed}, "
             f"but the result is of {record.referee_match_id!r} with seed {record.seed}"
         )
+    kinds = [dict(k.by_kind) for k in record.team_fault_kinds]
+
+    def difference(rerun: Replayed) -> str | None:
+        return rerun.difference(
+            deal_commitment=record.deal_commitment,
+            end=result_end_name(record.end),
+            scores=record.scores,
+            winner_team=record.winner_team if record.HasField("winner_team") else None,
+            forfeit_team=record.forfeit_team if record.HasField("forfeit_team") else None,
+            decisions=record.decisions,
+            team_faults=record.team_faults,
+            team_fault_kinds=kinds or None,  # results from before kinds were kept have none
+        )
+
     try:
-        rerun = replay(log)
+        rerun, different = rerun_as_stored(log, difference)
     except ReplayMismatch as error:
         raise TournamentMismatch(f"{name}: its record does not re-run: {error}") from None
-    kinds = [dict(k.by_kind) for k in record.team_fault_kinds]
-    different = rerun.difference(
-        deal_commitment=record.deal_commitment,
-        end=result_end_name(record.end),
-        scores=record.scores,
-        winner_team=record.winner_team if record.HasField("winner_team") else None,
-        forfeit_team=record.forfeit_team if record.HasField("forfeit_team") else None,
-        decisions=record.decisions,
-        team_faults=record.team_faults,
-        team_fault_kinds=kinds or None,  # results from before kinds were kept have none
-    )
     if different is not None:
         raise TournamentMismatch(f"{name}: {different}")
+    return rerun.former_rule

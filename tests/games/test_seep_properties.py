@@ -379,6 +379,8 @@ class LogReplay:
         assert dealer is not None
         if over and winner is not None:
             self.next_dealer = (dealer + (3 if winner == dealer % 2 else 2)) % 4
+        elif over:  # void is decided too (§8): d at a difference of 0, so d's partner
+            self.next_dealer = (dealer + 2) % 4
         else:
             lead = self.difference if dealer % 2 == 0 else -self.difference
             self.next_dealer = (dealer + 1) % 4 if lead > 0 else dealer

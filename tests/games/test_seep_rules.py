@@ -16,6 +16,7 @@ import pytest
 
 from arena.games.api import Deal, DealError, IllegalActionError, OptionError
 from arena.games.registry import get_game
+from arena.games.seep.actions import VOID_BAZZI_SAME_DEALER
 from arena.games.seep.game import (
     CARD_INDEX,
     CARDS,
@@ -205,14 +206,15 @@ def finish_deal(
     difference: int | None = None,
     deals_in_bazzi: int | None = None,
     deal_number: int | None = None,
+    former: frozenset[str] = frozenset(),
 ) -> SeepState:
     """The match of ``state`` with the deal it is at replaced, through
     ``SeepGame.from_position``, by one just before play 48: the dealer holds ``last``,
     the floor is ``loose``, the piles hold these cards (the cards named nowhere, which
     must be worth no points, go to team 0's) and sweep bonuses, and team 0 captured last.
     ``dealer``, ``difference``, ``deals_in_bazzi`` and ``deal_number`` replace the
-    state's when given. The dealer then makes his only play (a
-    capture if possible); the match after it is returned."""
+    state's when given; ``former`` names former rules to play by. The dealer then makes
+    his only play (a capture if possible); the match after it is returned."""
     now = state.position()
     now = dataclasses.replace(
         now,
@@ -238,6 +240,7 @@ def finish_deal(
     )
     view = state.observation(0)
     finished = GAME.from_position(at, options={"bazzis": view.bazzis, "max_deals": view.max_deals})
+    finished.former = former
     legal = finished.legal_actions()
     assert len(legal) == 1
     finished.apply(legal[0])
@@ -847,6 +850,7 @@ def test_a_bazzi_open_after_50_deals_goes_to_the_team_ahead_or_is_void() -> None
     assert end["bazzi_over"] and end["reason"] == "max_deals" and end["bazzi_winner"] == 1
     assert state.scores() == [0, 1] and state.difference == 0 and state.deals_in_bazzi == 1
     dealer = state.dealer
+    before_void = state
     state = finish_deal(
         state,
         deals_in_bazzi=50,
@@ -860,8 +864,38 @@ def test_a_bazzi_open_after_50_deals_goes_to_the_team_ahead_or_is_void() -> None
     assert end["bazzi_over"] and end["bazzi_winner"] is None  # void
     assert last_event(state, "bazzi_end")["winner"] is None
     assert state.scores() == [0, 1]
-    assert state.dealer == dealer  # as after an undecided deal at a difference of 0
+    # Rules §8: a void bazzi is decided; the undecided rule picks the dealer (D = 0), and
+    # the dealer's partner deals next.
+    assert state.dealer == end["next_dealer"] == (dealer + 2) % 4
     assert not state.is_terminal()
+    # The former rule, for matches stored before: the same dealer dealt again.
+    former = finish_deal(
+        before_void,
+        deals_in_bazzi=50,
+        piles=("KS QS JS TS 4S", "AS 2S 3S 5S 6S 7S 8S 9S AC AD AH TD"),
+        sweeps=([], []),
+        loose="",
+        last="2D",
+        former=frozenset({VOID_BAZZI_SAME_DEALER}),
+    )
+    assert former.dealer == dealer
+
+
+@pytest.mark.parametrize("seed", [17, 160])
+def test_after_a_void_bazzi_the_dealers_partner_deals(seed: int) -> None:
+    """Random play of one-deal bazzis (a deal that leaves the difference at 0 ends its
+    bazzi void) where the first bazzi is void: §8 names d+2, and d+2 deals the next."""
+    state = GAME.new_state(seed, {"bazzis": 2, "max_deals": 1})
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    kinds = [e.kind for e in state.events]
+    first_end = kinds.index("hand_end")
+    end = state.events[first_end].data
+    dealt = [e.data["dealer"] for e in state.events[:first_end] if e.kind == "deal"][-1]
+    after = next(e.data["dealer"] for e in state.events[first_end:] if e.kind == "deal")
+    assert end["bazzi_over"] and end["bazzi_winner"] is None  # void
+    assert end["next_dealer"] == after == (dealt + 2) % 4
 
 
 def test_options_are_validated() -> None:

@@ -39,7 +39,16 @@ GAME_INFO = GameInfo(
     ),
     description="North-Indian fishing game for two partnerships: bid a house value, "
     "capture, build, cement and break houses, sweep the floor, and win a bazzi by 100.",
+    former_rules=(
+        (
+            "void_bazzi_same_dealer",
+            "after a void bazzi the same dealer dealt again (the engine before 2026-12-07; "
+            "the rules have the dealer's partner deal)",
+        ),
+    ),
 )
+VOID_BAZZI_SAME_DEALER = "void_bazzi_same_dealer"
+"""The former rule (``GameInfo.former_rules``): a void bazzi's dealer dealt again."""
 
 NUM_SEATS = 4
 SEAT_TEAMS = GAME_INFO.seat_teams

@@ -69,8 +69,10 @@ Decisions of this engine where the rules leave room (see also the rules' own Dec
   cards, then a new ``deal``; it is not a deal of the match for ``max_deals``.
 * Arena safeguard (option ``max_deals``, default 50): a bazzi still open after that many
   deals goes to the team ahead on the difference, or is void (over, nobody wins) at 0.
-  After a void bazzi the dealer rule reads as for an undecided deal with a difference of
-  0: the same dealer deals again.
+  A void bazzi counts as decided (rules §8): the undecided rule picks the dealer (a
+  difference of 0) and the dealer's partner deals next. Until 2026-12-07 the same dealer
+  dealt again; matches stored then re-run under that former rule
+  (``GameInfo.former_rules``), and verification says so.
 * A sweep on play 48 is recorded as a sweep with bonus 0.
 """
 

@@ -21,6 +21,7 @@ from arena.games.seep.actions import (
     PLAYS_PER_DEAL,
     RANK_BITS,
     THROW,
+    VOID_BAZZI_SAME_DEALER,
     card_codes,
     decode,
     loose_cards,
@@ -274,11 +275,15 @@ class SeepState(SeepDeals):
 
     def _next_dealer(self, winner: int | None, over: bool) -> int:
         """A decided bazzi's losers deal the next; otherwise the team that trails (or a tie)
-        keeps the deal, and a leading dealer's team passes it on."""
+        keeps the deal, and a leading dealer's team passes it on. A void bazzi is decided
+        too: the undecided rule picks the dealer (a difference of 0), and its partner deals
+        (rules §8; ``VOID_BAZZI_SAME_DEALER`` was the engine's rule before)."""
         dealer = self.dealer
         dealer_team = team_of(dealer)
         if over and winner is not None:
             return (dealer + 3) % NUM_SEATS if winner == dealer_team else (dealer + 2) % 4
+        if over and VOID_BAZZI_SAME_DEALER not in self.former:
+            return (dealer + 2) % NUM_SEATS
         lead = self.difference if dealer_team == 0 else -self.difference
         return (dealer + 1) % NUM_SEATS if lead > 0 else dealer
 
