@@ -41,7 +41,6 @@ The model, game by game the same:
 
 from __future__ import annotations
 
-import copy
 import random
 from functools import cache
 from types import ModuleType
@@ -106,8 +105,15 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: ArenaGame) -> None:
         super().__init__(game)
-        self._arena_game = game
         self.engine: State | None = None
+
+    @property
+    def _arena_game(self) -> ArenaGame:
+        """The game, asked of pyspiel rather than kept: OpenSpiel clones a Python state
+        with ``copy.deepcopy`` (history and move number included), which must copy the
+        engine, never the game."""
+        game: ArenaGame = self.get_game()
+        return game
 
     # -- the engine under it
     def _legal(self) -> list[int]:
@@ -198,11 +204,6 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
         clone = ArenaState(self._arena_game)
         clone.engine = engine
         return clone
-
-    def clone(self) -> ArenaState:
-        twin = ArenaState(self._arena_game)
-        twin.engine = copy.deepcopy(self.engine)
-        return twin
 
     def __str__(self) -> str:
         if self.engine is None:
@@ -310,9 +311,10 @@ def register() -> list[str]:
     registered = set(pyspiel.registered_names())
     for name in modelled():
         if name not in GAME_CLASSES:
-            GAME_CLASSES[name] = type(
-                f"ArenaGame_{name.replace('-', '_')}", (ArenaGame,), {"name": name}
-            )
+            made = type(f"ArenaGame_{name.replace('-', '_')}", (ArenaGame,), {"name": name})
+            # A module attribute, so that pickle (and so OpenSpiel's serialization) finds
+            # the class by its name.
+            GAME_CLASSES[name] = globals()[made.__name__] = made
         if short_name(name) not in registered:
             pyspiel.register_game(_game_type(name), GAME_CLASSES[name])
     return [short_name(name) for name in modelled()]
