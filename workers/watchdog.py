@@ -4,7 +4,8 @@ decided ones), and queues again any match handed out that is nowhere (no result,
 lease, no message in the broker, not a second half the scheduler holds back until its
 first half has ended: that one the scheduler queues), and says Hello to the entries
 running ladders have suspended (``workers.watchdog_probes``), in a thread of its own,
-and records the competitions' phases as the clock moves them (``workers.competitions``).
+and records the competitions' phases as the clock moves them (``workers.competitions``),
+starting, stopping and freezing their finals (``workers.competition_final``).
 
 Every worker runs it in a thread of its main process, so it runs while any worker does;
 a Redis lock lets one of them act per round. A match must be found missing in two
@@ -22,11 +23,12 @@ import threading
 
 import redis
 
-from arena.store import keys
+from arena.store import BotRegistry, keys
 from arena.store.tournaments import RUNNING
 from workers import (
     broker,
     capacity,
+    competition_final,
     competitions,
     deliveries,
     metrics,
@@ -35,7 +37,7 @@ from workers import (
 )
 from workers.app import app
 from workers.settings import current
-from workers.stores import client, exclusive, leases, tournaments
+from workers.stores import client, exclusive, leases, packages, tournaments
 from workers.stores import competitions as competition_store
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,9 @@ class Watchdog:
         try:
             competitions.advance(competition_store())
             competitions.ladders(competition_store(), tournaments())
+            competition_final.finals(
+                competition_store(), tournaments(), BotRegistry(client()), packages()
+            )
         except Exception:  # never at the cost of the tournaments below
             log.exception("watchdog: advancing the competitions' phases failed")
         store = tournaments()

@@ -20,6 +20,7 @@ import grpc
 import redis
 
 from arena.api.common import timestamp
+from arena.api.competition_final import add_final
 from arena.competition import invites, phases
 from arena.competition.invites import Invite, code_hash, new_code
 from arena.competition.spec import InvalidCompetition, check, duration, seconds
@@ -63,7 +64,7 @@ def joins_throttle(per_minute: float = JOINS_PER_MINUTE, burst: int = JOIN_BURST
 
 def competition_message(record: CompetitionRecord) -> arena_pb2.Competition:
     spec, rules, timeline = record.spec, record.spec.rules, record.spec.timeline
-    return arena_pb2.Competition(
+    message = arena_pb2.Competition(
         spec=arena_pb2.CompetitionSpec(
             name=spec.name,
             description=spec.description,
@@ -97,6 +98,8 @@ def competition_message(record: CompetitionRecord) -> arena_pb2.Competition:
         competitors=list(record.competitors),
         ladder_tournament_id=record.ladder,
     )
+    add_final(message, record)
+    return message
 
 
 class Competitions:

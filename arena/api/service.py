@@ -35,6 +35,7 @@ from arena.api.common import (
     timestamp,
 )
 from arena.api.competition_board import CompetitionBoards
+from arena.api.competition_final import FinalMarks
 from arena.api.competitions import Competitions, joins_throttle
 from arena.api.hosted import HostedBots, Referees, games_played, plays_none
 from arena.api.metrics import REPLAYS, RequestCounter
@@ -254,6 +255,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         )
         self.bots = BotRegistry(client)
         self.tournaments = TournamentStore(client)
+        self.final_marks = FinalMarks(self.competitions.store, self.bots, PackageStore(client))
+        """MarkFinalVersion (``arena.api.competition_final``)."""
         self.history = RatingHistoryStore(client)
         self.boards: BoardCache[Leaderboard] = BoardCache()
         self.skills: BoardCache[SkillTable] = BoardCache()
@@ -839,6 +842,11 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self, request: arena_pb2.JoinCompetitionRequest, context: Context
     ) -> arena_pb2.JoinCompetitionResponse:
         return await self.competitions.join(request, context)
+
+    async def MarkFinalVersion(
+        self, request: arena_pb2.MarkFinalVersionRequest, context: Context
+    ) -> arena_pb2.MarkFinalVersionResponse:
+        return await self.final_marks.mark(request, context, await self.hosted.caller(context))
 
 
 def _hosted_name(bot: RegisteredBot) -> str:

@@ -155,6 +155,13 @@ def expiry(text: str, now: float) -> timestamp_pb2.Timestamp:
     return stamp
 
 
+def final(args: argparse.Namespace) -> None:
+    request = arena_pb2.MarkFinalVersionRequest(competition=args.name, version=args.version)
+    with arena_api(args) as api:
+        marked = api.MarkFinalVersion(request, timeout=10)
+    print(f"{marked.author}'s final version in {marked.competition}: {marked.version}")
+
+
 def board(args: argparse.Namespace) -> None:
     request = arena_pb2.GetCompetitionLeaderboardRequest(
         name=args.name, game=args.game, mine=args.mine
@@ -217,9 +224,51 @@ def print_competition(found: arena_pb2.Competition) -> None:
         print(f"  ladder: tournament {found.ladder_tournament_id}")
     for step in found.transitions:
         print(f"  {_phase(step.phase)} at {_utc(step.due_at)} (recorded {_utc(step.recorded_at)})")
+    print_final(found)
     if spec.description:
         print()
         print(spec.description.rstrip())
+
+
+def print_final(found: arena_pb2.Competition) -> None:
+    """The final: its tournament and seed commitment, each author's version, and once
+    frozen, the board."""
+    if found.final_tournament_id:
+        print(
+            f"  final: tournament {found.final_tournament_id}, seed commitment "
+            f"{found.final_seed_commitment or '(not yet published)'}"
+        )
+    elif found.final_versions:
+        print("  final: none played (fewer than two final versions can meet)")
+    for chosen in found.final_versions:
+        print(f"    {chosen.author:<20} {chosen.version:<30} {_choice(chosen.chosen)}")
+    if not found.HasField("final_board"):
+        return
+    board = found.final_board
+    unplayed = f", {count(board.unplayed, 'match')} left unplayed" if board.unplayed else ""
+    print(
+        f"  final board (frozen {_utc(board.frozen_at)}, {count(board.matches, 'result')}"
+        f"{unplayed}; tied: LOS under {board.tie_los:g}):"
+    )
+    for row in board.rows:
+        rank = str(row.rank) if row.rank else "-"
+        if not row.rank:
+            los = f"  ({row.status})"
+        elif row.los_next:
+            los = f"  LOS {row.los_next:.2f}" + (
+                " tied with the next" if row.tied_with_next else ""
+            )
+        else:
+            los = ""
+        print(
+            f"  {rank:>3}  {row.author:<20} {row.version:<30} {row.elo:7.0f} ±{row.elo_ci95:<5.0f}"
+            f" {row.wins}-{row.draws}-{row.losses} pairs, {row.matches_won}/{row.matches} "
+            f"matches won{los}"
+        )
+
+
+def _choice(value: arena_pb2.FinalChoice.ValueType) -> str:
+    return arena_pb2.FinalChoice.Name(value).removeprefix("FINAL_CHOICE_").lower().replace("_", " ")
 
 
 def _json(message: Any) -> str:

@@ -120,14 +120,14 @@ def verify(args: argparse.Namespace) -> None:
     with arena_api(args) as api:
         tournament = api.GetTournament(arena_pb2.GetTournamentRequest(id=args.id), timeout=10)
         # The records are published with the seed: verify says so if it is not yet.
-        results = _with_logs(api, args.id) if tournament.seed.revealed else []
+        results = with_logs(api, args.id) if tournament.seed.revealed else []
     try:
         print(verify_tournament(tournament, results, pinned=args.commitment))
     except TournamentMismatch as mismatch:
         raise CliError(f"tournament {args.id} does not verify: {mismatch}") from None
 
 
-def _with_logs(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> list[arena_pb2.MatchRecord]:
+def with_logs(api: arena_pb2_grpc.ArenaStub, tournament_id: str) -> list[arena_pb2.MatchRecord]:
     """Every result with its record, a page at a time: records of a big tournament
     would not fit in one message."""
     results: list[arena_pb2.MatchRecord] = []

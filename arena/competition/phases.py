@@ -6,10 +6,11 @@ compare the phase the clock gives with the one stored and record each phase pass
 through, in order (``workers.competitions``); nothing here reads the clock itself, so
 every rule is tested with a fake one.
 
-The final begins as submissions close: ``closed`` is the moment the arena picks each
-author's final version. Until the final round exists (a later part of issue 38), the
-competition passes through ``closed`` into ``final`` at once, and ``finished`` follows
-the timeline alone.
+The final begins as submissions close: the competition passes through ``closed`` into
+``final`` at once, and the workers then pick each author's final version and start the
+final round robin (``workers.competition_final``). ``finished`` comes at
+``final_ends_at`` by the clock, or earlier, recorded by the workers, when the final's
+round robin has finished and its board is frozen.
 """
 
 from __future__ import annotations

@@ -24,12 +24,17 @@ key                                type   holds
 ``arena:c:{name}``                 hash   a competition: ``spec`` (JSON),
                                           ``created_at``, ``phase`` (as last recorded),
                                           ``ladder`` (its ladder's tournament id, once
-                                          it opened)
+                                          it opened); once the final began, ``final``
+                                          (its tournament id), ``final_versions``
+                                          (JSON), ``final_commitment``; once it ended,
+                                          ``final_board`` (JSON), each written once
 ``arena:c:{name}:phases``          list   its phase transitions (JSON: phase, due at,
                                           recorded at), oldest first; each recorded
                                           once, by the script that sets ``phase``
 ``arena:c:{name}:competitors``     hash   author name -> how they joined (JSON: when,
                                           the invite's hash)
+``arena:c:{name}:final-marks``     hash   author name -> the version they marked for
+                                          the final (``name@version``)
 ``arena:submissions:{author}``     zset   ``name@version`` of each version an author
                                           submitted while a competition of theirs
                                           counted them, scored by when (s); older

@@ -3,8 +3,10 @@
 Every write that must happen once is one Lua script, run atomically by Redis: creating
 a competition (refused if the name exists), recording a phase transition (only from the
 phase the caller read, so two workers that both see a transition due record it once),
-cancelling (only before it ended), and joining (the invite's checks, a use spent, the
-author created and recorded as a competitor, or nothing at all). A join creates the
+cancelling (only before it ended), joining (the invite's checks, a use spent, the
+author created and recorded as a competitor, or nothing at all), marking a final version
+(only while the competition takes submissions) and recording the final's versions and
+tournament (once). The final board is written once (HSETNX), never recomputed. A join creates the
 author as ``arena.store.authors.AuthorStore.add`` does (the same two hashes, the token
 kept as its SHA-256), so the token it returns works wherever an author's token does;
 unlike ``add``, it never replaces an author who exists.
@@ -19,8 +21,10 @@ from typing import Any
 
 import redis
 
+from arena.competition.final import FinalVersion, versions_from_json, versions_json
+from arena.competition.final_board import FinalBoard
 from arena.competition.invites import Invite
-from arena.competition.phases import CANCELLED, ENDED, JOINABLE, SCHEDULED
+from arena.competition.phases import CANCELLED, ENDED, JOINABLE, SCHEDULED, SUBMITTING
 from arena.competition.spec import CompetitionSpec
 from arena.store import keys
 from arena.store.packages import HostedVersion, PackageStore
@@ -70,8 +74,30 @@ return 'joined'
 """KEYS: the invite, the competition, its competitors, the authors and their tokens.
 ARGV: the competition, the author, the token's hash, now, how they joined (JSON), then
 the phases in which one may join."""
+_MARK = """
+local phase = redis.call('HGET', KEYS[1], 'phase')
+if not phase then return '' end
+if redis.call('HEXISTS', KEYS[1], 'final_versions') == 1 then return 'phase:final' end
+for i = 3, #ARGV do
+  if phase == ARGV[i] then
+    redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+    return 'marked'
+  end
+end
+return 'phase:' .. phase
+"""
+"""KEYS: the competition, its final marks. ARGV: the author, the version, then the
+phases in which one may mark. A mark lands only before the final versions are picked
+(the workers pick them once the final phase is recorded), so a mark accepted counts."""
+_START_FINAL = """
+if redis.call('HEXISTS', KEYS[1], 'final_versions') == 0 then
+  redis.call('HSET', KEYS[1], 'final', ARGV[1], 'final_versions', ARGV[2])
+end
+return redis.call('HGET', KEYS[1], 'final')
+"""
 
 CANCELLED_NOW = "cancelled now"
+MARKED = "marked"
 JOINED = "joined"
 TAKEN = "taken"
 NOT_JOINABLE = "phase:"
@@ -106,6 +132,15 @@ class CompetitionRecord:
     competitors: tuple[str, ...]
     ladder: str = ""
     """The tournament id of its ladder, once the workers started it as it opened."""
+    final: str = ""
+    """The tournament id of its final round robin, once the workers started it ('' when
+    fewer than two versions could meet)."""
+    final_versions: tuple[FinalVersion, ...] | None = None
+    """Each competitor's final version, picked as the final began; None before."""
+    final_commitment: str = ""
+    """The final's seed commitment, as published when it was stored."""
+    final_board: FinalBoard | None = None
+    """The final board, frozen once when the final ended."""
 
     @property
     def name(self) -> str:
@@ -119,6 +154,8 @@ class CompetitionStore:
         self._advance = client.register_script(_ADVANCE)
         self._cancel = client.register_script(_CANCEL)
         self._join = client.register_script(_JOIN)
+        self._mark = client.register_script(_MARK)
+        self._start_final = client.register_script(_START_FINAL)
 
     def create(self, spec: CompetitionSpec, created_at: float) -> bool:
         """Store a new competition, ``scheduled``; False (nothing written) if its name
@@ -148,6 +185,16 @@ class CompetitionStore:
             transitions=tuple(Transition.from_json(t) for t in phases),
             competitors=tuple(sorted(bytes(c).decode() for c in competitors)),
             ladder=fields.get(b"ladder", b"").decode(),
+            final=fields.get(b"final", b"").decode(),
+            final_versions=(
+                versions_from_json(fields[b"final_versions"])
+                if b"final_versions" in fields
+                else None
+            ),
+            final_commitment=fields.get(b"final_commitment", b"").decode(),
+            final_board=(
+                FinalBoard.from_json(fields[b"final_board"]) if b"final_board" in fields else None
+            ),
         )
 
     def competitors(self, name: str) -> list[str]:
@@ -168,6 +215,35 @@ class CompetitionStore:
         self.redis.hsetnx(keys.competition(name), "ladder", tournament_id)
         found = self.redis.hget(keys.competition(name), "ladder")
         return tournament_id if found is None else bytes(found).decode()  # type: ignore[arg-type]
+
+    def mark(self, name: str, author: str, version: str) -> str:
+        """Record ``version`` as ``author``'s final version while the stored phase takes
+        submissions and no final version is picked yet: ``MARKED``, ``NOT_JOINABLE``
+        followed by the phase that refused it, or '' for no such competition."""
+        keys_ = [keys.competition(name), keys.final_marks(name)]
+        found = self._mark(keys=keys_, args=[author, version, *sorted(SUBMITTING)])
+        return bytes(found).decode()
+
+    def marks(self, name: str) -> dict[str, str]:
+        """Each author's marked version."""
+        raw: dict[bytes, bytes] = self.redis.hgetall(keys.final_marks(name))  # type: ignore[assignment]
+        return {a.decode(): v.decode() for a, v in raw.items()}
+
+    def start_final(self, name: str, tournament_id: str, versions: Sequence[FinalVersion]) -> str:
+        """Record the final's tournament id and versions unless they are recorded; the
+        tournament id recorded (the first caller's)."""
+        found = self._start_final(
+            keys=[keys.competition(name)], args=[tournament_id, versions_json(versions)]
+        )
+        return bytes(found).decode()
+
+    def set_final_commitment(self, name: str, commitment: str) -> None:
+        """The final's seed commitment, as its tournament published it; written once."""
+        self.redis.hsetnx(keys.competition(name), "final_commitment", commitment)
+
+    def freeze(self, name: str, board: FinalBoard) -> bool:
+        """Store the final board unless one is stored: True for the call that did."""
+        return bool(self.redis.hsetnx(keys.competition(name), "final_board", board.to_json()))
 
     def names(self) -> list[str]:
         """Every competition's name, newest first."""

@@ -78,7 +78,9 @@ def competitions() -> str:
 
 
 def competition(name: str) -> str:
-    """Hash: the competition's ``spec`` (JSON), ``created_at`` and ``phase``."""
+    """Hash: the competition's ``spec`` (JSON), ``created_at`` and ``phase``; its
+    ladder's and final's tournament ids, the final versions, the final's seed commitment
+    and its frozen board, each set once."""
     return f"{PREFIX}c:{name}"
 
 
@@ -91,6 +93,11 @@ def competition_phases(name: str) -> str:
 def competitors(name: str) -> str:
     """Hash: author name -> how they joined the competition (JSON)."""
     return f"{competition(name)}:competitors"
+
+
+def final_marks(name: str) -> str:
+    """Hash: author name -> the version (``name@version``) they marked for the final."""
+    return f"{competition(name)}:final-marks"
 
 
 def submissions(author: str) -> str:

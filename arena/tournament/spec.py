@@ -19,7 +19,7 @@ from arena.games import UnknownGameError, game_names, get_game
 from arena.match_rules.commitment import SALT
 from arena.records import Fields, check_version, current, parse
 from arena.tournament import formats
-from arena.tournament.active_versions import active
+from arena.tournament.active_versions import by_author
 from arena.tournament.fair_play import (
     ISOLATED,
     MAX_SEED,
@@ -441,7 +441,7 @@ def ladder_lineup(
             continue
         if bot.hosted:
             version = version_of(bot.name, None)
-            entry = None if version is None else _hosted_entry(version, bot.author)
+            entry = None if version is None else hosted_entry(version, bot.author)
         elif spec.fair_play != SEALED:
             entry = Entry(bot.name, bot.games, address=bot.address, author=bot.author)
             if spec.partners == ISOLATED and partnership_games(set(spec.games) & set(bot.games)):
@@ -463,14 +463,11 @@ def competition_lineup(
     versions, across their hosted bots, that play one of its games), each as
     ``name@version``. Remote bots and authors who did not join take no part."""
     authors = set(roster.competitors(competition))
-    mine: dict[str, list[HostedVersion]] = {}
-    for bot in registered:
-        if bot.hosted and bot.author in authors:
-            mine.setdefault(bot.author, []).extend(roster.versions(bot.name))
+    mine = by_author(
+        registered, roster.versions, authors, spec.max_entries_per_author or 1, spec.games
+    )
     lineup = [
-        _hosted_entry(version, author)
-        for author, versions in mine.items()
-        for version in active(versions, spec.max_entries_per_author or 1, spec.games)
+        hosted_entry(version, author) for author, versions in mine.items() for version in versions
     ]
     return sorted(lineup, key=lambda e: e.label)[:MAX_ENTRIES]
 
@@ -527,10 +524,11 @@ def _entry(given: str, registered: Mapping[str, RegisteredBot], version_of: Vers
             f"hosted bot {name!r} has no version {label!r}; `arena bot versions {name}` "
             "lists them (enter just the name for the newest)"
         )
-    return _hosted_entry(version, bot.author)
+    return hosted_entry(version, bot.author)
 
 
-def _hosted_entry(version: HostedVersion, author: str) -> Entry:
+def hosted_entry(version: HostedVersion, author: str) -> Entry:
+    """A hosted version as an entry, fixed to that version's package."""
     return Entry(version.label, version.games, hosted=HostedPackage.of(version), author=author)
 
 

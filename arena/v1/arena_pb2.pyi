@@ -377,11 +377,11 @@ class _CompetitionPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Comp
     COMPETITION_PHASE_CLOSED: _CompetitionPhase.ValueType  # 3
     """Submissions have closed."""
     COMPETITION_PHASE_FINAL: _CompetitionPhase.ValueType  # 4
-    """The final is being played. There is no final round yet: the phase follows the
-    timeline alone, entered as submissions close.
-    """
+    """The final round robin is being played: entered as submissions close."""
     COMPETITION_PHASE_FINISHED: _CompetitionPhase.ValueType  # 5
-    """The final has ended (for now, by the timeline alone)."""
+    """The final has ended (its round robin finished, or final_ends_at passed) and its
+    board is frozen, or about to be.
+    """
     COMPETITION_PHASE_CANCELLED: _CompetitionPhase.ValueType  # 6
     """Cancelled by the operator; it never advances again."""
 
@@ -397,14 +397,42 @@ COMPETITION_PHASE_OPEN: CompetitionPhase.ValueType  # 2
 COMPETITION_PHASE_CLOSED: CompetitionPhase.ValueType  # 3
 """Submissions have closed."""
 COMPETITION_PHASE_FINAL: CompetitionPhase.ValueType  # 4
-"""The final is being played. There is no final round yet: the phase follows the
-timeline alone, entered as submissions close.
-"""
+"""The final round robin is being played: entered as submissions close."""
 COMPETITION_PHASE_FINISHED: CompetitionPhase.ValueType  # 5
-"""The final has ended (for now, by the timeline alone)."""
+"""The final has ended (its round robin finished, or final_ends_at passed) and its
+board is frozen, or about to be.
+"""
 COMPETITION_PHASE_CANCELLED: CompetitionPhase.ValueType  # 6
 """Cancelled by the operator; it never advances again."""
 Global___CompetitionPhase: _TypeAlias = CompetitionPhase  # noqa: Y015
+
+class _FinalChoice:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FinalChoiceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FinalChoice.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FINAL_CHOICE_UNSPECIFIED: _FinalChoice.ValueType  # 0
+    """Not set."""
+    FINAL_CHOICE_MARKED: _FinalChoice.ValueType  # 1
+    """The version the author marked (MarkFinalVersion)."""
+    FINAL_CHOICE_BEST_RATED: _FinalChoice.ValueType  # 2
+    """Unmarked: their best-rated active version on the open ladder's board."""
+    FINAL_CHOICE_NEWEST: _FinalChoice.ValueType  # 3
+    """Unmarked, and none of their active versions rated: the newest of them."""
+
+class FinalChoice(_FinalChoice, metaclass=_FinalChoiceEnumTypeWrapper):
+    """How a competitor's final version was picked."""
+
+FINAL_CHOICE_UNSPECIFIED: FinalChoice.ValueType  # 0
+"""Not set."""
+FINAL_CHOICE_MARKED: FinalChoice.ValueType  # 1
+"""The version the author marked (MarkFinalVersion)."""
+FINAL_CHOICE_BEST_RATED: FinalChoice.ValueType  # 2
+"""Unmarked: their best-rated active version on the open ladder's board."""
+FINAL_CHOICE_NEWEST: FinalChoice.ValueType  # 3
+"""Unmarked, and none of their active versions rated: the newest of them."""
+Global___FinalChoice: _TypeAlias = FinalChoice  # noqa: Y015
 
 @_typing.final
 class RegisterBotRequest(_message.Message):
@@ -3484,11 +3512,23 @@ class Competition(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     COMPETITORS_FIELD_NUMBER: _builtins.int
     LADDER_TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    FINAL_TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    FINAL_SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    FINAL_VERSIONS_FIELD_NUMBER: _builtins.int
+    FINAL_BOARD_FIELD_NUMBER: _builtins.int
     phase: Global___CompetitionPhase.ValueType
     """Its phase as last recorded by the workers (or the cancellation)."""
     ladder_tournament_id: _builtins.str
     """The tournament id of its open phase's ladder (started by the workers as it
     opens, cancelled once it is past open); empty before it opens.
+    """
+    final_tournament_id: _builtins.str
+    """The tournament id of its final round robin, once the final began; empty before,
+    and when fewer than two final versions could meet.
+    """
+    final_seed_commitment: _builtins.str
+    """The final round robin's seed commitment, published as it began: `arena competition
+    verify` checks every final match's seed against it.
     """
     @_builtins.property
     def spec(self) -> Global___CompetitionSpec:
@@ -3506,6 +3546,16 @@ class Competition(_message.Message):
     def competitors(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The authors who joined it, by name, sorted."""
 
+    @_builtins.property
+    def final_versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___FinalVersion]:
+        """Each competitor's final version, picked as the final began, by author; empty
+        before.
+        """
+
+    @_builtins.property
+    def final_board(self) -> Global___FinalBoard:
+        """The final board, frozen once when the final ended; unset before."""
+
     def __init__(
         self,
         *,
@@ -3515,14 +3565,192 @@ class Competition(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         competitors: _abc.Iterable[_builtins.str] | None = ...,
         ladder_tournament_id: _builtins.str = ...,
+        final_tournament_id: _builtins.str = ...,
+        final_seed_commitment: _builtins.str = ...,
+        final_versions: _abc.Iterable[Global___FinalVersion] | None = ...,
+        final_board: Global___FinalBoard | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "spec", b"spec"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "final_board", b"final_board", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "ladder_tournament_id", b"ladder_tournament_id", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "final_board", b"final_board", "final_seed_commitment", b"final_seed_commitment", "final_tournament_id", b"final_tournament_id", "final_versions", b"final_versions", "ladder_tournament_id", b"ladder_tournament_id", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Competition: _TypeAlias = Competition  # noqa: Y015
+
+@_typing.final
+class FinalVersion(_message.Message):
+    """One competitor's version in the final."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    CHOSEN_FIELD_NUMBER: _builtins.int
+    author: _builtins.str
+    """The author."""
+    version: _builtins.str
+    """The version, as `name@version`."""
+    chosen: Global___FinalChoice.ValueType
+    """How it was picked."""
+    def __init__(
+        self,
+        *,
+        author: _builtins.str = ...,
+        version: _builtins.str = ...,
+        chosen: Global___FinalChoice.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "chosen", b"chosen", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FinalVersion: _TypeAlias = FinalVersion  # noqa: Y015
+
+@_typing.final
+class FinalBoardRow(_message.Message):
+    """One final version's line on the final board."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RANK_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    CHOSEN_FIELD_NUMBER: _builtins.int
+    ELO_FIELD_NUMBER: _builtins.int
+    ELO_CI95_FIELD_NUMBER: _builtins.int
+    LOS_NEXT_FIELD_NUMBER: _builtins.int
+    TIED_WITH_NEXT_FIELD_NUMBER: _builtins.int
+    PAIRS_FIELD_NUMBER: _builtins.int
+    WINS_FIELD_NUMBER: _builtins.int
+    DRAWS_FIELD_NUMBER: _builtins.int
+    LOSSES_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    MATCHES_WON_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    rank: _builtins.int
+    """1 for the best; 0 for a version without a rating (it rated no pair, or forfeited
+    every match), listed last.
+    """
+    author: _builtins.str
+    """The author."""
+    version: _builtins.str
+    """The version, as `name@version`."""
+    chosen: Global___FinalChoice.ValueType
+    """How it was picked."""
+    elo: _builtins.float
+    """Its Elo in the final, over all its games (the final's overall leaderboard)."""
+    elo_ci95: _builtins.float
+    """Half-width of the rating's 95% interval."""
+    los_next: _builtins.float
+    """Likelihood of superiority over the next rank: the chance it is the stronger of the
+    two, from the fit's covariance. 0 for the last rank and unranked rows.
+    """
+    tied_with_next: _builtins.bool
+    """Whether los_next is under FinalBoard.tie_los: the final's results do not separate
+    it from the next rank at that confidence, so the two are reported tied.
+    """
+    pairs: _builtins.int
+    """Rated outcomes (duplicate pairs) it played, won, drew and lost."""
+    wins: _builtins.int
+    """Rated outcomes won."""
+    draws: _builtins.int
+    """Rated outcomes drawn."""
+    losses: _builtins.int
+    """Rated outcomes lost."""
+    matches: _builtins.int
+    """Matches it played in the final."""
+    matches_won: _builtins.int
+    """Matches it won."""
+    status: _builtins.str
+    """The leaderboard's status of its rating: "rated", "provisional", "excluded",
+    "unplayed"...
+    """
+    def __init__(
+        self,
+        *,
+        rank: _builtins.int = ...,
+        author: _builtins.str = ...,
+        version: _builtins.str = ...,
+        chosen: Global___FinalChoice.ValueType = ...,
+        elo: _builtins.float = ...,
+        elo_ci95: _builtins.float = ...,
+        los_next: _builtins.float = ...,
+        tied_with_next: _builtins.bool = ...,
+        pairs: _builtins.int = ...,
+        wins: _builtins.int = ...,
+        draws: _builtins.int = ...,
+        losses: _builtins.int = ...,
+        matches: _builtins.int = ...,
+        matches_won: _builtins.int = ...,
+        status: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "chosen", b"chosen", "draws", b"draws", "elo", b"elo", "elo_ci95", b"elo_ci95", "los_next", b"los_next", "losses", b"losses", "matches", b"matches", "matches_won", b"matches_won", "pairs", b"pairs", "rank", b"rank", "status", b"status", "tied_with_next", b"tied_with_next", "version", b"version", "wins", b"wins"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FinalBoardRow: _TypeAlias = FinalBoardRow  # noqa: Y015
+
+@_typing.final
+class FinalBoard(_message.Message):
+    """A competition's final board: stored once when the final ended, never recomputed.
+    `arena competition verify` refits it from the final's results.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    FROZEN_AT_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    UNPLAYED_FIELD_NUMBER: _builtins.int
+    RESULTS_DIGEST_FIELD_NUMBER: _builtins.int
+    TIE_LOS_FIELD_NUMBER: _builtins.int
+    ROWS_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    """The final round robin whose results it was fitted from; empty if no final was
+    played (fewer than two final versions).
+    """
+    matches: _builtins.int
+    """Results it was fitted from."""
+    unplayed: _builtins.int
+    """Matches of the final's schedule left unplayed: the timeline's final_ends_at came
+    before the final finished. 0 when it finished.
+    """
+    results_digest: _builtins.str
+    """SHA-256 digest of those results and their records, as a tournament's results
+    digest is computed (arena.tournament.digest): which results were fitted.
+    """
+    tie_los: _builtins.float
+    """Adjacent ranks whose LOS is under this are reported tied (0.95)."""
+    @_builtins.property
+    def frozen_at(self) -> _timestamp_pb2.Timestamp:
+        """When it was frozen."""
+
+    @_builtins.property
+    def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___FinalBoardRow]:
+        """One row per final version, best first; unranked ones last."""
+
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        frozen_at: _timestamp_pb2.Timestamp | None = ...,
+        matches: _builtins.int = ...,
+        unplayed: _builtins.int = ...,
+        results_digest: _builtins.str = ...,
+        tie_los: _builtins.float = ...,
+        rows: _abc.Iterable[Global___FinalBoardRow] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["frozen_at", b"frozen_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["frozen_at", b"frozen_at", "matches", b"matches", "results_digest", b"results_digest", "rows", b"rows", "tie_los", b"tie_los", "tournament_id", b"tournament_id", "unplayed", b"unplayed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FinalBoard: _TypeAlias = FinalBoard  # noqa: Y015
 
 @_typing.final
 class GetCompetitionLeaderboardRequest(_message.Message):
@@ -3830,6 +4058,62 @@ class CreateInvitesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CreateInvitesResponse: _TypeAlias = CreateInvitesResponse  # noqa: Y015
+
+@_typing.final
+class MarkFinalVersionRequest(_message.Message):
+    """Mark a final version."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    competition: _builtins.str
+    """The competition's name."""
+    version: _builtins.str
+    """One of the calling author's active versions, as `name@version`."""
+    def __init__(
+        self,
+        *,
+        competition: _builtins.str = ...,
+        version: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competition", b"competition", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MarkFinalVersionRequest: _TypeAlias = MarkFinalVersionRequest  # noqa: Y015
+
+@_typing.final
+class MarkFinalVersionResponse(_message.Message):
+    """A final version marked."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMPETITION_FIELD_NUMBER: _builtins.int
+    AUTHOR_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    competition: _builtins.str
+    """The competition's name."""
+    author: _builtins.str
+    """The author who marked it."""
+    version: _builtins.str
+    """The version marked, as `name@version`."""
+    def __init__(
+        self,
+        *,
+        competition: _builtins.str = ...,
+        author: _builtins.str = ...,
+        version: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["author", b"author", "competition", b"competition", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MarkFinalVersionResponse: _TypeAlias = MarkFinalVersionResponse  # noqa: Y015
 
 @_typing.final
 class JoinCompetitionRequest(_message.Message):

@@ -190,6 +190,11 @@ class ArenaStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.GetCompetitionLeaderboardRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.CompetitionLeaderboard.FromString,
                 _registered_method=True)
+        self.MarkFinalVersion = channel.unary_unary(
+                '/arena.v1.Arena/MarkFinalVersion',
+                request_serializer=arena_dot_v1_dot_arena__pb2.MarkFinalVersionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.MarkFinalVersionResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -434,8 +439,8 @@ class ArenaServicer:
         """Creates a competition (operator only; docs/competitions.md): a season with a
         timeline, games and rules, which authors join by invite. Its phase then follows the
         clock, advanced by the workers: while open, its competitors' active versions play a
-        ladder. The final round robin and leagues are not built yet, so for now
-        COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+        ladder; as submissions close, each competitor's final version plays a sealed round
+        robin, and when it ends the final board is frozen (Competition.final_board).
         INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
         a timeline not strictly increasing or opening in the past, rules out of range),
         saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -503,6 +508,20 @@ class ArenaServicer:
         the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
         FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
         PERMISSION_DENIED for `mine` without an author's or the operator's token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def MarkFinalVersion(self, request, context):
+        """Marks one of the calling author's active versions as their final version
+        (docs/competitions.md): the final plays it instead of their best-rated one. A later
+        mark replaces it; submitting a version that retires it drops it. UNAUTHENTICATED
+        without a token; PERMISSION_DENIED for a token that is not a competitor's of this
+        competition, or for a version of another author's bot; FAILED_PRECONDITION once the
+        competition no longer takes submissions; INVALID_ARGUMENT for a version that is not
+        one of the author's active versions, naming those; NOT_FOUND for no such
+        competition.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -655,6 +674,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetCompetitionLeaderboard,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.GetCompetitionLeaderboardRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.CompetitionLeaderboard.SerializeToString,
+            ),
+            'MarkFinalVersion': grpc.unary_unary_rpc_method_handler(
+                    servicer.MarkFinalVersion,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.MarkFinalVersionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.MarkFinalVersionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1450,6 +1474,33 @@ class Arena:
             '/arena.v1.Arena/GetCompetitionLeaderboard',
             arena_dot_v1_dot_arena__pb2.GetCompetitionLeaderboardRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.CompetitionLeaderboard.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MarkFinalVersion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Arena/MarkFinalVersion',
+            arena_dot_v1_dot_arena__pb2.MarkFinalVersionRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.MarkFinalVersionResponse.FromString,
             options,
             channel_credentials,
             insecure,

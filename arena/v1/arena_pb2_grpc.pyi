@@ -181,8 +181,8 @@ class ArenaStub:
     """Creates a competition (operator only; docs/competitions.md): a season with a
     timeline, games and rules, which authors join by invite. Its phase then follows the
     clock, advanced by the workers: while open, its competitors' active versions play a
-    ladder. The final round robin and leagues are not built yet, so for now
-    COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+    ladder; as submissions close, each competitor's final version plays a sealed round
+    robin, and when it ends the final board is frozen (Competition.final_board).
     INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
     a timeline not strictly increasing or opening in the past, rules out of range),
     saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -225,6 +225,16 @@ class ArenaStub:
     the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
     FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
     PERMISSION_DENIED for `mine` without an author's or the operator's token.
+    """
+    MarkFinalVersion: _grpc.UnaryUnaryMultiCallable[_arena_pb2.MarkFinalVersionRequest, _arena_pb2.MarkFinalVersionResponse]
+    """Marks one of the calling author's active versions as their final version
+    (docs/competitions.md): the final plays it instead of their best-rated one. A later
+    mark replaces it; submitting a version that retires it drops it. UNAUTHENTICATED
+    without a token; PERMISSION_DENIED for a token that is not a competitor's of this
+    competition, or for a version of another author's bot; FAILED_PRECONDITION once the
+    competition no longer takes submissions; INVALID_ARGUMENT for a version that is not
+    one of the author's active versions, naming those; NOT_FOUND for no such
+    competition.
     """
 
 @_typing.type_check_only
@@ -377,8 +387,8 @@ class ArenaAsyncStub(ArenaStub):
     """Creates a competition (operator only; docs/competitions.md): a season with a
     timeline, games and rules, which authors join by invite. Its phase then follows the
     clock, advanced by the workers: while open, its competitors' active versions play a
-    ladder. The final round robin and leagues are not built yet, so for now
-    COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+    ladder; as submissions close, each competitor's final version plays a sealed round
+    robin, and when it ends the final board is frozen (Competition.final_board).
     INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
     a timeline not strictly increasing or opening in the past, rules out of range),
     saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -421,6 +431,16 @@ class ArenaAsyncStub(ArenaStub):
     the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
     FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
     PERMISSION_DENIED for `mine` without an author's or the operator's token.
+    """
+    MarkFinalVersion: _aio.UnaryUnaryMultiCallable[_arena_pb2.MarkFinalVersionRequest, _arena_pb2.MarkFinalVersionResponse]  # type: ignore[assignment]
+    """Marks one of the calling author's active versions as their final version
+    (docs/competitions.md): the final plays it instead of their best-rated one. A later
+    mark replaces it; submitting a version that retires it drops it. UNAUTHENTICATED
+    without a token; PERMISSION_DENIED for a token that is not a competitor's of this
+    competition, or for a version of another author's bot; FAILED_PRECONDITION once the
+    competition no longer takes submissions; INVALID_ARGUMENT for a version that is not
+    one of the author's active versions, naming those; NOT_FOUND for no such
+    competition.
     """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
@@ -708,8 +728,8 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """Creates a competition (operator only; docs/competitions.md): a season with a
         timeline, games and rules, which authors join by invite. Its phase then follows the
         clock, advanced by the workers: while open, its competitors' active versions play a
-        ladder. The final round robin and leagues are not built yet, so for now
-        COMPETITION_PHASE_FINAL and _FINISHED follow the timeline alone.
+        ladder; as submissions close, each competitor's final version plays a sealed round
+        robin, and when it ends the final board is frozen (Competition.final_board).
         INVALID_ARGUMENT for a spec that does not fit (a bad name, an unknown game or option,
         a timeline not strictly increasing or opening in the past, rules out of range),
         saying what is allowed; ALREADY_EXISTS for a name another competition has. A refusal
@@ -788,6 +808,22 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         the operator. Open to anyone without `mine`. NOT_FOUND for no such competition;
         FAILED_PRECONDITION before it opens (no ladder yet); UNAUTHENTICATED or
         PERMISSION_DENIED for `mine` without an author's or the operator's token.
+        """
+
+    @_abc_1.abstractmethod
+    def MarkFinalVersion(
+        self,
+        request: _arena_pb2.MarkFinalVersionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.MarkFinalVersionResponse, _abc.Awaitable[_arena_pb2.MarkFinalVersionResponse]]:
+        """Marks one of the calling author's active versions as their final version
+        (docs/competitions.md): the final plays it instead of their best-rated one. A later
+        mark replaces it; submitting a version that retires it drops it. UNAUTHENTICATED
+        without a token; PERMISSION_DENIED for a token that is not a competitor's of this
+        competition, or for a version of another author's bot; FAILED_PRECONDITION once the
+        competition no longer takes submissions; INVALID_ARGUMENT for a version that is not
+        one of the author's active versions, naming those; NOT_FOUND for no such
+        competition.
         """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

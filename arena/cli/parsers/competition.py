@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from arena.cli.parsers import add_api_flag, positive, subcommands
+from arena.cli.parsers.tournament import commitment
 
 
 def competition(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +58,37 @@ def competition(parser: argparse.ArgumentParser) -> None:
     board.add_argument("--json", action="store_true", help="print JSON")
     add_api_flag(board)
     board.set_defaults(run="competition:board")
+
+    final = commands.add_parser(
+        "final",
+        help="mark one of your active versions as your final version (author)",
+        description="Mark one of your active versions (name@version) as the one the final "
+        "plays, with your author token. Unmarked, the final plays your best-rated active "
+        "version. Only while the competition takes submissions; a later mark replaces it.",
+    )
+    final.add_argument("name", help="competition name")
+    final.add_argument("version", help="one of your active versions, as name@version")
+    add_api_flag(final)
+    final.set_defaults(run="competition:final")
+
+    verify = commands.add_parser(
+        "verify",
+        help="check a finished competition's final: seeds, records, and the board as a refit",
+        description="Check the final round robin's seeds against the commitment published "
+        "as it began, re-run every match record, and refit the frozen final board from the "
+        "results. Exit 0 with one line when everything holds, 1 naming what does not.",
+    )
+    verify.add_argument("name", help="competition name")
+    verify.add_argument(
+        "--commitment",
+        type=commitment,
+        default="",
+        metavar="HEX",
+        help="the final's seed commitment as you saw it published when the final began (64 "
+        "hex digits): the revealed seed must hash to it, whatever the arena serves now",
+    )
+    add_api_flag(verify)
+    verify.set_defaults(run="competition_verify:verify")
 
     invite = commands.add_parser(
         "invite",

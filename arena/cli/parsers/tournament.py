@@ -168,7 +168,7 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         if name == "verify":
             command.add_argument(
                 "--commitment",
-                type=_commitment,
+                type=commitment,
                 default="",
                 metavar="HEX",
                 help="the seed commitment as published when the tournament was submitted (64 "
@@ -284,7 +284,8 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
     web.set_defaults(run="tournament:serve")
 
 
-def _commitment(text: str) -> str:
+def commitment(text: str) -> str:
+    """A seed commitment as a flag gives it: 64 hex digits (lowercased), or empty."""
     if text and not re.fullmatch(r"[0-9a-fA-F]{64}", text):  # "": the default, none pinned
         raise argparse.ArgumentTypeError(f"a commitment is 64 hex digits, got {text!r}")
     return text.lower()

@@ -1,0 +1,214 @@
+"""The final end to end: real API (with an operator token), Redis, referee, two Celery
+worker processes and hosted bots started in sandboxes, on a timeline of seconds.
+
+Authors mark final versions (and are refused what is not theirs to mark, with nothing
+stored); at the deadline the final starts once, with the marked or best versions, as a
+sealed round robin whose commitment the competition publishes; it finishes, the board
+freezes and the competition finishes early; ``arena competition show`` prints the board,
+``arena competition verify`` passes, and fails naming what was changed when a stored
+result or the frozen board is tampered with."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from arena.access import bearer
+from arena.hosting.transfer import submission
+from arena.local_redis import LocalRedis
+from arena.processes import Service, arena_command, start_service
+from arena.store import TournamentStore, keys
+from arena.store.tournaments import FINISHED
+from arena.tournament.fair_play import SEALED
+from arena.v1 import arena_pb2
+from tests.competition.helpers import TOKEN, Api, refused, spec, start_api
+from tests.support.arena import WORKER_ENV
+from tests.support.cli import arena
+from tests.support.hosted_tournaments import HOUSE, package
+from tests.support.waiting import wait_until
+
+GAME = "bid-euchre"
+NAME = "final-season"
+
+
+@pytest.fixture(scope="module")
+def stack(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    tmp = tmp_path_factory.mktemp("final")
+    referee = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(tmp / "replays"),
+            "--hosting-dir", str(tmp / "hosting"),
+        )
+    )  # fmt: skip
+    api = start_api(local_redis, tmp, "--join-burst", "1000", "--joins-per-minute", "6000")
+    workers: list[Service] = [
+        start_service(
+            arena_command(
+                "worker", "--redis", api.redis_url, "--referee", referee.address,
+                "--concurrency", "1", "--name", f"final-{i}@competition-test",
+                "--loglevel", "WARNING",
+            ),
+            env={**WORKER_ENV, "ARENA_WATCHDOG_INTERVAL": "0.5"},
+        )
+        for i in range(2)
+    ]  # fmt: skip
+    yield api
+    for worker in workers:
+        worker.kill()
+    api.stop()
+    referee.stop()
+
+
+def _submit(api: Api, token: str, name: str, label: str, blob: bytes) -> None:
+    api.stub.SubmitBot(
+        submission(
+            arena_pb2.SubmitBotRequest(
+                name=name, version=label, runtime="python3.11", command="python3 bot.py",
+                package=blob,
+            )
+        ),
+        metadata=(bearer(token),),
+    )  # fmt: skip
+
+
+def _mark(api: Api, version: str, token: str | None) -> arena_pb2.MarkFinalVersionResponse:
+    found: arena_pb2.MarkFinalVersionResponse = api.stub.MarkFinalVersion(
+        arena_pb2.MarkFinalVersionRequest(competition=NAME, version=version),
+        metadata=(bearer(token),) if token is not None else None,
+    )
+    return found
+
+
+def _competition(api: Api) -> arena_pb2.Competition:
+    found: arena_pb2.Competition = api.stub.GetCompetition(
+        arena_pb2.GetCompetitionRequest(name=NAME)
+    )
+    return found
+
+
+def test_the_final_from_marking_to_a_verified_board(stack: Api, tmp_path: Path) -> None:
+    api = stack
+    blob = package(tmp_path / "house", HOUSE)
+    api.create(
+        spec(
+            NAME, opens_in=1, open_for=30, final_for=600,
+            games=[arena_pb2.CompetitionGame(game=GAME)],
+            rules=arena_pb2.CompetitionRules(active_versions=2, final_deals=1),
+        )
+    )  # fmt: skip
+    codes = api.invites(NAME, count=3)
+    tokens = {
+        who: api.join(code, who).author.token
+        for who, code in zip(("ada", "bob", "cy"), codes, strict=True)
+    }
+    for who in tokens:
+        _submit(api, tokens[who], f"{who}-bot", "v1", blob)
+    _submit(api, tokens["ada"], "ada-bot", "v2", blob)  # two active: v2 is the newest
+
+    # Refusals, each storing nothing.
+    refused(lambda: _mark(api, "ada-bot@v1", None), grpc.StatusCode.UNAUTHENTICATED)
+    refused(
+        lambda: _mark(api, "ada-bot@v1", TOKEN),
+        grpc.StatusCode.PERMISSION_DENIED, "its author's choice",
+    )  # fmt: skip
+    refused(
+        lambda: _mark(api, "ada-bot@v1", tokens["bob"]),
+        grpc.StatusCode.PERMISSION_DENIED, "not author 'bob''s",
+    )  # fmt: skip
+    refused(
+        lambda: _mark(api, "ada-bot@v9", tokens["ada"]),
+        grpc.StatusCode.INVALID_ARGUMENT, "ada-bot@v2, ada-bot@v1",
+    )  # fmt: skip
+    assert api.redis.hgetall(keys.final_marks(NAME)) == {}
+    # ada marks her older version, with the command line.
+    marked = arena(
+        "competition", "final", NAME, "ada-bot@v1", "--api", api.service.address,
+        "--token", tokens["ada"],
+    )  # fmt: skip
+    assert marked.returncode == 0, marked.stderr
+    assert marked.stdout == f"ada's final version in {NAME}: ada-bot@v1\n"
+
+    # The deadline: the final starts once, with the marked version and the others' best.
+    wait_until(lambda: _competition(api).final_tournament_id, 90, "the final to start")
+    found = _competition(api)
+    assert [(v.author, v.version) for v in found.final_versions] == [
+        ("ada", "ada-bot@v1"), ("bob", "bob-bot@v1"), ("cy", "cy-bot@v1"),
+    ]  # fmt: skip
+    chosen = [v.chosen for v in found.final_versions]
+    assert chosen[0] == arena_pb2.FINAL_CHOICE_MARKED
+    assert set(chosen[1:]) <= {arena_pb2.FINAL_CHOICE_BEST_RATED, arena_pb2.FINAL_CHOICE_NEWEST}
+    refused(
+        lambda: _mark(api, "ada-bot@v2", tokens["ada"]),
+        grpc.StatusCode.FAILED_PRECONDITION, "is final", "submissions closed at",
+    )  # fmt: skip
+    store = TournamentStore(api.redis)
+    final = store.get(found.final_tournament_id)
+    assert final is not None
+    assert final.spec.fair_play == SEALED and final.spec.deals == 1
+    assert set(final.spec.entries) == {"ada-bot@v1", "bob-bot@v1", "cy-bot@v1"}
+    assert final.total == 3 * 2  # three pairings, one deal, two halves
+    wait_until(lambda: _competition(api).final_seed_commitment, 10, "the commitment")
+    assert _competition(api).final_seed_commitment == final.spec.published_commitment
+
+    # It finishes; the board freezes once and the competition finishes before its time.
+    wait_until(lambda: _competition(api).HasField("final_board"), 120, "the final board")
+    wait_until(
+        lambda: _competition(api).phase == arena_pb2.COMPETITION_PHASE_FINISHED, 10, "finished"
+    )
+    found = _competition(api)
+    board = found.final_board
+    assert store.state(final.id) == FINISHED
+    assert (board.tournament_id, board.matches, board.unplayed) == (final.id, 6, 0)
+    assert board.results_digest == store.get(final.id).results_digest  # type: ignore[union-attr]
+    assert sorted(r.version for r in board.rows) == sorted(final.spec.entries)
+    ranked = [r for r in board.rows if r.rank]
+    assert [r.rank for r in ranked] == list(range(1, len(ranked) + 1))
+    assert sum(r.matches for r in board.rows) == 12  # two entries a match
+    finals = [t for t in store.ids() if store.get(t).spec.name == f"competition {NAME}: final"]  # type: ignore[union-attr]
+    assert finals == [final.id]  # two workers, one final
+    assert [t.phase for t in found.transitions].count(arena_pb2.COMPETITION_PHASE_FINISHED) == 1
+    ended = found.transitions[-1]
+    assert ended.due_at.ToNanoseconds() < found.spec.timeline.final_ends_at.ToNanoseconds()
+
+    shown = arena("competition", "show", NAME, "--api", api.service.address)
+    assert shown.returncode == 0, shown.stderr
+    assert f"  final: tournament {final.id}, seed commitment {found.final_seed_commitment}" in (
+        shown.stdout
+    )
+    assert "  final board (frozen " in shown.stdout and "6 results" in shown.stdout
+    assert "ada-bot@v1" in shown.stdout and "marked" in shown.stdout
+
+    verified = arena("competition", "verify", NAME, "--api", api.service.address)
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.startswith(f"verified: competition {NAME}: tournament {final.id}")
+    assert verified.stdout.count("\n") == 1 and "is a refit of its 6 results" in verified.stdout
+
+    # A stored result changed: its record no longer re-runs to it.
+    results_key = keys.results(final.id)
+    stored_results: dict[bytes, bytes] = api.redis.hgetall(results_key)  # type: ignore[assignment]
+    match_id, raw = min(stored_results.items())
+    changed = json.loads(raw)
+    changed["scores"] = [changed["scores"][0] + 1, changed["scores"][1]]
+    api.redis.hset(results_key, match_id, json.dumps(changed))
+    failed = arena("competition", "verify", NAME, "--api", api.service.address)
+    assert failed.returncode == 1 and failed.stdout == ""
+    assert failed.stderr.startswith(f"arena: error: competition {NAME} does not verify: ")
+    assert match_id.decode() in failed.stderr and failed.stderr.count("\n") == 1
+    api.redis.hset(results_key, match_id, raw)
+
+    # The frozen board changed: it is no longer a refit of the results.
+    stored = api.redis.hget(keys.competition(NAME), "final_board")
+    assert stored is not None
+    frozen = json.loads(stored)
+    frozen["rows"][0]["elo"] += 25
+    api.redis.hset(keys.competition(NAME), "final_board", json.dumps(frozen))
+    failed = arena("competition", "verify", NAME, "--api", api.service.address)
+    assert failed.returncode == 1, failed.stdout
+    assert "the final board is not a refit of the final's results: rank 1" in failed.stderr
+    assert "elo is" in failed.stderr and failed.stderr.count("\n") == 1
+    api.redis.hset(keys.competition(NAME), "final_board", stored)
+    assert arena("competition", "verify", NAME, "--api", api.service.address).returncode == 0
