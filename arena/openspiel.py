@@ -12,11 +12,12 @@ The model, game by game the same:
   deals every hand of the match from that seed, so the chance node stands for all the
   match's shuffles. Players never see the outcome. Outcome ``s`` followed by the same
   actions is exactly ``get_game(name).new_state(s)`` given those actions.
-* **Actions.** The engine's own action ids (``NUM_DISTINCT_ACTIONS`` of the game's part),
-  except where ids do not fit OpenSpiel's action count (the part gives ``MAX_LEGAL``
-  instead): there action ``i`` is the ``i``-th of the legal actions in canonical
-  (ascending) order. Legal actions depend only on what the seat to act knows, so an
-  index means the same move in every state of one information state.
+* **Actions.** The environments' action space, one mapping for both adapters
+  (``arena.envs.layouts``, from the game's ``layout`` part): the engine's own ids where
+  they are dense (``NUM_ACTIONS``), else (``MAX_LEGAL``: ids that encode card sets) action
+  ``i`` is the ``i``-th of the legal actions in canonical (ascending) order. Legal
+  actions depend only on what the seat to act knows, so an index means the same move in
+  every state of one information state.
 * **Parameters.** ``seeds``, ``resample_seed`` (seeds the resampler), and the engine's
   options by name (a game's option limiting the hands makes quick rollouts).
 * **Returns.** Terminal only: +1 to every seat of the winning team, -1 to the others, 0
@@ -66,8 +67,8 @@ def short_name(game: str) -> str:
 
 @cache
 def _facts(game: str) -> ModuleType:
-    """The game's ``openspiel`` part: ``NUM_DISTINCT_ACTIONS`` for ids OpenSpiel can
-    count, or ``MAX_LEGAL`` for ordinal actions; ``resample`` where the game has one."""
+    """The game's ``openspiel`` part: that it has an OpenSpiel model, and its ``resample``
+    if it has one."""
     facts = part(game, "openspiel")
     if facts is None:
         raise NotImplementedError(f"{game} has no OpenSpiel model (no openspiel part)")
@@ -75,12 +76,11 @@ def _facts(game: str) -> ModuleType:
 
 
 def _ordinal_actions(game: str) -> bool:
-    return hasattr(_facts(game), "MAX_LEGAL")
+    return not layouts.uses_ids(game)
 
 
 def _num_distinct_actions(game: str) -> int:
-    facts = _facts(game)
-    return int(facts.MAX_LEGAL if _ordinal_actions(game) else facts.NUM_DISTINCT_ACTIONS)
+    return layouts.action_space_size(game)
 
 
 def _hand_events(state: State, seat: int) -> list[str]:

@@ -18,6 +18,8 @@ import numpy as np  # noqa: E402
 from open_spiel.python.tests import games_sim_test  # noqa: E402  (the module: pytest would collect the class's own tests)
 
 from arena import openspiel  # noqa: E402
+from arena.envs import layouts  # noqa: E402
+from arena.envs.aec import CardArenaEnv  # noqa: E402
 
 GAMES = openspiel.modelled()
 SHORT = {"seep": {"max_deals": 1}, "bid-euchre": {"max_hands": 2}, "bridgette": {"deals": 1},
@@ -58,3 +60,21 @@ def test_a_clone_keeps_history_and_move_number_and_shares_the_game(game: str) ->
     assert again.history() == state.history() and str(again) == str(state)
     _, read = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(loaded, state))
     assert read.history() == state.history() and str(read) == str(state)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_action_space_is_the_environments(game: str) -> None:
+    """One mapping for both adapters: OpenSpiel's action count is the environments' action
+    space (Persian Rummy's 1,024 rather than its 2**25 ids), and an action is the same
+    engine move in both."""
+    loaded = openspiel.load(game)
+    assert loaded.num_distinct_actions() == layouts.action_space_size(game)
+    state = loaded.new_initial_state()
+    state.apply_action(7)
+    env = CardArenaEnv(game)
+    env.reset(seed=7)
+    assert env.state is not None and state.engine is not None
+    assert env.state.legal_actions() == state.engine.legal_actions()
+    for action in state.legal_actions():
+        assert action < loaded.num_distinct_actions()
+        assert state.engine_action(action) == env.action_id(action)

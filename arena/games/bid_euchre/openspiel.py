@@ -1,7 +1,8 @@
-"""Bid Euchre as an OpenSpiel game (``arena.openspiel``): its dense action ids, and the
-resampler ISMCTS needs (``resample_from_infostate``): the current hand re-dealt with the
-seat's own cards fixed and every unseen card shuffled among the others, the hand's
-public record replayed from the observation (without the joker variant)."""
+"""Bid Euchre as an OpenSpiel game (``arena.openspiel``): its dense action ids (as the
+environments', ``layout.NUM_ACTIONS``), and the resampler ISMCTS needs
+(``resample_from_infostate``): the current hand re-dealt with the seat's own cards fixed
+and every unseen card shuffled among the others, the hand's public record replayed from
+the observation (without the joker variant)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.games.api import Deal, GameError, State
-from arena.games.bid_euchre.game import CARDS, GAME_INFO, NUM_ACTIONS
+from arena.games.bid_euchre.game import CARDS, GAME_INFO
 from arena.games.registry import get_game
-
-NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 
 
 def resample(observation: Any, options: dict[str, Any], rng: random.Random) -> State:

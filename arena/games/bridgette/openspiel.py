@@ -1,5 +1,2 @@
-"""Bridgette as an OpenSpiel game (``arena.openspiel``): how its actions are numbered."""
-
-from arena.games.bridgette.game import NUM_ACTIONS
-
-NUM_DISTINCT_ACTIONS = NUM_ACTIONS
+"""Bridgette as an OpenSpiel game (``arena.openspiel``): its actions are the engine's
+dense ids, as in the environments (``layout.NUM_ACTIONS``)."""

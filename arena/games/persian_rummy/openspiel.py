@@ -1,4 +1,3 @@
-"""Persian Rummy as an OpenSpiel game (``arena.openspiel``): how its actions are numbered."""
-
-NUM_DISTINCT_ACTIONS = 2**25
-"""Melds, lay-offs and discards are encoded in 25 bits."""
+"""Persian Rummy as an OpenSpiel game (``arena.openspiel``): its actions are the
+environments' indices into the legal list (``layout.MAX_LEGAL``), since its ids encode
+melds and lay-offs in 25 bits."""

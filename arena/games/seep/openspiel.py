@@ -1,5 +1,2 @@
-"""Seep as an OpenSpiel game (``arena.openspiel``): how its actions are numbered."""
-
-MAX_LEGAL = 4096
-"""Ids run up to 2**63, beyond OpenSpiel's action count: action ``i`` is the ``i``-th
-legal action in ascending order, and there are never more than this."""
+"""Seep as an OpenSpiel game (``arena.openspiel``): its actions are the environments'
+indices into the legal list (``layout.MAX_LEGAL``), since its ids run up to 2**63."""

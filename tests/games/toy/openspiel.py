@@ -1,6 +1,2 @@
 """The toy as an OpenSpiel game (``arena.openspiel``): its ids, one per card, are
-OpenSpiel's actions."""
-
-from tests.games.toy.game import CARDS
-
-NUM_DISTINCT_ACTIONS = len(CARDS)
+OpenSpiel's actions, as they are the environments' (``layout.NUM_ACTIONS``)."""
