@@ -1,9 +1,12 @@
 """What the competition tests share: an API with an operator token on a Redis database
-of its own, specs a few seconds long, and calls that expect a refusal."""
+of its own, a whole season's stack (``season``), specs a few seconds long, and calls
+that expect a refusal."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,9 +16,11 @@ import pytest
 import redis
 
 from arena.access import bearer
+from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, arena_pb2_grpc
+from tests.support.arena import WORKER_ENV
 from tests.support.database import next_database
 
 TOKEN = "operator-token-for-competition-tests"
@@ -72,6 +77,61 @@ def start_api(local_redis: LocalRedis, tmp: Path, *flags: str, url: str = "") ->
         )
     )
     return Api(service, url, grpc.insecure_channel(service.address))
+
+
+@contextmanager
+def season(
+    local_redis: LocalRedis, tmp: Path, name: str, workers: int, concurrency: int
+) -> Iterator[Api]:
+    """What a season is played on: a referee that hosts bots, an API that lets authors
+    join as fast as a test does, and ``workers`` Celery workers whose watchdog looks every
+    half second (the phases, ladders and finals follow it)."""
+    referee = start_service(
+        arena_command(
+            "referee", "serve", "--port", "0", "--replay-dir", str(tmp / "replays"),
+            "--hosting-dir", str(tmp / "hosting"),
+        )
+    )  # fmt: skip
+    api = start_api(local_redis, tmp, "--join-burst", "1000", "--joins-per-minute", "6000")
+    started: list[Service] = [
+        start_service(
+            arena_command(
+                "worker", "--redis", api.redis_url, "--referee", referee.address,
+                "--concurrency", str(concurrency), "--name", f"{name}-{i}@competition-test",
+                "--loglevel", "WARNING",
+            ),
+            env={**WORKER_ENV, "ARENA_WATCHDOG_INTERVAL": "0.5"},
+        )
+        for i in range(workers)
+    ]  # fmt: skip
+    try:
+        yield api
+    finally:
+        for worker in started:
+            worker.kill()
+        api.stop()
+        referee.stop()
+
+
+def submit(api: Api, token: str, name: str, label: str, blob: bytes) -> arena_pb2.HostedBotVersion:
+    """SubmitBot of the package ``blob`` as ``name@label``, with an author's token."""
+    found: arena_pb2.HostedBotVersion = api.stub.SubmitBot(
+        submission(
+            arena_pb2.SubmitBotRequest(
+                name=name, version=label, runtime="python3.11", command="python3 bot.py",
+                package=blob,
+            )
+        ),
+        metadata=(bearer(token),),
+    )  # fmt: skip
+    return found
+
+
+def competition(api: Api, name: str) -> arena_pb2.Competition:
+    found: arena_pb2.Competition = api.stub.GetCompetition(
+        arena_pb2.GetCompetitionRequest(name=name)
+    )
+    return found
 
 
 def stamp(seconds: float) -> Any:

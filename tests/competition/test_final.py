@@ -18,15 +18,20 @@ import grpc
 import pytest
 
 from arena.access import bearer
-from arena.hosting.transfer import submission
 from arena.local_redis import LocalRedis
-from arena.processes import Service, arena_command, start_service
 from arena.store import TournamentStore, keys
 from arena.store.tournaments import FINISHED
 from arena.tournament.fair_play import SEALED
 from arena.v1 import arena_pb2
-from tests.competition.helpers import TOKEN, Api, refused, spec, start_api
-from tests.support.arena import WORKER_ENV
+from tests.competition.helpers import (
+    TOKEN,
+    Api,
+    competition,
+    refused,
+    season,
+    spec,
+    submit,
+)
 from tests.support.cli import arena
 from tests.support.hosted_tournaments import HOUSE, package
 from tests.support.waiting import wait_until
@@ -37,42 +42,8 @@ NAME = "final-season"
 
 @pytest.fixture(scope="module")
 def stack(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    tmp = tmp_path_factory.mktemp("final")
-    referee = start_service(
-        arena_command(
-            "referee", "serve", "--port", "0", "--replay-dir", str(tmp / "replays"),
-            "--hosting-dir", str(tmp / "hosting"),
-        )
-    )  # fmt: skip
-    api = start_api(local_redis, tmp, "--join-burst", "1000", "--joins-per-minute", "6000")
-    workers: list[Service] = [
-        start_service(
-            arena_command(
-                "worker", "--redis", api.redis_url, "--referee", referee.address,
-                "--concurrency", "1", "--name", f"final-{i}@competition-test",
-                "--loglevel", "WARNING",
-            ),
-            env={**WORKER_ENV, "ARENA_WATCHDOG_INTERVAL": "0.5"},
-        )
-        for i in range(2)
-    ]  # fmt: skip
-    yield api
-    for worker in workers:
-        worker.kill()
-    api.stop()
-    referee.stop()
-
-
-def _submit(api: Api, token: str, name: str, label: str, blob: bytes) -> None:
-    api.stub.SubmitBot(
-        submission(
-            arena_pb2.SubmitBotRequest(
-                name=name, version=label, runtime="python3.11", command="python3 bot.py",
-                package=blob,
-            )
-        ),
-        metadata=(bearer(token),),
-    )  # fmt: skip
+    with season(local_redis, tmp_path_factory.mktemp("final"), "final", 2, 1) as api:
+        yield api
 
 
 def _mark(api: Api, version: str, token: str | None) -> arena_pb2.MarkFinalVersionResponse:
@@ -84,10 +55,7 @@ def _mark(api: Api, version: str, token: str | None) -> arena_pb2.MarkFinalVersi
 
 
 def _competition(api: Api) -> arena_pb2.Competition:
-    found: arena_pb2.Competition = api.stub.GetCompetition(
-        arena_pb2.GetCompetitionRequest(name=NAME)
-    )
-    return found
+    return competition(api, NAME)
 
 
 def test_the_final_from_marking_to_a_verified_board(stack: Api, tmp_path: Path) -> None:
@@ -106,8 +74,8 @@ def test_the_final_from_marking_to_a_verified_board(stack: Api, tmp_path: Path) 
         for who, code in zip(("ada", "bob", "cy"), codes, strict=True)
     }
     for who in tokens:
-        _submit(api, tokens[who], f"{who}-bot", "v1", blob)
-    _submit(api, tokens["ada"], "ada-bot", "v2", blob)  # two active: v2 is the newest
+        submit(api, tokens[who], f"{who}-bot", "v1", blob)
+    submit(api, tokens["ada"], "ada-bot", "v2", blob)  # two active: v2 is the newest
 
     # Refusals, each storing nothing.
     refused(lambda: _mark(api, "ada-bot@v1", None), grpc.StatusCode.UNAUTHENTICATED)

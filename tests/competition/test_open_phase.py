@@ -20,15 +20,13 @@ import pytest
 from arena.access import bearer
 from arena.competition.daily import DailyLimit
 from arena.local_redis import LocalRedis
-from arena.processes import Service, arena_command, start_service
 from arena.quotas import OverQuota
 from arena.store import BotRegistry, TournamentStore
 from arena.store.bots import Published, RegisteredBot
 from arena.store.packages import HostedVersion
 from arena.store.tournaments import CANCELLED
 from arena.v1 import arena_pb2
-from tests.competition.helpers import Api, refused, spec, start_api
-from tests.support.arena import WORKER_ENV
+from tests.competition.helpers import Api, competition, refused, season, spec, submit
 from tests.support.hosted_tournaments import HOUSE, package
 from tests.support.waiting import wait_until
 
@@ -38,29 +36,8 @@ T = TypeVar("T")
 
 @pytest.fixture(scope="module")
 def stack(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    tmp = tmp_path_factory.mktemp("open-phase")
-    referee = start_service(
-        arena_command(
-            "referee", "serve", "--port", "0", "--replay-dir", str(tmp / "replays"),
-            "--hosting-dir", str(tmp / "hosting"),
-        )
-    )  # fmt: skip
-    api = start_api(local_redis, tmp, "--join-burst", "1000", "--joins-per-minute", "6000")
-    workers: list[Service] = [
-        start_service(
-            arena_command(
-                "worker", "--redis", api.redis_url, "--referee", referee.address,
-                "--concurrency", "2", "--name", "open-phase@competition-test",
-                "--loglevel", "WARNING",
-            ),
-            env={**WORKER_ENV, "ARENA_WATCHDOG_INTERVAL": "0.5"},
-        )
-    ]  # fmt: skip
-    yield api
-    for worker in workers:
-        worker.kill()
-    api.stop()
-    referee.stop()
+    with season(local_redis, tmp_path_factory.mktemp("open-phase"), "open-phase", 1, 2) as api:
+        yield api
 
 
 def _value(read: Callable[[], T | None], timeout: float, what: str) -> T:
@@ -75,28 +52,6 @@ def _value(read: Callable[[], T | None], timeout: float, what: str) -> T:
 
     wait_until(seen, timeout, what)
     return found[-1]
-
-
-def _submit(api: Api, token: str, name: str, label: str, blob: bytes) -> arena_pb2.HostedBotVersion:
-    from arena.hosting.transfer import submission
-
-    found: arena_pb2.HostedBotVersion = api.stub.SubmitBot(
-        submission(
-            arena_pb2.SubmitBotRequest(
-                name=name, version=label, runtime="python3.11", command="python3 bot.py",
-                package=blob,
-            )
-        ),
-        metadata=(bearer(token),),
-    )  # fmt: skip
-    return found
-
-
-def _competition(api: Api, name: str) -> arena_pb2.Competition:
-    found: arena_pb2.Competition = api.stub.GetCompetition(
-        arena_pb2.GetCompetitionRequest(name=name)
-    )
-    return found
 
 
 def _board(api: Api, name: str, token: str = "") -> arena_pb2.CompetitionLeaderboard:
@@ -117,7 +72,7 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
     api.create(spec("short-season", opens_in=2, open_for=20, games=games, rules=rules))
     [short_code] = api.invites("short-season")
     late = api.join(short_code, "dee").author.token
-    _submit(api, late, "dee-bot", "v1", blob)
+    submit(api, late, "dee-bot", "v1", blob)
     made = api.create(
         spec("open-season", opens_in=4, open_for=600, final_for=600, games=games, rules=rules)
     )
@@ -130,7 +85,7 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
     # Submitting while scheduled is allowed and counts; a house bot of the operator's
     # and an author who never joined take no part in the ladder.
     for who in tokens:
-        _submit(api, tokens[who], f"{who}-bot", "v1", blob)
+        submit(api, tokens[who], f"{who}-bot", "v1", blob)
     api.stub.SubmitBot(
         iter([arena_pb2.SubmitBotRequest(
             name="house", version="v1", runtime="python3.11", command="python3 bot.py",
@@ -140,7 +95,7 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
     )  # fmt: skip
 
     opened = _value(
-        lambda: _competition(api, "open-season").ladder_tournament_id or None, 60, "the ladder"
+        lambda: competition(api, "open-season").ladder_tournament_id or None, 60, "the ladder"
     )
     ladder = TournamentStore(api.redis).get(opened)
     assert ladder is not None and ladder.spec.games == (GAME,)
@@ -156,9 +111,9 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
 
     # A new version: the second of two today; it replaces v1 (one active version) and
     # plays its placement units first.
-    _submit(api, tokens["ada"], "ada-bot", "v2", blob)
+    submit(api, tokens["ada"], "ada-bot", "v2", blob)
     details = refused(
-        lambda: _submit(api, tokens["ada"], "ada-bot", "v3", blob),
+        lambda: submit(api, tokens["ada"], "ada-bot", "v3", blob),
         grpc.StatusCode.RESOURCE_EXHAUSTED,
         "daily submission limit reached", "allows 2 versions", "the next is allowed at",
     )  # fmt: skip
@@ -193,11 +148,11 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
 
     # The deadline: the ladder stops, a late submission is refused with the phase.
     wait_until(
-        lambda: _competition(api, "short-season").phase == arena_pb2.COMPETITION_PHASE_FINAL,
+        lambda: competition(api, "short-season").phase == arena_pb2.COMPETITION_PHASE_FINAL,
         90,
         "the deadline",
     )
-    short = _competition(api, "short-season")
+    short = competition(api, "short-season")
     assert short.ladder_tournament_id, "the short season's ladder never started"
     assert [t.phase for t in short.transitions][:2] == [
         arena_pb2.COMPETITION_PHASE_OPEN,
@@ -210,12 +165,12 @@ def test_the_open_phase_from_opening_to_the_deadline(stack: Api, tmp_path: Path)
         "no ladder",
     )
     refused(
-        lambda: _submit(api, late, "dee-bot", "v2", blob),
+        lambda: submit(api, late, "dee-bot", "v2", blob),
         grpc.StatusCode.FAILED_PRECONDITION,
         "competition 'short-season' is final",
         "submissions closed at",
     )
-    assert _competition(api, "open-season").phase == arena_pb2.COMPETITION_PHASE_OPEN
+    assert competition(api, "open-season").phase == arena_pb2.COMPETITION_PHASE_OPEN
 
 
 def test_two_submissions_racing_for_the_last_slot_one_wins(stack: Api) -> None:
