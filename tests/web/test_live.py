@@ -30,6 +30,7 @@ from arena.v1 import arena_pb2
 from tests.support.arena import Arena
 from tests.support.http import get, get_json
 from tests.support.real_arena import real_arena
+from tests.support.waiting import wait_until
 from tests.web import browser
 from tests.web.dom import Document
 
@@ -190,11 +191,12 @@ def test_a_running_match_is_listed_and_followed_without_loss_or_repeat(live: Liv
     status, _, body = get(f"{base}{path}")
     assert status == 200 and body.startswith(b"retry: ")
 
-    record = next(
-        r
-        for r in live.arena.stub.ListResults(arena_pb2.ListResultsRequest(tournament_id=t)).results
-        if r.public_id == m  # the live list named it by its public id
-    )
+    def stored() -> list[arena_pb2.MatchRecord]:  # the worker stores it after the feed ends
+        listed = live.arena.stub.ListResults(arena_pb2.ListResultsRequest(tournament_id=t))
+        return [r for r in listed.results if r.public_id == m]  # the live list's public id
+
+    wait_until(lambda: bool(stored()), WAIT_S, "the match's result to be stored")
+    record = stored()[0]
     assert [int(team["score"]) for team in result["teams"]] == list(record.scores)
 
 
