@@ -272,6 +272,17 @@ class SyntheticSource:
     async def ready(self) -> str | None:
         return None
 
+    async def competitions(self) -> arena_pb2.ListCompetitionsResponse:
+        return arena_pb2.ListCompetitionsResponse()  # the synthetic arena runs none
+
+    async def competition(self, name: str) -> arena_pb2.Competition:
+        raise HttpError(404, f"no competition {name!r}")
+
+    async def competition_board(
+        self, name: str, game: str = ""
+    ) -> arena_pb2.CompetitionLeaderboard:
+        raise HttpError(404, f"no competition {name!r}")
+
 
 def live_events(doc: dict[str, Any], decisions: int) -> list[referee_pb2.MatchEvent]:
     """A replay's first ``decisions`` decisions as a watcher of the match saw them: the

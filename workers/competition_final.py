@@ -3,7 +3,8 @@ after the phases and the ladders).
 
 Once a competition's ``final`` phase is recorded, ``finals`` picks each competitor's
 final version (``arena.competition.final.choose``: marked, else best-rated active on the
-open ladder's board, else newest active) and records them with the final's tournament id
+open ladder's board, else newest active), chooses the final's deals from the same board
+(``arena.competition.final_deals``) and records them with the final's tournament id
 on the competition in one script that writes only if nothing is recorded yet
 (``CompetitionStore.start_final``): every worker then builds the same round robin from
 what was recorded, and ``TournamentStore.create(..., only_new=True)`` stores it once,
@@ -26,7 +27,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from arena.competition.final import choose, final_id, final_plan
+from arena.competition.final import choose, final_deals, final_id, final_plan
 from arena.competition.final_board import FinalBoard, final_rows
 from arena.competition.phases import CANCELLED, FINAL, FINISHED
 from arena.ratings.leaderboard import leaderboard
@@ -37,6 +38,7 @@ from arena.store.tournaments import CANCELLED as TOURNAMENT_CANCELLED
 from arena.store.tournaments import RUNNING, TournamentRecord, TournamentStore
 from arena.tournament.active_versions import by_author
 from arena.tournament.digest import results_digest, stored_line
+from arena.tournament.formats import ladder_leagues
 from arena.tournament.spec import Entry, hosted_entry
 
 log = logging.getLogger(__name__)
@@ -79,21 +81,30 @@ def _pick(
     packages: PackageStore,
     record: CompetitionRecord,
 ) -> None:
-    """Record the final versions, and the final's id if two or more of them can meet."""
+    """Record the final versions, and the final's id and deals if two or more of them can
+    meet."""
     spec = record.spec
     games = [game for game, _ in spec.games]
     active = by_author(
         bots.all(), packages.versions, set(record.competitors), spec.rules.active_versions, games
     )
+    ladder = tournaments.get(record.ladder) if record.ladder else None
     board = leaderboard(tournaments.results(record.ladder)) if record.ladder else None
+    reached = ladder_leagues.reached((ladder.scheduler or {}).get("format", {})) if ladder else {}
     labels = {author: [v.label for v in versions] for author, versions in active.items()}
-    chosen = choose(labels, store.marks(record.name), board)
+    chosen = choose(labels, store.marks(record.name), board, leagues=reached)
     by_label = {v.label: v for versions in active.values() for v in versions}
     lineup = [hosted_entry(by_label[c.version], c.author) for c in chosen]
     plays = record.phase == FINAL and len(lineup) > 1 and bool(final_plan(spec, lineup).total)
     tournament_id = final_id(spec, record.created_at) if plays else ""
-    store.start_final(record.name, tournament_id, chosen)
-    log.info("competition %s: final versions %s", record.name, [c.version for c in chosen])
+    deals = final_deals(spec, lineup, board) if plays else None
+    store.start_final(record.name, tournament_id, chosen, deals)
+    log.info(
+        "competition %s: final versions %s; %s",
+        record.name,
+        [c.version for c in chosen],
+        deals.reason if deals else "no final",
+    )
 
 
 def _lineup(record: CompetitionRecord, packages: PackageStore) -> list[Entry]:
@@ -119,7 +130,7 @@ def _follow(
     freeze its board once no result can still arrive."""
     final = tournaments.get(record.final) if record.final else None
     if record.final and final is None and record.phase == FINAL:
-        plan = final_plan(record.spec, _lineup(record, packages))
+        plan = final_plan(record.spec, _lineup(record, packages), record.final_deals or None)
         if plan.total and tournaments.create(
             record.final, plan, sorted(plan.played_games()), total=plan.total, only_new=True
         ):
@@ -165,7 +176,8 @@ def _freeze(
             if final
             else ""
         ),
-        rows=final_rows(results, record.final_versions or ()),
+        rows=final_rows(results, record.final_versions or (), record.spec.rules.final_los),
+        tie_los=record.spec.rules.final_los,
     )
     if store.freeze(record.name, board):
         log.info("competition %s: final board frozen (%d results)", record.name, len(results))

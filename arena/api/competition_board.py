@@ -5,7 +5,8 @@ The ratings are the ladder tournament's leaderboard, fitted and cached as every 
 (``ArenaService._board``); this module only says whose each version is and which are
 active: the ladder's lineup as the arena would build it now
 (``arena.tournament.spec.competition_lineup``), and for versions that have left it, the
-lineup the ladder kept for their matches.
+lineup the ladder kept for their matches; with leagues, each version's league as the
+ladder's state records it.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import grpc
 from arena.access import API
 from arena.api.competitions import PHASE_PROTO
 from arena.api.hosted import Caller
-from arena.competition.board import AuthorRow, by_author, versions_of
+from arena.competition.board import AuthorRow, by_author, in_leagues, versions_of, with_league
 from arena.grpc_server import abort
 from arena.ratings.board import Leaderboard
 from arena.store import BotRegistry, TournamentStore
 from arena.store.competitions import CompetitionStore, RedisRoster
 from arena.tournament import formats
+from arena.tournament.formats import ladder_leagues
 from arena.v1 import arena_pb2
 
 if TYPE_CHECKING:
@@ -79,8 +81,12 @@ class CompetitionBoards:
                 "ladder the arena starts as it opens",
             )
         board = await fit(record.ladder, request.game, context)
-        authors, active = await asyncio.to_thread(self._whose, record.ladder, record.name)
-        rows = by_author(board, authors, active)
+        authors, active, reached = await asyncio.to_thread(self._whose, record.ladder, record.name)
+        leagues = record.spec.rules.leagues
+        if leagues is None:
+            rows = by_author(board, authors, active)
+        else:
+            rows = in_leagues(board, authors, active, leagues, reached)
         message = arena_pb2.CompetitionLeaderboard(
             competition=record.name,
             game=board.game,
@@ -91,21 +97,26 @@ class CompetitionBoards:
         )
         if request.mine:
             who = None if caller.operator else {str(caller.author)}
-            message.versions.extend(
-                self._messages(versions_of(board, authors, active, who), board, rows_of)
-            )
+            versions = versions_of(board, authors, active, who)
+            if leagues is not None:
+                versions = with_league(versions, leagues, reached)
+            message.versions.extend(self._messages(versions, board, rows_of))
         return message
 
-    def _whose(self, ladder: str, competition: str) -> tuple[dict[str, str], set[str]]:
-        """Each version's author (every version the ladder has had), and the active ones."""
+    def _whose(
+        self, ladder: str, competition: str
+    ) -> tuple[dict[str, str], set[str], dict[str, int]]:
+        """Each version's author (every version the ladder has had), the active ones, and
+        the leagues the ladder's versions have reached."""
         record = self.tournaments.get(ladder)
         authors = {label: e.author for label, e in self.tournaments.lineup(ladder).items()}
         if record is None:
-            return authors, set()
+            return authors, set(), {}
+        reached = ladder_leagues.reached((record.scheduler or {}).get("format", {}))
         lineup = formats.get(record.spec.format).lineup
         now = lineup(record.spec, self.bots.all(), self.roster.packages.version, self.roster)
         authors |= {e.label: e.author for e in now}
-        return authors, {e.label for e in now}
+        return authors, {e.label for e in now}, reached
 
     @staticmethod
     def _messages(
@@ -119,6 +130,8 @@ class CompetitionBoards:
                 version=r.row.bot,
                 active=r.active,
                 rating=by_bot[r.row.bot],
+                league=r.league,
+                boss=r.boss,
             )
             for r in rows
         ]

@@ -85,6 +85,8 @@ def add_final(message: arena_pb2.Competition, record: CompetitionRecord) -> None
     message.final_tournament_id = record.final
     message.final_seed_commitment = record.final_commitment
     message.final_versions.extend(version_message(v) for v in record.final_versions or ())
+    message.final_deals = record.final_deals
+    message.final_deals_reason = record.final_deals_reason
     if record.final_board is not None:
         message.final_board.CopyFrom(board_message(record.final_board))
 

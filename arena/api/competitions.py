@@ -23,10 +23,11 @@ from arena.api.common import timestamp
 from arena.api.competition_final import add_final
 from arena.competition import invites, phases
 from arena.competition.invites import Invite, code_hash, new_code
-from arena.competition.spec import InvalidCompetition, check, duration, seconds
+from arena.competition.spec import CompetitionSpec, InvalidCompetition, check, duration, seconds
 from arena.grpc_server import abort
 from arena.limits import BOT_NAME
 from arena.store.authors import new_token, token_hash
+from arena.store.bots import BotRegistry
 from arena.store.competitions import (
     CANCELLED_NOW,
     JOINED,
@@ -35,6 +36,7 @@ from arena.store.competitions import (
     CompetitionRecord,
     CompetitionStore,
 )
+from arena.store.packages import PackageStore
 from arena.throttle import JOIN_BURST, JOINS_PER_MINUTE, Throttle, peer_host
 from arena.tournament.fair_play import PARTNERS_PROTO, PROTO
 from arena.v1 import arena_pb2
@@ -80,6 +82,7 @@ def competition_message(record: CompetitionRecord) -> arena_pb2.Competition:
                 daily_submissions=rules.daily_submissions,
                 active_versions=rules.active_versions,
                 final_deals=rules.final_deals,
+                final_los=rules.final_los,
                 move_deadline=duration(rules.move_deadline_ms),
                 time_bank=duration(rules.time_bank_ms) if rules.time_bank_ms else None,
                 max_faults=rules.max_faults,
@@ -99,6 +102,12 @@ def competition_message(record: CompetitionRecord) -> arena_pb2.Competition:
         ladder_tournament_id=record.ladder,
     )
     add_final(message, record)
+    if rules.leagues is not None:
+        message.spec.rules.leagues.extend(
+            arena_pb2.CompetitionLeague(name=x.name, boss=x.boss) for x in rules.leagues.leagues
+        )
+        message.spec.rules.promotion_los = rules.leagues.promotion_los
+        message.spec.rules.promotion_pairs = rules.leagues.promotion_pairs
     return message
 
 
@@ -113,6 +122,8 @@ class Competitions:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = CompetitionStore(client)
+        self.bots = BotRegistry(client)
+        self.packages = PackageStore(client)
         self.token = token
         self.joins = joins if joins is not None else joins_throttle()
         self.clock = clock
@@ -131,6 +142,9 @@ class Competitions:
             spec = check(request.spec, now)
         except InvalidCompetition as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        refused = await asyncio.to_thread(self._boss_refusal, spec)
+        if refused:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, refused)
         if not await asyncio.to_thread(self.store.create, spec, now):
             await abort(
                 context,
@@ -138,6 +152,34 @@ class Competitions:
                 f"a competition named {spec.name!r} exists: choose another name",
             )
         return competition_message(await self._get(spec.name, context))
+
+    def _boss_refusal(self, spec: CompetitionSpec) -> str | None:
+        """Why a league's boss cannot play, if one cannot: a boss is a version of a hosted
+        bot the operator registered (sealed play seats only hosted bots; an author's
+        version would be a competitor, not a boss)."""
+        if spec.rules.leagues is None:
+            return None
+        for label in spec.rules.leagues.bosses():
+            name, _, version = label.partition("@")
+            bot = self.bots.get(name)
+            if bot is None or not bot.hosted or bot.author:
+                what = (
+                    "is not registered"
+                    if bot is None
+                    else f"is {bot.author}'s"
+                    if bot.author
+                    else "is a remote bot"
+                )
+                return (
+                    f"boss {label!r}: bot {name!r} {what}; a boss is a version of a hosted "
+                    "bot the operator registered (`arena bot submit` with the operator's token)"
+                )
+            if self.packages.version(name, version) is None:
+                return (
+                    f"boss {label!r}: hosted bot {name!r} has no version {version!r}; "
+                    f"`arena bot versions {name}` lists them"
+                )
+        return None
 
     async def get(
         self, request: arena_pb2.GetCompetitionRequest, context: Context

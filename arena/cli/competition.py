@@ -29,13 +29,18 @@ _AFTER = re.compile(r"^(\d+)\s*([smhd])\Z")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def spec_from_toml(text: str, source: str) -> arena_pb2.CompetitionSpec:
+def spec_from_toml(text: str, source: str, now: float) -> arena_pb2.CompetitionSpec:
     """The spec a TOML file describes; ``CliError`` naming what does not parse."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise CliError(f"{source}: not TOML: {error}") from None
     data = _plain(data, source)
+    timeline = data.get("timeline")
+    if isinstance(timeline, dict):
+        for key, value in timeline.items():
+            if isinstance(value, str) and _AFTER.match(value.strip()):
+                timeline[key] = expiry(value, now).ToJsonString()
     rules = data.get("rules")
     if isinstance(rules, dict):
         for key, prefix in _ENUMS.items():
@@ -74,7 +79,7 @@ def create(args: argparse.Namespace) -> None:
             text = found.read()
     except OSError as error:
         raise CliError(f"cannot read {args.file}: {error.strerror}") from None
-    spec = spec_from_toml(text, args.file)
+    spec = spec_from_toml(text, args.file, time.time())
     with arena_api(args) as api:
         made = api.CreateCompetition(arena_pb2.CreateCompetitionRequest(spec=spec), timeout=10)
     if args.json:
@@ -109,6 +114,29 @@ def list_(args: argparse.Namespace) -> None:
             f"{_utc(timeline.opens_at)}  closes {_utc(timeline.submissions_close_at)}  "
             f"{count(len(competition.competitors), 'competitor')}"
         )
+
+
+def wait(args: argparse.Namespace) -> None:
+    """Polls once a second: phases change on the workers' watchdog rounds, seconds apart."""
+    until = arena_pb2.CompetitionPhase.Value(f"COMPETITION_PHASE_{args.until.upper()}")
+    deadline = None if args.timeout is None else time.monotonic() + args.timeout
+    shown = 0
+    with arena_api(args) as api:
+        while True:
+            found = api.GetCompetition(arena_pb2.GetCompetitionRequest(name=args.name), timeout=10)
+            for step in found.transitions[shown:]:
+                print(f"{_phase(step.phase)} at {_utc(step.due_at)}", flush=True)
+            shown = len(found.transitions)
+            if found.phase == arena_pb2.COMPETITION_PHASE_CANCELLED:
+                raise CliError(f"competition {args.name} was cancelled before it was {args.until}")
+            if found.phase >= until:
+                return
+            if deadline is not None and time.monotonic() > deadline:
+                raise CliError(
+                    f"competition {args.name} is still {_phase(found.phase)} after "
+                    f"{args.timeout:g} s, not yet {args.until}"
+                )
+            time.sleep(1)
 
 
 def cancel(args: argparse.Namespace) -> None:
@@ -176,21 +204,29 @@ def board(args: argparse.Namespace) -> None:
         f"{found.game or 'all games'}, {count(found.matches, 'rated match')} "
         f"on ladder {found.ladder_tournament_id}"
     )
-    _rows(found.rows)
+    _rows(found.rows, grouped=True)
     if args.mine:
         print()
         print("versions:")
         _rows(found.versions)
 
 
-def _rows(rows: Any) -> None:
+def _rows(rows: Any, grouped: bool = False) -> None:
+    """One line a row; with leagues, the board's rows under a line naming each league
+    (the top first), the versions' with their league at the end."""
+    league = None
     for row in rows:
+        if grouped and row.league and row.league != league:
+            league = row.league
+            print(f"  league {league}:")
         r = row.rating
         status = arena_pb2.RatingStatus.Name(r.status).removeprefix("RATING_STATUS_").lower()
         rank = str(row.rank) if row.rank else "-"
+        who = "(boss)" if row.boss else row.author
+        where = f"  [{row.league}]" if row.league and not grouped else ""
         print(
-            f"  {rank:>3}  {row.author:<20} {row.version:<30} {r.elo:7.0f} ±{r.elo_ci95:<5.0f} "
-            f"{r.pairs:>4} pairs  {status}{'' if row.active else '  (retired)'}"
+            f"  {rank:>3}  {who:<20} {row.version:<30} {r.elo:7.0f} ±{r.elo_ci95:<5.0f} "
+            f"{r.pairs:>4} pairs  {status}{'' if row.active else '  (retired)'}{where}"
         )
 
 
@@ -213,11 +249,21 @@ def print_competition(found: arena_pb2.Competition) -> None:
         f"  rules: fair play {fair_play}, partners {partners}, "
         f"{count(rules.daily_submissions, 'submission')} a day, "
         f"{count(rules.active_versions, 'active version')} per author, "
-        f"{count(rules.final_deals, 'final deal')} per pairing and game, "
+        f"at most {count(rules.final_deals, 'final deal')} per pairing and game, "
+        f"final LOS {rules.final_los:g}, "
         f"{rules.move_deadline.ToTimedelta().total_seconds():g} s a move"
         + (f", a {bank:g} s time bank" if bank else "")
         + (f", {count(rules.max_faults, 'fault')} to forfeit" if rules.max_faults else "")
     )
+    if rules.leagues:
+        tiers = ", ".join(
+            f"{x.name} (boss {x.boss})" if x.boss else f"{x.name} (top)" for x in rules.leagues
+        )
+        print(
+            f"  leagues, lowest first: {tiers}; a version moves up at LOS "
+            f"{rules.promotion_los:g} over its boss, judged from "
+            f"{count(rules.promotion_pairs, 'pair')} on"
+        )
     names = f": {', '.join(found.competitors)}" if found.competitors else ""
     print(f"  {count(len(found.competitors), 'competitor')}{names}")
     if found.ladder_tournament_id:
@@ -240,6 +286,10 @@ def print_final(found: arena_pb2.Competition) -> None:
         )
     elif found.final_versions:
         print("  final: none played (fewer than two final versions can meet)")
+    if found.final_deals:
+        print(
+            f"  final deals: {found.final_deals} per pairing and game ({found.final_deals_reason})"
+        )
     for chosen in found.final_versions:
         print(f"    {chosen.author:<20} {chosen.version:<30} {_choice(chosen.chosen)}")
     if not found.HasField("final_board"):

@@ -7,16 +7,20 @@ Each competitor's final version, picked as submissions close:
    versions (a mark picks among what plays: submitting a version that retires the marked
    one drops the mark);
 2. else their best-rated active version on the open ladder's board, in the board's
-   order (established before provisional, then by Elo: ``arena.ratings.board.ranked``);
+   order (established before provisional, then by Elo: ``arena.ratings.board.ranked``),
+   with leagues the one in the highest league first, as the competition's board ranks;
 3. else (none of them rated) their newest active version.
 
-The final is a round robin of those versions in the competition's games, ``final_deals``
-deals per pairing and game, played as sealed duplicate pairs: every entry is a
-competitor's hosted version, so no bot can remember one half in the other, whatever
-mode the open ladder played. Partners, move deadline, time bank and faults are the
-rules'. The number of deals is the rules' (choosing it to separate adjacent ranks at a
-stated LOS is left for later: ``docs/competitions.md``); only a final over the arena's
-tournament limits plays fewer, as many as fit.
+The final is a round robin of those versions in the competition's games, played as
+sealed duplicate pairs: every entry is a competitor's hosted version, so no bot can
+remember one half in the other, whatever mode the open ladder played. Partners, move
+deadline, time bank and faults are the rules'. Its deals per pairing and game are
+chosen as the versions are picked, from the open ladder's board
+(``arena.competition.final_deals``): as many as adjacent ranks are predicted to need
+to be separated at the rules' ``final_los``, within the budget, the rules'
+``final_deals`` or fewer if that many would pass the arena's tournament limits
+(``final_plan`` without deals gives that ceiling). The choice is recorded with the
+versions, so every worker builds the same round robin.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from arena.competition.final_deals import DealsChoice, choose_deals
 from arena.competition.spec import CompetitionSpec
 from arena.ratings.board import Leaderboard, is_ranked
 from arena.records import Fields, RecordError
@@ -77,12 +82,16 @@ def choose(
     marks: Mapping[str, str],
     board: Leaderboard | None,
     limit: int = MAX_ENTRIES,
+    leagues: Mapping[str, int] | None = None,
 ) -> list[FinalVersion]:
     """Each author's final version (``active``: each competitor's active versions, newest
-    first; ``marks``: the version each marked; ``board``: the open ladder's, if any), by
-    author. Over ``limit`` authors (a tournament's most entries), those whose version
-    stands highest on the board play, then by name: stated, since it leaves some out."""
+    first; ``marks``: the version each marked; ``board``: the open ladder's, if any;
+    ``leagues``: with leagues, the league each version reached, by index), by author.
+    Over ``limit`` authors (a tournament's most entries), those whose version stands
+    highest on the board play, then by name: stated, since it leaves some out."""
     ranked = [row.bot for row in board.rows if is_ranked(row)] if board is not None else []
+    if leagues:  # the highest league first, as the competition's board ranks them
+        ranked.sort(key=lambda bot: -leagues.get(bot, 0))  # stable: the board's order within
     place = {bot: i for i, bot in enumerate(ranked)}
     chosen: list[FinalVersion] = []
     for author in sorted(active):
@@ -110,15 +119,19 @@ def final_id(spec: CompetitionSpec, created_at: float) -> str:
     return "t" + digest[:12]
 
 
-def final_plan(spec: CompetitionSpec, lineup: Sequence[Entry]) -> TournamentPlan:
-    """The final round robin of ``lineup`` (the final versions as entries), with a fresh
-    master seed, committed to when it is stored as every tournament's is; ``total`` 0
-    when no two entries share a game (then there is no final to play)."""
+def final_plan(
+    spec: CompetitionSpec, lineup: Sequence[Entry], deals: int | None = None
+) -> TournamentPlan:
+    """The final round robin of ``lineup`` (the final versions as entries), ``deals``
+    deals per pairing and game (None: the budget's ceiling, the rules' ``final_deals``),
+    with a fresh master seed, committed to when it is stored as every tournament's is;
+    ``total`` 0 when no two entries share a game (then there is no final to play). Over
+    the tournament limits it plays as many deals as fit."""
     rules = spec.rules
     plan = TournamentPlan(
         entries=tuple(e.label for e in lineup),
         games=tuple(game for game, _ in spec.games),
-        deals=rules.final_deals,
+        deals=min(deals, rules.final_deals) if deals else rules.final_deals,
         move_deadline_ms=rules.move_deadline_ms,
         time_bank_ms=rules.time_bank_ms,
         max_faults=rules.max_faults,
@@ -136,3 +149,14 @@ def final_plan(spec: CompetitionSpec, lineup: Sequence[Entry]) -> TournamentPlan
         plan = replace(plan, deals=max(MAX_MATCHES // per_deal, 1))
         total = formats.build("check", plan).total() or 0
     return replace(plan, total=total)
+
+
+def final_deals(
+    spec: CompetitionSpec, lineup: Sequence[Entry], board: Leaderboard | None
+) -> DealsChoice:
+    """The final's deals for ``lineup``, chosen from the open ladder's ``board``
+    (``arena.competition.final_deals``) within the budget ``final_plan`` gives."""
+    ceiling = final_plan(spec, lineup)
+    games = max(len(ceiling.played_games()), 1)
+    labels = [e.label for e in lineup]
+    return choose_deals(board, labels, games, ceiling.deals, spec.rules.final_los)

@@ -5,9 +5,9 @@ The board is the final round robin's leaderboard over all its games
 intervals and the fit's covariance) read by final version: rank, author, version, rating
 with its interval, the likelihood of superiority over the next rank
 (``arena.ratings.compare``), rated outcomes and matches won. Two adjacent ranks whose
-LOS is under ``TIE_LOS`` are marked tied: the results do not separate them at that
-confidence. Versions without a rating (no rated pair, or forfeited everything) are
-listed last with rank 0.
+LOS is under the rules' ``final_los`` (``TIE_LOS`` by default) are marked tied: the
+results do not separate them at that confidence. Versions without a rating (no rated
+pair, or forfeited everything) are listed last with rank 0.
 
 The same function that freezes the board refits it for ``arena competition verify``
 (``arena.competition.final_verify``), from the results any reader can fetch: a board
@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # the store keeps competitions; a board only reads a result's
 KIND = "final board"
 VERSION = 1
 TIE_LOS = 0.95
-"""Adjacent ranks separated with less confidence than this are reported tied."""
+"""Adjacent ranks separated with less confidence than this are reported tied, unless the
+rules state another (``arena.competition.spec.Rules.final_los``, whose default it is)."""
 TOLERANCE_ELO = 0.5
 """How far a refit's ratings and intervals may differ from the frozen ones (the fit is
 deterministic; this leaves room for float sums in another order)."""

@@ -5,8 +5,10 @@ The ladder takes everything the rules say a match is (games, fair-play mode, par
 move deadline, time bank, faults) and restricts its lineup with data the ladder format
 reads itself (``arena.tournament.formats.ladder``): ``competition`` (only competitors'
 versions, ``max_entries_per_author`` active ones each) and ``placement`` (a new version's
-first rated outcomes come in a burst). Game options: tournaments play each game's
-defaults, so a competition's ladder does too (stated on ``docs/competitions.md``).
+first rated outcomes come in a burst), and ``leagues`` when the rules have them (each
+league's boss joins, units are drawn within a league: ``arena.competition.leagues``).
+Game options: tournaments play each game's defaults, so a competition's ladder does too
+(stated on ``docs/competitions.md``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import hashlib
 from arena.competition.spec import CompetitionSpec
 from arena.tournament.fair_play import MasterSeed
 from arena.tournament.formats.ladder import COMPETITION, PLACEMENT
+from arena.tournament.formats.ladder_leagues import LEAGUES
 from arena.tournament.spec import LADDER, TournamentPlan
 
 PLACEMENT_OUTCOMES = 10
@@ -34,6 +37,9 @@ def ladder_id(spec: CompetitionSpec, created_at: float) -> str:
 def ladder_plan(spec: CompetitionSpec) -> TournamentPlan:
     """The ladder's spec, with a fresh master seed (committed to as every tournament's)."""
     rules = spec.rules
+    params: dict[str, object] = {COMPETITION: spec.name, PLACEMENT: PLACEMENT_OUTCOMES}
+    if rules.leagues is not None:
+        params[LEAGUES] = rules.leagues.to_json()
     return TournamentPlan(
         entries=(),
         games=tuple(game for game, _ in spec.games),
@@ -46,7 +52,7 @@ def ladder_plan(spec: CompetitionSpec) -> TournamentPlan:
         lineup={},
         fair_play=rules.fair_play,
         format=LADDER,
-        format_params={COMPETITION: spec.name, PLACEMENT: PLACEMENT_OUTCOMES},
+        format_params=params,
         partners=rules.partners,
         max_entries_per_author=rules.active_versions,
     )

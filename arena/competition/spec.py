@@ -10,6 +10,7 @@ within ``arena.tournament.spec.MAX_DEALS``, deadlines, time banks and faults by
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -17,10 +18,11 @@ from typing import Any, Literal
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from arena import limits
+from arena.competition.leagues import LEAGUES, PROMOTION_LOS, PROMOTION_PAIRS, League, Leagues
 from arena.competition.phases import Timeline
 from arena.games import OptionError, UnknownGameError, game_name, game_names, get_game
 from arena.records import Fields, RecordError, check_version, current, parse
-from arena.tournament.fair_play import MODES, PARTNERS, default_partners
+from arena.tournament.fair_play import MODES, PARTNERS, SEALED, default_partners
 from arena.tournament.spec import MAX_DEALS
 from arena.v1 import arena_pb2
 
@@ -37,7 +39,12 @@ DAILY_SUBMISSIONS = (5, 1, 1000)
 ACTIVE_VERSIONS = (1, 1, 20)
 """The default, least and most versions of an author that play at once."""
 FINAL_DEALS = (50, 1, MAX_DEALS)
-"""The default, least and most deals per pairing and game in the final."""
+"""The default, least and most of the most deals per pairing and game in the final
+(the budget its number of deals is chosen within: ``arena.competition.final_deals``)."""
+FINAL_LOS = 0.95
+"""The default likelihood of superiority the final separates adjacent ranks at; a rule
+must be above 0.5 (a coin toss separates nothing) and below 1 (no number of deals
+reaches certainty)."""
 _FAIR_PLAY_NAMES = "FAIR_PLAY_OPEN (the default), FAIR_PLAY_SEALED or FAIR_PLAY_TRUSTED"
 _PARTNERS_NAMES = "PARTNERS_SHARED, PARTNERS_ISOLATED or unset (isolated when sealed, else shared)"
 
@@ -55,9 +62,15 @@ class Rules:
     daily_submissions: int
     active_versions: int
     final_deals: int
+    """The most deals per pairing and game in the final."""
+    final_los: float
+    """The LOS the final's deals are chosen to separate adjacent ranks at, and under
+    which its board reports them tied."""
     move_deadline_ms: float
     time_bank_ms: float
     max_faults: int
+    leagues: Leagues | None = None
+    """The open ladder's leagues (``arena.competition.leagues``); None: no leagues."""
 
 
 @dataclass(frozen=True)
@@ -110,9 +123,11 @@ def _read(data: Mapping[str, Any]) -> CompetitionSpec:
             daily_submissions=r.integer("daily_submissions", 1, DAILY_SUBMISSIONS[2]),
             active_versions=r.integer("active_versions", 1, ACTIVE_VERSIONS[2]),
             final_deals=r.integer("final_deals", 1, FINAL_DEALS[2]),
+            final_los=_stored_los(r),
             move_deadline_ms=r.number("move_deadline_ms", 0),
             time_bank_ms=r.number("time_bank_ms", 0),
             max_faults=r.integer("max_faults", 0, limits.MAX_FAULTS_LIMIT),
+            leagues=_stored_leagues(r),
         ),
         record_version=f.integer("record_version", VERSION, VERSION),
     )
@@ -236,9 +251,11 @@ def _rules(message: arena_pb2.CompetitionRules) -> Rules:
         daily_submissions=_count("daily_submissions", message.daily_submissions, DAILY_SUBMISSIONS),
         active_versions=_count("active_versions", message.active_versions, ACTIVE_VERSIONS),
         final_deals=_count("final_deals", message.final_deals, FINAL_DEALS),
+        final_los=_los("final_los", message.final_los),
         move_deadline_ms=deadline_ms,
         time_bank_ms=bank_ms,
         max_faults=message.max_faults,
+        leagues=_leagues(message, mode),
     )
 
 
@@ -251,8 +268,104 @@ def _count(name: str, value: int, bounds: tuple[int, int, int]) -> int:
     return value
 
 
+def _los(name: str, value: float) -> float:
+    if value == 0:
+        return FINAL_LOS
+    if not 0.5 < value < 1:  # NaN fails too
+        raise InvalidCompetition(
+            f"{name} must be above 0.5 and below 1, such as 0.95 (0 for {FINAL_LOS:g}), "
+            f"got {value:g}"
+        )
+    return value
+
+
+def _stored_los(rules: Fields) -> float:
+    """A stored spec's ``final_los``: one stored before the rule existed has none, and
+    its final was meant to report ties at the default."""
+    if "final_los" not in rules.data:
+        return FINAL_LOS
+    value = rules.number("final_los", 0.5)
+    if not 0.5 < value < 1:
+        rules.fail("final_los", "a number above 0.5 and below 1")
+    return value
+
+
 def duration(ms: float) -> duration_pb2.Duration:
     """Milliseconds on the wire."""
     value = duration_pb2.Duration()
     value.FromNanoseconds(int(ms * 1e6))
     return value
+
+
+def _leagues(message: arena_pb2.CompetitionRules, mode: str) -> Leagues | None:
+    """The rules' leagues: promotion is judged in sealed duplicate pairs, so they need
+    sealed play; 2 to 8, names unique, every league but the last with a boss."""
+    given = [(x.name, x.boss) for x in message.leagues]
+    if not given:
+        if message.promotion_los or message.promotion_pairs:
+            raise InvalidCompetition("promotion_los and promotion_pairs need leagues: list them")
+        return None
+    low, high = LEAGUES
+    if mode != SEALED:
+        raise InvalidCompetition(
+            "leagues need fair_play = FAIR_PLAY_SEALED: a version moves up by beating its "
+            "league's boss in duplicate pairs, which only sealed play makes fair"
+        )
+    if not low <= len(given) <= high:
+        raise InvalidCompetition(
+            f"give {low} to {high} leagues, lowest first, each with a boss but the last "
+            f"(the top), got {len(given)}"
+        )
+    for i, (name, boss) in enumerate(given):
+        if not limits.BOT_NAME.match(name):
+            raise InvalidCompetition(
+                f"bad league name {name!r}: use 1 to 40 letters, digits, '-', '_' or '.'"
+            )
+        top = i == len(given) - 1
+        if top and boss:
+            raise InvalidCompetition(
+                f"the top league ({name}) has no boss: nobody moves past it; leave its boss out"
+            )
+        if not top and not _BOSS.match(boss):
+            raise InvalidCompetition(
+                f"league {name!r} needs a boss, a hosted bot's version as 'name@version' "
+                f"(sealed play seats only hosted bots), got {boss!r}"
+            )
+    names = [name for name, _ in given]
+    bosses = [boss for _, boss in given if boss]
+    for what, found in (("league name", names), ("boss", bosses)):
+        twice = sorted({x for x in found if found.count(x) > 1})
+        if twice:
+            listed = ", ".join(twice)
+            raise InvalidCompetition(f"each {what} may be listed once; repeated: {listed}")
+    los, least_los, most_los = PROMOTION_LOS
+    promotion_los = message.promotion_los or los
+    if not least_los < promotion_los <= most_los:  # NaN fails too
+        raise InvalidCompetition(
+            f"promotion_los must be above {least_los:g} (a coin toss) and at most "
+            f"{most_los:g} (0 for {los:g}), got {message.promotion_los:g}"
+        )
+    pairs = _count("promotion_pairs", message.promotion_pairs, PROMOTION_PAIRS)
+    return Leagues(tuple(League(n, b) for n, b in given), promotion_los, pairs)
+
+
+_BOSS = re.compile(r"^[A-Za-z0-9_.-]{1,40}@[A-Za-z0-9_.-]{1,40}\Z")
+
+
+def _stored_leagues(rules: Fields) -> Leagues | None:
+    """A stored spec's leagues: None when stored without (or before there were any)."""
+    data = rules.data.get("leagues")
+    if data is None:
+        return None
+    if not isinstance(data, Mapping) or not isinstance(data.get("leagues"), list | tuple):
+        rules.fail("leagues", "the leagues, lowest first, and what moves a version up")
+    f = Fields(f"{KIND} leagues", data)
+    listed = []
+    for entry in data["leagues"]:
+        x = Fields(f"{KIND} league", entry if isinstance(entry, Mapping) else {})
+        listed.append(League(x.text("name", empty=False), x.text("boss")))
+    return Leagues(
+        tuple(listed),
+        f.number("promotion_los", PROMOTION_LOS[1]),
+        f.integer("promotion_pairs", PROMOTION_PAIRS[1], PROMOTION_PAIRS[2]),
+    )

@@ -26,7 +26,10 @@ key                                type   holds
                                           ``ladder`` (its ladder's tournament id, once
                                           it opened); once the final began, ``final``
                                           (its tournament id), ``final_versions``
-                                          (JSON), ``final_commitment``; once it ended,
+                                          (JSON), ``final_deals`` and
+                                          ``final_deals_reason`` (how many deals it
+                                          plays, and why), ``final_commitment``; once
+                                          it ended,
                                           ``final_board`` (JSON), each written once
 ``arena:c:{name}:phases``          list   its phase transitions (JSON: phase, due at,
                                           recorded at), oldest first; each recorded

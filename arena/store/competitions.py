@@ -5,11 +5,12 @@ a competition (refused if the name exists), recording a phase transition (only f
 phase the caller read, so two workers that both see a transition due record it once),
 cancelling (only before it ended), joining (the invite's checks, a use spent, the
 author created and recorded as a competitor, or nothing at all), marking a final version
-(only while the competition takes submissions) and recording the final's versions and
-tournament (once). The final board is written once (HSETNX), never recomputed. A join creates the
-author as ``arena.store.authors.AuthorStore.add`` does (the same two hashes, the token
-kept as its SHA-256), so the token it returns works wherever an author's token does;
-unlike ``add``, it never replaces an author who exists.
+(only while the competition takes submissions) and recording the final's versions,
+deals and tournament (once). The final board is written once (HSETNX), never
+recomputed. A join creates the author as ``arena.store.authors.AuthorStore.add`` does
+(the same two hashes, the token kept as its SHA-256), so the token it returns works
+wherever an author's token does; unlike ``add``, it never replaces an author who
+exists.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import redis
 
 from arena.competition.final import FinalVersion, versions_from_json, versions_json
 from arena.competition.final_board import FinalBoard
+from arena.competition.final_deals import DealsChoice
 from arena.competition.invites import Invite
 from arena.competition.phases import CANCELLED, ENDED, JOINABLE, SCHEDULED, SUBMITTING
 from arena.competition.spec import CompetitionSpec
@@ -91,7 +93,8 @@ phases in which one may mark. A mark lands only before the final versions are pi
 (the workers pick them once the final phase is recorded), so a mark accepted counts."""
 _START_FINAL = """
 if redis.call('HEXISTS', KEYS[1], 'final_versions') == 0 then
-  redis.call('HSET', KEYS[1], 'final', ARGV[1], 'final_versions', ARGV[2])
+  redis.call('HSET', KEYS[1], 'final', ARGV[1], 'final_versions', ARGV[2],
+    'final_deals', ARGV[3], 'final_deals_reason', ARGV[4])
 end
 return redis.call('HGET', KEYS[1], 'final')
 """
@@ -141,6 +144,11 @@ class CompetitionRecord:
     """The final's seed commitment, as published when it was stored."""
     final_board: FinalBoard | None = None
     """The final board, frozen once when the final ended."""
+    final_deals: int = 0
+    """Deals per pairing and game of the final, chosen with its versions; 0 before, when
+    no final is played, or recorded before they were chosen (the rules' then)."""
+    final_deals_reason: str = ""
+    """Why that many (``arena.competition.final_deals.DealsChoice.reason``)."""
 
     @property
     def name(self) -> str:
@@ -195,6 +203,8 @@ class CompetitionStore:
             final_board=(
                 FinalBoard.from_json(fields[b"final_board"]) if b"final_board" in fields else None
             ),
+            final_deals=int(fields.get(b"final_deals", b"0")),
+            final_deals_reason=fields.get(b"final_deals_reason", b"").decode(),
         )
 
     def competitors(self, name: str) -> list[str]:
@@ -229,12 +239,23 @@ class CompetitionStore:
         raw: dict[bytes, bytes] = self.redis.hgetall(keys.final_marks(name))  # type: ignore[assignment]
         return {a.decode(): v.decode() for a, v in raw.items()}
 
-    def start_final(self, name: str, tournament_id: str, versions: Sequence[FinalVersion]) -> str:
-        """Record the final's tournament id and versions unless they are recorded; the
-        tournament id recorded (the first caller's)."""
-        found = self._start_final(
-            keys=[keys.competition(name)], args=[tournament_id, versions_json(versions)]
-        )
+    def start_final(
+        self,
+        name: str,
+        tournament_id: str,
+        versions: Sequence[FinalVersion],
+        deals: DealsChoice | None = None,
+    ) -> str:
+        """Record the final's tournament id, versions and deals (None: no final is
+        played) unless they are recorded; the tournament id recorded (the first
+        caller's)."""
+        argv: list[str | int] = [
+            tournament_id,
+            versions_json(versions),
+            deals.deals if deals else 0,
+            deals.reason if deals else "",
+        ]
+        found = self._start_final(keys=[keys.competition(name)], args=argv)
         return bytes(found).decode()
 
     def set_final_commitment(self, name: str, commitment: str) -> None:

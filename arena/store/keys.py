@@ -79,8 +79,8 @@ def competitions() -> str:
 
 def competition(name: str) -> str:
     """Hash: the competition's ``spec`` (JSON), ``created_at`` and ``phase``; its
-    ladder's and final's tournament ids, the final versions, the final's seed commitment
-    and its frozen board, each set once."""
+    ladder's and final's tournament ids, the final versions, the final's deals and why,
+    its seed commitment and its frozen board, each set once."""
     return f"{PREFIX}c:{name}"
 
 

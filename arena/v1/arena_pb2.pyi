@@ -3417,9 +3417,13 @@ class CompetitionRules(_message.Message):
     DAILY_SUBMISSIONS_FIELD_NUMBER: _builtins.int
     ACTIVE_VERSIONS_FIELD_NUMBER: _builtins.int
     FINAL_DEALS_FIELD_NUMBER: _builtins.int
+    FINAL_LOS_FIELD_NUMBER: _builtins.int
     MOVE_DEADLINE_FIELD_NUMBER: _builtins.int
     TIME_BANK_FIELD_NUMBER: _builtins.int
     MAX_FAULTS_FIELD_NUMBER: _builtins.int
+    LEAGUES_FIELD_NUMBER: _builtins.int
+    PROMOTION_LOS_FIELD_NUMBER: _builtins.int
+    PROMOTION_PAIRS_FIELD_NUMBER: _builtins.int
     fair_play: Global___FairPlay.ValueType
     """How deals are kept from bots that remember them, as in tournaments. Unset: OPEN."""
     partners: Global___Partners.ValueType
@@ -3431,11 +3435,27 @@ class CompetitionRules(_message.Message):
     active_versions: _builtins.int
     """Versions of each author that play at once, 1 to 20. Unset or 0: 1."""
     final_deals: _builtins.int
-    """Deals per pairing and game in the final, each played twice, seats swapped, as a
-    tournament's `deals`: 1 to 1000. Unset or 0: 50.
+    """The most deals per pairing and game in the final, each played twice, seats
+    swapped, as a tournament's `deals`: 1 to 1000. Unset or 0: 50. The final plays as
+    many as the open ladder's board predicts adjacent ranks need to be separated at
+    final_los, up to this (Competition.final_deals says how many, and why).
+    """
+    final_los: _builtins.float
+    """The likelihood of superiority at which the final separates adjacent ranks: above
+    0.5 and below 1. Unset or 0: 0.95. The final's number of deals is chosen for it,
+    and the final board reports adjacent ranks under it tied.
     """
     max_faults: _builtins.int
     """Faults before a forfeit; 0 means the referee's default, 3."""
+    promotion_los: _builtins.float
+    """The likelihood of superiority over its league's boss, from the duplicate pairs
+    against it, at which a version moves up: above 0.5, at most 0.9999. Unset or 0:
+    0.95.
+    """
+    promotion_pairs: _builtins.int
+    """Duplicate pairs against the boss before a promotion is judged, 1 to 1000. Unset
+    or 0: 6.
+    """
     @_builtins.property
     def move_deadline(self) -> _duration_pb2.Duration:
         """Time each bot has per decision. Unset means 1 s; at most 60 s."""
@@ -3446,6 +3466,13 @@ class CompetitionRules(_message.Message):
         none; at most 1 hour.
         """
 
+    @_builtins.property
+    def leagues(self) -> _containers.RepeatedCompositeFieldContainer[Global___CompetitionLeague]:
+        """Leagues (optional; docs/competitions.md#leagues): 2 to 8, lowest first, each but
+        the last with a boss; a version starts in the first and moves up when it beats
+        its league's boss. Leagues need FAIR_PLAY_SEALED. Empty: no leagues.
+        """
+
     def __init__(
         self,
         *,
@@ -3454,17 +3481,49 @@ class CompetitionRules(_message.Message):
         daily_submissions: _builtins.int = ...,
         active_versions: _builtins.int = ...,
         final_deals: _builtins.int = ...,
+        final_los: _builtins.float = ...,
         move_deadline: _duration_pb2.Duration | None = ...,
         time_bank: _duration_pb2.Duration | None = ...,
         max_faults: _builtins.int = ...,
+        leagues: _abc.Iterable[Global___CompetitionLeague] | None = ...,
+        promotion_los: _builtins.float = ...,
+        promotion_pairs: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["move_deadline", b"move_deadline", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_versions", b"active_versions", "daily_submissions", b"daily_submissions", "fair_play", b"fair_play", "final_deals", b"final_deals", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "partners", b"partners", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active_versions", b"active_versions", "daily_submissions", b"daily_submissions", "fair_play", b"fair_play", "final_deals", b"final_deals", "final_los", b"final_los", "leagues", b"leagues", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "partners", b"partners", "promotion_los", b"promotion_los", "promotion_pairs", b"promotion_pairs", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CompetitionRules: _TypeAlias = CompetitionRules  # noqa: Y015
+
+@_typing.final
+class CompetitionLeague(_message.Message):
+    """A league of a competition's open ladder: its versions play each other and its boss."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    BOSS_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """1 to 40 letters, digits, '-', '_' or '.', unique in the competition."""
+    boss: _builtins.str
+    """The bot to beat to move up, as `name@version`: a version of a hosted bot the
+    operator registered. Empty for the last (top) league, required for every other.
+    """
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        boss: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boss", b"boss", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CompetitionLeague: _TypeAlias = CompetitionLeague  # noqa: Y015
 
 @_typing.final
 class CompetitionTransition(_message.Message):
@@ -3516,6 +3575,8 @@ class Competition(_message.Message):
     FINAL_SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
     FINAL_VERSIONS_FIELD_NUMBER: _builtins.int
     FINAL_BOARD_FIELD_NUMBER: _builtins.int
+    FINAL_DEALS_FIELD_NUMBER: _builtins.int
+    FINAL_DEALS_REASON_FIELD_NUMBER: _builtins.int
     phase: Global___CompetitionPhase.ValueType
     """Its phase as last recorded by the workers (or the cancellation)."""
     ladder_tournament_id: _builtins.str
@@ -3529,6 +3590,15 @@ class Competition(_message.Message):
     final_seed_commitment: _builtins.str
     """The final round robin's seed commitment, published as it began: `arena competition
     verify` checks every final match's seed against it.
+    """
+    final_deals: _builtins.int
+    """Deals per pairing and game the final round robin plays, chosen as the final began
+    from the open ladder's board (docs/competitions.md#the-final): 0 before.
+    """
+    final_deals_reason: _builtins.str
+    """Why that many: the adjacent ranks that need the most, or the budget
+    (CompetitionRules.final_deals, the tournament limit) and the adjacent ranks it is
+    predicted not to separate at CompetitionRules.final_los.
     """
     @_builtins.property
     def spec(self) -> Global___CompetitionSpec:
@@ -3569,10 +3639,12 @@ class Competition(_message.Message):
         final_seed_commitment: _builtins.str = ...,
         final_versions: _abc.Iterable[Global___FinalVersion] | None = ...,
         final_board: Global___FinalBoard | None = ...,
+        final_deals: _builtins.int = ...,
+        final_deals_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "final_board", b"final_board", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "final_board", b"final_board", "final_seed_commitment", b"final_seed_commitment", "final_tournament_id", b"final_tournament_id", "final_versions", b"final_versions", "ladder_tournament_id", b"ladder_tournament_id", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["competitors", b"competitors", "created_at", b"created_at", "final_board", b"final_board", "final_deals", b"final_deals", "final_deals_reason", b"final_deals_reason", "final_seed_commitment", b"final_seed_commitment", "final_tournament_id", b"final_tournament_id", "final_versions", b"final_versions", "ladder_tournament_id", b"ladder_tournament_id", "phase", b"phase", "spec", b"spec", "transitions", b"transitions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -3724,7 +3796,9 @@ class FinalBoard(_message.Message):
     digest is computed (arena.tournament.digest): which results were fitted.
     """
     tie_los: _builtins.float
-    """Adjacent ranks whose LOS is under this are reported tied (0.95)."""
+    """Adjacent ranks whose LOS is under this are reported tied: the rules' final_los
+    (0.95 by default).
+    """
     @_builtins.property
     def frozen_at(self) -> _timestamp_pb2.Timestamp:
         """When it was frozen."""
@@ -3793,6 +3867,8 @@ class CompetitionBoardRow(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     ACTIVE_FIELD_NUMBER: _builtins.int
     RATING_FIELD_NUMBER: _builtins.int
+    LEAGUE_FIELD_NUMBER: _builtins.int
+    BOSS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1 for the best author; 0 for an author none of whose versions is ranked yet."""
     author: _builtins.str
@@ -3803,6 +3879,10 @@ class CompetitionBoardRow(_message.Message):
     """
     active: _builtins.bool
     """Whether the version plays on the ladder now (one of its author's active versions)."""
+    league: _builtins.str
+    """Its league, when the competition has leagues (docs/competitions.md#leagues)."""
+    boss: _builtins.bool
+    """The row is its league's boss, not an author's version (`author` is empty)."""
     @_builtins.property
     def rating(self) -> Global___LeaderboardRow:
         """Its ratings, as the ladder's leaderboard has them (`bot` is `version`)."""
@@ -3815,10 +3895,12 @@ class CompetitionBoardRow(_message.Message):
         version: _builtins.str = ...,
         active: _builtins.bool = ...,
         rating: Global___LeaderboardRow | None = ...,
+        league: _builtins.str = ...,
+        boss: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["rating", b"rating"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["active", b"active", "author", b"author", "rank", b"rank", "rating", b"rating", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["active", b"active", "author", b"author", "boss", b"boss", "league", b"league", "rank", b"rank", "rating", b"rating", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -37,6 +37,14 @@ route                                    answer
                                          card table (what the public events show), its
                                          events beside it (``static/live.js``,
                                          ``cards.js``)
+``/competitions``                        HTML: every competition: phase, timeline (UTC),
+                                         competitors
+``/competitions/{name}``                 HTML: one competition: games, timeline, rules,
+                                         its description (Markdown, no raw HTML), its
+                                         phases as recorded, and its phase's board: the
+                                         public board by author while open, the final's
+                                         versions, seed commitment and tournament, the
+                                         frozen final board (``competitions``)
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
                                          tournaments when no tournament)
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
@@ -57,6 +65,10 @@ route                                    answer
 ``/api/live/{t}/{match}/events``         ``text/event-stream``: the match's public
                                          events, ``id:`` its sequence, resuming after
                                          ``Last-Event-ID``; ends after ENDED
+``/api/competitions``                    JSON: ``ListCompetitionsResponse``
+``/api/competitions/{name}``             JSON: ``Competition``, as GetCompetition gives it
+``/api/competitions/{name}/board?game=`` JSON: ``CompetitionLeaderboard``, the public board
+                                         (never ``mine``); 404 before the ladder starts
 ``/api/openapi.json``                    JSON: the OpenAPI 3.1 schema of the ``/api/``
                                          routes, message schemas derived from the protos
 ``/author/``                             HTML: a signed-in author's page: daily
@@ -82,10 +94,11 @@ route                                    answer
                                          styles); nothing is loaded from elsewhere
 =======================================  ================================================
 
-Errors: an unknown game, bot, tournament or match is 404 saying what was not found (so
-is an id or a name that cannot be one), a ``limit`` outside 1..500 or a ``cursor`` that
-is no page's 400, an unreachable API or referee 502, an event stream past a client's
-share (``relay.PER_CLIENT``) 429 and past the matches the site follows at once
+Errors: an unknown game, bot, tournament, match or competition is 404 saying what was
+not found (so is an id or a name that cannot be one, and a competition's board before
+its ladder starts), a ``limit`` outside 1..500 or a ``cursor`` that is no page's 400,
+an unreachable API or referee 502, an event stream past a client's share
+(``relay.PER_CLIENT``) 429 and past the matches the site follows at once
 (``relay.MAX_MATCHES``) 503, replay reads past a client's budget
 (``arena.throttle.READS_PER_S``) 429, the API's budget for the site spent (started
 without the API's read token, ``arena.api.reads``) 503, each with ``Retry-After``, any
@@ -96,8 +109,9 @@ as an HTML page that says why. Everything a reader typed is escaped on the page.
 
 Modules: ``data`` (fetching, grpc.aio), ``pages`` (HTML), ``standings`` (the tournament
 page and its format views), ``bots`` (the bot page), ``chart`` (its SVG chart),
-``matchlist`` (paging the match list, a bot's fault rates), ``viewer`` (the replay
-viewer's frames), ``app`` (the Starlette routes), ``openapi`` (the JSON routes'
+``matchlist`` (paging the match list, a bot's fault rates), ``competitions`` (the
+competitions' pages), ``markdown`` (their descriptions, made safe), ``viewer`` (the
+replay viewer's frames), ``app`` (the Starlette routes), ``openapi`` (the JSON routes'
 schema), ``server`` (uvicorn); the author's view: ``sessions`` (sessions, CSRF and
 origin checks), ``forms`` (bounded form reading), ``uploads`` (the upload's checks),
 ``author_data`` (API calls with the author's token), ``author`` (its HTML),

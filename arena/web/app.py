@@ -36,7 +36,7 @@ from starlette.types import Message as AsgiMessage
 from arena import __version__
 from arena.throttle import Throttle
 from arena.v1 import arena_pb2, referee_pb2
-from arena.web import bots, live, openapi, pages, relay, standings, viewer
+from arena.web import bots, competitions, live, openapi, pages, relay, standings, viewer
 from arena.web.author_app import POSTS, AuthorSite, SignedInStrip
 from arena.web.data import DEFAULT_LIMIT, MAX_LIMIT, ArenaData, Match, Source, unknown_game
 from arena.web.errors import HttpError, TooMany
@@ -77,6 +77,7 @@ SECURITY_HEADERS = [
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,200}\Z")
 _LIMIT = re.compile(r"^[0-9]{1,9}\Z")
 _BOT = re.compile(r"^[A-Za-z0-9_.@-]{1,200}\Z")
+_COMPETITION = re.compile(r"^[A-Za-z0-9_.-]{1,40}\Z")
 
 
 class JSONResponse(Response):
@@ -145,6 +146,14 @@ def _bot(value: str) -> str:
     return value
 
 
+def _competition(value: str) -> str:
+    if not _COMPETITION.match(value):
+        raise HttpError(
+            404, f"no competition {value!r}: names are 1 to 40 letters, digits, '-', '_' and '.'"
+        )
+    return value
+
+
 def is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
@@ -209,6 +218,8 @@ class Site:
             Route("/matches", self.matches),
             Route("/live", self.live_list),
             Route("/live/{tournament}/{match}", self.live_match),
+            Route("/competitions", self.competitions),
+            Route("/competitions/{name:path}", self.competition),
             Route("/api/openapi.json", self.openapi),
             Route("/api/leaderboard", self.api_leaderboard),
             Route("/api/tournaments/{tournament:path}", self.api_tournament),
@@ -219,6 +230,9 @@ class Site:
             Route("/api/bots/{bot:path}/history", self.api_history),
             Route("/api/live", self.api_live),
             Route("/api/live/{tournament}/{match}/events", self.api_events),
+            Route("/api/competitions", self.api_competitions),
+            Route("/api/competitions/{name}/board", self.api_competition_board),
+            Route("/api/competitions/{name:path}", self.api_competition),
             *self.author.routes(),
             Mount("/static", StaticFiles(directory=static_dir()), name="static"),
         ]
@@ -479,6 +493,51 @@ class Site:
             self.source.games(),
         )
         return HTMLResponse(html)
+
+    def _board_game(self, request: Request) -> str:
+        game = request.query_params.get("game") or ""
+        if game and game not in self.source.games():
+            raise unknown_game(game)
+        return game
+
+    async def competitions(self, request: Request) -> Response:
+        found = await self.source.competitions()
+        note = self._note(competitions.competition_url(api=True))
+        return HTMLResponse(competitions.list_page(found, self.source.games(), note))
+
+    async def competition(self, request: Request) -> Response:
+        """The competition, and while it is open its public board (read only then: the
+        final's versions and board come with the competition itself)."""
+        name = _competition(request.path_params["name"])
+        game = self._board_game(request)
+        found = await self.source.competition(name)
+        board = None
+        if competitions.shows_open_board(found):
+            try:
+                board = await self.source.competition_board(name, game)
+            except HttpError as error:
+                if error.status != 404:
+                    raise
+                # Its ladder is recorded but not stored yet (a worker between the two
+                # steps): the page says the board is on its way, rather than 404.
+        json_paths = competitions.competition_url(name, api=True)
+        if board is not None:
+            json_paths += ", " + competitions.competition_url(name, api=True, board=True)
+        note = self._note(json_paths, reloads=competitions.live(found))
+        html = competitions.competition_page(found, board, self.source.games(), note, game)
+        return HTMLResponse(html)
+
+    async def api_competitions(self, request: Request) -> Response:
+        return JSONResponse(to_dict(await self.source.competitions()))
+
+    async def api_competition(self, request: Request) -> Response:
+        name = _competition(request.path_params["name"])
+        return JSONResponse(to_dict(await self.source.competition(name)))
+
+    async def api_competition_board(self, request: Request) -> Response:
+        name = _competition(request.path_params["name"])
+        board = await self.source.competition_board(name, self._board_game(request))
+        return JSONResponse(to_dict(board))
 
     async def api_live(self, request: Request) -> Response:
         tournament = request.query_params.get("tournament") or ""

@@ -147,6 +147,21 @@ class Source(Protocol):
         the match is listed as live, so it may not have reached its referee yet."""
         ...
 
+    async def competitions(self) -> arena_pb2.ListCompetitionsResponse:
+        """Every competition, newest first (ListCompetitions)."""
+        ...
+
+    async def competition(self, name: str) -> arena_pb2.Competition:
+        """One competition (GetCompetition); 404 for an unknown one."""
+        ...
+
+    async def competition_board(
+        self, name: str, game: str = ""
+    ) -> arena_pb2.CompetitionLeaderboard:
+        """The competition's public board by author (GetCompetitionLeaderboard, never
+        ``mine``); 404 for an unknown competition or one whose ladder has not started."""
+        ...
+
 
 def unknown_game(game: str) -> HttpError:
     return HttpError(404, f"unknown game {game!r}; the games are: {', '.join(game_names())}")
@@ -386,6 +401,42 @@ class ArenaData:
                 timeout=API_TIMEOUT_S,
             )
         return reply
+
+    async def competitions(self) -> arena_pb2.ListCompetitionsResponse:
+        with _upstream("the arena API", self.api):
+            found: arena_pb2.ListCompetitionsResponse = await self._stub.ListCompetitions(
+                arena_pb2.ListCompetitionsRequest(), timeout=API_TIMEOUT_S
+            )
+        return found
+
+    async def competition(self, name: str) -> arena_pb2.Competition:
+        with _upstream("the arena API", self.api):
+            found: arena_pb2.Competition = await self._stub.GetCompetition(
+                arena_pb2.GetCompetitionRequest(name=name), timeout=API_TIMEOUT_S
+            )
+        return found
+
+    async def competition_board(
+        self, name: str, game: str = ""
+    ) -> arena_pb2.CompetitionLeaderboard:
+        """Asked with the site's read token at most, so the answer is the public board:
+        ``mine`` would need an author's token, which the public pages never hold."""
+        if game and game not in game_names():
+            raise unknown_game(game)
+        with _upstream("the arena API", self.api):
+            try:
+                board: arena_pb2.CompetitionLeaderboard = (
+                    await self._stub.GetCompetitionLeaderboard(
+                        arena_pb2.GetCompetitionLeaderboardRequest(name=name, game=game),
+                        timeout=API_TIMEOUT_S,
+                    )
+                )
+            except grpc.RpcError as error:
+                code = error.code() if hasattr(error, "code") else None
+                if code == grpc.StatusCode.FAILED_PRECONDITION:  # no ladder yet: no board
+                    raise HttpError(404, str(error.details())) from None
+                raise
+        return board
 
     async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
         results = await self._results(tournament_id)

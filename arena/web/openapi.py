@@ -165,6 +165,13 @@ def _path(name: str, description: str) -> Schema:
 
 
 GAME = _query("game", "only this game (empty or absent: all games)")
+COMPETITION: Schema = {
+    "name": "name",
+    "in": "path",
+    "required": True,
+    "description": "a competition's name",
+    "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]{1,40}$"},
+}
 TOURNAMENT = _path("tournament", "a tournament id")
 MATCH = _path("match", "a match id")
 
@@ -333,6 +340,29 @@ OPERATIONS: dict[str, Schema] = {
         },
         "errors": [400, 404, 502, 503],
     },
+    "/api/competitions": {
+        "summary": "Every competition, newest first: its spec (description, games, "
+        "timeline, rules), phase and transitions, competitors, and its final once there is "
+        "one (ListCompetitions)",
+        "parameters": [],
+        "schema": {"$ref": REF + "arena.v1.ListCompetitionsResponse"},
+        "errors": [502],
+    },
+    "/api/competitions/{name}": {
+        "summary": "A competition as GetCompetition gives it: the final's versions, seed "
+        "commitment and, once frozen, its board included",
+        "parameters": [COMPETITION],
+        "schema": {"$ref": REF + "arena.v1.Competition"},
+        "errors": [404, 502],
+    },
+    "/api/competitions/{name}/board": {
+        "summary": "A competition's public board from its open ladder: one row per author, "
+        "their best active version (GetCompetitionLeaderboard without mine); 404 before "
+        "its ladder starts",
+        "parameters": [COMPETITION, GAME],
+        "schema": {"$ref": REF + "arena.v1.CompetitionLeaderboard"},
+        "errors": [404, 502],
+    },
     "/api/openapi.json": {
         "summary": "This document",
         "parameters": [],
@@ -344,8 +374,9 @@ OPERATIONS: dict[str, Schema] = {
 ERROR_TEXT = {
     400: "a bad parameter (a limit out of range, a cursor that is no page's, a "
     "Last-Event-ID that is no sequence, a frame index that is no integer)",
-    404: "unknown game, bot, tournament or match, or an id that cannot be one; a match "
-    "whose events are not to be had; a frame that has no request",
+    404: "unknown game, bot, tournament, match or competition, or an id or name that "
+    "cannot be one; a match whose events are not to be had; a frame that has no request; "
+    "a competition's board before its ladder starts",
     502: "the arena API or the referee could not be reached or failed",
     503: "the site follows as many matches as it may at once; try again later",
 }
@@ -360,6 +391,8 @@ def _document() -> str:
         arena_pb2.MatchRecord,
         arena_pb2.RatingHistory,
         arena_pb2.ListLiveMatchesResponse,
+        arena_pb2.ListCompetitionsResponse,
+        arena_pb2.CompetitionLeaderboard,
         bot_pb2.ActRequest,
     ):
         add_message(message.DESCRIPTOR, schemas)
@@ -392,7 +425,8 @@ def _document() -> str:
             "title": "Card Arena leaderboard",
             "version": __version__,
             "description": (
-                "Read-only JSON of the arena's ratings, tournaments, results and replays. "
+                "Read-only JSON of the arena's ratings, tournaments, results, replays and "
+                "competitions. "
                 "Messages are the gRPC API's (arena.v1), printed by protobuf's JSON "
                 "mapping with the proto field names. Only GET and HEAD are allowed; "
                 'an error is {"error", "status"}.'

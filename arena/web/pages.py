@@ -280,6 +280,7 @@ def page(
         '<a href="/">Overall</a>'
         + "".join(f'<a href="/games/{esc(path_part(g))}">{esc(game_title(g))}</a>' for g in games)
         + '<a href="/live">Live</a><a href="/matches">Matches</a>'
+        + '<a href="/competitions">Competitions</a>'
         + AUTHOR_LINK
     )
     meta = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""

@@ -34,6 +34,7 @@ def _file(tmp_path: Path, name: str, extra: str = "") -> Path:
         "[rules]\n"
         'fair_play = "sealed"\n'
         "daily_submissions = 3\n"
+        "final_los = 0.9\n"
         'move_deadline = "0.5s"\n' + extra
     )
     return path
@@ -47,6 +48,7 @@ def test_create_show_list_invite_join_cancel(api: Api, tmp_path: Path) -> None:
     assert "  games: seep, bid-euchre" in made.stdout.splitlines()
     assert "fair play sealed, partners isolated, 3 submissions a day" in made.stdout
     assert "0.5 s a move" in made.stdout
+    assert "at most 50 final deals per pairing and game, final LOS 0.9," in made.stdout
     assert made.stdout.rstrip().endswith("Bring *your* best bot.")
     assert made.stderr.count("\n") == 1
 
@@ -55,6 +57,7 @@ def test_create_show_list_invite_join_cancel(api: Api, tmp_path: Path) -> None:
     found = json.loads(shown.stdout)
     assert found["phase"] == "COMPETITION_PHASE_SCHEDULED"
     assert found["spec"]["rules"]["daily_submissions"] == 3
+    assert found["spec"]["rules"]["final_los"] == 0.9
 
     listed = arena("competition", "list", "--api", api.service.address)
     assert listed.returncode == 0, listed.stderr

@@ -77,6 +77,10 @@ BAD: dict[str, tuple[Callable[[str], arena_pb2.CompetitionSpec], str]] = {
         _with(rules=arena_pb2.CompetitionRules(final_deals=1001)),
         "final_deals must be 1 to 1,000",
     ),
+    "final-los": (
+        _with(rules=arena_pb2.CompetitionRules(final_los=1.0)),
+        "final_los must be above 0.5 and below 1",
+    ),
     "deadline": (
         _with(rules=arena_pb2.CompetitionRules(move_deadline=duration_pb2.Duration(seconds=61))),
         "move_deadline must be",
@@ -111,6 +115,7 @@ def test_create_read_and_list(api: Api) -> None:
     rules = made.spec.rules
     assert rules.partners == arena_pb2.PARTNERS_ISOLATED  # sealed's default, as tournaments
     assert (rules.daily_submissions, rules.active_versions, rules.final_deals) == (5, 1, 20)
+    assert rules.final_los == 0.95
     assert made.spec.timeline == request.timeline
     got = api.stub.GetCompetition(arena_pb2.GetCompetitionRequest(name="spring"))
     assert got == made  # a read needs no token

@@ -64,6 +64,23 @@ def test_a_mark_wins_while_its_version_is_active_else_the_best_rated_else_the_ne
     assert choose({"eve": []}, {}, board) == []
 
 
+def test_with_leagues_the_version_in_the_highest_league_is_the_best_rated() -> None:
+    active = {"bob": ["bob-bot@v2", "bob-bot@v1"], "cy": ["cy-bot@v1"], "dee": ["dee-bot@v1"]}
+    board = _board(_row("bob-bot@v2", 300), _row("dee-bot@v1", 200), _row("bob-bot@v1", 100))
+    reached = {"bob-bot@v1": 1, "cy-bot@v1": 2}  # cy is unrated: the newest, as without
+    assert choose(active, {}, board, leagues=reached) == [
+        FinalVersion("bob", "bob-bot@v1", BEST_RATED),  # a league up, though 200 Elo down
+        FinalVersion("cy", "cy-bot@v1", NEWEST),
+        FinalVersion("dee", "dee-bot@v1", BEST_RATED),
+    ]
+    # Over the limit, the highest league plays first, then the board's order.
+    assert [v.author for v in choose(active, {}, board, limit=1, leagues=reached)] == ["bob"]
+    assert [v.author for v in choose(active, {}, board, limit=1)] == ["bob"]
+    assert [v.author for v in choose(active, {}, board, limit=1, leagues={"dee-bot@v1": 1})] == [
+        "dee"
+    ]
+
+
 def test_over_the_entry_limit_the_best_placed_play() -> None:
     active = {a: [f"{a}-bot@v1"] for a in ("ada", "bob", "cy", "dee")}
     board = _board(_row("dee-bot@v1", 300), _row("bob-bot@v1", 200))

@@ -14,8 +14,10 @@ import pytest
 import redis
 
 from arena.competition.final import MARKED, NEWEST
+from arena.competition.final_deals import choose_deals
 from arena.competition.spec import CompetitionSpec, check
 from arena.local_redis import LocalRedis
+from arena.ratings.leaderboard import leaderboard
 from arena.store import BotRegistry, TournamentStore, keys
 from arena.store.bots import Published, RegisteredBot
 from arena.store.competitions import CompetitionStore
@@ -39,14 +41,16 @@ def client(local_redis: LocalRedis) -> Iterator[redis.Redis]:
     found.close()
 
 
-def _competition(client: redis.Redis, name: str, authors: dict[str, list[str]]) -> CompetitionSpec:
+def _competition(
+    client: redis.Redis, name: str, authors: dict[str, list[str]], final_deals: int = 3
+) -> CompetitionSpec:
     """A competition whose ``authors`` joined and submitted these versions, in order."""
     now = time.time()
+    rules = arena_pb2.CompetitionRules(active_versions=2, final_deals=final_deals, final_los=0.9)
     competition = check(
         spec(
             name, opens_in=10, open_for=10, final_for=10,
-            games=[arena_pb2.CompetitionGame(game=GAME)],
-            rules=arena_pb2.CompetitionRules(active_versions=2, final_deals=3),
+            games=[arena_pb2.CompetitionGame(game=GAME)], rules=rules,
         ),
         now,
     )  # fmt: skip
@@ -123,6 +127,12 @@ def test_a_final_starts_once_is_cut_short_by_the_timeline_and_freezes_once(
     tournaments = TournamentStore(client)
     final = tournaments.get(record.final)
     assert final is not None and final.state == RUNNING and final.total == 3 * 3 * 2
+    # No ladder played, so no gap is known: the budget's ceiling, saying why.
+    assert record.final_deals == final.spec.deals == 3
+    assert record.final_deals_reason == (
+        "the budget, 3 deals: ada-bot@v1, bob-bot@v1, cy-bot@v1 have no rating on the open "
+        "ladder's board"
+    )
     assert record.final_commitment == final.spec.published_commitment != ""
     assert _finals(client) == []  # running, and its time is not up
 
@@ -148,6 +158,7 @@ def test_a_final_starts_once_is_cut_short_by_the_timeline_and_freezes_once(
     assert (board.tournament_id, board.matches, board.unplayed, board.frozen_at) == (
         final.id, 2, 18 - 2, 123.0,
     )  # fmt: skip
+    assert board.tie_los == 0.9  # the rules' final_los
     assert [(r.rank, r.version) for r in board.rows if not r.rank] == []
     assert {r.version: r.matches_won for r in board.rows} == {
         "ada-bot@v1": 1, "bob-bot@v1": 0, "cy-bot@v1": 1,
@@ -180,8 +191,40 @@ def test_with_one_version_no_final_is_played_and_the_board_waits_for_the_timelin
     assert _finals(client) == []
     record = store.get("alone")
     assert record is not None and record.final == "" and record.final_versions is not None
+    assert (record.final_deals, record.final_deals_reason) == (0, "")  # no final to play
     advance(store, clock=lambda: competition.timeline.final_ends_at + 1)
     assert _finals(client) == [("alone", "frozen")]
     board = store.get("alone").final_board  # type: ignore[union-attr]
     assert board is not None and board.tournament_id == ""
     assert [(r.rank, r.version, r.status) for r in board.rows] == [(0, "ada-bot@v1", "unplayed")]
+
+
+def test_the_final_plays_the_deals_the_ladders_board_predicts_adjacent_ranks_need(
+    client: redis.Redis,
+) -> None:
+    competition = _competition(
+        client, "sized", {"ada": ["v1"], "bob": ["v1"], "cy": ["v1"]}, final_deals=50
+    )
+    store = CompetitionStore(client)
+    tournaments = TournamentStore(client)
+    assert store.set_ladder("sized", "tladder") == "tladder"
+    for i in range(60):  # ada over bob 48-12, bob over cy 48-12, ada over cy 54-6
+        for a, b, wins in (("ada", "bob", 48), ("bob", "cy", 48), ("ada", "cy", 54)):
+            pairing = (f"{a}-bot@v1", f"{b}-bot@v1")
+            tournaments.record_result(
+                "tladder", _result("tladder", f"{a}{b}{i:02}", pairing, i < wins), b""
+            )
+    board = leaderboard(tournaments.results("tladder"))
+    versions = ["ada-bot@v1", "bob-bot@v1", "cy-bot@v1"]
+    expected = choose_deals(board, versions, 1, 50, 0.9)
+    assert 1 < expected.deals < 50 and not expected.predicted_ties
+
+    advance(store, clock=lambda: competition.timeline.submissions_close_at + 1)
+    assert _finals(client) == [("sized", "started")]
+    record = store.get("sized")
+    assert record is not None
+    assert (record.final_deals, record.final_deals_reason) == (expected.deals, expected.reason)
+    assert record.final_deals_reason.startswith(f"{expected.deals} deals: what ")
+    final = tournaments.get(record.final)
+    assert final is not None and final.spec.deals == expected.deals
+    assert final.total == 3 * expected.deals * 2

@@ -39,7 +39,7 @@ def version(
 
 
 def competition(active_versions: int = 2) -> CompetitionSpec:
-    rules = Rules("open", "shared", 5, active_versions, 50, 1000.0, 0.0, 0)
+    rules = Rules("open", "shared", 5, active_versions, 50, 0.95, 1000.0, 0.0, 0)
     return CompetitionSpec("spring", "", (("seep", {}),), Timeline(1.0, 2.0, 3.0), rules)
 
 

@@ -1,5 +1,6 @@
-"""docs/getting-started.md (a bot author's first hour) and docs/running-a-club.md (an
-organiser's week), each run as written against a real local arena.
+"""docs/getting-started.md (a bot author's first hour), docs/running-a-club.md (an
+organiser's week) and docs/competitions.md (an organiser's season, rehearsed in minutes),
+each run as written against a real local arena.
 
 Every fenced block of a page is taken in order:
 
@@ -9,8 +10,8 @@ Every fenced block of a page is taken in order:
   to the next, as in one shell. A command ending in ``&`` is started and waited for as
   a service; ``kill $(jobs -p)`` stops them all. ``make demo`` is not run here (``tests/test_demo.py``
   runs its program); the Makefile must still have it.
-- a ```python block after ``<!-- file: NAME -->`` is written to NAME in the directory
-  the commands run in.
+- a ```python or ```toml block after ``<!-- file: NAME -->`` is written to NAME in the
+  directory the commands run in.
 - a ```text block is the output of the last command before it, line by line: ``<word>``
   stands for any one word, a line ``...`` for any number of lines, and runs of spaces
   for any whitespace.
@@ -77,7 +78,17 @@ PAGES = {
         ),
         ("ada-bot", "ben-bot"),
     ),
+    "competitions.md": Page(
+        frozenset(
+            {"competition create", "competition show", "competition list",
+             "competition invite", "author join", "bot submit", "competition board",
+             "competition final", "competition wait", "competition verify"}
+        ),
+        ("ada-bot", "ben-bot"),
+    ),
 }  # fmt: skip
+FILES = ("python", "toml")
+"""Blocks written to a file (``<!-- file: NAME -->``) rather than run."""
 
 _BLOCK = re.compile(
     r"(?:<!-- file: (?P<file>\S+) -->\s*\n)?^```(?P<lang>\w*)\n(?P<body>.*?)^```", re.S | re.M
@@ -186,7 +197,8 @@ class Shell:
         # One shell's variables: those of earlier commands first, this one's kept after.
         kept = (
             f"[ -f {VARIABLES} ] && . ./{VARIABLES}\n{command}\nstatus=$?\n"
-            f"(set -o posix; set) | grep -E '^[a-z][a-z0-9_]*=' > {VARIABLES}\nexit $status"
+            "names=$(compgen -v | grep -E '^[a-z][a-z0-9_]*$' | grep -vxE 'status|names')\n"
+            f'[ -z "$names" ] || declare -p $names > {VARIABLES}\nexit $status'  # any value
         )
         return subprocess.run(
             ["bash", "-c", kept],
@@ -271,8 +283,8 @@ def test_every_block_is_one_the_test_runs(name: str) -> None:
     found = blocks((ROOT / "docs" / name).read_text(encoding="utf-8"))
     assert found, f"docs/{name} has no code blocks"
     for block in found:
-        assert block.lang in ("sh", "text", "python"), f"a block the test cannot check: {block}"
-        assert (block.lang == "python") == (block.file is not None), block
+        assert block.lang in ("sh", "text", *FILES), f"a block the test cannot check: {block}"
+        assert (block.lang in FILES) == (block.file is not None), block
     ran = {  # each `arena A B`, alone or in $(...)
         f"{called[1]} {called[2]}".removesuffix(" &")
         for b in found
@@ -294,7 +306,7 @@ def test_the_page_runs_as_written(name: str, shell: tuple[Shell, dict[str, str]]
     web: list[str] = []
     page = (ROOT / "docs" / name).read_text(encoding="utf-8")
     for block in blocks(with_ports(page, ports)):
-        if block.lang == "python":
+        if block.lang in FILES:
             assert block.file is not None
             (running.directory / block.file).write_text(block.body)
         elif block.lang == "text":

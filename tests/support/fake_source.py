@@ -151,6 +151,17 @@ class FakeSource:
     async def result(self, tournament_id: str, match_id: str) -> arena_pb2.MatchRecord | None:
         return None
 
+    async def competitions(self) -> arena_pb2.ListCompetitionsResponse:
+        return arena_pb2.ListCompetitionsResponse()  # none yet
+
+    async def competition(self, name: str) -> arena_pb2.Competition:
+        raise HttpError(404, f"no competition {name!r}")  # as the API's NOT_FOUND reads
+
+    async def competition_board(
+        self, name: str, game: str = ""
+    ) -> arena_pb2.CompetitionLeaderboard:
+        raise HttpError(404, f"no competition {name!r}")
+
     async def watch(
         self, referee: str, watch_id: str, starting: bool = False
     ) -> AsyncGenerator[referee_pb2.MatchEvent, None]:

@@ -17,7 +17,8 @@ def competition(parser: argparse.ArgumentParser) -> None:
         "arena.v1.CompetitionSpec: name, description, [[games]] (game, [games.options]), "
         "[timeline] (opens_at, submissions_close_at, final_ends_at: TOML date-times with "
         "an offset, UTC), [rules] (fair_play: open, sealed or trusted; partners: shared or "
-        "isolated; daily_submissions, active_versions, final_deals, move_deadline such as "
+        "isolated; daily_submissions, active_versions, final_deals (the most), final_los, "
+        "move_deadline such as "
         '"1s", time_bank, max_faults). docs/competitions.md has an example.',
     )
     create.add_argument("file", help="the competition's TOML file")
@@ -30,6 +31,27 @@ def competition(parser: argparse.ArgumentParser) -> None:
     show.add_argument("--json", action="store_true", help="print JSON")
     add_api_flag(show)
     show.set_defaults(run="competition:show")
+
+    wait = commands.add_parser(
+        "wait",
+        help="follow a competition until it reaches a phase, printing each as recorded",
+        description="Print each phase the workers record, as it is recorded, until the "
+        "competition reaches PHASE or a later one (exit 0). Exit 1 if it is cancelled "
+        "first, or when --timeout passes.",
+    )
+    wait.add_argument("name", help="competition name")
+    wait.add_argument(
+        "--until",
+        choices=("open", "closed", "final", "finished"),
+        default="finished",
+        help="the phase to wait for (default finished)",
+    )
+    wait.add_argument(
+        "--timeout", type=positive(float), default=None, metavar="SECONDS",
+        help="give up after this long (default: no limit)",
+    )  # fmt: skip
+    add_api_flag(wait)
+    wait.set_defaults(run="competition:wait")
 
     listing = commands.add_parser("list", help="list competitions, newest first")
     listing.add_argument("--json", action="store_true", help="print JSON, one object a line")

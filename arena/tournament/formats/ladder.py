@@ -49,6 +49,10 @@ So a new version plays a burst of units first, against the measured field, and s
 provisional rating within minutes (``bench/competition_placement.py``), instead of
 sharing the window with pairings that would tell more about the field as a whole.
 
+Leagues. With ``leagues`` in its parameters (a competition's rules:
+``arena.competition.leagues``), each league's boss joins the lineup and units are drawn
+only within a league, placement included (``arena.tournament.formats.ladder_leagues``).
+
 The lineup. A ladder takes every registered bot; with ``competition`` in its parameters
 it takes only that competition's competitors' active versions
 (``arena.tournament.spec.competition_lineup``), ``max_entries_per_author`` of them each.
@@ -74,7 +78,7 @@ from arena.games import game_names
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.elo import Counts, K, Outcome, count_outcomes, fit_counts
 from arena.tournament.fair_play import OPEN
-from arena.tournament.formats import ladder_suspension
+from arena.tournament.formats import ladder_leagues, ladder_suspension
 from arena.tournament.formats.base import Field, Format, InvalidFormat, Played, State, unit_matches
 from arena.tournament.schedule import ScheduledMatch
 from arena.v1 import arena_pb2
@@ -102,7 +106,7 @@ class Ladder(Format):
     open_lineup = True
     plays_forever = True
     suspends = True
-    internal_params = frozenset({COMPETITION, PLACEMENT})
+    internal_params = frozenset({COMPETITION, PLACEMENT, ladder_leagues.LEAGUES})
 
     def __init__(self, field: Field, params: Mapping[str, Any]) -> None:
         super().__init__(field, params)
@@ -110,6 +114,7 @@ class Ladder(Format):
             raise InvalidFormat("a ladder plays one or more games: name them")
         self.prefix = f"{field.tournament_id}-ladder-"
         self.placement = int(self.params.get(PLACEMENT, 0))
+        self.leagues = ladder_leagues.read(self.params)
 
     def total(self) -> None:
         return None
@@ -180,7 +185,10 @@ class Ladder(Format):
             if b in current
         }
         per_unit = 1 if self.field.paired else 2  # a duplicate pair, or two matches alone
-        board = _Board(players, counts, self.placement, per_unit)
+        groups = None
+        if self.leagues is not None:
+            groups = ladder_leagues.groups(self.leagues, state, players)
+        board = _Board(players, counts, self.placement, per_unit, groups)
         for key in sorted(state["out"], key=int):
             unit = state["out"][key]
             if unit["game"] == game and unit["a"] in current and unit["b"] in current:
@@ -211,6 +219,8 @@ class Ladder(Format):
                 row = by_pair.setdefault(a, {}).setdefault(b, [0, 0, 0])
                 for i in range(3):
                     row[i] += wdl[i]
+        if self.leagues is not None:
+            state = ladder_leagues.promote(self.leagues, state)
         return state
 
     def standings(self, state: State) -> dict[str, Any]:
@@ -263,14 +273,21 @@ class Ladder(Format):
         (``arena.tournament.spec.ladder_lineup``), or a competition's active versions
         (``competition_lineup``; none without a ``roster`` to read them from)."""
         # The spec imports the formats.
-        from arena.tournament.spec import competition_lineup, ladder_lineup
+        from arena.tournament.spec import MAX_ENTRIES, competition_lineup, ladder_lineup
 
         competition = spec.format_params.get(COMPETITION)
-        if competition:
-            return (
-                [] if roster is None else competition_lineup(spec, registered, roster, competition)
-            )
-        return ladder_lineup(spec, registered, version_of)
+        if not competition:
+            return ladder_lineup(spec, registered, version_of)
+        if roster is None:
+            return []
+        lineup = competition_lineup(spec, registered, roster, competition)
+        leagues = ladder_leagues.read(spec.format_params)
+        if leagues is None:
+            return lineup
+        bosses = ladder_leagues.boss_entries(leagues, registered, version_of)
+        taken = {e.label for e in bosses}
+        versions = [e for e in lineup if e.label not in taken][: MAX_ENTRIES - len(bosses)]
+        return sorted(bosses + versions, key=lambda e: e.label)
 
     @classmethod
     def reveals_each_match(cls, fair_play: str) -> bool:
@@ -297,10 +314,17 @@ class Ladder(Format):
 
 class _Board:
     """One game's current entries: the covariance of their ratings and the information
-    one unit of each pairing brings, updated as units are counted as played."""
+    one unit of each pairing brings, updated as units are counted as played. With
+    ``groups`` (each player's league), only players of one group are paired, and the
+    placement burst is each group's own."""
 
     def __init__(
-        self, players: Sequence[str], counts: Counts, placement: int = 0, per_unit: int = 1
+        self,
+        players: Sequence[str],
+        counts: Counts,
+        placement: int = 0,
+        per_unit: int = 1,
+        groups: Sequence[int] | None = None,
     ) -> None:
         self.players = list(players)
         self.index = {p: i for i, p in enumerate(self.players)}
@@ -314,6 +338,9 @@ class _Board:
         size = len(self.players)
         self.open = np.triu(np.ones((size, size), dtype=bool), k=1)
         """Pairings not yet drawn in this call (i < j)."""
+        self.groups = None if groups is None else np.array(groups)
+        if self.groups is not None:
+            self.open &= self.groups[:, None] == self.groups[None, :]
         self.in_flight = np.zeros((size, size))
         """Units of each pairing (i < j) out or drawn in this call."""
         self.placement = placement
@@ -359,12 +386,31 @@ class _Board:
         """The open pairings (``rows``, ``cols``) to draw from: those with an entry still
         placing, while some are placing and some are not; else all of them."""
         placing = self.seen < self.placement
+        if self.groups is not None:
+            return self.placing_by_group(rows, cols, placing)
         if not placing.any() or placing.all():
             return rows, cols
         with_one = placing[rows] | placing[cols]
         if not with_one.any():
             return rows, cols
         return rows[with_one], cols[with_one]
+
+    def placing_by_group(
+        self, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp], placing: npt.NDArray[np.bool_]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """``placing`` league by league: a league with an entry placing and one not draws
+        only its pairings with a placing entry; the other leagues draw as they would."""
+        assert self.groups is not None
+        keep = np.ones(len(rows), dtype=bool)
+        with_one = placing[rows] | placing[cols]
+        for group in np.unique(self.groups[rows]):
+            members = self.groups == group
+            if not placing[members].any() or placing[members].all():
+                continue
+            mine = self.groups[rows] == group
+            if (mine & with_one).any():
+                keep &= ~mine | with_one
+        return rows[keep], cols[keep]
 
 
 def _information(delta: Matrix, draw_elo: float) -> Matrix:
