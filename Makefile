@@ -59,7 +59,7 @@ node:
 
 ## test: lint, type-check and run the whole test suite.
 test: install redis sandbox promtool chromium node lint
-	$(PY) -m pytest -q -n 3 --dist loadgroup --durations=40
+	$(PY) -m pytest -q -n 2 --dist loadgroup --durations=40
 
 lint: install
 	$(VENV)/bin/ruff check arena workers tests bench proto examples

@@ -152,7 +152,11 @@ class SyntheticSource:
         return list(self._games)
 
     async def leaderboard(
-        self, game: str = "", tournament_id: str = "", los: bool = False
+        self,
+        game: str = "",
+        tournament_id: str = "",
+        los: bool = False,
+        scale: arena_pb2.GetLeaderboardRequest | None = None,
     ) -> arena_pb2.Leaderboard:
         if game and game not in self._boards:
             raise HttpError(404, f"unknown game {game!r}")

@@ -32,9 +32,9 @@ HEAVY = frozenset(
 )
 """Test modules that load the whole machine with processes on deadlines (the demo, the
 soak, 64 matches at once, paced matches watched in a browser). ``make test`` runs the suite on
-three workers (pytest-xdist, ``--dist loadgroup``; three on two cores, since many tests
-wait on a clock: a season's deadline, a ladder's matches); these share one worker, one
-after another, so no two of them compete for the cores."""
+two workers (pytest-xdist, ``--dist loadgroup``); these share one worker, one after
+another, so no two of them compete for the cores. (Three workers on the two cores was
+tried: the tests that wait on a clock gained less than the ones on deadlines lost.)"""
 
 
 @pytest.hookimpl(tryfirst=True)

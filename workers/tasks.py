@@ -197,6 +197,7 @@ def _request(
         },
         bot_names=list(match.entries),
         seed=match.seed,
+        options=dict(match.options),
         move_deadline=wire.duration(spec.move_deadline_ms / 1000),
         time_bank=wire.duration(spec.time_bank_ms / 1000) if spec.time_bank_ms else None,
         fault_policy=referee_pb2.FaultPolicy(max_faults=spec.max_faults),

@@ -13,8 +13,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
-BoardKey = tuple[str, str]
-"""(tournament id or "" for the whole arena, game or "" for all games)."""
+BoardKey = tuple[object, ...]
+"""(tournament id or "" for the whole arena, game or "" for all games), and the scale
+(``arena.ratings.scale.Scale``) for a board asked for on another."""
 Board = TypeVar("Board")
 """What is cached: a ``Leaderboard``, or the OpenSkill table shown beside it."""
 

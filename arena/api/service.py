@@ -50,8 +50,10 @@ from arena.quotas import AuthorQuotas
 from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RANK_RULE, RATED
 from arena.ratings.collusion import FLAG_Z, MIN_OUTCOMES, PairReport, collusion_reports
 from arena.ratings.compare import CannotCompare, compare, los_matrix
+from arena.ratings.elo import PRIOR_SIGMA
 from arena.ratings.history import Point, series
-from arena.ratings.leaderboard import Leaderboard, leaderboard
+from arena.ratings.leaderboard import Intervals, Leaderboard, leaderboard, scaled
+from arena.ratings.scale import BadScale, Scale
 from arena.ratings.skill import SkillTable, skill_table
 from arena.referee.requests import InvalidRequest, check_address
 from arena.replay.match_log import decode, replay_document
@@ -136,6 +138,10 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
         else None,
         partners=PARTNERS_PROTO[spec.partners],
         max_entries_per_author=spec.author_limit() or 0,
+        game_options={
+            game: arena_pb2.GameOptions(options=options)
+            for game, options in spec.game_options.items()
+        },
     )
     spec_format(message_spec, spec.format, spec.format_params)
     return arena_pb2.Tournament(
@@ -260,6 +266,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         self.history = RatingHistoryStore(client)
         self.boards: BoardCache[Leaderboard] = BoardCache()
         self.skills: BoardCache[SkillTable] = BoardCache()
+        self.scaled_boards: BoardCache[tuple[Leaderboard, Intervals]] = BoardCache(32)
+        """Boards asked for on another scale (``arena.ratings.scale``), fewer kept."""
         self.probe = probe
         self.packages = PackageStore(client)
         self.leases = MatchLeases(client)
@@ -463,8 +471,30 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     ) -> arena_pb2.Leaderboard:
         if request.openskill:
             await self.reads.spend("GetLeaderboard with openskill", context)
-        board = await self._board(request.tournament_id, request.game, context)
+        try:
+            scale = Scale(
+                anchor=request.anchor,
+                anchor_elo=request.anchor_elo,
+                prior_sd=request.prior_sd if request.HasField("prior_sd") else PRIOR_SIGMA,
+                bootstrap=request.bootstrap,
+                seed=request.bootstrap_seed,
+            )
+        except BadScale as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+        intervals: Intervals = {}
+        if scale == Scale():
+            board = await self._board(request.tournament_id, request.game, context)
+        else:
+            await self.reads.spend("GetLeaderboard with an anchor, prior_sd or bootstrap", context)
+            board, intervals = await self._scaled(
+                request.tournament_id, request.game, scale, context
+            )
         message = leaderboard_message(board, request.tournament_id)
+        message.anchor, message.anchor_elo = scale.anchor, scale.anchor_elo
+        message.prior_sd, message.bootstrap = scale.prior_sd, scale.bootstrap
+        for row in message.rows:
+            if row.rank and row.bot in intervals:
+                row.elo_low, row.elo_high = intervals[row.bot]
         if request.los and board.covariance:
             message.los.extend(arena_pb2.LosRow(bot=bot, los=row) for bot, row in los_matrix(board))
         if request.openskill:
@@ -549,6 +579,28 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             version,
             lambda: asyncio.to_thread(self._fit_leaderboard, tournament_id, game),
         )
+
+    async def _scaled(
+        self, tournament_id: str, game: str, scale: Scale, context: Context
+    ) -> tuple[Leaderboard, Intervals]:
+        """The board on ``scale`` (an anchor, a prior or a bootstrap asked for): always
+        fitted from the results (a finished tournament's stored board is on the default
+        scale), cached per results version like the default board. An anchor with no
+        rating on the board is INVALID_ARGUMENT, naming those that may anchor it."""
+        await self._check_game(game, context)
+        if tournament_id:
+            await self._tournament(tournament_id, context)
+        version = await asyncio.to_thread(self.tournaments.results_version)
+        try:
+            return await self.scaled_boards.get(
+                (tournament_id, game, scale),
+                version,
+                lambda: asyncio.to_thread(
+                    lambda: scaled(self._results(tournament_id), game, scale)
+                ),
+            )
+        except BadScale as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
 
     def _fit_leaderboard(self, tournament_id: str, game: str) -> Leaderboard:
         """Ratings from one tournament's results, or from every tournament's."""

@@ -1,11 +1,12 @@
 """``arena competition verify NAME``: checks a finished competition's final board from
 what any reader can fetch, as ``arena tournament verify`` checks a tournament.
 
-1. The final round robin verifies (``arena.tournament.verify``): its revealed seed hashes
-   to the commitment the competition published as the final began (and to the one given
-   with ``--commitment``, if any), every match's seed derives from it by the schedule's
-   deal key, every record re-runs to its result, and the results hash to the digest
-   published when it finished.
+1. The final round robin verifies (``arena.tournament.verify``): it plays the
+   competition's game options, its revealed seed hashes to the commitment the
+   competition published as the final began (and to the one given with
+   ``--commitment``, if any), every match's seed derives from it by the schedule's deal
+   key, every record was played with its game's options and re-runs to its result, and
+   the results hash to the digest published when it finished.
 2. The frozen board was fitted from exactly those results: their count and digest are
    the board's.
 3. The board is a refit of those results: the same function that froze it
@@ -19,7 +20,7 @@ its game, entries, scores, ending, forfeit, pair and fair-play mode, all publish
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from arena.cli.common import CliError
 from arena.cli.connect import arena_api
@@ -85,6 +86,13 @@ def verify_final(
             f"the board was fitted from tournament {tournament.id}, but the competition's final "
             f"is {competition.final_tournament_id}"
         )
+    wanted = {g.game: dict(g.options) for g in competition.spec.games if g.options}
+    played = {g: dict(o.options) for g, o in tournament.spec.game_options.items() if o.options}
+    if played != wanted:
+        raise FinalMismatch(
+            f"the final plays game options {_options_text(played)}, but the competition's "
+            f"are {_options_text(wanted)}"
+        )
     published = competition.final_seed_commitment
     if pinned and published and pinned != published:
         raise FinalMismatch(
@@ -117,6 +125,15 @@ def verify_final(
         f"({ranked} ranked, {tied} adjacent {'pair' if tied == 1 else 'pairs'} tied under LOS "
         f"{board.tie_los:g}) is a refit of its {len(results)} results (Elo within "
         f"{TOLERANCE_ELO:g}, LOS within {TOLERANCE_LOS:g})"
+    )
+
+
+def _options_text(options: Mapping[str, Mapping[str, str]]) -> str:
+    if not options:
+        return "none (every game at its defaults)"
+    return "; ".join(
+        f"{game}: {', '.join(f'{n}={v}' for n, v in sorted(given.items()))}"
+        for game, given in sorted(options.items())
     )
 
 

@@ -6,7 +6,8 @@ With ``--games N`` it is a fixed-length match instead, as cutechess's ``-games N
 N units (duplicate pairs, or matches in open play), then a strength report of won,
 drawn and lost, the score, the Elo difference with its 95% interval and the likelihood
 of superiority (``Strength``). The numbers are the project's own: the Elo estimate and
-its interval are the SPRT's (``arena.ratings.sprt.elo_estimate``, fishtest's), the LOS
+its interval are fishtest's plain estimate (``arena.ratings.sprt.elo_estimate``; a
+fixed length has no stopping rule to bias it, unlike the SPRT's), the LOS
 is ``arena.ratings.compare.los`` on the decisive units, as cutechess computes it. In the
 arena the N units are a round robin of the two entries in the one game.
 """

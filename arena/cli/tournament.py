@@ -20,8 +20,10 @@ from arena import wire
 from arena.cli.common import CliError, UsageError
 from arena.cli.connect import arena_api, token_from_flags
 from arena.cli.parsers import READ_TOKEN_ENV
+from arena.cli.parsers import game as game_name
 from arena.cli.parsers.tournament import FAIR_PLAY, FORMAT_FLAGS, FORMATS, PARTNERS
 from arena.ratings.texts import (
+    bootstrap_text,
     cell_text,
     elo_text,
     interval_text,
@@ -100,7 +102,36 @@ def _spec(args: argparse.Namespace) -> arena_pb2.TournamentSpec:
         message = getattr(spec, chosen.params_field)
         message.SetInParent()
         json_format.ParseDict(params, message)
+    for name, options in game_options(args.option).items():
+        spec.game_options[name].options.update(options)
     return spec
+
+
+def game_options(flags: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``--option GAME:NAME=VALUE`` flags by game (its canonical name); the API checks
+    that the tournament plays the game and that the game has the option and the value."""
+    found: dict[str, dict[str, str]] = {}
+    for flag in flags:
+        typed, colon, pair = flag.partition(":")
+        name, equals, value = pair.partition("=")
+        if not (colon and typed and equals and name):
+            raise UsageError(f"--option takes GAME:NAME=VALUE, such as seep:bazzis=2, got {flag!r}")
+        try:
+            canonical = game_name(typed)
+        except argparse.ArgumentTypeError as error:
+            raise UsageError(f"--option {flag}: {error}") from None
+        found.setdefault(canonical, {})[name] = value
+    return found
+
+
+def games_text(t: arena_pb2.Tournament) -> str:
+    """The games it plays, each with the options it gives it: ``seep (bazzis=2)``."""
+    shown = []
+    for name in t.games:
+        options = t.spec.game_options[name].options if name in t.spec.game_options else {}
+        given = ", ".join(f"{n}={v}" for n, v in sorted(options.items()))
+        shown.append(f"{name} ({given})" if given else name)
+    return ", ".join(shown)
 
 
 def summary(t: arena_pb2.Tournament) -> str:
@@ -110,7 +141,7 @@ def summary(t: arena_pb2.Tournament) -> str:
         f"tournament {t.id} ({STATE_NAMES.get(t.state, '?')}, {format_text(t)}): "
         f"{t.matches_done}/{total} matches, {count(t.forfeits, 'forfeit')}; "
         f"entries {', '.join(t.spec.entries) or 'every registered bot that plays its games'}; "
-        f"games {', '.join(t.games)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
+        f"games {games_text(t)}; {fairness(t)}" + (f"; {waiting}" if waiting else "")
     )
 
 
@@ -422,7 +453,10 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
     table = Table(
         title=f"Leaderboard, {board.game or 'all games'}, {scope} ({board.matches} matches)"
     )
-    for column in ("rank", "bot", "Elo", "± 95%", "pairs", "W-D-L", "matches", *skill, *games):
+    boot = ("bootstrap 95%",) if board.bootstrap else ()
+    for column in (
+        "rank", "bot", "Elo", "± 95%", *boot, "pairs", "W-D-L", "matches", *skill, *games
+    ):  # fmt: skip
         table.add_column(column, justify="left" if column == "bot" else "right")
     for row in board.rows:
         table.add_row(
@@ -430,15 +464,24 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
             row.bot,
             rating_text(row, board),
             interval_text(row).removeprefix("± "),
+            *((bootstrap_text(row, board),) if boot else ()),
             str(row.pairs),
             f"{row.wins}-{row.draws}-{row.losses}",
             str(row.matches),
             *(_openskill(row, 2) if skill else ()),
             *(elo_text(row.game_elo[g]) if g in row.game_elo else "" for g in games),
         )
-    console = Console(width=max(120, 70 + 15 * len(games) + 12 * len(skill)))
+    console = Console(width=max(120, 70 + 15 * len(games) + 12 * len(skill) + 16 * len(boot)))
     console.print(table)
     _print_notes(console, board)
+    if board.bootstrap:
+        console.print(
+            f"Bootstrap: {board.bootstrap} resamples of each pairing's rated units, the "
+            "board refitted on each; each interval is the basic bootstrap's (the 2.5th "
+            "and 97.5th percentiles reflected about the estimate).",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _print_notes(console: Console, board: arena_pb2.Leaderboard) -> None:
@@ -491,8 +534,13 @@ def leaderboard(args: argparse.Namespace) -> None:
                 game=args.game,
                 los=args.los,
                 openskill=args.openskill,
+                anchor=args.anchor,
+                anchor_elo=args.anchor_elo,
+                bootstrap=args.bootstrap,
+                bootstrap_seed=args.seed,
+                **({} if args.prior_sd is None else {"prior_sd": args.prior_sd}),
             ),
-            timeout=60,
+            timeout=120 if args.bootstrap else 60,
         )
     if args.json:
         print(
@@ -525,6 +573,7 @@ def leaderboard(args: argparse.Namespace) -> None:
                     if args.openskill
                     else ()
                 ),
+                *(("elo_low", "elo_high") if board.bootstrap else ()),
                 *games,
             ]
         )
@@ -542,6 +591,13 @@ def leaderboard(args: argparse.Namespace) -> None:
                     row.matches,
                     arena_pb2.RatingStatus.Name(row.status).removeprefix("RATING_STATUS_").lower(),
                     *(_openskill(row, 3) if args.openskill else ()),
+                    *(
+                        (f"{row.elo_low:.1f}", f"{row.elo_high:.1f}")
+                        if board.bootstrap and bootstrap_text(row, board)
+                        else ("", "")
+                        if board.bootstrap
+                        else ()
+                    ),
                     *(f"{row.game_elo[g]:.1f}" if g in row.game_elo else "" for g in games),
                 ]
             )

@@ -6,7 +6,7 @@ provisional, then by Elo: ``arena.ratings.board.ranked``), so an author's old ve
 retired by newer ones, neither hold a place nor take one from the version they play now.
 Their own view lists every version of theirs the ladder rated, active or not.
 
-With leagues (``arena.competition.leagues``) an author's best active version is the
+With leagues (``arena.tournament.leagues``) an author's best active version is the
 one in the highest league, and the rows are grouped by league, the top first, each in
 the board's order, with the league's boss among them (marked, unranked: a boss is not
 an author); authors are ranked in that order, so a version in a higher league ranks
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
-from arena.competition.leagues import Leagues, league_of
 from arena.ratings.board import Leaderboard, Row, is_ranked
+from arena.tournament.leagues import Leagues, league_of
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ Each competitor's final version, picked as submissions close:
 
 The final is a round robin of those versions in the competition's games, played as
 sealed duplicate pairs: every entry is a competitor's hosted version, so no bot can
-remember one half in the other, whatever mode the open ladder played. Partners, move
+remember one half in the other, whatever mode the open ladder played. Each game is
+played with the competition's options for it, as on the open ladder. Partners, move
 deadline, time bank and faults are the rules'. Its deals per pairing and game are
 chosen as the versions are picked, from the open ladder's board
 (``arena.competition.final_deals``): as many as adjacent ranks are predicted to need
@@ -142,6 +143,7 @@ def final_plan(
         format=formats.ROUND_ROBIN,
         partners=rules.partners,
         max_entries_per_author=1,
+        game_options=spec.game_options(),
     )
     total = formats.build("check", plan).total() or 0
     if total > MAX_MATCHES:  # as many deals as fit in the limit

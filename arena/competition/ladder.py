@@ -1,14 +1,15 @@
 """A competition's ladder: the tournament its open phase plays, as a pure function of
 its spec (``workers.competitions`` starts and stops it).
 
-The ladder takes everything the rules say a match is (games, fair-play mode, partners,
-move deadline, time bank, faults) and restricts its lineup with data the ladder format
-reads itself (``arena.tournament.formats.ladder``): ``competition`` (only competitors'
-versions, ``max_entries_per_author`` active ones each) and ``placement`` (a new version's
-first rated outcomes come in a burst), and ``leagues`` when the rules have them (each
-league's boss joins, units are drawn within a league: ``arena.competition.leagues``).
-Game options: tournaments play each game's defaults, so a competition's ladder does too
-(stated on ``docs/competitions.md``).
+The ladder takes everything the spec says a match is (games and their options,
+fair-play mode, partners, move deadline, time bank, faults) and restricts its lineup
+with data the ladder format reads itself (``arena.tournament.formats.ladder``):
+``competition`` (only competitors' versions, ``max_entries_per_author`` active ones
+each) and ``placement`` (a new version's first rated outcomes come in a burst), and
+``leagues`` when the rules have them (each league's boss joins, units are drawn within
+a league: ``arena.tournament.leagues``).
+Each game's options (``CompetitionSpec.games``) go to every match of that game
+(``TournamentPlan.game_options``), as they do in the final.
 """
 
 from __future__ import annotations
@@ -55,4 +56,5 @@ def ladder_plan(spec: CompetitionSpec) -> TournamentPlan:
         format_params=params,
         partners=rules.partners,
         max_entries_per_author=rules.active_versions,
+        game_options=spec.game_options(),
     )

@@ -18,12 +18,12 @@ from typing import Any, Literal
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from arena import limits
-from arena.competition.leagues import LEAGUES, PROMOTION_LOS, PROMOTION_PAIRS, League, Leagues
 from arena.competition.phases import Timeline
-from arena.games import OptionError, UnknownGameError, game_name, game_names, get_game
+from arena.games import OptionError, UnknownGameError, game_name, game_names
 from arena.records import Fields, RecordError, check_version, current, parse
 from arena.tournament.fair_play import MODES, PARTNERS, SEALED, default_partners
-from arena.tournament.spec import MAX_DEALS
+from arena.tournament.leagues import LEAGUES, PROMOTION_LOS, PROMOTION_PAIRS, League, Leagues
+from arena.tournament.spec import MAX_DEALS, checked_options
 from arena.v1 import arena_pb2
 
 KIND = "competition"
@@ -70,7 +70,7 @@ class Rules:
     time_bank_ms: float
     max_faults: int
     leagues: Leagues | None = None
-    """The open ladder's leagues (``arena.competition.leagues``); None: no leagues."""
+    """The open ladder's leagues (``arena.tournament.leagues``); None: no leagues."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,11 @@ class CompetitionSpec:
     timeline: Timeline
     rules: Rules
     record_version: int = field(default=VERSION)
+
+    def game_options(self) -> dict[str, dict[str, str]]:
+        """The options of each game given some, as a tournament's spec takes them
+        (``TournamentPlan.game_options``): the open ladder and the final play them."""
+        return {game: dict(options) for game, options in self.games if options}
 
     def to_json(self) -> str:
         """The stored JSON; raises ``RecordError`` (nothing is written) if not valid."""
@@ -168,12 +173,12 @@ def _games(
     for choice in games:
         try:
             name = game_name(choice.game)
-            get_game(name).info.resolve_options(dict(choice.options))
+            options = checked_options(name, choice.options)
         except (UnknownGameError, OptionError) as error:
             raise InvalidCompetition(str(error)) from None
         if name in (g for g, _ in found):
             raise InvalidCompetition(f"each game may be listed once; repeated: {name}")
-        found.append((name, dict(sorted(choice.options.items()))))
+        found.append((name, options))
     return tuple(found)
 
 

@@ -9,7 +9,8 @@ Model (Bradley-Terry with a draw margin, BayesElo's): between players rated ``r_
 
 There is no first-move advantage term: the arena scores each duplicate pair as one
 outcome, so seat advantages cancel. Ratings are centred on 0 and found by Newton's
-method on the log-likelihood plus a weak Gaussian prior (``prior_sigma`` Elo), which keeps
+method on the log-likelihood plus a weak Gaussian prior (sd ``prior_sigma`` Elo,
+``PRIOR_SIGMA`` unless asked), which keeps
 a player who won every game finite. 95% intervals come from the inverse Hessian.
 
 Only the set of outcomes matters, never their order: the same table gives the same
@@ -88,8 +89,18 @@ class _Problem:
     The last rating is minus the sum of the others, so ratings stay centred on 0.
     """
 
-    def __init__(self, n: int, a: Vector, b: Vector, wins: Vector, draws: Vector, losses: Vector):
+    def __init__(
+        self,
+        n: int,
+        a: Vector,
+        b: Vector,
+        wins: Vector,
+        draws: Vector,
+        losses: Vector,
+        prior_sigma: float = PRIOR_SIGMA,
+    ):
         self.n = n
+        self.precision = 1.0 / prior_sigma**2
         self.a, self.b = a.astype(np.intp), b.astype(np.intp)
         self.wins, self.draws, self.losses = wins, draws, losses
 
@@ -111,7 +122,7 @@ class _Problem:
             + self.losses @ np.log(np.clip(p_loss, 1e-300, None))
             + self.draws @ np.log(p_draw)
         )
-        prior = -0.5 * float(self.ratings(theta) @ self.ratings(theta)) / PRIOR_SIGMA**2
+        prior = -0.5 * float(self.ratings(theta) @ self.ratings(theta)) * self.precision
         return float(log_l) + prior
 
     def derivatives(self, theta: Vector) -> tuple[Vector, Vector]:
@@ -146,14 +157,14 @@ class _Problem:
         )
         n = self.n
         ratings = self.ratings(theta)
-        by_rating = self._spread(by_delta) - ratings / PRIOR_SIGMA**2
+        by_rating = self._spread(by_delta) - ratings * self.precision
         rating_by_t = self._spread(by_delta_d * d)  # chain rule for d = exp(theta_last)
         cells = np.concatenate(
             [self.a * (n + 1), self.b * (n + 1), self.a * n + self.b, self.b * n + self.a]
         )
         weights = np.concatenate([by_delta_delta, by_delta_delta, -by_delta_delta, -by_delta_delta])
         full = np.bincount(cells, weights, minlength=n * n).reshape(n, n).astype(float)
-        full -= np.eye(n) / PRIOR_SIGMA**2
+        full -= np.eye(n) * self.precision
         # Chain rule for the centring: r = J @ free with J = [I; -1, ..., -1].
         size = n - 1
         hessian = np.empty((n, n))
@@ -194,13 +205,27 @@ def add_counts(tables: Iterable[Counts]) -> Counts:
     return total
 
 
-def fit(outcomes: Iterable[Outcome], players: Sequence[str] | None = None) -> RatingTable:
+def fit(
+    outcomes: Iterable[Outcome],
+    players: Sequence[str] | None = None,
+    prior_sigma: float = PRIOR_SIGMA,
+) -> RatingTable:
     """Ratings of every player named in ``outcomes`` (and in ``players``, if given)."""
-    return fit_counts(count_outcomes(outcomes), players)
+    return fit_counts(count_outcomes(outcomes), players, prior_sigma)
 
 
-def fit_counts(counts: Counts, players: Sequence[str] | None = None) -> RatingTable:
-    """Ratings from outcomes already counted by ``count_outcomes`` (or ``add_counts``)."""
+def fit_counts(
+    counts: Counts,
+    players: Sequence[str] | None = None,
+    prior_sigma: float = PRIOR_SIGMA,
+    start: RatingTable | None = None,
+) -> RatingTable:
+    """Ratings from outcomes already counted by ``count_outcomes`` (or ``add_counts``),
+    under a normal prior of sd ``prior_sigma`` Elo on each (centred) rating. Newton's
+    method starts from ``start``'s ratings when given (a fit of the same players to
+    similar counts, as a bootstrap's resamples are): the answer is the same, sooner."""
+    if not prior_sigma > 0 or not math.isfinite(prior_sigma):
+        raise ValueError(f"the prior's sd is a positive number of Elo, got {prior_sigma!r}")
     names = sorted(set(players or ()) | {a for a, _ in counts} | {b for _, b in counts})
     if len(names) < 2:
         raise ValueError("ratings need at least two players")
@@ -214,8 +239,16 @@ def fit_counts(counts: Counts, players: Sequence[str] | None = None) -> RatingTa
         table[:, 0],
         table[:, 1],
         table[:, 2],
+        prior_sigma,
     )
     theta = np.append(np.zeros(len(names) - 1), _start_log_d(table))
+    if start is not None:
+        known = start.by_player()
+        if set(known) == set(names):
+            elo = np.array([known[name].elo for name in names])
+            low, high = LOG_D_BOUNDS
+            log_d = math.log(max(start.draw_elo, 1e-300))
+            theta = np.append((elo - elo.mean())[:-1], min(max(log_d, low), high))
     theta, iterations = _newton(problem, theta)
     hessian = problem.derivatives(theta)[1]
     try:

@@ -4,7 +4,7 @@ them, with 95% intervals and what else a reader needs to trust them."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +23,10 @@ from arena.ratings.board import (
     Row,
     ranked,
 )
+from arena.ratings.bootstrap import bootstrap_intervals
 from arena.ratings.bound import lower_bound, upper_bound
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.elo import (
-    PRIOR_SIGMA,
     Counts,
     Rating,
     RatingTable,
@@ -36,12 +36,14 @@ from arena.ratings.elo import (
 )
 from arena.ratings.groups import groups
 from arena.ratings.overall import overall
+from arena.ratings.scale import DEFAULT, Scale, anchor_table, not_on_board
 from arena.records import stale
 
 if TYPE_CHECKING:
     from arena.store.results import MatchResult
 
 __all__ = [
+    "Intervals",
     "Leaderboard",
     "Row",
     "caveats",
@@ -49,6 +51,8 @@ __all__ = [
     "leaderboard",
     "merged",
     "ratings_by_game",
+    "scaled",
+    "scaled_counts",
     "tallies",
 ]
 
@@ -157,13 +161,19 @@ class _Tally:
             notes.append(f"{PARTNERS_CAVEAT} ({entries} of these results)")
         return tuple(notes)
 
-    def board(self, game: str) -> Leaderboard:
-        """One game's board (or any one table's): fitted group by group, without the bots
-        that forfeited every match, each row saying how far it can be trusted."""
+    def parts(self) -> tuple[set[str], Counts, list[list[str]]]:
+        """What a board fits: the bots left out (they forfeited every match), the counts
+        of the others' rated units, and the groups those connect, largest first."""
         excluded = {bot for bot, n in self.forfeited.items() if n == self.played[bot]}
         paired = add_counts([self.counts, count_outcomes(pair_outcomes(self.halves))])
         counts = {p: v for p, v in paired.items() if p[0] not in excluded and p[1] not in excluded}
-        parts = groups(set(self.played) - excluded, counts)
+        return excluded, counts, groups(set(self.played) - excluded, counts)
+
+    def board(self, game: str, scale: Scale = DEFAULT) -> Leaderboard:
+        """One game's board (or any one table's): fitted group by group, without the bots
+        that forfeited every match, each row saying how far it can be trusted. With an
+        anchor, the anchor's group is measured from it (wherever it is fitted here)."""
+        excluded, counts, parts = self.parts()
         rows: list[Row] = []
         covariance: dict[str, dict[str, float]] = {}
         draw_elo: list[tuple[float, int]] = []
@@ -172,11 +182,13 @@ class _Tally:
                 rows.append(self._unfitted(part[0], PROVISIONAL, "no rated pair yet"))
                 continue
             inside = {p: record for p, record in counts.items() if p[0] in part}
-            table = fit_counts(inside, players=part)
+            table = fit_counts(inside, players=part, prior_sigma=scale.prior_sd)
+            if scale.anchor in part:
+                table = anchor_table(table, scale.anchor, scale.anchor_elo)
             draw_elo.append((table.draw_elo, sum(map(sum, inside.values()))))
             for (a, b), value in table.covariance.items():
                 covariance.setdefault(a, {})[b] = value
-            rows += [self._row(r, number, table, inside) for r in table.ratings]
+            rows += [self._row(r, number, table, inside, scale) for r in table.ratings]
         notes = list(self.caveats())
         fitted = sum(len(part) > 1 for part in parts)
         if fitted > 1:
@@ -184,6 +196,8 @@ class _Tally:
                 f"no games connect these results into one table: {fitted} groups are "
                 "ranked apart, and ratings compare only within a group"
             )
+        if any(scale.anchor in part and len(part) > 1 for part in parts):
+            notes.append(scale.caveat(fitted))
         rows += [
             self._unfitted(bot, EXCLUDED, f"forfeited all {n} matches: left out of the fit")
             for bot, n in sorted((bot, self.played[bot]) for bot in excluded)
@@ -201,7 +215,9 @@ class _Tally:
             matches=self.played[bot], status=status, note=note, group=0,
         )  # fmt: skip
 
-    def _row(self, r: Rating, group: int, table: RatingTable, counts: Counts) -> Row:
+    def _row(
+        self, r: Rating, group: int, table: RatingTable, counts: Counts, scale: Scale = DEFAULT
+    ) -> Row:
         notes = []
         status = RATED
         if r.games < MIN_PAIRS:
@@ -213,11 +229,11 @@ class _Tally:
         if _swept(r):
             won = r.losses == 0
             bound = "at least" if won else "at most"
-            elo_bound = _sweep_bound(r, table, counts)
+            elo_bound = _sweep_bound(r, table, counts, scale)
             notes.append(
                 f"{'won' if won else 'lost'} all {r.games} pairs: {bound} {elo_bound:+.0f} "
                 f"at 95%; the estimate {r.elo:+.0f} comes from the prior "
-                f"(sd {PRIOR_SIGMA:g} Elo)"
+                f"(sd {scale.prior_sd:g} Elo)"
             )
         return Row(
             0,
@@ -242,12 +258,13 @@ def _swept(r: Rating) -> bool:
     return r.draws == 0 and (r.wins == 0 or r.losses == 0)
 
 
-def _sweep_bound(r: Rating, table: RatingTable, counts: Counts) -> float:
+def _sweep_bound(r: Rating, table: RatingTable, counts: Counts, scale: Scale = DEFAULT) -> float:
     """The one-sided 95% bound of a bot that won (lost) every pair, against its
     opponents' ratings: the sweep is then a 1-in-20 chance. Where every bot of the group
     swept or was swept (two bots, one winning every pair), every rating there is the
     prior's and only the difference between the two sides is known: its bound, from the
-    opponents taken as equals, is shared out by the centring (half each for two bots)."""
+    opponents taken as equals, is shared out by the centring (half each for two bots),
+    or, on an anchored board, measured from the anchor's side, which sits at its Elo."""
     won = r.losses == 0
     elo = table.by_player()
     opponents = [
@@ -257,21 +274,74 @@ def _sweep_bound(r: Rating, table: RatingTable, counts: Counts) -> float:
     ]
     if all(_swept(x) for x in table.ratings):
         difference = lower_bound([(0.0, n) for _, n in opponents], table.draw_elo)
-        other_side = sum((x.losses == 0) != won for x in table.ratings)
-        share = difference * other_side / len(table.ratings)
-        return share if won else -share
+
+        def shared(side_won: bool) -> float:
+            other_side = sum((x.losses == 0) != side_won for x in table.ratings)
+            share = difference * other_side / len(table.ratings)
+            return share if side_won else -share
+
+        if scale.anchor in elo:
+            return shared(won) - shared(elo[scale.anchor].losses == 0) + scale.anchor_elo
+        return shared(won)
     return (lower_bound if won else upper_bound)(opponents, table.draw_elo)
 
 
-def leaderboard(results: Iterable[MatchResult], game: str = "") -> Leaderboard:
-    """Ratings of every bot in ``results`` (only ``game``'s when given)."""
-    if not game:
-        return ratings_by_game(list(results))[""]
-    tally = _Tally()
-    for result in results:
-        if result.game == game:
-            tally.add(result)
-    return tally.board(game)
+def leaderboard(
+    results: Iterable[MatchResult], game: str = "", scale: Scale = DEFAULT
+) -> Leaderboard:
+    """Ratings of every bot in ``results`` (only ``game``'s when given), on ``scale``:
+    ``BadScale`` for an anchor with no rating on that board."""
+    return scaled(results, game, scale)[0]
+
+
+Intervals = dict[str, tuple[float, float]]
+"""By bot, the bootstrap's 95% interval of its rating, (low, high): the basic bootstrap
+interval (``arena.ratings.bootstrap.basic``)."""
+
+
+def scaled(
+    results: Iterable[MatchResult], game: str = "", scale: Scale = DEFAULT
+) -> tuple[Leaderboard, Intervals]:
+    """``leaderboard``, and the bootstrap's intervals when ``scale`` asks for them."""
+    if game:
+        tally = _Tally()
+        for result in results:
+            if result.game == game:
+                tally.add(result)
+        by_game = {game: tally}
+    else:
+        by_game = _by_game(results)
+    return _scaled(by_game, game, scale)
+
+
+def scaled_counts(
+    by_game: Mapping[str, Counts], game: str = "", scale: Scale = DEFAULT
+) -> tuple[Leaderboard, Intervals]:
+    """``scaled`` of rated units already counted, by game (a simulation's): each unit
+    one match played by each of its two bots."""
+    tallies = {}
+    for g, counts in by_game.items():
+        played: Counter[str] = Counter()
+        for (a, b), record in counts.items():
+            played[a] += sum(record)
+            played[b] += sum(record)
+        tallies[g] = _Tally(counts=dict(counts), played=played, matches=sum(played.values()) // 2)
+    return _scaled(tallies if not game else {game: tallies[game]}, game, scale)
+
+
+def _scaled(by_game: dict[str, _Tally], game: str, scale: Scale) -> tuple[Leaderboard, Intervals]:
+    """The board of ``game`` (``""``: the overall one) fitted from ``by_game`` on
+    ``scale``, refusing an anchor it does not rank, and its bootstrap intervals."""
+    boards = {game: by_game[game].board(game, scale)} if game else _boards(by_game, scale)
+    board = boards[game]
+    on_board = [row.bot for row in board.rows if row.rank]
+    if scale.anchor and scale.anchor not in on_board:
+        where = f"the {game} board" if game else "the overall board (rated in every game)"
+        raise not_on_board(scale.anchor, on_board, where)
+    if not scale.bootstrap:
+        return board, {}
+    fits = {g: tally.parts()[1:] for g, tally in by_game.items()}
+    return board, bootstrap_intervals(fits, boards, game, scale)
 
 
 def tallies(results: Iterable[MatchResult]) -> dict[str, dict[str, Any]]:
@@ -289,17 +359,22 @@ def merged(stored: Iterable[dict[str, dict[str, Any]]]) -> dict[str, dict[str, A
 
 
 def ratings_by_game(
-    results: Iterable[MatchResult], stored: Iterable[dict[str, dict[str, Any]]] = ()
+    results: Iterable[MatchResult],
+    stored: Iterable[dict[str, dict[str, Any]]] = (),
+    scale: Scale = DEFAULT,
 ) -> dict[str, Leaderboard]:
     """The board of each game, and (key ``""``) the overall one made from them
     (``arena.ratings.overall``), in one pass over the results and the ``stored`` tallies
     (``tallies``) of other results."""
-    by_game = _with_stored(_by_game(results), stored)
-    per_game = {game: by_game[game].board(game) for game in sorted(by_game)}
+    return _boards(_with_stored(_by_game(results), stored), scale)
+
+
+def _boards(by_game: dict[str, _Tally], scale: Scale) -> dict[str, Leaderboard]:
+    per_game = {game: by_game[game].board(game, scale) for game in sorted(by_game)}
     everything = _Tally()
     for each in by_game.values():
         everything.merge(each)
-    board = overall(per_game, everything.matches, everything.caveats())
+    board = overall(per_game, everything.matches, everything.caveats(), scale)
     return {"": board, **per_game}
 
 

@@ -20,7 +20,14 @@ overall Elo is simply the mean of the game columns.
 A ranked bot is provisional overall when it is provisional in some game, and ranked
 with the others by the rule of ``arena.ratings.board.ranked``. One that won (or lost)
 every pair in every game is shown, as on a game's board, by a bound: the mean of its
-games' 95% bounds, measured from the same reference.
+games' 95% bounds, measured from the same reference. One that won (or lost) every pair
+in some games only is shown by its estimate, into which those games bring estimates
+that are the prior's, not the games': it is provisional too, its note naming them (in
+``bench.rating_scale``, a bot average in two games that swept a third was put +124 Elo
+above its true overall, against -8 when it did not sweep: docs/ratings.md).
+
+On an anchored board (``arena.ratings.scale``) the anchor, a bot ranked overall, is at
+its Elo overall and in each game's column, each other bot at its difference to it.
 """
 
 from __future__ import annotations
@@ -42,19 +49,26 @@ from arena.ratings.board import (
     ranked,
 )
 from arena.ratings.elo import Z95
+from arena.ratings.scale import DEFAULT, Scale
 
 FITTED = (RATED, PROVISIONAL)
 
 
 def overall(
-    per_game: Mapping[str, Leaderboard], matches: int, caveats: Iterable[str]
+    per_game: Mapping[str, Leaderboard],
+    matches: int,
+    caveats: Iterable[str],
+    scale: Scale = DEFAULT,
 ) -> Leaderboard:
-    """The overall board made from each game's board."""
+    """The overall board made from each game's board (anchored as ``scale`` says, when
+    its anchor is ranked overall; the games' boards are anchored already)."""
     games = sorted(g for g, board in per_game.items() if any(r.pairs for r in board.rows))
     rows = {g: {row.bot: row for row in per_game[g].rows} for g in per_game}
     bots = sorted({bot for game_rows in rows.values() for bot in game_rows})
     in_every = [b for b in bots if games and all(_in_main_group(rows[g].get(b)) for g in games)]
     elo, covariance, offsets = _combine([per_game[g] for g in games], in_every)
+    if scale.anchor in elo:
+        elo, covariance, offsets = _anchored(elo, covariance, offsets, scale)
     out = []
     for bot in bots:
         mine = [rows[g][bot] for g in sorted(rows) if bot in rows[g]]
@@ -64,9 +78,9 @@ def overall(
         }
         game_elo = {g: rows[g][bot].elo for g in games if is_ranked(rows[g].get(bot, _NONE))}
         if bot in elo:
-            status, note = _ranked_status(bot, games, rows)
-            ci95 = Z95 * math.sqrt(max(covariance[bot][bot], 0.0))
             bound, elo_bound = _bound([rows[g][bot] for g in games], offsets)
+            status, note = _ranked_status(bot, games, rows, shows_bound=bool(bound))
+            ci95 = Z95 * math.sqrt(max(covariance[bot][bot], 0.0))
             out.append(
                 Row(
                     0,
@@ -90,6 +104,8 @@ def overall(
     notes = list(caveats)
     if len(games) > 1:
         notes.append(_rule_caveat(len(games), len(elo), len(out) - len(elo)))
+    if scale.anchor in elo:
+        notes.append(scale.caveat(1))
     return Leaderboard(
         "",
         ranked(out),
@@ -164,11 +180,32 @@ def _combine(
     )
 
 
+def _anchored(
+    elo: dict[str, float],
+    covariance: dict[str, dict[str, float]],
+    offsets: list[float],
+    scale: Scale,
+) -> tuple[dict[str, float], dict[str, dict[str, float]], list[float]]:
+    """The overall ratings with ``scale.anchor`` at its Elo and the others at their
+    difference to it, the covariance of those differences, and the games' references
+    moved with them (the bounds are measured from those)."""
+    a = scale.anchor
+    shift = scale.anchor_elo - elo[a]
+    c = covariance
+    return (
+        {b: e + shift for b, e in elo.items()},
+        {x: {y: c[x][y] - c[x][a] - c[a][y] + c[a][a] for y in c} for x in c},
+        [o - shift for o in offsets],
+    )
+
+
 def _ranked_status(
-    bot: str, games: list[str], rows: Mapping[str, Mapping[str, Row]]
+    bot: str, games: list[str], rows: Mapping[str, Mapping[str, Row]], shows_bound: bool
 ) -> tuple[str, str]:
-    """Provisional when provisional in some game; the note names those games, and the
-    games it won (lost) every pair of, with the bound each shows."""
+    """Provisional when provisional in some game, or when it won (lost) every pair of
+    some games and its estimate is shown (not a bound): those games' estimates are the
+    prior's, and they are in its mean. The note names those games, and the games it won
+    (lost) every pair of, with the bound each shows."""
     notes = []
     short = {g: rows[g][bot].pairs for g in games if rows[g][bot].status == PROVISIONAL}
     if short:
@@ -179,15 +216,19 @@ def _ranked_status(
         else:
             listed = ", ".join(f"{g} ({n} of {MIN_PAIRS} pairs)" for g, n in short.items())
             notes.append(f"provisional in {listed}")
+    on_prior = False
     for kind, swept in (("at least", "won"), ("at most", "lost")):
         games_swept = [g for g in games if rows[g][bot].bound == kind]
         if games_swept:
+            on_prior = not shows_bound
             bounds = ", ".join(f"{g} ({kind} {rows[g][bot].elo_bound:+.0f})" for g in games_swept)
             there = "there" if len(games_swept) == 1 else "in each"
+            prefix = "provisional: " if on_prior and not short and not notes else ""
             notes.append(
-                f"{swept} every pair in {bounds} at 95%: its estimate {there} is the prior's"
+                f"{prefix}{swept} every pair in {bounds} at 95%: its estimate {there} is "
+                "the prior's"
             )
-    return (PROVISIONAL if short else RATED), "; ".join(notes)
+    return (PROVISIONAL if short or on_prior else RATED), "; ".join(notes)
 
 
 def _unranked_status(

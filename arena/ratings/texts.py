@@ -77,6 +77,15 @@ def interval_text(row: arena_pb2.LeaderboardRow) -> str:
     return _interval(row.status, row.elo_ci95, row.bound, row.pairs)
 
 
+def bootstrap_text(row: arena_pb2.LeaderboardRow, board: arena_pb2.Leaderboard) -> str:
+    """The bootstrap's 95% interval, "[-31, +118]", where the board has one
+    (``GetLeaderboardRequest.bootstrap``) and the cell shows an estimate ("" elsewhere:
+    a perfect record's percentiles are the prior's, as its estimate is)."""
+    if not board.bootstrap or not interval_text(row) or not row.rank:
+        return ""
+    return f"[{elo_text(row.elo_low)}, {elo_text(row.elo_high)}]"
+
+
 def cell_text(row: arena_pb2.LeaderboardRow) -> str:
     """The rating with its interval in one cell: "+123? ± 210"."""
     return f"{rating_text(row, arena_pb2.Leaderboard())} {interval_text(row)}".strip()

@@ -112,12 +112,27 @@ VERDICTS = {
 }
 
 
+def sprt_bounds(s: arena_pb2.SprtStatus) -> tuple[float, float]:
+    """The LLR bounds the test stops at (Wald's for a status stored before they moved)."""
+    if s.lower_in_force or s.upper_in_force:
+        return s.lower_in_force, s.upper_in_force
+    return s.lower, s.upper
+
+
+def sprt_elo_text(s: arena_pb2.SprtStatus) -> str:
+    """The Elo estimate with its 95% interval: "+3.1 [-0.4, +6.6]"."""
+    if s.elo_low or s.elo_high:
+        return f"{s.elo + 0.0:+.1f} [{s.elo_low + 0.0:+.1f}, {s.elo_high + 0.0:+.1f}]"
+    return f"{s.elo + 0.0:+.1f} ± {s.elo_ci95:.1f}"
+
+
 def sprt_text(s: arena_pb2.SprtStatus) -> str:
-    """LLR, its bounds and the Elo estimate, as fishtest shows them."""
+    """LLR, the bounds it stops at and the Elo estimate, as fishtest shows them."""
+    lower, upper = sprt_bounds(s)
     return (
-        f"{VERDICTS.get(s.verdict, 'pending')}, LLR {s.llr:+.2f} ({s.lower:+.2f}, "
-        f"{s.upper:+.2f}) [{s.params.elo0:g}, {s.params.elo1:g}], Elo {s.elo:+.1f} "
-        f"± {s.elo_ci95:.1f}, {s.units} units (W {s.wins} D {s.draws} L {s.losses})"
+        f"{VERDICTS.get(s.verdict, 'pending')}, LLR {s.llr:+.2f} ({lower:+.2f}, "
+        f"{upper:+.2f}) [{s.params.elo0:g}, {s.params.elo1:g}], Elo {sprt_elo_text(s)}, "
+        f"{s.units} units (W {s.wins} D {s.draws} L {s.losses})"
     )
 
 

@@ -17,7 +17,7 @@ seed deals the same cards in another tournament, which is what reproducible runs
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -35,6 +35,10 @@ class ScheduledMatch:
     """What the seed derives from; shared only by the halves of a duplicate pair."""
     paired: bool = True
     """Rated with its other half (duplicate), rather than on its own."""
+    options: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """The game's options it is played with, as the tournament's spec gives them
+    (``PlayMatchRequest.options``); empty: the game's defaults. Stored only when set, so
+    a schedule stored before options were played reads as defaults."""
 
     @property
     def first_half(self) -> str | None:
@@ -45,7 +49,10 @@ class ScheduledMatch:
         return f"{self.pair_key}-a"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if not self.options:
+            del data["options"]
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScheduledMatch:

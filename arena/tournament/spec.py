@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from google.protobuf import json_format
 
 from arena import limits
-from arena.games import UnknownGameError, game_names, get_game
+from arena.games import OptionError, UnknownGameError, game_names, get_game
 from arena.match_rules.commitment import SALT
 from arena.records import Fields, check_version, current, parse
 from arena.tournament import formats
@@ -171,6 +171,11 @@ class TournamentPlan:
     """``isolated``: every entry that plays a partnership game is hosted."""
     max_entries_per_author: int = 0
     """As given: 0 for the default (``author_limit``)."""
+    game_options: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Each game's options as given (name -> text), for the games played with other than
+    their defaults; a game not here plays its defaults. Every match of the game is played
+    with them (``ScheduledMatch.options``). Stored only when some game has options, so a
+    spec stored before they existed reads as every game at its defaults."""
     record_version: int = SPEC_VERSION
 
     def author_limit(self) -> int | None:
@@ -240,6 +245,8 @@ class TournamentPlan:
             "authors": {e: x.author for e, x in self.lineup.items() if x.author},
             "record_version": self.record_version,
         }
+        if self.game_options:
+            data["game_options"] = {g: dict(o) for g, o in self.game_options.items()}
         _read_spec(data)
         return data
 
@@ -278,9 +285,10 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
     commitment = f.text("seed_commitment")
     if commitment and not _COMMITMENT.fullmatch(commitment):
         f.fail("seed_commitment", "64 lowercase hex digits, or empty (a seed never committed to)")
+    games = f.texts("games")
     return TournamentPlan(
         entries=entries,
-        games=f.texts("games"),
+        games=games,
         deals=f.integer("deals", 0),
         move_deadline_ms=f.number("move_deadline_ms", 0),
         time_bank_ms=f.number("time_bank_ms", 0),
@@ -297,8 +305,52 @@ def _read_spec(data: Mapping[str, Any]) -> TournamentPlan:
         broadcast_delay_ms=f.number("broadcast_delay_ms", 0),
         partners=f.text("partners", (ISOLATED, SHARED)),
         max_entries_per_author=f.integer("max_entries_per_author", 0, MAX_ENTRIES),
+        game_options=_stored_options(f, games),
         record_version=f.integer("record_version", SPEC_VERSION, SPEC_VERSION),
     )
+
+
+def _stored_options(f: Fields, games: Sequence[str]) -> dict[str, dict[str, str]]:
+    """A stored spec's game options: none when stored without (or before there were
+    any); each of a game the spec plays."""
+    if "game_options" not in f.data:
+        return {}
+    stored = f.mapping("game_options")
+    found: dict[str, dict[str, str]] = {}
+    for game in stored:
+        if game not in games:
+            f.fail("game_options", f"options of the spec's games ({', '.join(games)})")
+        found[game] = Fields(f"{SPEC}: game_options", stored).text_map(game)
+    return found
+
+
+def checked_options(game: str, options: Mapping[str, str]) -> dict[str, str]:
+    """``options`` of ``game`` as given, sorted by name, once the game accepts them
+    (``GameInfo.resolve_options``); else ``OptionError`` saying what is allowed. A
+    tournament's and a competition's game options are checked by this one function."""
+    get_game(game).info.resolve_options(dict(options))
+    return dict(sorted(options.items()))
+
+
+def _game_options(
+    given: Mapping[str, arena_pb2.GameOptions], games: Sequence[str]
+) -> dict[str, dict[str, str]]:
+    """``TournamentSpec.game_options``, checked: options of games the tournament plays,
+    each accepted by its game; games given no options left out."""
+    found: dict[str, dict[str, str]] = {}
+    for game in sorted(given):
+        if game not in games:
+            raise InvalidSpec(
+                f"game_options names {game!r}, which this tournament does not play; give "
+                f"options for its games: {', '.join(games)}"
+            )
+        try:
+            options = checked_options(game, given[game].options)
+        except OptionError as error:
+            raise InvalidSpec(str(error)) from None
+        if options:
+            found[game] = options
+    return found
 
 
 _MODES = tuple(sorted(set(MODES.values())))
@@ -358,6 +410,7 @@ def plan(
             f"max_entries_per_author must be 1 to {MAX_ENTRIES}, or 0 for the default (1 in a "
             f"ladder or a sealed tournament, else no limit), got {spec.max_entries_per_author}"
         )
+    options = _game_options(spec.game_options, games)
     seed = MasterSeed.given(spec.master_seed) if spec.HasField("master_seed") else MasterSeed.draw()
     planned = TournamentPlan(
         entries=entries,
@@ -375,6 +428,7 @@ def plan(
         broadcast_delay_ms=delay_ms,
         partners=partners,
         max_entries_per_author=spec.max_entries_per_author,
+        game_options=options,
     )
     _check_authors(planned)
     shared = planned.shared_partners()

@@ -6,19 +6,23 @@ tournament verifies when the commitment is the hash of its seed and salt, every 
 seed derives from the master seed by the deal key the schedule assigns that match (so
 nobody picked deals to suit an entry), no open tournament dealt the same cards twice,
 every match's deal commitment, published before its first card, is the hash of its
-seed and salt, and every match's stored record (``ListResults`` with ``with_logs``)
-re-runs on the engine to the result stored beside it: its scores, winner, ending,
-decision count and faults by team and kind, and that all of them together hash to the
-digest published when it finished (``arena.tournament.digest``: a result taken away or
-added shows there). The formulas are in
-``arena.tournament.fair_play`` and ``arena.match_rules.commitment``; the re-run in
-``arena.replay.match_log``.
+seed and salt, every match's stored record (``ListResults`` with ``with_logs``) was
+played with the options the tournament gives its game (``TournamentSpec.game_options``,
+defaults for a game it gives none) and re-runs on the engine to the result stored beside
+it: its scores, winner, ending, decision count and faults by team and kind, and that all
+of them together hash to the digest published when it finished
+(``arena.tournament.digest``: a result taken away or added shows there). The formulas
+are in ``arena.tournament.fair_play`` and ``arena.match_rules.commitment``; the re-run
+in ``arena.replay.match_log``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 
+from arena.games import OptionError, UnknownGameError, get_game
+from arena.games.api import OptionValue
 from arena.match_rules.commitment import deal_commitment
 from arena.replay.match_log import Replayed, rerun_as_stored
 from arena.replay.verify import ReplayMismatch
@@ -65,10 +69,15 @@ def verify_tournament(
     mode = MODES.get(tournament.fair_play, OPEN)
     dealt: dict[int, str] = {}
     former: dict[str, int] = {}
+    options = {
+        game: dict(given.options)
+        for game, given in tournament.spec.game_options.items()
+        if given.options
+    }
     for record in results:
         _check_match(tournament.id, mode, seed.master_seed, record)
         _check_public_id(seed.master_seed, seed.salt, record)
-        if rule := _check_log(record):
+        if rule := _check_log(record, options.get(record.game, {})):
             former[rule] = former.get(rule, 0) + 1
         if mode == OPEN and record.seed in dealt:
             raise TournamentMismatch(
@@ -91,6 +100,11 @@ def verify_tournament(
         f"{len(results)} match seeds and public ids derive from the master seed; "
         f"{len(results)} deal commitments OK; {len(results)} match records re-run to their "
         f"results{digest}"
+        + (
+            f"; played with the tournament's game options ({_options_text(options)})"
+            if options
+            else ""
+        )
         + "".join(
             f"; {count(n, 'match')} played under a former rule: {rule}"
             for rule, n in former.items()
@@ -139,9 +153,10 @@ def _check_public_id(master_seed: int, salt: str, record: arena_pb2.MatchRecord)
         )
 
 
-def _check_log(record: arena_pb2.MatchRecord) -> str:
-    """The match's record exists and re-runs to what its result says; the former rule of
-    its game it re-ran under, if any ("")."""
+def _check_log(record: arena_pb2.MatchRecord, options: Mapping[str, str]) -> str:
+    """The match's record exists, was played with ``options`` (the tournament's for its
+    game) and re-runs to what its result says; the former rule of its game it re-ran
+    under, if any ("")."""
     name = record.match_id
     if record.log_error:
         raise TournamentMismatch(f"{name}: its stored record is damaged: {record.log_error}")
@@ -156,6 +171,7 @@ def _check_log(record: arena_pb2.MatchRecord) -> str:
             f"{name}: its record is of referee match {log.match_id!r} with seed {log.seed}, "
             f"but the result is of {record.referee_match_id!r} with seed {record.seed}"
         )
+    _check_options(record, options)
     kinds = [dict(k.by_kind) for k in record.team_fault_kinds]
 
     def difference(rerun: Replayed) -> str | None:
@@ -177,3 +193,50 @@ def _check_log(record: arena_pb2.MatchRecord) -> str:
     if different is not None:
         raise TournamentMismatch(f"{name}: {different}")
     return rerun.former_rule
+
+
+def _check_options(record: arena_pb2.MatchRecord, given: Mapping[str, str]) -> None:
+    """The record's options are the tournament's for its game, ``given``, as the game
+    reads both (defaults filled in, text parsed): a match played with other options is
+    not one of the tournament's, whatever it re-runs to."""
+    name = record.match_id
+    try:
+        info = get_game(record.game).info
+    except UnknownGameError as error:
+        raise TournamentMismatch(f"{name}: {error}") from None
+    try:
+        played = json.loads(record.log.options_json) if record.log.options_json else {}
+    except ValueError:
+        played = None
+    if not isinstance(played, dict):
+        raise TournamentMismatch(f"{name}: its record's options are not a JSON object")
+    try:
+        wanted = info.resolve_options(dict(given))
+    except OptionError as error:
+        raise TournamentMismatch(f"the tournament's options of {record.game}: {error}") from None
+    try:
+        got = info.resolve_options(played)
+    except OptionError as error:
+        raise TournamentMismatch(f"{name}: its record's options: {error}") from None
+    if got != wanted:
+        differ = sorted(k for k in wanted.keys() | got.keys() if wanted.get(k) != got.get(k))
+        raise TournamentMismatch(
+            f"{name}: played with {record.game} options {_values(got, differ)}, but the "
+            f"tournament plays {record.game} with {_values(wanted, differ)}"
+        )
+
+
+def _values(options: Mapping[str, OptionValue], names: Sequence[str]) -> str:
+    """``names``' values in ``options`` as ``arena games`` writes them (``name=value``)."""
+    return ", ".join(f"{n}={_text(options[n]) if n in options else '(none)'}" for n in names)
+
+
+def _text(value: OptionValue) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _options_text(options: Mapping[str, Mapping[str, str]]) -> str:
+    return "; ".join(
+        f"{game}: {', '.join(f'{n}={v}' for n, v in sorted(given.items()))}"
+        for game, given in sorted(options.items())
+    )

@@ -239,9 +239,9 @@ class _SprtVerdictEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_SprtVerdi
     SPRT_VERDICT_PENDING: _SprtVerdict.ValueType  # 1
     """Still playing."""
     SPRT_VERDICT_H0: _SprtVerdict.ValueType  # 2
-    """H0 accepted: the first entry is not better by elo1 (LLR at or below the lower bound)."""
+    """H0 accepted: the first entry is not better by elo1 (LLR at or below lower_in_force)."""
     SPRT_VERDICT_H1: _SprtVerdict.ValueType  # 3
-    """H1 accepted: the first entry is better by at least elo0 (LLR at or above the upper bound)."""
+    """H1 accepted: the first entry is better by at least elo0 (LLR at or above upper_in_force)."""
     SPRT_VERDICT_INCONCLUSIVE: _SprtVerdict.ValueType  # 4
     """Stopped at max_units with neither bound reached."""
 
@@ -253,9 +253,9 @@ SPRT_VERDICT_UNSPECIFIED: SprtVerdict.ValueType  # 0
 SPRT_VERDICT_PENDING: SprtVerdict.ValueType  # 1
 """Still playing."""
 SPRT_VERDICT_H0: SprtVerdict.ValueType  # 2
-"""H0 accepted: the first entry is not better by elo1 (LLR at or below the lower bound)."""
+"""H0 accepted: the first entry is not better by elo1 (LLR at or below lower_in_force)."""
 SPRT_VERDICT_H1: SprtVerdict.ValueType  # 3
-"""H1 accepted: the first entry is better by at least elo0 (LLR at or above the upper bound)."""
+"""H1 accepted: the first entry is better by at least elo0 (LLR at or above upper_in_force)."""
 SPRT_VERDICT_INCONCLUSIVE: SprtVerdict.ValueType  # 4
 """Stopped at max_units with neither bound reached."""
 Global___SprtVerdict: _TypeAlias = SprtVerdict  # noqa: Y015
@@ -276,7 +276,8 @@ class _RatingStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RatingSt
     """Fitted on fewer than Leaderboard.min_pairs pairs (in some game, on an overall
     board): its estimate tends to be stretched away from the mean, but it and its 95%
     interval are shown, marked provisional, and ranked after the established rows of
-    its group. With no rated pair at all (group 0, pairs 0) there is no estimate and
+    its group. On an overall board also a bot that won (or lost) every pair of some
+    games but not all: those games' estimates are the prior's (the note names them). With no rated pair at all (group 0, pairs 0) there is no estimate and
     no rank.
     """
     RATING_STATUS_INCOMPLETE: _RatingStatus.ValueType  # 3
@@ -299,7 +300,8 @@ RATING_STATUS_PROVISIONAL: RatingStatus.ValueType  # 2
 """Fitted on fewer than Leaderboard.min_pairs pairs (in some game, on an overall
 board): its estimate tends to be stretched away from the mean, but it and its 95%
 interval are shown, marked provisional, and ranked after the established rows of
-its group. With no rated pair at all (group 0, pairs 0) there is no estimate and
+its group. On an overall board also a bot that won (or lost) every pair of some
+games but not all: those games' estimates are the prior's (the note names them). With no rated pair at all (group 0, pairs 0) there is no estimate and
 no rank.
 """
 RATING_STATUS_INCOMPLETE: RatingStatus.ValueType  # 3
@@ -720,6 +722,27 @@ class TournamentSpec(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class GameOptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        @_builtins.property
+        def value(self) -> Global___GameOptions: ...
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: Global___GameOptions | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["value", b"value"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     ENTRIES_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
     DEALS_FIELD_NUMBER: _builtins.int
@@ -736,6 +759,7 @@ class TournamentSpec(_message.Message):
     BROADCAST_DELAY_FIELD_NUMBER: _builtins.int
     PARTNERS_FIELD_NUMBER: _builtins.int
     MAX_ENTRIES_PER_AUTHOR_FIELD_NUMBER: _builtins.int
+    GAME_OPTIONS_FIELD_NUMBER: _builtins.int
     deals: _builtins.int
     """Deal seeds per pairing and game (in each Swiss round and knockout tie); each is
     played twice, seats swapped. 1 to 1000. FORMAT_SPRT deals as many as it needs.
@@ -812,6 +836,15 @@ class TournamentSpec(_message.Message):
         1 hour.
         """
 
+    @_builtins.property
+    def game_options(self) -> _containers.MessageMap[_builtins.str, Global___GameOptions]:
+        """Options of the games played, by game name (as `games` lists it); a game left out
+        plays its default options. Every match of a game is played with its options
+        (PlayMatchRequest.options), which its record keeps and `arena tournament verify`
+        checks. Refused with INVALID_ARGUMENT, saying what is allowed, for a game the
+        tournament does not play or an option or value the game does not have.
+        """
+
     def __init__(
         self,
         *,
@@ -831,10 +864,11 @@ class TournamentSpec(_message.Message):
         broadcast_delay: _duration_pb2.Duration | None = ...,
         partners: Global___Partners.ValueType = ...,
         max_entries_per_author: _builtins.int = ...,
+        game_options: _abc.Mapping[_builtins.str, Global___GameOptions] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "broadcast_delay", b"broadcast_delay", "format_params", b"format_params", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "move_deadline", b"move_deadline", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "broadcast_delay", b"broadcast_delay", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "format", b"format", "format_params", b"format_params", "games", b"games", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "max_entries_per_author", b"max_entries_per_author", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "partners", b"partners", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed", "broadcast_delay", b"broadcast_delay", "deals", b"deals", "entries", b"entries", "fair_play", b"fair_play", "format", b"format", "format_params", b"format_params", "game_options", b"game_options", "games", b"games", "gauntlet", b"gauntlet", "master_seed", b"master_seed", "max_entries_per_author", b"max_entries_per_author", "max_faults", b"max_faults", "move_deadline", b"move_deadline", "name", b"name", "partners", b"partners", "sprt", b"sprt", "swiss", b"swiss", "time_bank", b"time_bank"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__master_seed: _TypeAlias = _typing.Literal["master_seed"]  # noqa: Y015
     _WhichOneofArgType__master_seed: _TypeAlias = _typing.Literal["_master_seed", b"_master_seed"]  # noqa: Y015
@@ -846,6 +880,52 @@ class TournamentSpec(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType_format_params) -> _WhichOneofReturnType_format_params | None: ...
 
 Global___TournamentSpec: _TypeAlias = TournamentSpec  # noqa: Y015
+
+@_typing.final
+class GameOptions(_message.Message):
+    """One game's options (TournamentSpec.game_options)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The options by name, as `arena games` lists them, with their values as text
+        ("true", "150"); options left out keep their defaults.
+        """
+
+    def __init__(
+        self,
+        *,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GameOptions: _TypeAlias = GameOptions  # noqa: Y015
 
 @_typing.final
 class GauntletParams(_message.Message):
@@ -910,7 +990,9 @@ class SprtParams(_message.Message):
     BETA_FIELD_NUMBER: _builtins.int
     MAX_UNITS_FIELD_NUMBER: _builtins.int
     elo0: _builtins.float
-    """Elo difference of H0. Unset with elo1: 0."""
+    """Elo difference of H0. Unset with elo1: 0. elo0 and elo1 are within -400 to 400,
+    elo1 at most 50 above elo0 (docs/formats.md#sprt).
+    """
     elo1: _builtins.float
     """Elo difference of H1; more than elo0. Unset with elo0: 5."""
     alpha: _builtins.float
@@ -1525,16 +1607,22 @@ class SprtStatus(_message.Message):
     VERDICT_FIELD_NUMBER: _builtins.int
     TRACE_FIELD_NUMBER: _builtins.int
     PARAMS_FIELD_NUMBER: _builtins.int
+    ELO_LOW_FIELD_NUMBER: _builtins.int
+    ELO_HIGH_FIELD_NUMBER: _builtins.int
+    LOWER_IN_FORCE_FIELD_NUMBER: _builtins.int
+    UPPER_IN_FORCE_FIELD_NUMBER: _builtins.int
     llr: _builtins.float
     """The log-likelihood ratio of H1 against H0 so far."""
     lower: _builtins.float
-    """The bound below which H0 is accepted: log(beta / (1 - alpha))."""
+    """Wald's lower bound, log(beta / (1 - alpha)); H0 is accepted at lower_in_force."""
     upper: _builtins.float
-    """The bound above which H1 is accepted: log((1 - beta) / alpha)."""
+    """Wald's upper bound, log((1 - beta) / alpha); H1 is accepted at upper_in_force."""
     elo: _builtins.float
-    """The first entry's Elo over the second, estimated from the units so far."""
+    """The first entry's Elo over the second, estimated from the units so far:
+    median-unbiased at the stop (docs/formats.md#sprt).
+    """
     elo_ci95: _builtins.float
-    """Half-width of that estimate's 95% interval."""
+    """Half the width of that estimate's 95% interval, (elo_high - elo_low) / 2."""
     units: _builtins.int
     """Scored units so far."""
     wins: _builtins.int
@@ -1545,6 +1633,16 @@ class SprtStatus(_message.Message):
     """Units the first entry lost."""
     verdict: Global___SprtVerdict.ValueType
     """What the test concluded."""
+    elo_low: _builtins.float
+    """The low end of the estimate's 95% interval (not symmetric about elo)."""
+    elo_high: _builtins.float
+    """Its high end."""
+    lower_in_force: _builtins.float
+    """The bound at or below which the test accepts H0 now: lower brought in by the LLR's
+    expected overshoot, estimated from its path so far.
+    """
+    upper_in_force: _builtins.float
+    """The bound at or above which it accepts H1 now: upper brought in likewise."""
     @_builtins.property
     def trace(self) -> _containers.RepeatedCompositeFieldContainer[Global___SprtPoint]:
         """The LLR after each unit, thinned to at most 1000 points, with the unit count of each."""
@@ -1568,10 +1666,14 @@ class SprtStatus(_message.Message):
         verdict: Global___SprtVerdict.ValueType = ...,
         trace: _abc.Iterable[Global___SprtPoint] | None = ...,
         params: Global___SprtParams | None = ...,
+        elo_low: _builtins.float = ...,
+        elo_high: _builtins.float = ...,
+        lower_in_force: _builtins.float = ...,
+        upper_in_force: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["params", b"params"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["draws", b"draws", "elo", b"elo", "elo_ci95", b"elo_ci95", "llr", b"llr", "losses", b"losses", "lower", b"lower", "params", b"params", "trace", b"trace", "units", b"units", "upper", b"upper", "verdict", b"verdict", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["draws", b"draws", "elo", b"elo", "elo_ci95", b"elo_ci95", "elo_high", b"elo_high", "elo_low", b"elo_low", "llr", b"llr", "losses", b"losses", "lower", b"lower", "lower_in_force", b"lower_in_force", "params", b"params", "trace", b"trace", "units", b"units", "upper", b"upper", "upper_in_force", b"upper_in_force", "verdict", b"verdict", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1808,6 +1910,11 @@ class GetLeaderboardRequest(_message.Message):
     GAME_FIELD_NUMBER: _builtins.int
     LOS_FIELD_NUMBER: _builtins.int
     OPENSKILL_FIELD_NUMBER: _builtins.int
+    ANCHOR_FIELD_NUMBER: _builtins.int
+    ANCHOR_ELO_FIELD_NUMBER: _builtins.int
+    PRIOR_SD_FIELD_NUMBER: _builtins.int
+    BOOTSTRAP_FIELD_NUMBER: _builtins.int
+    BOOTSTRAP_SEED_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Only this tournament's results; empty means every stored result."""
     game: _builtins.str
@@ -1819,6 +1926,29 @@ class GetLeaderboardRequest(_message.Message):
     second model, fitted to the same rated units. The rows stay ranked by Elo. Asking
     for it makes the call a costly read (see service Arena).
     """
+    anchor: _builtins.str
+    """A bot to fix the scale at (as Ordo's -a): it is shown at exactly anchor_elo, every
+    other bot of its group at its fitted difference to it, each interval that of the
+    difference to the anchor. Empty: the board is centred on its bots' mean (0). It
+    must be ranked on the board asked for (on the overall board: rated in every game);
+    any other name is INVALID_ARGUMENT, naming the bots that may anchor it. Asking for
+    an anchor, a prior_sd or a bootstrap makes the call a costly read (see service
+    Arena), fitted afresh from the results.
+    """
+    anchor_elo: _builtins.float
+    """The anchor's Elo; 0 when unset. Needs an anchor."""
+    prior_sd: _builtins.float
+    """The standard deviation, in Elo, of the fit's normal prior on each rating: above 0,
+    at most 100000; unset: 1000. It is what stops a perfect record's estimate. Zero,
+    a negative one or one past 100000 is INVALID_ARGUMENT.
+    """
+    bootstrap: _builtins.int
+    """Resamples for bootstrap intervals (LeaderboardRow.elo_low, elo_high): every
+    pairing's rated units redrawn with replacement and the board refitted, 0 (none) to
+    1000; more is INVALID_ARGUMENT. Asking for any makes the call a costly read.
+    """
+    bootstrap_seed: _builtins.int
+    """The resampling's seed: the same results, request and seed give the same intervals."""
     def __init__(
         self,
         *,
@@ -1826,12 +1956,19 @@ class GetLeaderboardRequest(_message.Message):
         game: _builtins.str = ...,
         los: _builtins.bool = ...,
         openskill: _builtins.bool = ...,
+        anchor: _builtins.str = ...,
+        anchor_elo: _builtins.float = ...,
+        prior_sd: _builtins.float | None = ...,
+        bootstrap: _builtins.int = ...,
+        bootstrap_seed: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd", "prior_sd", b"prior_sd"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "los", b"los", "openskill", b"openskill", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd", "anchor", b"anchor", "anchor_elo", b"anchor_elo", "bootstrap", b"bootstrap", "bootstrap_seed", b"bootstrap_seed", "game", b"game", "los", b"los", "openskill", b"openskill", "prior_sd", b"prior_sd", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__prior_sd: _TypeAlias = _typing.Literal["prior_sd"]  # noqa: Y015
+    _WhichOneofArgType__prior_sd: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__prior_sd) -> _WhichOneofReturnType__prior_sd | None: ...
 
 Global___GetLeaderboardRequest: _TypeAlias = GetLeaderboardRequest  # noqa: Y015
 
@@ -1986,6 +2123,8 @@ class LeaderboardRow(_message.Message):
     OPENSKILL_SIGMA_FIELD_NUMBER: _builtins.int
     OPENSKILL_ORDINAL_FIELD_NUMBER: _builtins.int
     SHARED_PARTNERS_FIELD_NUMBER: _builtins.int
+    ELO_LOW_FIELD_NUMBER: _builtins.int
+    ELO_HIGH_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1 for the best of its group; 0 for a row that is not ranked (see status). Within
     a group, established rows (RATING_STATUS_RATED) come first by elo, then the
@@ -2049,6 +2188,15 @@ class LeaderboardRow(_message.Message):
     remote entry in a partnership game): it may have seen its partner's hand there, and
     the board's caveats say so.
     """
+    elo_low: _builtins.float
+    """When asked (GetLeaderboardRequest.bootstrap): the low end of the bot's 95%
+    bootstrap interval, which need not be symmetric about elo: the basic bootstrap's,
+    2 elo less the 97.5th percentile of its rating over the resamples (docs/ratings.md
+    says why not the plain percentile). Zero when not asked, and for a row that is not
+    ranked.
+    """
+    elo_high: _builtins.float
+    """When asked: the high end, 2 elo less the 2.5th percentile."""
     @_builtins.property
     def game_elo(self) -> _containers.ScalarMap[_builtins.str, _builtins.float]:
         """Elo per game, for the games this bot was rated in (overall leaderboards only)."""
@@ -2075,10 +2223,12 @@ class LeaderboardRow(_message.Message):
         openskill_sigma: _builtins.float = ...,
         openskill_ordinal: _builtins.float = ...,
         shared_partners: _builtins.int = ...,
+        elo_low: _builtins.float = ...,
+        elo_high: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "shared_partners", b"shared_partners", "status", b"status", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "elo_high", b"elo_high", "elo_low", b"elo_low", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "shared_partners", b"shared_partners", "status", b"status", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2098,6 +2248,10 @@ class Leaderboard(_message.Message):
     CAVEATS_FIELD_NUMBER: _builtins.int
     LOS_FIELD_NUMBER: _builtins.int
     MIN_PAIRS_FIELD_NUMBER: _builtins.int
+    ANCHOR_FIELD_NUMBER: _builtins.int
+    ANCHOR_ELO_FIELD_NUMBER: _builtins.int
+    PRIOR_SD_FIELD_NUMBER: _builtins.int
+    BOOTSTRAP_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Tournament the ratings cover; empty for all."""
     game: _builtins.str
@@ -2112,6 +2266,16 @@ class Leaderboard(_message.Message):
     """Pairs that establish a rating on this board (in every game, on an overall board);
     with fewer, a row is RATING_STATUS_PROVISIONAL.
     """
+    anchor: _builtins.str
+    """The anchor asked for (GetLeaderboardRequest.anchor): "" for a board centred on its
+    bots' mean.
+    """
+    anchor_elo: _builtins.float
+    """The anchor's Elo."""
+    prior_sd: _builtins.float
+    """The sd of the fit's prior, in Elo (1000 unless asked otherwise)."""
+    bootstrap: _builtins.int
+    """The bootstrap's resamples (0: none; then elo_low and elo_high are not filled in)."""
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
         """Rows: the ranked ones group by group, established then provisional, best first in
@@ -2142,10 +2306,14 @@ class Leaderboard(_message.Message):
         caveats: _abc.Iterable[_builtins.str] | None = ...,
         los: _abc.Iterable[Global___LosRow] | None = ...,
         min_pairs: _builtins.int = ...,
+        anchor: _builtins.str = ...,
+        anchor_elo: _builtins.float = ...,
+        prior_sd: _builtins.float = ...,
+        bootstrap: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "los", b"los", "matches", b"matches", "min_pairs", b"min_pairs", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["anchor", b"anchor", "anchor_elo", b"anchor_elo", "bootstrap", b"bootstrap", "caveats", b"caveats", "draw_elo", b"draw_elo", "game", b"game", "los", b"los", "matches", b"matches", "min_pairs", b"min_pairs", "prior_sd", b"prior_sd", "rows", b"rows", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

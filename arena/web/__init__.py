@@ -46,7 +46,9 @@ route                                    answer
                                          versions, seed commitment and tournament, the
                                          frozen final board (``competitions``)
 ``/api/leaderboard?game=&tournament=``   JSON: ``Leaderboard`` (all games when no game, all
-                                         tournaments when no tournament)
+                                         tournaments when no tournament); ``anchor``,
+                                         ``anchor_elo``, ``prior_sd``, ``bootstrap`` and
+                                         ``bootstrap_seed`` ask for another scale
 ``/api/tournaments/{tournament}``        JSON: ``Tournament``, standings included
 ``/api/matches?game=&bot=&tournament=``  JSON: a page of ``MatchRecord`` s plus
                                          ``tournament_id`` and replay links, and

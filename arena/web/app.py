@@ -16,7 +16,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -138,6 +138,38 @@ def _tournament_id(value: str) -> str:
     if not _ID.match(value):
         raise HttpError(404, f"no tournament {value!r}: ids are letters, digits, '-', '_' and '.'")
     return value
+
+
+SCALE_PARAMETERS = {
+    "anchor": str,
+    "anchor_elo": float,
+    "prior_sd": float,
+    "bootstrap": int,
+    "bootstrap_seed": int,
+}
+"""``/api/leaderboard``'s query parameters that ask for another scale: the fields of
+``GetLeaderboardRequest`` of those names (docs/ratings.md, *The scale*)."""
+
+
+def _scale(query: Mapping[str, str]) -> arena_pb2.GetLeaderboardRequest | None:
+    """The scale the query asks for, or None; a number that does not parse is a 400 (the
+    API refuses values out of range, also a 400, saying what is allowed)."""
+    given = {k: v for k, v in query.items() if k in SCALE_PARAMETERS and v != ""}
+    if not given:
+        return None
+    fields: dict[str, Any] = {}
+    for name, text in given.items():
+        kind = SCALE_PARAMETERS[name]
+        try:
+            fields[name] = kind(text)
+        except ValueError:
+            raise HttpError(
+                400, f"{name} is a{'n integer' if kind is int else ' number'}, got {text!r}"
+            ) from None
+    try:
+        return arena_pb2.GetLeaderboardRequest(**fields)
+    except ValueError as error:  # an integer out of its field's range
+        raise HttpError(400, f"out of range: {error}") from None
 
 
 def _bot(value: str) -> str:
@@ -406,7 +438,8 @@ class Site:
         if tournament:
             _tournament_id(tournament)
         game = request.query_params.get("game") or ""
-        return JSONResponse(to_dict(await self.source.leaderboard(game, tournament)))
+        scale = _scale(request.query_params)
+        return JSONResponse(to_dict(await self.source.leaderboard(game, tournament, scale=scale)))
 
     async def api_tournament(self, request: Request) -> Response:
         tournament_id = _tournament_id(request.path_params["tournament"])

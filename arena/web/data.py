@@ -104,8 +104,15 @@ class Source(Protocol):
     def games(self) -> list[str]: ...
 
     async def leaderboard(
-        self, game: str = "", tournament_id: str = "", los: bool = False
-    ) -> arena_pb2.Leaderboard: ...
+        self,
+        game: str = "",
+        tournament_id: str = "",
+        los: bool = False,
+        scale: arena_pb2.GetLeaderboardRequest | None = None,
+    ) -> arena_pb2.Leaderboard:
+        """``scale``: a request holding only an anchor, prior_sd or bootstrap (the
+        ``/api/leaderboard`` query's), merged into the one sent."""
+        ...
 
     async def matches(self, limit: int, game: str = "") -> list[Match]: ...
 
@@ -261,16 +268,23 @@ class ArenaData:
         return None
 
     async def leaderboard(
-        self, game: str = "", tournament_id: str = "", los: bool = False
+        self,
+        game: str = "",
+        tournament_id: str = "",
+        los: bool = False,
+        scale: arena_pb2.GetLeaderboardRequest | None = None,
     ) -> arena_pb2.Leaderboard:
         """Ratings of every stored result, or of one tournament's (404 if it is unknown);
-        with ``los``, the top bots' likelihood-of-superiority matrix too."""
+        with ``los``, the top bots' likelihood-of-superiority matrix too; on ``scale``
+        when given (the API's INVALID_ARGUMENT, a bad anchor or prior, is a 400)."""
         if game and game not in game_names():
             raise unknown_game(game)
+        request = arena_pb2.GetLeaderboardRequest(game=game, tournament_id=tournament_id, los=los)
+        if scale is not None:
+            request.MergeFrom(scale)
         with _upstream("the arena API", self.api):
             board: arena_pb2.Leaderboard = await self._stub.GetLeaderboard(
-                arena_pb2.GetLeaderboardRequest(game=game, tournament_id=tournament_id, los=los),
-                timeout=API_TIMEOUT_S,
+                request, timeout=API_TIMEOUT_S
             )
         return board
 

@@ -183,9 +183,31 @@ OPERATIONS: dict[str, Schema] = {
         "parameters": [
             GAME,
             _query("tournament", "only this tournament's results (empty or absent: all)"),
+            _query(
+                "anchor",
+                "fix this bot, ranked on the board, at anchor_elo; the others are shown "
+                "at their difference to it (absent: the board centred on its bots' mean)",
+            ),
+            _query("anchor_elo", "the anchor's Elo (default 0)", {"type": "number"}),
+            _query(
+                "prior_sd",
+                "sd in Elo of the fit's prior on each rating, above 0, at most 100000 "
+                "(default 1000)",
+                {"type": "number"},
+            ),
+            _query(
+                "bootstrap",
+                "resamples for bootstrap intervals (rows' elo_low and elo_high), 0 to 1000",
+                {"type": "integer", "minimum": 0, "maximum": 1000},
+            ),
+            _query(
+                "bootstrap_seed",
+                "the resampling's seed (default 0)",
+                {"type": "integer", "minimum": 0},
+            ),
         ],
         "schema": {"$ref": REF + "arena.v1.Leaderboard"},
-        "errors": [404, 502],
+        "errors": [400, 404, 502],
     },
     "/api/tournaments/{tournament}": {
         "summary": "A tournament, its standings included",

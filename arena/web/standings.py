@@ -22,6 +22,8 @@ from arena.tournament.progress import (
     partners_text,
     seed_text,
     shown_standings,
+    sprt_bounds,
+    sprt_elo_text,
 )
 from arena.v1 import arena_pb2
 from arena.web.pages import (
@@ -128,7 +130,7 @@ def summary_table(t: arena_pb2.Tournament) -> str:
             if t.spec.entries or not _open_lineup(t)
             else "every registered bot that plays one of its games, taken afresh as it runs",
         ),
-        ("games", "Games", ", ".join(game_title(g) for g in t.games)),
+        ("games", "Games", ", ".join(_game_text(t, g) for g in t.games)),
         ("progress", "Progress", done),
     ]
     if t.state == arena_pb2.TOURNAMENT_STATE_RUNNING:
@@ -152,6 +154,13 @@ def summary_table(t: arena_pb2.Tournament) -> str:
         created = utc_text(t.created_at)
         rows.append(("created", "Submitted", created))
     return facts_table(rows, "tournament-summary")
+
+
+def _game_text(t: arena_pb2.Tournament, game: str) -> str:
+    """A game's title, with the options the tournament plays it with, if any."""
+    options = t.spec.game_options[game].options if game in t.spec.game_options else {}
+    given = ", ".join(f"{n}={v}" for n, v in sorted(options.items()))
+    return f"{game_title(game)} ({given})" if given else game_title(game)
 
 
 def _open_lineup(t: arena_pb2.Tournament) -> bool:
@@ -320,6 +329,7 @@ def _hline(scale: Scale, llr: float, css: str, label: str) -> str:
 def llr_chart(s: arena_pb2.SprtStatus, title: str) -> str:
     """The LLR trace as a line over units, with the bounds where the test stops."""
     scale = Scale(s)
+    lower, upper = sprt_bounds(s)
     bottom = CHART_H - BOTTOM
     points = " ".join(f"{scale.x(p.units)},{scale.y(p.llr)}" for p in s.trace)
     x_ticks = "".join(
@@ -330,7 +340,7 @@ def llr_chart(s: arena_pb2.SprtStatus, title: str) -> str:
     )
     y_ticks = "".join(
         f'<text x="{LEFT - 6}" y="{float(scale.y(v)) + 4:.1f}" text-anchor="end">{v:+.2f}</text>'
-        for v in sorted({s.lower, 0.0, s.upper})
+        for v in sorted({lower, 0.0, upper})
     )
     last = s.trace[-1] if s.trace else None
     marker = (
@@ -347,8 +357,8 @@ def llr_chart(s: arena_pb2.SprtStatus, title: str) -> str:
         f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{bottom}"/>'
         f'<line class="axis" x1="{LEFT}" x2="{CHART_W - RIGHT}" y1="{bottom}" y2="{bottom}"/>'
         + _hline(scale, 0.0, "zero", "")
-        + _hline(scale, s.upper, "bound-upper", f"H1 accepted at {s.upper:+.2f}")
-        + _hline(scale, s.lower, "bound-lower", f"H0 accepted at {s.lower:+.2f}")
+        + _hline(scale, upper, "bound-upper", f"H1 accepted at {upper:+.2f}")
+        + _hline(scale, lower, "bound-lower", f"H0 accepted at {lower:+.2f}")
         + (f'<polyline class="llr" points="{points}"/>' if points else "")
         + marker
         + x_ticks
@@ -364,6 +374,7 @@ def llr_chart(s: arena_pb2.SprtStatus, title: str) -> str:
 def sprt_view(s: arena_pb2.SprtStatus, entries: Sequence[str], p: arena_pb2.SprtParams) -> str:
     """The verdict, LLR against its bounds, the Elo estimate, W/D/L and the LLR chart."""
     new, old = [*entries, "the first entry", "the second entry"][:2]
+    lower, upper = sprt_bounds(s)
     rows = [
         ("verdict", "Verdict", VERDICTS.get(s.verdict, "pending")),
         (
@@ -372,8 +383,8 @@ def sprt_view(s: arena_pb2.SprtStatus, entries: Sequence[str], p: arena_pb2.Sprt
             f"H0: {new} is at most {p.elo0:g} Elo better than {old}; "
             f"H1: at least {p.elo1:g} (alpha {p.alpha:g}, beta {p.beta:g})",
         ),
-        ("llr", "LLR", f"{s.llr:+.2f} (bounds {s.lower:+.2f}, {s.upper:+.2f})"),
-        ("elo", "Elo ± 95%", f"{s.elo:+.1f} ± {s.elo_ci95:.1f}"),
+        ("llr", "LLR", f"{s.llr:+.2f} (bounds {lower:+.2f}, {upper:+.2f})"),
+        ("elo", "Elo [95%]", sprt_elo_text(s)),
         ("wdl", "W/D/L", f"{s.wins}/{s.draws}/{s.losses} over {s.units} units"),
     ]
     chart = (

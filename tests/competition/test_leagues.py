@@ -13,7 +13,6 @@ import pytest
 
 from arena.competition.board import AuthorRow, by_author, in_leagues, with_league
 from arena.competition.ladder import ladder_plan
-from arena.competition.leagues import League, Leagues, climb, promoted, record_against
 from arena.ratings.board import PROVISIONAL, RATED, Leaderboard, Row
 from arena.ratings.duplicate import DuplicateResult
 from arena.store.bots import RegisteredBot
@@ -21,8 +20,9 @@ from arena.tournament import formats
 from arena.tournament.formats.base import Field, Played, State
 from arena.tournament.formats.ladder import Ladder
 from arena.tournament.formats.ladder_leagues import LEAGUES
+from arena.tournament.leagues import League, Leagues, climb, promoted, record_against
 from arena.tournament.schedule import ScheduledMatch
-from tests.competition.test_open_phase_rules import GAMES, Roster, competition, version
+from tests.competition.fakes import GAMES, Roster, competition, version
 
 THREE = Leagues(
     (League("wood", "wood-boss@v1"), League("bronze", "bronze-boss@v1"), League("gold", "")),

@@ -12,8 +12,8 @@ from arena.store import keys
 from arena.store.bots import BotRegistry, RegisteredBot
 from arena.store.packages import PackageStore
 from arena.v1 import arena_pb2
+from tests.competition.fakes import version
 from tests.competition.helpers import Api, refused, spec
-from tests.competition.test_open_phase_rules import version
 
 SEALED = arena_pb2.FAIR_PLAY_SEALED
 GAMES = ("seep",)

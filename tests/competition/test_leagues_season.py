@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.competition.leagues import record_against
 from arena.local_redis import LocalRedis
 from arena.store import TournamentStore
+from arena.tournament.leagues import record_against
 from arena.v1 import arena_pb2
 from tests.competition.helpers import Api, competition, season, spec, submit
 from tests.support.hosted_tournaments import HOUSE, package

@@ -13,46 +13,16 @@ import redis
 from arena.competition.board import by_author, versions_of
 from arena.competition.daily import WINDOW_S, DailyLimit
 from arena.competition.ladder import PLACEMENT_OUTCOMES, ladder_plan
-from arena.competition.phases import Timeline
-from arena.competition.spec import CompetitionSpec, Rules
 from arena.local_redis import LocalRedis
 from arena.ratings.board import PROVISIONAL, RATED, Leaderboard, Row
 from arena.store.bots import RegisteredBot
-from arena.store.packages import HostedVersion
 from arena.store.tournaments import TournamentStore
 from arena.tournament import formats
 from arena.tournament.active_versions import active
 from arena.tournament.formats.ladder import Ladder
 from arena.tournament.spec import TournamentPlan
+from tests.competition.fakes import GAMES, Roster, competition, version
 from tests.support.database import next_database
-
-GAMES = ("seep",)
-
-
-def version(
-    bot: str, label: str, at: float, author: str, games: tuple[str, ...] = GAMES
-) -> HostedVersion:
-    sha = f"{abs(hash((bot, label))):064x}"[-64:]
-    return HostedVersion(
-        bot, label, "python3.11", "python3 bot.py", sha, 1, author, at, games, bot, label
-    )
-
-
-def competition(active_versions: int = 2) -> CompetitionSpec:
-    rules = Rules("open", "shared", 5, active_versions, 50, 0.95, 1000.0, 0.0, 0)
-    return CompetitionSpec("spring", "", (("seep", {}),), Timeline(1.0, 2.0, 3.0), rules)
-
-
-class Roster:
-    def __init__(self, versions: dict[str, list[HostedVersion]], competitors: list[str]) -> None:
-        self.by_bot = versions
-        self.authors = competitors
-
-    def versions(self, name: str) -> list[HostedVersion]:
-        return self.by_bot.get(name, [])
-
-    def competitors(self, competition: str) -> list[str]:
-        return self.authors if competition == "spring" else []
 
 
 def test_active_versions_are_the_newest_n_across_an_authors_bots_that_play_the_games() -> None:

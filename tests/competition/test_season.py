@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
@@ -101,7 +102,7 @@ def test_a_season_from_invites_to_a_verified_final_board(
     blob = package(tmp_path / "house", HOUSE)
     api.create(
         spec(
-            NAME, opens_in=3, open_for=45, final_for=600,
+            NAME, opens_in=10, open_for=45, final_for=600,
             games=[arena_pb2.CompetitionGame(game=GAME)],
             rules=arena_pb2.CompetitionRules(
                 daily_submissions=2, active_versions=2, final_deals=1
@@ -113,8 +114,9 @@ def test_a_season_from_invites_to_a_verified_final_board(
     tokens = {
         who: api.join(code, who).author.token for who, code in zip(AUTHORS, codes, strict=True)
     }
-    for who in tokens:
-        submit(api, tokens[who], f"{who}-bot", "v1", blob)
+    # At once, so that every author's version is in the ladder from its first units.
+    with ThreadPoolExecutor(len(AUTHORS)) as pool:
+        list(pool.map(lambda who: submit(api, tokens[who], f"{who}-bot", "v1", blob), AUTHORS))
     submit(api, tokens["ada"], "ada-bot", "v2", blob)  # two active: v2 is the newest
     refused(
         lambda: submit(api, tokens["ada"], "ada-bot", "v3", blob),

@@ -97,7 +97,11 @@ class FakeSource:
         return ["seep"]
 
     async def leaderboard(
-        self, game: str = "", tournament_id: str = "", los: bool = False
+        self,
+        game: str = "",
+        tournament_id: str = "",
+        los: bool = False,
+        scale: arena_pb2.GetLeaderboardRequest | None = None,
     ) -> arena_pb2.Leaderboard:
         if game not in ("", "seep"):
             raise unknown_game(game)

@@ -288,7 +288,7 @@ def test_a_first_half_whose_worker_dies_is_played_again_before_its_second_half(
     [
         {"format": arena_pb2.FORMAT_SWISS, "swiss": arena_pb2.SwissParams(rounds=2)},
         {"format": arena_pb2.FORMAT_KNOCKOUT},
-        {"format": arena_pb2.FORMAT_SPRT, "sprt": arena_pb2.SprtParams(elo1=300, max_units=3)},
+        {"format": arena_pb2.FORMAT_SPRT, "sprt": arena_pb2.SprtParams(elo1=50, max_units=3)},
     ],
     ids=["swiss", "knockout", "sprt"],
 )

@@ -59,6 +59,18 @@ def test_leaderboard_json_is_the_api_leaderboard(played: Played) -> None:
         assert per_game == as_dict(api_board(played, game))
         assert per_game["game"] == game and per_game["matches"] == 6
         assert {r["bot"] for r in per_game["rows"]} == set(BOTS)
+    # Another scale, as the API gives it (docs/ratings.md, The scale).
+    anchor = next(row.bot for row in overall.rows if row.rank)
+    pinned = get_json(
+        f"{played.url}/api/leaderboard?anchor={anchor}&anchor_elo=1500&prior_sd=500"
+        "&bootstrap=10&bootstrap_seed=3"
+    )
+    scale = arena_pb2.GetLeaderboardRequest(
+        anchor=anchor, anchor_elo=1500, prior_sd=500, bootstrap=10, bootstrap_seed=3
+    )
+    assert pinned == as_dict(played.arena.stub.GetLeaderboard(scale))
+    assert (pinned["anchor"], pinned["anchor_elo"], pinned["prior_sd"]) == (anchor, 1500, 500)
+    assert next(r for r in pinned["rows"] if r["bot"] == anchor)["elo"] == 1500
 
 
 def test_matches_json_lists_the_tournaments_matches_with_replay_links(played: Played) -> None:
@@ -131,6 +143,16 @@ def test_bad_requests_get_clear_errors(played: Played) -> None:
     status, headers, body = get(f"{played.url}/games/chess")
     assert status == 404 and headers["Content-Type"].startswith("text/html")
     assert "unknown game &#x27;chess&#x27;; the games are: baloot" in body.decode()
+
+    for query, error in (
+        ("prior_sd=-1", "prior_sd is the prior's standard deviation in Elo, above 0"),
+        ("prior_sd=wide", "prior_sd is a number, got 'wide'"),
+        ("bootstrap=-3", "bootstrap is a number of resamples from 0 (none) to 1000; got -3"),
+        ("bootstrap_seed=-1", "out of range"),
+        ("anchor=nobody", "anchor 'nobody' has no rating on the overall board"),
+    ):
+        status, _, body = get(f"{played.url}/api/leaderboard?{query}")
+        assert status == 400 and error in json.loads(body)["error"], body
 
     status, _, body = get(f"{played.url}/api/matches?limit=lots")
     assert status == 400

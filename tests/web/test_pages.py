@@ -446,7 +446,11 @@ def test_the_history_json_is_the_message_and_names_link_to_bot_pages() -> None:
 
 class BrokenSource(FakeSource):
     async def leaderboard(
-        self, game: str = "", tournament_id: str = "", los: bool = False
+        self,
+        game: str = "",
+        tournament_id: str = "",
+        los: bool = False,
+        scale: arena_pb2.GetLeaderboardRequest | None = None,
     ) -> arena_pb2.Leaderboard:
         raise RuntimeError("a bug <b>here</b>")
 

@@ -209,7 +209,7 @@ def test_sprt_shows_its_figures_and_draws_the_llr_trace_between_the_bounds() -> 
     figures = {r.attrs["data-field"]: r.cells[0] for r in doc.tables["sprt-status"]}
     assert figures["verdict"] == "H1 accepted"
     assert figures["llr"] == "+2.94 (bounds -2.94, +2.94)"
-    assert figures["elo"] == "+12.3 ± 4.6"
+    assert figures["elo"] == "+12.3 ± 4.6"  # a status stored before the interval had ends
     assert figures["wdl"] == "22/10/8 over 40 units"
     assert figures["hypotheses"].startswith(f"H0: {HOSTILE} is at most 0 Elo better than base")
     facts = {r.attrs["data-field"]: r.cells[0] for r in doc.tables["tournament-summary"]}
@@ -242,6 +242,19 @@ def test_sprt_shows_its_figures_and_draws_the_llr_trace_between_the_bounds() -> 
     assert "H1 accepted at +2.94" in labels and "H0 accepted at -2.94" in labels
     title = svg.find(f"{SVG}title")
     assert title is not None and title.text == f"LLR of {HOSTILE} against base after each unit"
+
+
+def test_sprt_shows_the_bounds_in_force_and_the_estimates_interval() -> None:
+    t = sprt([(0, 0.0), (10, 1.2), (20, 2.9)])
+    s = t.standings.sprt
+    s.lower_in_force, s.upper_in_force = -2.81, 2.87
+    s.elo_low, s.elo_high = -0.44, 26.2
+    text = render(t)
+    figures = {r.attrs["data-field"]: r.cells[0] for r in Document(text).tables["sprt-status"]}
+    assert figures["llr"] == "+2.90 (bounds -2.81, +2.87)"
+    assert figures["elo"] == "+12.3 [-0.4, +26.2]"
+    labels = [el.text for el in chart(text).iter(f"{SVG}text")]
+    assert "H1 accepted at +2.87" in labels and "H0 accepted at -2.81" in labels
 
 
 def test_an_sprt_without_units_has_no_chart_yet() -> None:

@@ -15,7 +15,8 @@ def test(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Plays NEW against OLD in one game until a generalized SPRT accepts H0 "
         "(NEW is not better by elo1) or H1 (NEW is better by elo0 or more), printing the "
-        "log-likelihood ratio, its bounds and the Elo estimate as it goes. Exit 0 when "
+        "log-likelihood ratio, its bounds and the Elo estimate (median-unbiased, with its 95% "
+        "interval) as it goes. Exit 0 when "
         "H1 is accepted, 1 otherwise. With --games N, plays exactly N units instead and "
         "reports, as cutechess does, won/drawn/lost, the score, the Elo difference with "
         "its 95% interval and the likelihood of superiority (exit 0). With --local, NEW "
@@ -39,8 +40,12 @@ def test(parser: argparse.ArgumentParser) -> None:
         "pairs (2N matches) with --local or --fair-play sealed|trusted, N matches in open "
         "play (an even number: each deal in both seatings)",
     )
-    parser.add_argument("--elo0", type=float, help="SPRT: Elo of H0 (default 0)")
-    parser.add_argument("--elo1", type=float, help="SPRT: Elo of H1 (default 5)")
+    parser.add_argument("--elo0", type=float, help="SPRT: Elo of H0 (default 0; -400 to 400)")
+    parser.add_argument(
+        "--elo1",
+        type=float,
+        help="SPRT: Elo of H1 (default 5; -400 to 400, at most 50 above --elo0)",
+    )
     parser.add_argument("--alpha", type=float, help="SPRT: false H1 rate (default 0.05)")
     parser.add_argument("--beta", type=float, help="SPRT: false H0 rate (default 0.05)")
     parser.add_argument(

@@ -99,6 +99,14 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         help=f"{GAME_HELP}; repeatable (default: all)",
     )
     run.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="GAME:NAME=VALUE",
+        help="a game option every match of GAME plays with, as `arena games` lists them, "
+        "such as seep:bazzis=2; repeatable (default: each game's defaults)",
+    )
+    run.add_argument(
         "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
     )
     run.add_argument(
@@ -240,6 +248,37 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also each bot's OpenSkill rating (mu, sigma, ordinal = mu - 3 sigma)",
     )
+    parser.add_argument(
+        "--anchor",
+        default="",
+        metavar="BOT",
+        help="fix BOT at --anchor-elo and show the others relative to it (default: the "
+        "board centred on its bots' mean)",
+    )
+    parser.add_argument(
+        "--anchor-elo",
+        type=float,
+        default=0.0,
+        metavar="ELO",
+        help="the anchor's Elo (default 0)",
+    )
+    parser.add_argument(
+        "--prior-sd",
+        type=float,
+        metavar="ELO",
+        help="sd of the fit's prior on each rating, above 0 (default 1000)",
+    )
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also 95%% bootstrap intervals from N resamples of the rated units, up to "
+        "1000 (default 0: none)",
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=0, help="the bootstrap's seed, 0 to 2**64 - 1 (default 0)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--csv", action="store_true", help="print CSV")
     add_api_flag(parser)
@@ -282,6 +321,13 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
         f"referees count them as one client (default: ${READ_TOKEN_ENV})",
     )
     web.set_defaults(run="tournament:serve")
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"a seed is 0 to 2**64 - 1, got {text}")
+    return value
 
 
 def commitment(text: str) -> str:

@@ -59,6 +59,7 @@ def build(
         deals=spec.deals,
         master_seed=spec.seed.value,
         paired=duplicate(spec.fair_play),
+        game_options=spec.game_options,
     )
     return FORMATS[spec.format](field, spec.format_params)
 

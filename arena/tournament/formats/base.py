@@ -24,6 +24,7 @@ runs (``plays_forever``, ``suspends``, ``reveals_each_match``) and how it reads
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -78,6 +79,9 @@ class Field:
     master_seed: int
     paired: bool
     """Both seatings of a deal share its cards and are rated as one unit."""
+    game_options: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=dict)
+    """Each game's options as the spec gives them (``TournamentPlan.game_options``): every
+    match of the game carries them (``unit_matches``); a game not here plays its defaults."""
 
     def common_games(self, a: str, b: str) -> tuple[str, ...]:
         return tuple(g for g in self.games if g in self.games_of[a] and g in self.games_of[b])
@@ -95,7 +99,9 @@ class Played:
 def unit_matches(
     field: Field, unit: str, game: str, a: str, b: str, deal: int
 ) -> list[ScheduledMatch]:
-    """The two seatings of one deal between ``a`` and ``b``: ``a`` holds team 0 first."""
+    """The two seatings of one deal between ``a`` and ``b``: ``a`` holds team 0 first,
+    each with the game's options."""
+    options = dict(field.game_options.get(game, {}))
     matches = []
     for half, seating in (("a", (a, b)), ("b", (b, a))):
         match_id = f"{field.tournament_id}-{unit}-{half}"
@@ -110,6 +116,7 @@ def unit_matches(
                 pair_key=f"{field.tournament_id}-{unit}" if field.paired else match_id,
                 deal_key=key,
                 paired=field.paired,
+                options=dict(options),
             )
         )
     return matches

@@ -50,7 +50,7 @@ provisional rating within minutes (``bench/competition_placement.py``), instead 
 sharing the window with pairings that would tell more about the field as a whole.
 
 Leagues. With ``leagues`` in its parameters (a competition's rules:
-``arena.competition.leagues``), each league's boss joins the lineup and units are drawn
+``arena.tournament.leagues``), each league's boss joins the lineup and units are drawn
 only within a league, placement included (``arena.tournament.formats.ladder_leagues``).
 
 The lineup. A ladder takes every registered bot; with ``competition`` in its parameters

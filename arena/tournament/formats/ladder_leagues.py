@@ -1,4 +1,4 @@
-"""A competition ladder's leagues (``arena.competition.leagues`` has the rule).
+"""A competition ladder's leagues (``arena.tournament.leagues`` has the rule).
 
 With ``leagues`` in its parameters (``arena.competition.ladder.ladder_plan``), the ladder
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.competition.leagues import Leagues, climb, league_of
 from arena.tournament.formats.base import State
+from arena.tournament.leagues import Leagues, climb, league_of
 
 if TYPE_CHECKING:
     from arena.store.bots import RegisteredBot

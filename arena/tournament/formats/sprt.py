@@ -19,6 +19,8 @@ from typing import Any
 
 from arena.ratings import sprt
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
+from arena.ratings.sprt_estimate import estimate
+from arena.ratings.sprt_overshoot import Ladder
 from arena.tournament.formats.base import (
     Field,
     Format,
@@ -73,10 +75,9 @@ class Sprt(Format):
         elo0, elo1 = _number(params, "elo0"), _number(params, "elo1")
         if elo0 == elo1 == 0:
             elo0, elo1 = DEFAULTS["elo0"], DEFAULTS["elo1"]
-        if elo0 >= elo1:
-            raise InvalidFormat(
-                f"an SPRT needs elo0 < elo1 (both unset: 0 and 5); got elo0 {elo0:g}, elo1 {elo1:g}"
-            )
+        refused = sprt.check_bounds(elo0, elo1)
+        if refused:
+            raise InvalidFormat(refused.replace("elo0 < elo1", "elo0 < elo1 (both unset: 0 and 5)"))
         self.elo0, self.elo1 = elo0, elo1
         self.alpha = _number(params, "alpha") or DEFAULTS["alpha"]
         self.beta = _number(params, "beta") or DEFAULTS["beta"]
@@ -100,6 +101,7 @@ class Sprt(Format):
             "deals_out": 0,
             "halves": {},
             "counts": [0, 0, 0],
+            "ladder": Ladder().to_list(),
             "void": 0,
             "verdict": PENDING,
             "trace": [],
@@ -129,6 +131,10 @@ class Sprt(Format):
             "counts": list(state["counts"]),
             "trace": list(state["trace"]),
         }
+        if "ladder" not in state:  # stored before the overshoot correction: start it now
+            wins, draws, losses = state["counts"]
+            now = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
+            state["ladder"] = Ladder(low=now, high=now).to_list()
         prefix = f"{self.field.tournament_id}-"
         for p in played:
             if not p.match_id.startswith(prefix):
@@ -159,10 +165,18 @@ class Sprt(Format):
             llr = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
             _trace(state, wins + draws + losses, llr)
             if state["verdict"] == PENDING:
-                state["verdict"] = H1 if llr >= self.upper else H0 if llr <= self.lower else PENDING
+                ladder = _ladder(state).step(llr)
+                state["ladder"] = ladder.to_list()
+                lower, upper = self._in_force(ladder)
+                state["verdict"] = H1 if llr >= upper else H0 if llr <= lower else PENDING
         resolved = sum(state["counts"]) + state["void"]
         if state["verdict"] == PENDING and resolved >= self.max_units:
             state["verdict"] = INCONCLUSIVE
+
+    def _in_force(self, ladder: Ladder) -> tuple[float, float]:
+        """The bounds the test stops at: Wald's, brought in by the expected overshoot."""
+        o0, o1 = ladder.corrections()
+        return self.lower + o0, self.upper - o1
 
     def decided(self, state: State) -> bool:
         return bool(state["verdict"] != PENDING or state["units_out"] >= self.max_units)
@@ -171,7 +185,9 @@ class Sprt(Format):
         wins, draws, losses = state["counts"]
         units = wins + draws + losses
         llr = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
-        elo, ci95 = sprt.elo_estimate(wins, draws, losses)
+        stopped = {H1: 1, H0: -1}.get(state["verdict"], 0)
+        found = estimate(losses, draws, wins, self.elo0, self.elo1, self.alpha, self.beta, stopped)
+        lower, upper = self._in_force(_ladder(state))
         trace = [{"units": u, "llr": v} for u, v in state["trace"]]
         if units and (not trace or trace[-1]["units"] != units):
             trace.append({"units": units, "llr": llr})
@@ -180,8 +196,12 @@ class Sprt(Format):
                 "llr": llr,
                 "lower": self.lower,
                 "upper": self.upper,
-                "elo": elo,
-                "elo_ci95": ci95,
+                "lower_in_force": lower,
+                "upper_in_force": upper,
+                "elo": found.elo,
+                "elo_ci95": (found.high - found.low) / 2,
+                "elo_low": found.low,
+                "elo_high": found.high,
                 "units": units,
                 "wins": wins,
                 "draws": draws,
@@ -231,6 +251,11 @@ def params_in_force(t: arena_pb2.Tournament) -> arena_pb2.SprtParams:
         beta=given.beta or DEFAULTS["beta"],
         max_units=int(given.max_units or DEFAULTS["max_units"]),
     )
+
+
+def _ladder(state: State) -> Ladder:
+    """The state's overshoot ladder (none yet in a state stored before there was one)."""
+    return Ladder.from_list(state.get("ladder") or Ladder().to_list())
 
 
 def _trace(state: State, units: int, llr: float) -> None:
