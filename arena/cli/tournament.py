@@ -115,7 +115,9 @@ def game_options(flags: Sequence[str]) -> dict[str, dict[str, str]]:
         typed, colon, pair = flag.partition(":")
         name, equals, value = pair.partition("=")
         if not (colon and typed and equals and name):
-            raise UsageError(f"--option takes GAME:NAME=VALUE, such as seep:bazzis=2, got {flag!r}")
+            raise UsageError(
+                f"--option takes GAME:NAME=VALUE (`arena games` lists the options), got {flag!r}"
+            )
         try:
             canonical = game_name(typed)
         except argparse.ArgumentTypeError as error:
@@ -125,7 +127,7 @@ def game_options(flags: Sequence[str]) -> dict[str, dict[str, str]]:
 
 
 def games_text(t: arena_pb2.Tournament) -> str:
-    """The games it plays, each with the options it gives it: ``seep (bazzis=2)``."""
+    """The games it plays, each with the options it gives it: ``GAME (NAME=VALUE)``."""
     shown = []
     for name in t.games:
         options = t.spec.game_options[name].options if name in t.spec.game_options else {}

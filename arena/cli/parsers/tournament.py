@@ -103,8 +103,8 @@ def tournament(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="GAME:NAME=VALUE",
-        help="a game option every match of GAME plays with, as `arena games` lists them, "
-        "such as seep:bazzis=2; repeatable (default: each game's defaults)",
+        help="a game option every match of GAME plays with, as `arena games` lists GAME's "
+        "options; repeatable (default: each game's defaults)",
     )
     run.add_argument(
         "--deals", type=int, default=2, help="deal seeds per pairing and game (default 2)"
