@@ -10,6 +10,17 @@ a match, so the same two bots are further apart in pair Elo than in match Elo. T
 raw 95% half-widths are what a reader of each leaderboard sees; the half-width
 relative to the estimated difference (1 / signal-to-noise) is what decides whether
 the two bots can be told apart, and is the fair ratio between units.
+
+The same duplicate matches are also read in five outcomes (issue 39), both ways: the
+arena's (``five``: the total margin decides the pair, won both halves or on the total
+only refine it) and fishtest's (``halves``: the sum of the two matches' own results,
+each decided by its own margin). Both are fitted by the arena's fit with the five
+levels, and each is set against today's win, draw or loss by the total margin
+(``duplicate``) of the same pairs: pairs needed for the same relative interval (the
+arena's reading keeps the margin's Elo scale, so its raw widths compare too). A
+model-free check beside the fit: pairs needed for the same normalized Elo interval
+(fishtest's ``nElo``: a unit's mean score less 1/2 over its sd, so the scale of each
+reading's scores drops out).
 """
 
 from __future__ import annotations
@@ -27,10 +38,16 @@ from arena.bots.examples import EXAMPLES
 from arena.bots.local import play_in_process
 from arena.bots.sdk import Bot
 from arena.ratings import DuplicateResult, Outcome, fit, pair_outcomes
+from arena.ratings.elo import LEVEL_SCORES
 from arena.v1 import bot_pb2
 
 DUPLICATE, SINGLE = "duplicate", "single"
+FIVE, HALVES = "five", "halves"
+"""The duplicate matches read in five outcomes: the arena's, and fishtest's."""
 UNITS = (DUPLICATE, SINGLE)
+"""What is played: every reading is of these units' matches."""
+READINGS = (DUPLICATE, FIVE, HALVES, SINGLE)
+PLAYED_AS = {DUPLICATE: DUPLICATE, FIVE: DUPLICATE, HALVES: DUPLICATE, SINGLE: SINGLE}
 Z95 = 1.959963984540054
 
 
@@ -128,13 +145,39 @@ def schedule(matches: int, repeats: int, seed: int) -> list[Match]:
 
 
 def outcomes_of(setup: Setup, unit: str, played: Sequence[Played]) -> list[Outcome]:
-    """The rated outcomes of one unit: the arena's own pair scoring for duplicates."""
-    if unit == DUPLICATE:
-        return pair_outcomes(
-            DuplicateResult(f"{p.match.repeat}:{p.match.deal}", setup.strong, setup.weak, p.margin)
-            for p in played
-        )
+    """The rated outcomes of one reading: the arena's own pair scoring for duplicates
+    (``DUPLICATE``, ``FIVE``), fishtest's sum of the halves (``HALVES``)."""
+    results = [
+        DuplicateResult(f"{p.match.repeat}:{p.match.deal}", setup.strong, setup.weak, p.margin)
+        for p in played
+    ]
+    if unit in (DUPLICATE, FIVE):
+        return pair_outcomes(results, five=unit == FIVE)
+    if unit == HALVES:
+        by_pair: dict[str, list[int]] = {}
+        for r in results:
+            by_pair.setdefault(r.pair_key, []).append(r.margin)
+        levels = [
+            sum(2 if m > 0 else 1 if m == 0 else 0 for m in margins)
+            for _, margins in sorted(by_pair.items())
+            if len(margins) == 2
+        ]
+        return [Outcome(setup.strong, setup.weak, LEVEL_SCORES[v], v) for v in levels]
     return [Outcome(setup.strong, setup.weak, p.score) for p in played]
+
+
+def unit_score(outcome: Outcome) -> float:
+    """The unit's score for the strong bot: a five-outcome unit's level / 4."""
+    return outcome.score if outcome.level is None else outcome.level / 4
+
+
+def normalized(outcomes: Sequence[Outcome]) -> float:
+    """A unit's mean score less 1/2 over the sd of its score: what one unit tells of
+    the difference (fishtest's normalized Elo, up to a constant), with no model of the
+    outcomes. Units needed for the same interval go as its inverse square."""
+    scores = [unit_score(o) for o in outcomes]
+    sd = statistics.pstdev(scores)
+    return (statistics.fmean(scores) - 0.5) / sd if sd else math.inf
 
 
 @dataclass(frozen=True)
@@ -171,6 +214,10 @@ class UnitReport:
     """One per repeat."""
     pooled: Estimate
     """All repeats' outcomes fitted together: the reference the repeats are biased from."""
+    normalized: float = 0.0
+    """``normalized`` over all repeats' units."""
+    levels: tuple[int, ...] = ()
+    """A five-outcome reading's units by level, 0 to 4, over all repeats."""
 
     @property
     def mean_elo(self) -> float:
@@ -206,24 +253,28 @@ def run(setup: Setup, matches: int, repeats: int, workers: int = 2) -> dict[str,
     jobs = schedule(matches, repeats, setup.seed)
     played = list(_map(setup, jobs, workers))
     reports = {}
-    for unit in UNITS:
+    for unit in READINGS:
+        source = PLAYED_AS[unit]
         per_repeat = [
             outcomes_of(
-                setup, unit, [p for p in played if p.match.unit == unit and p.match.repeat == r]
+                setup, unit, [p for p in played if p.match.unit == source and p.match.repeat == r]
             )
             for r in range(repeats)
         ]
         everything = [o for outcomes in per_repeat for o in outcomes]
         scores = [o.score for o in everything]
+        found = [o.level for o in everything if o.level is not None]
         reports[unit] = UnitReport(
             unit=unit,
-            matches=sum(1 for j in jobs if j.unit == unit) // repeats,
+            matches=sum(1 for j in jobs if j.unit == source) // repeats,
             outcomes=len(per_repeat[0]),
             wins=scores.count(1.0),
             draws=scores.count(0.5),
             losses=scores.count(0.0),
             estimates=tuple(estimate(setup, outcomes) for outcomes in per_repeat),
             pooled=estimate(setup, everything),
+            normalized=normalized(everything),
+            levels=tuple(found.count(v) for v in range(5)) if found else (),
         )
     return reports
 
@@ -251,6 +302,7 @@ def main() -> None:
     reports = run(setup, args.matches, args.repeats, args.workers)
     elapsed = time.perf_counter() - started
     dup, single = reports[DUPLICATE], reports[SINGLE]
+    five, halves = reports[FIVE], reports[HALVES]
 
     print(
         f"{setup.strong} vs {setup.weak} (random move with p={setup.eps:g}), {setup.game}: "
@@ -265,7 +317,7 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    for r in (dup, single):
+    for r in (dup, five, halves, single):
         print(
             f"{r.unit:<10} {r.matches:>7} {r.outcomes:>8} "
             f"{f'{r.wins}/{r.draws}/{r.losses}':>17} {r.draw_rate:>6.1%} {r.score_rate:>6.1%} "
@@ -297,6 +349,21 @@ def main() -> None:
         f"draw margin fitted (pooled): duplicate {dup.pooled.draw_elo:.0f} Elo, "
         f"single {single.pooled.draw_elo:.0f} Elo"
     )
+    print()
+    print("five outcomes of a pair against its win/draw/loss by the total margin (same pairs):")
+    for r in (five, halves):
+        fitted = r.relative_ci95 / dup.relative_ci95
+        normal = dup.normalized / r.normalized if r.normalized else math.inf
+        raw = r.mean_ci95 / dup.mean_ci95
+        line = (
+            f"  {r.unit:<7} levels 0-4 {'/'.join(map(str, r.levels))}: relative width "
+            f"{fitted:.2f}x, pairs needed {fitted**2:.2f}x (raw width {raw:.2f}x; "
+            f"normalized Elo {normal**2:.2f}x)"
+        )
+        if dup.spread_ci95 > 0 and r.spread_ci95 > 0 and dup.pooled.elo and r.pooled.elo:
+            spread = (r.spread_ci95 / abs(r.pooled.elo)) / (dup.spread_ci95 / abs(dup.pooled.elo))
+            line += f", by the spread across repeats {spread**2:.2f}x"
+        print(line)
 
 
 if __name__ == "__main__":

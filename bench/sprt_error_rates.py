@@ -8,6 +8,11 @@ less the truth, and how often its 95% interval holds the truth (aim 93-97%). Bou
 format refuses (``arena.ratings.sprt.check_bounds``) are marked ``*``: simulated all the
 same, to show why.
 
+Then the same for duplicate pairs tested in their five outcomes (the format's pair
+path: the pentanomial LLR, ``--five-runs`` tests a case, 0 to skip): units drawn with
+the chances of ``FIVE_SHAPE`` tilted to each true expected score
+(``arena.ratings.sprt_simulation.tilted``), at the bounds the format takes.
+
 Side by side, where fishtest's statistics can be imported (``--fishtest DIR``, the
 directory holding fishtest's ``fishtest/stats``; fishtest is not on PyPI and needs
 scipy): its ``LLR_logistic`` on the runs' final counts (the largest difference from
@@ -29,10 +34,21 @@ from typing import Any
 import numpy as np
 
 from arena.ratings import sprt
-from arena.ratings.sprt_estimate import estimate
-from arena.ratings.sprt_simulation import H0, H1, INCONCLUSIVE, Simulation, simulate
+from arena.ratings.sprt_estimate import estimate, estimate_counts
+from arena.ratings.sprt_simulation import (
+    H0,
+    H1,
+    INCONCLUSIVE,
+    Simulation,
+    simulate,
+    simulate_outcomes,
+    tilted,
+)
 
 BOUNDS = ((0.0, 5.0), (0.0, 10.0), (0.0, 25.0), (0.0, 50.0), (0.0, 100.0), (0.0, 200.0))
+FIVE_SHAPE = (0.05, 0.25, 0.15, 0.4, 0.15)
+"""A pair's five levels (lost both halves first) between two versions of one bot:
+about what ``bench.rating_units`` saw in Bid Euchre, where no match is drawn."""
 
 
 def fishtest_modules(path: str | None) -> tuple[Any, Any] | None:
@@ -70,6 +86,55 @@ def coverage(sim: Simulation, truth: float, args: argparse.Namespace, e0: float,
         f"{np.median(errors):+7.1f} {errors.mean():+7.1f} {covered:6.1%} "
         f"({se(float(covered), len(found)):.1%})"
     )
+
+
+def coverage_five(
+    sim: Simulation, truth: float, args: argparse.Namespace, e0: float, e1: float
+) -> str:
+    """``coverage`` of five-outcome tests: the estimate from the five counts."""
+    picked = np.flatnonzero(sim.verdicts != INCONCLUSIVE)[: args.estimate_runs]
+    found = [
+        estimate_counts(
+            [int(c) for c in sim.counts[i]], e0, e1, args.alpha, args.beta, int(sim.verdicts[i])
+        )
+        for i in picked
+    ]
+    errors = np.array([f.elo - truth for f in found])
+    covered = np.mean([f.low <= truth <= f.high for f in found])
+    return (
+        f"{np.median(errors):+7.1f} {errors.mean():+7.1f} {covered:6.1%} "
+        f"({se(float(covered), len(found)):.1%})"
+    )
+
+
+def five_outcomes(args: argparse.Namespace) -> None:
+    """The error rates and the estimate of tests of pairs in their five outcomes."""
+    print()
+    print(
+        f"five outcomes of a pair: {args.five_runs} runs per case, shape {FIVE_SHAPE} tilted "
+        "to each true score"
+    )
+    for text in args.bounds:
+        e0, e1 = (float(x) for x in text.split("/"))
+        if sprt.check_bounds(e0, e1):
+            continue
+        cases = [(e0, "alpha", H1, args.alpha), ((e0 + e1) / 2, "", 0, 0.0)]
+        cases.append((e1, "beta", H0, args.beta))
+        for i, (truth, name, wrong, nominal) in enumerate(cases):
+            started = time.perf_counter()
+            runs = args.five_runs if wrong else min(args.estimate_runs, args.five_runs)
+            chances = tilted(FIVE_SHAPE, truth)
+            sim = simulate_outcomes(
+                chances, e0, e1, args.alpha, args.beta, runs, 10**7, args.seed + i
+            )
+            line = f"{text:>9} {truth:>6g} "
+            if wrong:
+                rate = sim.rate(wrong)
+                line += f"{name:>5} {rate:7.4f} {se(rate, runs):6.4f} {nominal:7g} "
+            else:
+                line += f"{'':>5} {'':>7} {'':>6} {'':>7} "
+            line += f"{sim.units.mean():>10.0f}  {coverage_five(sim, truth, args, e0, e1)}"
+            print(line + f" ({time.perf_counter() - started:.0f} s)", flush=True)
 
 
 def fishtest_side(
@@ -135,6 +200,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fishtest", default=os.environ.get("FISHTEST_PATH"))
     parser.add_argument("--fishtest-runs", type=int, default=0)
+    parser.add_argument("--five-runs", type=int, default=1000, help="five-outcome tests a case")
     args = parser.parse_args()
     fish = fishtest_modules(args.fishtest)
     print(
@@ -178,6 +244,8 @@ def main() -> None:
                         f"(se {se(rate, args.fishtest_runs):.4f}, {args.fishtest_runs} runs)",
                         flush=True,
                     )
+    if args.five_runs:
+        five_outcomes(args)
 
 
 if __name__ == "__main__":

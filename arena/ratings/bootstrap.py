@@ -15,6 +15,8 @@ where the normal intervals and the basic ones cover about 95% (``bench.rating_sc
 
 A pairing that went one way every time goes that way in every resample, so a perfect
 record's percentiles are the prior's, like its estimate: the board shows its bound.
+A duplicate pair read in five outcomes is redrawn with its level, so that a resample is
+fitted as the board is (``resample_levels``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from arena.ratings.board import Leaderboard
-from arena.ratings.elo import Counts, fit_counts
+from arena.ratings.elo import Counts, Levels, fit_counts
 from arena.ratings.scale import Scale
 
 Fits = Mapping[str, tuple[Counts, Sequence[Sequence[str]]]]
@@ -42,28 +44,62 @@ def resample(counts: Counts, rng: np.random.Generator) -> Counts:
     return {p: (int(w), int(d), int(lo)) for p, (w, d, lo) in zip(pairings, drawn, strict=True)}
 
 
+def resample_levels(
+    counts: Counts, levels: Levels, rng: np.random.Generator
+) -> tuple[Counts, Levels]:
+    """``resample`` of units some of which have five-outcome levels: each pairing's
+    units redrawn from its own, a pair with its level, a unit without one as the win,
+    draw or loss it is."""
+    pairings = sorted(counts)
+    rows = []
+    for p in pairings:
+        w, d, lo = counts[p]
+        l0, l1, l2, l3, l4 = levels.get(p, (0, 0, 0, 0, 0))
+        rows.append((w - l3 - l4, d - l2, lo - l0 - l1, l0, l1, l2, l3, l4))
+    table = np.array(rows, dtype=np.int64).reshape(-1, 8)
+    n = table.sum(axis=1)
+    shares = table / np.maximum(n, 1)[:, None]
+    shares[n == 0] = (1.0, 0, 0, 0, 0, 0, 0, 0)
+    drawn = rng.multinomial(n, shares)
+    out_counts: Counts = {}
+    out_levels: Levels = {}
+    for p, row in zip(pairings, drawn, strict=True):
+        w, d, lo, l0, l1, l2, l3, l4 = (int(x) for x in row)
+        out_counts[p] = (w + l3 + l4, d + l2, lo + l0 + l1)
+        if p in levels:
+            out_levels[p] = (l0, l1, l2, l3, l4)
+    return out_counts, out_levels
+
+
 def samples(
     counts: Counts,
     parts: Sequence[Sequence[str]],
     scale: Scale,
     rng: np.random.Generator,
     resamples: int,
+    levels: Levels | None = None,
 ) -> list[dict[str, float]]:
-    """One game's ratings refitted on each of ``resamples`` resamples of ``counts``,
-    group by group as its board fits them, centred (the caller anchors)."""
+    """One game's ratings refitted on each of ``resamples`` resamples of ``counts``
+    (and of ``levels``, the five outcomes of its pairs), group by group as its board
+    fits them, centred (the caller anchors)."""
+    levels = levels or {}
     groups = []
     for part in parts:
         if len(part) < 2:
             continue
         inside = {p: v for p, v in counts.items() if p[0] in part}
-        start = fit_counts(inside, players=list(part), prior_sigma=scale.prior_sd)
-        groups.append((part, inside, start))
+        five = {p: v for p, v in levels.items() if p in inside}
+        start = fit_counts(inside, players=list(part), prior_sigma=scale.prior_sd, levels=five)
+        groups.append((part, inside, five, start))
     out = []
     for _ in range(resamples):
         ratings: dict[str, float] = {}
-        for part, inside, start in groups:
+        for part, inside, five, start in groups:
+            drawn, drawn_levels = (
+                resample_levels(inside, five, rng) if five else (resample(inside, rng), {})
+            )
             table = fit_counts(
-                resample(inside, rng), list(part), prior_sigma=scale.prior_sd, start=start
+                drawn, list(part), prior_sigma=scale.prior_sd, start=start, levels=drawn_levels
             )
             ratings.update((r.player, r.elo) for r in table.ratings)
         out.append(ratings)
@@ -103,22 +139,28 @@ def basic(
 
 
 def bootstrap_intervals(
-    fits: Fits, boards: Mapping[str, Leaderboard], game: str, scale: Scale
+    fits: Fits,
+    boards: Mapping[str, Leaderboard],
+    game: str,
+    scale: Scale,
+    levels: Mapping[str, Levels] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """By bot of ``game``'s board (``""``: the overall one), the 95% percentile interval
-    of its rating over ``scale.bootstrap`` resamples, drawn from ``scale.seed``."""
+    of its rating over ``scale.bootstrap`` resamples, drawn from ``scale.seed``; the
+    games' ``levels`` are their pairs' five outcomes."""
     rng = np.random.default_rng(scale.seed)
+    levels = levels or {}
     if game:
         counts, parts = fits[game]
         part = next((p for p in parts if scale.anchor in p), ())
         found = [
             anchored(sample, part, scale)
-            for sample in samples(counts, parts, scale, rng, scale.bootstrap)
+            for sample in samples(counts, parts, scale, rng, scale.bootstrap, levels.get(game))
         ]
         return basic(found, {r.bot: r.elo for r in boards[game].rows if r.rank})
     bots = [row.bot for row in boards[""].rows if row.rank]
     games = sorted(g for g in fits if g and any(r.pairs for r in boards[g].rows))
-    by_game = [samples(*fits[g], scale, rng, scale.bootstrap) for g in games]
+    by_game = [samples(*fits[g], scale, rng, scale.bootstrap, levels.get(g)) for g in games]
     found = []
     for each in zip(*by_game, strict=True):  # one resample of every game
         total = np.zeros(len(bots))

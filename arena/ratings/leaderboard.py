@@ -28,9 +28,12 @@ from arena.ratings.bound import lower_bound, upper_bound
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
 from arena.ratings.elo import (
     Counts,
+    Levels,
     Rating,
     RatingTable,
     add_counts,
+    add_levels,
+    count_levels,
     count_outcomes,
     fit_counts,
 )
@@ -90,6 +93,8 @@ class _Tally:
 
     halves: list[DuplicateResult] = field(default_factory=list)
     counts: Counts = field(default_factory=dict)
+    levels: Levels = field(default_factory=dict)
+    """The five outcomes of the duplicate pairs among ``counts`` (a stored tally's)."""
     played: Counter[str] = field(default_factory=Counter)
     forfeited: Counter[str] = field(default_factory=Counter)
     matches: int = 0
@@ -113,6 +118,7 @@ class _Tally:
     def merge(self, other: _Tally) -> None:
         self.halves += other.halves
         self.counts = add_counts([self.counts, other.counts])
+        self.levels = add_levels([self.levels, other.levels])
         self.played += other.played
         self.forfeited += other.forfeited
         self.matches += other.matches
@@ -123,9 +129,14 @@ class _Tally:
     def to_json(self) -> dict[str, Any]:
         """The tally with its halves paired into counts: all a board needs of results
         that will not change (a finished tournament's), in the size of its pairings."""
-        counts = add_counts([self.counts, count_outcomes(pair_outcomes(self.halves))])
+        counts, levels = self._paired()
         return {
             "counts": [[a, b, w, d, lo] for (a, b), (w, d, lo) in sorted(counts.items())],
+            **(
+                {"levels": [[a, b, *row] for (a, b), row in sorted(levels.items())]}
+                if levels
+                else {}
+            ),
             "played": dict(self.played),
             "forfeited": dict(self.forfeited),
             "matches": self.matches,
@@ -142,6 +153,9 @@ class _Tally:
             raise stale("a ratings tally", "no 'shared'")
         return cls(
             counts={(a, b): (w, d, lo) for a, b, w, d, lo in raw["counts"]},
+            levels={
+                (a, b): (l0, l1, l2, l3, l4) for a, b, l0, l1, l2, l3, l4 in raw.get("levels", ())
+            },
             played=Counter(raw["played"]),
             forfeited=Counter(raw["forfeited"]),
             matches=raw["matches"],
@@ -161,19 +175,30 @@ class _Tally:
             notes.append(f"{PARTNERS_CAVEAT} ({entries} of these results)")
         return tuple(notes)
 
-    def parts(self) -> tuple[set[str], Counts, list[list[str]]]:
+    def _paired(self) -> tuple[Counts, Levels]:
+        """The counts of every rated unit, and the levels of the duplicate pairs among
+        them (read in five outcomes: ``arena.ratings.duplicate``)."""
+        outcomes = pair_outcomes(self.halves, five=True)
+        return (
+            add_counts([self.counts, count_outcomes(outcomes)]),
+            add_levels([self.levels, count_levels(outcomes)]),
+        )
+
+    def parts(self) -> tuple[set[str], Counts, list[list[str]], Levels]:
         """What a board fits: the bots left out (they forfeited every match), the counts
-        of the others' rated units, and the groups those connect, largest first."""
+        of the others' rated units, the groups those connect, largest first, and the
+        five outcomes of the duplicate pairs among those units."""
         excluded = {bot for bot, n in self.forfeited.items() if n == self.played[bot]}
-        paired = add_counts([self.counts, count_outcomes(pair_outcomes(self.halves))])
+        paired, levels = self._paired()
         counts = {p: v for p, v in paired.items() if p[0] not in excluded and p[1] not in excluded}
-        return excluded, counts, groups(set(self.played) - excluded, counts)
+        kept = {p: v for p, v in levels.items() if p in counts}
+        return excluded, counts, groups(set(self.played) - excluded, counts), kept
 
     def board(self, game: str, scale: Scale = DEFAULT) -> Leaderboard:
         """One game's board (or any one table's): fitted group by group, without the bots
         that forfeited every match, each row saying how far it can be trusted. With an
         anchor, the anchor's group is measured from it (wherever it is fitted here)."""
-        excluded, counts, parts = self.parts()
+        excluded, counts, parts, levels = self.parts()
         rows: list[Row] = []
         covariance: dict[str, dict[str, float]] = {}
         draw_elo: list[tuple[float, int]] = []
@@ -182,7 +207,10 @@ class _Tally:
                 rows.append(self._unfitted(part[0], PROVISIONAL, "no rated pair yet"))
                 continue
             inside = {p: record for p, record in counts.items() if p[0] in part}
-            table = fit_counts(inside, players=part, prior_sigma=scale.prior_sd)
+            inside_levels = {p: v for p, v in levels.items() if p in inside}
+            table = fit_counts(
+                inside, players=part, prior_sigma=scale.prior_sd, levels=inside_levels
+            )
             if scale.anchor in part:
                 table = anchor_table(table, scale.anchor, scale.anchor_elo)
             draw_elo.append((table.draw_elo, sum(map(sum, inside.values()))))
@@ -340,8 +368,10 @@ def _scaled(by_game: dict[str, _Tally], game: str, scale: Scale) -> tuple[Leader
         raise not_on_board(scale.anchor, on_board, where)
     if not scale.bootstrap:
         return board, {}
-    fits = {g: tally.parts()[1:] for g, tally in by_game.items()}
-    return board, bootstrap_intervals(fits, boards, game, scale)
+    fitted = {g: tally.parts() for g, tally in by_game.items()}
+    fits = {g: (counts, parts) for g, (_, counts, parts, _) in fitted.items()}
+    levels = {g: found[3] for g, found in fitted.items()}
+    return board, bootstrap_intervals(fits, boards, game, scale, levels)
 
 
 def tallies(results: Iterable[MatchResult]) -> dict[str, dict[str, Any]]:

@@ -1,7 +1,10 @@
 """The sequential probability ratio test on unit outcomes, as fishtest runs it.
 
 Each rated unit (a duplicate pair, scored by the sign of its total margin, or a match in
-open play) ends in a win, a draw or a loss for the first entry, scored 1, 1/2, 0. The
+open play) ends in a win, a draw or a loss for the first entry, scored 1, 1/2, 0; a
+duplicate pair read in five outcomes (``arena.ratings.duplicate``: won both halves, won
+on the total only, level, and the mirror) is scored 1, 3/4, 1/2, 1/4, 0, and its LLR is
+the pentanomial one (``llr_levels``). The
 test asks whether the first entry's expected score ``s`` is that of ``elo1`` (H1) or of
 ``elo0`` (H0), with logistic Elo: ``s = 1 / (1 + 10**(-elo / 400))``. The draw rate is
 a nuisance parameter, so this is the generalised SPRT: its exact log-likelihood ratio
@@ -21,6 +24,7 @@ error rates and the estimate's coverage as promised.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -75,6 +79,14 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     """The exact log-likelihood ratio of H1 (Elo ``elo1``) against H0 (``elo0``); 0 with
     no unit."""
     return sprt_llr.llr([losses, draws, wins], expected_score(elo0), expected_score(elo1))
+
+
+def llr_levels(levels: Sequence[float], elo0: float, elo1: float) -> float:
+    """The exact LLR of five-outcome units, counted by level (0, lost both halves, first;
+    scored ``level / 4``): fishtest's pentanomial ``LLR_logistic``; 0 with no unit."""
+    if len(levels) != 5:
+        raise ValueError(f"five-outcome units have 5 levels; got {list(levels)}")
+    return sprt_llr.llr(levels, expected_score(elo0), expected_score(elo1))
 
 
 def _stats(wins: Counts, draws: Counts, losses: Counts) -> tuple[Counts, Counts, Counts]:

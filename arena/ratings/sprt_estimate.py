@@ -18,7 +18,7 @@ yet counts as half a unit (``UNSEEN``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from arena.ratings.sprt_brownian import Brownian
@@ -76,12 +76,27 @@ def estimate(
     """The median-unbiased Elo of the first entry over the second and its interval, from
     a test's counts; ``stopped`` is +1 if it accepted H1, -1 if H0, 0 if it has not.
     With no unit, nothing is known: (0, 0, 0)."""
-    if losses + draws + wins == 0:
+    return estimate_counts([losses, draws, wins], elo0, elo1, alpha, beta, stopped, level)
+
+
+def estimate_counts(
+    outcomes: Sequence[int],
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    stopped: int = 0,
+    level: float = 0.95,
+) -> Estimate:
+    """``estimate`` from the counts of ``k >= 2`` outcomes scored ``i / (k - 1)``, lowest
+    first: 3 (loss, draw, win) or a pair's 5 levels."""
+    if not sum(outcomes):
         return Estimate(0.0, 0.0, 0.0)
-    counts = [float(c) if c else UNSEEN for c in (losses, draws, wins)]
+    counts = [float(c) if c else UNSEEN for c in outcomes]
+    values = [i / (len(counts) - 1) for i in range(len(counts))]
     n = sum(counts)
-    mean = (counts[1] * 0.5 + counts[2]) / n
-    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, (0.0, 0.5, 1.0), strict=True)) / n
+    mean = sum(c * v for c, v in zip(counts, values, strict=True)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values, strict=True)) / n
     s0, s1 = _score(elo0), _score(elo1)
     a, b = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 

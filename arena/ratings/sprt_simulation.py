@@ -11,12 +11,13 @@ numpy work, not Python loops. ``bench.sprt_error_rates`` and the SPRT's tests us
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from arena.ratings.sprt_llr import llr_trinomial
+from arena.ratings.sprt_llr import llr_arrays, llr_trinomial
 from arena.ratings.sprt_overshoot import corrections_along
 
 H0, H1, INCONCLUSIVE = -1, 1, 0
@@ -34,7 +35,8 @@ class Simulation:
     units: npt.NDArray[np.int64]
     """Per run: units scored when it stopped."""
     counts: npt.NDArray[np.int64]
-    """Per run: losses, draws and wins when it stopped."""
+    """Per run: losses, draws and wins when it stopped (``simulate_outcomes``: each
+    outcome's count, lowest first)."""
 
     def rate(self, verdict: int) -> float:
         return float(np.mean(self.verdicts == verdict))
@@ -91,6 +93,81 @@ def simulate(
         counts[active, 0] = losses[rows, ends]
         counts[active, 1] = draws[rows, ends]
         counts[active, 2] = wins[rows, ends]
+        ladders[active] = last
+        active = active[~stopped]
+        done += size
+    return Simulation(verdicts, units, counts)
+
+
+def tilted(shape: Sequence[float], elo: float) -> list[float]:
+    """Chances of ``k`` outcomes (scored ``i / (k - 1)``) of expected score
+    ``s(elo)``: ``shape`` exponentially tilted, ``p_i ~ shape_i exp(t a_i)``, ``t``
+    found by bisection. A pair's five outcomes at any strength from one observed shape."""
+    base = np.asarray(shape, dtype=np.float64)
+    values = np.arange(len(base)) / (len(base) - 1)
+    target = _score(elo)
+
+    def chances(t: float) -> npt.NDArray[np.float64]:
+        weights = base * np.exp(t * (values - 0.5))
+        result: npt.NDArray[np.float64] = weights / weights.sum()
+        return result
+
+    low, high = -200.0, 200.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if float(chances(mid) @ values) < target:
+            low = mid
+        else:
+            high = mid
+    return [float(p) for p in chances((low + high) / 2)]
+
+
+def simulate_outcomes(
+    chances: Sequence[float],
+    elo0: float,
+    elo1: float,
+    alpha: float,
+    beta: float,
+    runs: int,
+    max_units: int,
+    seed: int = 0,
+    chunk: int = 2**16,
+) -> Simulation:
+    """``simulate`` for units of ``k`` outcomes drawn with ``chances`` (lowest first,
+    scored ``i / (k - 1)``: a pair's five, ``tilted``), the LLR ``llr_arrays``; the
+    counts are per outcome. The same stopping rule, overshoot correction included."""
+    p = np.asarray(chances, dtype=np.float64)
+    if p.ndim != 1 or len(p) < 2 or np.any(p < 0) or not math.isclose(p.sum(), 1.0):
+        raise ValueError(f"chances of 2 or more outcomes, summing to 1; got {list(chances)}")
+    k = len(p)
+    edges = np.cumsum(p)[:-1]
+    s0, s1 = _score(elo0), _score(elo1)
+    lower, upper = np.log(beta / (1 - alpha)), np.log((1 - beta) / alpha)
+    rng = np.random.default_rng(seed)
+    verdicts = np.zeros(runs, dtype=np.int8)
+    units = np.full(runs, max_units, dtype=np.int64)
+    counts = np.zeros((runs, k), dtype=np.int64)
+    ladders = np.zeros((runs, 6))
+    active = np.arange(runs)
+    done = 0
+    while active.size and done < max_units:
+        size = min(max(chunk // active.size, 16), max_units - done)
+        drawn = np.searchsorted(edges, rng.random((active.size, size)), side="right")
+        so_far = counts[active][:, None, :] + np.cumsum(
+            drawn[..., None] == np.arange(k), axis=1, dtype=np.int64
+        )
+        ratio = llr_arrays(so_far, s0, s1)
+        o0, o1, last = corrections_along(ratio, ladders[active])
+        crossed_up, crossed_down = ratio >= upper - o1, ratio <= lower + o0
+        crossed = crossed_up | crossed_down
+        stopped = crossed.any(axis=1)
+        at = np.argmax(crossed, axis=1)
+        rows = np.arange(active.size)
+        ends = np.where(stopped, at, size - 1)
+        finished = active[stopped]
+        verdicts[finished] = np.where(crossed_up[rows, at][stopped], H1, H0)
+        units[finished] = done + at[stopped] + 1
+        counts[active] = so_far[rows, ends]
         ladders[active] = last
         active = active[~stopped]
         done += size

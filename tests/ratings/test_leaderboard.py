@@ -20,11 +20,13 @@ from tests.support.rating_history import GAMES, history, stored
 
 
 def direct(results: Sequence[MatchResult], game: str) -> dict[str, tuple[float, float]]:
-    """One game's ratings fitted straight from its outcomes: (elo, ci95) by bot."""
+    """One game's ratings fitted straight from its outcomes, its pairs read in five:
+    (elo, ci95) by bot."""
     chosen = [r for r in results if r.game == game]
     halves = [d for r in chosen if (d := duplicate_result(r)) is not None]
     players = sorted({e for r in chosen for e in r.entries})
-    return {r.player: (r.elo, r.ci95) for r in fit(pair_outcomes(halves), players).ratings}
+    table = fit(pair_outcomes(halves, five=True), players)
+    return {r.player: (r.elo, r.ci95) for r in table.ratings}
 
 
 def test_a_game_board_is_its_own_fit_and_overall_the_mean_of_the_games() -> None:

@@ -16,10 +16,17 @@ import numpy as np
 import pytest
 
 from arena.ratings import sprt
-from arena.ratings.sprt_estimate import estimate
-from arena.ratings.sprt_llr import llr, llr_any, llr_trinomial
+from arena.ratings.sprt_estimate import estimate, estimate_counts
+from arena.ratings.sprt_llr import llr, llr_any, llr_arrays, llr_trinomial
 from arena.ratings.sprt_overshoot import Ladder, corrections_along
-from arena.ratings.sprt_simulation import H0, H1, INCONCLUSIVE, simulate
+from arena.ratings.sprt_simulation import (
+    H0,
+    H1,
+    INCONCLUSIVE,
+    simulate,
+    simulate_outcomes,
+    tilted,
+)
 
 # (losses, draws, wins), elo0, elo1, fishtest's LLR_logistic
 TRINOMIAL: list[tuple[list[int], float, float, float]] = [
@@ -232,3 +239,49 @@ def test_the_estimate_covers_at_many_bounds_by_simulation(
     elo0: float, elo1: float, truth: float
 ) -> None:
     check_coverage(elo0, elo1, truth, 1500, seed=41)
+
+
+# --- five outcomes of a pair ---------------------------------------------------------
+
+FIVE_SHAPE = (0.05, 0.25, 0.15, 0.4, 0.15)
+"""A pair's five levels between two versions of one bot (``bench.sprt_error_rates``)."""
+
+
+def test_the_arrays_llr_is_the_bisections_for_any_number_of_outcomes() -> None:
+    rng = np.random.default_rng(3)
+    for k in (2, 3, 5):
+        tables = rng.integers(0, 40, (300, k))
+        tables[::7, 0] = 0
+        tables[::11] = 0
+        for s0, s1 in ((0.5, 0.507), (0.2, 0.25), (0.9, 0.93)):
+            one_by_one = [llr_any([int(c) for c in t], s0, s1) for t in tables]
+            assert llr_arrays(tables, s0, s1) == pytest.approx(one_by_one, abs=1e-9)
+    assert sprt.llr_levels([0, 3, 10, 4, 1], 0, 25) == pytest.approx(0.44043752724210256)
+
+
+def test_a_tilted_shape_has_the_score_asked_for() -> None:
+    for elo in (-200.0, 0.0, 5.0, 50.0):
+        chances = tilted(FIVE_SHAPE, elo)
+        assert sum(chances) == pytest.approx(1.0)
+        assert float(np.dot(chances, [0, 0.25, 0.5, 0.75, 1])) == pytest.approx(
+            sprt.expected_score(elo), abs=1e-9
+        )
+
+
+def test_five_outcome_error_rates_and_coverage_by_simulation() -> None:
+    """The format's pair path (pentanomial LLR, the same overshoot correction): alpha
+    and beta within 3 standard errors at 0/50 (1000 runs each way), and the estimate
+    from the five counts covering the truth halfway between."""
+    runs = 1000
+    for elo, wrong, seed in ((0.0, H1, 51), (50.0, H0, 52)):
+        sim = simulate_outcomes(tilted(FIVE_SHAPE, elo), 0, 50, 0.05, 0.05, runs, 10**6, seed)
+        assert sim.rate(INCONCLUSIVE) == 0
+        assert abs(sim.rate(wrong) - 0.05) <= 3 * math.sqrt(0.05 * 0.95 / runs), sim.rate(wrong)
+    sim = simulate_outcomes(tilted(FIVE_SHAPE, 25.0), 0, 50, 0.05, 0.05, 300, 10**6, 53)
+    found = [
+        estimate_counts([int(c) for c in sim.counts[i]], 0, 50, 0.05, 0.05, int(sim.verdicts[i]))
+        for i in range(300)
+    ]
+    covered = float(np.mean([f.low <= 25.0 <= f.high for f in found]))
+    assert 0.93 <= covered <= 0.97, covered
+    assert abs(float(np.median([f.elo for f in found])) - 25.0) <= 12.5

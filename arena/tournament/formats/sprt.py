@@ -8,6 +8,11 @@ neither yet. It is sequential, so results are taken in the order they are absorb
 half of a duplicate pair waits in the state for its other half. Once a verdict is
 reached nothing more is handed out; units already out still count in the final numbers,
 but never change the verdict.
+
+A duplicate pair is tested in its five outcomes (``levels``, the pentanomial LLR), and
+the Elo shown is of its five-outcome score; its win, draw or loss by the total margin is
+kept too (``counts``), as the standings show it. A test stored before pairs had five
+outcomes has no ``levels`` and goes on as it began, in three.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 
 from arena.ratings import sprt
 from arena.ratings.duplicate import DuplicateResult, pair_outcomes
-from arena.ratings.sprt_estimate import estimate
+from arena.ratings.sprt_estimate import estimate_counts
 from arena.ratings.sprt_overshoot import Ladder
 from arena.tournament.formats.base import (
     Field,
@@ -101,6 +106,7 @@ class Sprt(Format):
             "deals_out": 0,
             "halves": {},
             "counts": [0, 0, 0],
+            **({"levels": [0] * 5} if self.field.paired else {}),
             "ladder": Ladder().to_list(),
             "void": 0,
             "verdict": PENDING,
@@ -131,9 +137,10 @@ class Sprt(Format):
             "counts": list(state["counts"]),
             "trace": list(state["trace"]),
         }
+        if "levels" in state:
+            state["levels"] = list(state["levels"])
         if "ladder" not in state:  # stored before the overshoot correction: start it now
-            wins, draws, losses = state["counts"]
-            now = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
+            now = self._llr(state)
             state["ladder"] = Ladder(low=now, high=now).to_list()
         prefix = f"{self.field.tournament_id}-"
         for p in played:
@@ -157,13 +164,15 @@ class Sprt(Format):
         else:
             paired = len(halves) == 2
             (outcome,) = pair_outcomes(
-                DuplicateResult(**{**h, "paired": paired}) for h in halves if h
+                (DuplicateResult(**{**h, "paired": paired}) for h in halves if h), five=True
             )
-            score = outcome.score if outcome.a == self.first else 1.0 - outcome.score
+            mine = outcome.a == self.first
+            score = outcome.score if mine else 1.0 - outcome.score
             state["counts"][0 if score == 1.0 else 1 if score == 0.5 else 2] += 1
-            wins, draws, losses = state["counts"]
-            llr = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
-            _trace(state, wins + draws + losses, llr)
+            if "levels" in state and outcome.level is not None:
+                state["levels"][outcome.level if mine else 4 - outcome.level] += 1
+            llr = self._llr(state)
+            _trace(state, sum(state["counts"]), llr)
             if state["verdict"] == PENDING:
                 ladder = _ladder(state).step(llr)
                 state["ladder"] = ladder.to_list()
@@ -172,6 +181,13 @@ class Sprt(Format):
         resolved = sum(state["counts"]) + state["void"]
         if state["verdict"] == PENDING and resolved >= self.max_units:
             state["verdict"] = INCONCLUSIVE
+
+    def _llr(self, state: State) -> float:
+        """The test's LLR: pentanomial on a pair's five outcomes, else trinomial."""
+        if "levels" in state:
+            return sprt.llr_levels(state["levels"], self.elo0, self.elo1)
+        wins, draws, losses = state["counts"]
+        return sprt.llr(wins, draws, losses, self.elo0, self.elo1)
 
     def _in_force(self, ladder: Ladder) -> tuple[float, float]:
         """The bounds the test stops at: Wald's, brought in by the expected overshoot."""
@@ -184,9 +200,10 @@ class Sprt(Format):
     def standings(self, state: State) -> dict[str, Any]:
         wins, draws, losses = state["counts"]
         units = wins + draws + losses
-        llr = sprt.llr(wins, draws, losses, self.elo0, self.elo1)
+        llr = self._llr(state)
         stopped = {H1: 1, H0: -1}.get(state["verdict"], 0)
-        found = estimate(losses, draws, wins, self.elo0, self.elo1, self.alpha, self.beta, stopped)
+        outcomes = state.get("levels") or [losses, draws, wins]
+        found = estimate_counts(outcomes, self.elo0, self.elo1, self.alpha, self.beta, stopped)
         lower, upper = self._in_force(_ladder(state))
         trace = [{"units": u, "llr": v} for u, v in state["trace"]]
         if units and (not trace or trace[-1]["units"] != units):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -260,3 +261,45 @@ def test_games_take_turns_among_those_who_play_them() -> None:
     assert all("f" not in m.entries for m in units if m.game == "h")
     alone = ladder("a", games=("g",))
     assert alone.next(alone.start(), 10) == (alone.start(), [])
+
+
+EXTREMES = {"lo": -600, "hi": 600} | dict(zip("abcdefgh", range(-100, 101, 28), strict=True))
+"""A close pack and two far entries, whose pairings tell little per unit."""
+
+
+def test_no_entry_falls_below_the_floor_of_the_median_entrys_units() -> None:
+    """The information gain alone gives the far entries about 0.6 of the median's units
+    here; the floor keeps everyone at 0.8 of it or more, all along."""
+    fmt = ladder(EXTREMES)
+    state, tally = fmt.start(), Counter[frozenset[str]]()
+    for step in range(8):
+        state = run(fmt, state, EXTREMES, 50, seed=step, tally=tally)
+        counts = per_entry(tally)
+        median = statistics.median(counts[e] for e in EXTREMES)
+        assert min(counts[e] for e in EXTREMES) >= 0.8 * median, (step, counts)
+
+
+def test_an_entry_below_the_floor_has_its_pairings_drawn_first() -> None:
+    """x, far above a pack that played 20 units a pairing, has 10 against each (1 draw,
+    9 wins): 40 units to the pack's 70, below 0.8 of the median's. Every unit is its own
+    until it is back above the floor (its pairings each once a call); the gain alone
+    would give it fewer than half."""
+    pack = dict.fromkeys("abcd", 0)
+    fmt = ladder({**pack, "x": 800})
+    counts = measured(pack, 20)
+    for e in sorted(pack):
+        counts.setdefault(e, {})["x"] = [0, 1, 9]
+    state = {**fmt.start(), "counts": {"g": counts}}
+
+    def with_x(fmt: Ladder, state: State) -> int:
+        return sum(n for pair, n in draws(fmt, state, 300).items() if "x" in pair)
+
+    assert with_x(fmt, state) == 300
+    _, window = fmt.next(state, 2 * 8)
+    assert [("x" in m.entries) for m in window[::2]] == [True] * 4 + [False] * 4
+    gain_alone = ladder({**pack, "x": 800})
+    gain_alone.floor = 0
+    assert with_x(gain_alone, state) < 150
+    for e in sorted(pack):
+        counts[e]["x"] = [0, 1, 16]  # 68 units, the pack's 77: above 0.8 x (77 + 1)
+    assert with_x(fmt, state) < 150

@@ -14,7 +14,7 @@ from google.protobuf.json_format import ParseDict
 
 from arena.ratings import DuplicateResult
 from arena.ratings import sprt as math_
-from arena.ratings.sprt_estimate import estimate
+from arena.ratings.sprt_estimate import estimate_counts
 from arena.ratings.sprt_llr import llr_any
 from arena.ratings.sprt_overshoot import Ladder
 from arena.tournament.formats import FORMATS, Field, InvalidFormat, Played, State
@@ -39,10 +39,15 @@ def field(
     )
 
 
+LEVEL = {1.0: 3, 0.5: 2, 0.0: 1}
+"""The five-outcome level of a pair ``played`` scores: won (lost) on the total only."""
+
+
 def played(match: ScheduledMatch, score: float) -> Played:
     """``match``'s result such that its unit ends ``score`` for "new": all of the margin
-    is in the half where "new" holds team 0 (the other half is level), or, for a match
-    rated alone, in the match itself."""
+    is in the half where "new" holds team 0 (the other half is level, so a pair is won
+    or lost on the total only: ``LEVEL``), or, for a match rated alone, in the match
+    itself."""
     new_first = match.entries[0] == "new"
     sign = {1.0: 1, 0.5: 0, 0.0: -1}[score]
     margin = sign if new_first else (0 if match.paired else -sign)
@@ -264,7 +269,8 @@ def test_the_trace_is_thinned_to_1000_points_ending_on_the_last_unit() -> None:
     assert 500 <= len(units) <= 1000 and units[-1] == 5001 == s.units
     assert units == sorted(set(units))
     assert s.trace[-1].llr == pytest.approx(s.llr)
-    assert s.trace[0].llr == pytest.approx(math_.llr(units[0] // 2, 0, units[0] // 2, 0, 5))
+    half = units[0] // 2
+    assert s.trace[0].llr == pytest.approx(math_.llr_levels([0, half, 0, half, 0], 0, 5))
 
 
 def test_standings_parse_at_every_stage() -> None:
@@ -275,8 +281,9 @@ def test_standings_parse_at_every_stage() -> None:
     state = run(fmt, [1.0, 0.5, 0.5, 0.0, 1.0])
     s = status(fmt, state)
     assert (s.units, s.wins, s.draws, s.losses) == (5, 2, 2, 1)
-    assert s.llr == pytest.approx(math_.llr(2, 2, 1, -1.5, 3.5))
-    found = estimate(1, 2, 2, -1.5, 3.5, 0.1, 0.2)
+    levels = [0, 1, 2, 2, 0]  # pairs won and lost on the total only
+    assert s.llr == pytest.approx(math_.llr_levels(levels, -1.5, 3.5))
+    found = estimate_counts(levels, -1.5, 3.5, 0.1, 0.2)
     assert (s.elo, s.elo_low, s.elo_high) == pytest.approx((found.elo, found.low, found.high))
     assert s.elo_ci95 == pytest.approx((found.high - found.low) / 2)
     assert [p.units for p in s.trace] == [1, 2, 3, 4, 5]
@@ -294,10 +301,10 @@ def test_the_format_stops_where_the_overshoot_corrected_bounds_say() -> None:
     lower, upper = math_.bounds(0.05, 0.05)
     for trial in range(10):
         scores = rng.choices([1.0, 0.5, 0.0], weights=[0.4, 0.3, 0.3], k=3000)
-        ladder, counts, expected = Ladder(), [0, 0, 0], None
+        ladder, levels, expected = Ladder(), [0] * 5, None
         for i, score in enumerate(scores):
-            counts[{1.0: 0, 0.5: 1, 0.0: 2}[score]] += 1
-            llr = math_.llr(counts[0], counts[1], counts[2], 0, 50)
+            levels[LEVEL[score]] += 1
+            llr = math_.llr_levels(levels, 0, 50)
             ladder = ladder.step(llr)
             o0, o1 = ladder.corrections()
             if llr >= upper - o1 or llr <= lower + o0:
@@ -322,10 +329,78 @@ def test_a_state_stored_before_the_ladder_starts_one_at_its_llr() -> None:
     state, matches = fmt.next(fmt.start(), 2 * len(scores) + 2)
     old = fmt.absorb(state, results(matches[:-2], scores))
     del old["ladder"]
-    now = math_.llr(old["counts"][0], old["counts"][1], old["counts"][2], 0, 50)
+    now = math_.llr_levels(old["levels"], 0, 50)
     assert status(fmt, old).upper_in_force == status(fmt, old).upper  # no ladder: Wald's
     later = fmt.absorb(old, results(matches[-2:], [0.5]))
-    after = math_.llr(later["counts"][0], later["counts"][1], later["counts"][2], 0, 50)
+    after = math_.llr_levels(later["levels"], 0, 50)
     assert Ladder.from_list(later["ladder"]) == Ladder(low=now, high=now).step(after)
     assert abs(after - now) < 0.1  # one unit's rise or fall, not the whole LLR
     assert status(fmt, later).verdict == arena_pb2.SPRT_VERDICT_PENDING
+
+
+# --- five outcomes of a pair -----------------------------------------------------------
+
+
+def pair(fmt: Sprt, state: State, new_margins: tuple[int, int]) -> State:
+    """One more pair, "new" scoring ``new_margins`` (its points less old's) in its two
+    matches, and the state after it."""
+    state, (first, second) = fmt.next(state, 2)
+    return fmt.absorb(
+        state,
+        [
+            Played(
+                m.match_id,
+                DuplicateResult(m.pair_key, *m.entries, mine if m.entries[0] == "new" else -mine),
+            )
+            for m, mine in ((first, new_margins[0]), (second, new_margins[1]))
+        ],
+    )
+
+
+def test_a_pair_is_tested_in_its_five_outcomes() -> None:
+    """Won both halves and won on the total only are one win by the total margin, but
+    two outcomes for the pentanomial LLR; the standings' record stays the margin's."""
+    fmt = Sprt(field(), {"elo0": -10, "elo1": 10})
+    state = fmt.start()
+    for margins in [(5, 3), (9, -2), (4, -4), (0, 0), (-6, 1), (-1, -7), (2, 0)]:
+        state = pair(fmt, state, margins)
+    assert state["levels"] == [1, 1, 2, 2, 1]
+    assert state["counts"] == [3, 2, 2]
+    s = status(fmt, state)
+    assert (s.wins, s.draws, s.losses, s.units) == (3, 2, 2, 7)
+    assert s.llr == pytest.approx(math_.llr_levels([1, 1, 2, 2, 1], -10, 10))
+    assert s.llr != pytest.approx(math_.llr(3, 2, 2, -10, 10))
+    found = estimate_counts([1, 1, 2, 2, 1], -10, 10, 0.05, 0.05)
+    assert s.elo == pytest.approx(found.elo)
+    # Winning both halves is the stronger evidence.
+    both = pair(fmt, state, (3, 3))
+    split = pair(fmt, state, (9, -3))
+    assert status(fmt, both).llr > status(fmt, split).llr > s.llr - 1e-9
+
+
+def test_a_forfeit_is_the_lowest_level_and_open_play_stays_in_three() -> None:
+    fmt = Sprt(field(), {})
+    state, (a, b) = fmt.next(fmt.start(), 2)
+    forfeit = Played(b.match_id, DuplicateResult(b.pair_key, *b.entries, -50, "new"))
+    state = fmt.absorb(
+        state, [Played(a.match_id, DuplicateResult(a.pair_key, *a.entries, 80)), forfeit]
+    )
+    assert state["levels"] == [1, 0, 0, 0, 0]
+    alone = Sprt(field(paired=False), {"max_units": 2})
+    state, matches = alone.next(alone.start(), 100)
+    state = alone.absorb(state, results(matches, [1.0, 0.5]))
+    assert "levels" not in state
+    assert status(alone, state).llr == pytest.approx(math_.llr(1, 1, 0, 0, 5))
+
+
+def test_a_test_stored_before_five_outcomes_goes_on_in_three() -> None:
+    fmt = Sprt(field(), {"elo0": 0, "elo1": 50})
+    scores = [1.0, 1.0, 0.5, 1.0, 0.0, 1.0]
+    state, matches = fmt.next(fmt.start(), 2 * len(scores) + 2)
+    old = fmt.absorb(state, results(matches[:-2], scores))
+    del old["levels"]
+    later = fmt.absorb(old, results(matches[-2:], [1.0]))
+    assert "levels" not in later and later["counts"] == [5, 1, 1]
+    assert status(fmt, later).llr == pytest.approx(math_.llr(5, 1, 1, 0, 50))
+    found = estimate_counts([1, 1, 5], 0, 50, 0.05, 0.05)
+    assert status(fmt, later).elo == pytest.approx(found.elo)
