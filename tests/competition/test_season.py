@@ -50,7 +50,7 @@ AUTHORS = ("ada", "bob", "cy", "dee")
 
 @pytest.fixture(scope="module")
 def stack(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
-    with season(local_redis, tmp_path_factory.mktemp("season"), "season", 2, 2) as api:
+    with season(local_redis, tmp_path_factory.mktemp("season"), "season", 2, 1) as api:
         yield api
 
 
@@ -174,6 +174,8 @@ def test_a_season_from_invites_to_a_verified_final_board(
         lambda: _mark(api, "ada-bot@v2", tokens["ada"]),
         grpc.StatusCode.FAILED_PRECONDITION, "is final", "submissions closed at",
     )  # fmt: skip
+    # The final's id is recorded a watchdog round before its tournament is stored.
+    wait_until(lambda: store.get(found.final_tournament_id), 30, "the final stored")
     final = store.get(found.final_tournament_id)
     assert final is not None
     assert final.spec.fair_play == SEALED and final.spec.deals == 1

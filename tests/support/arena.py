@@ -19,6 +19,7 @@ from typing import Any
 import grpc
 import redis
 
+from arena.games import game_names
 from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.store import TournamentStore, keys
@@ -34,6 +35,13 @@ WORKER_ENV = {
     "ARENA_WATCHDOG_INTERVAL": "1",
     "ARENA_REFEREE_KEEPALIVE": "1",
 }
+
+SHORT_BID_EUCHRE = {"bid-euchre": arena_pb2.GameOptions(options={"max_hands": "4"})}
+"""Bid Euchre's options in the tournaments tests submit: at most four scored hands. Its
+random bots seldom reach 32 points (a set costs the bid), so their matches run to the
+100-hand safeguard, about 2,400 decisions (ten times any other game's) and two seconds of
+CPU a match through a referee. Tests of scheduling, storage and faults need matches, not
+long ones; a test of the game itself names its options."""
 
 
 @dataclass
@@ -96,7 +104,10 @@ class Arena:
         return bot
 
     def submit(self, entries: list[str], deals: int = 1, **spec: Any) -> arena_pb2.Tournament:
-        """``spec``: any other TournamentSpec fields, as its constructor takes them."""
+        """``spec``: any other TournamentSpec fields, as its constructor takes them. A
+        spec that names no game options plays Bid Euchre's ``SHORT_BID_EUCHRE``."""
+        if "game_options" not in spec and "bid-euchre" in (spec.get("games") or game_names()):
+            spec["game_options"] = SHORT_BID_EUCHRE
         request = arena_pb2.SubmitTournamentRequest(
             spec=arena_pb2.TournamentSpec(entries=entries, deals=deals, **spec)
         )
