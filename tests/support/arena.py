@@ -42,6 +42,9 @@ random bots seldom reach 32 points (a set costs the bid), so their matches run t
 100-hand safeguard, about 2,400 decisions (ten times any other game's) and two seconds of
 CPU a match through a referee. Tests of scheduling, storage and faults need matches, not
 long ones; a test of the game itself names its options."""
+WHOLE: dict[str, arena_pb2.GameOptions] = {}
+"""Every game at its defaults: for tests that need a match still in flight (a fault
+while one is played, a browser following one), or the shipped game as the soak plays it."""
 
 
 @dataclass

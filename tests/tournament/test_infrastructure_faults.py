@@ -12,7 +12,7 @@ from arena.local_redis import LocalRedis, start_redis
 from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
 from tests import shipped
-from tests.support.arena import Arena, assert_complete_once
+from tests.support.arena import WHOLE, Arena, assert_complete_once
 from tests.support.waiting import wait_until
 
 
@@ -79,7 +79,7 @@ def test_redis_killed_and_restarted_from_its_append_only_file(
     arena.start_worker("w2", concurrency=1)
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "house")
-    tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre", "seep"])
+    tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre", "seep"], game_options=WHOLE)
     before = arena.wait_until(tournament.id, done=4).matches_done
     replays = len(list(arena.replay_dir.glob("*.json")))
     redis_server.kill()

@@ -31,7 +31,7 @@ from arena.store import TournamentStore, keys
 from arena.store.replay_import import outcome
 from arena.v1 import arena_pb2
 from tests import shipped
-from tests.support.arena import Arena, assert_complete_once
+from tests.support.arena import WHOLE, Arena, assert_complete_once
 from tests.support.metrics import samples, scrape_port, total
 
 SETTINGS = shipped.worker_env()
@@ -119,6 +119,7 @@ def test_soak_through_killed_and_stopped_workers_referees_and_redis(soak: Soak) 
         ["rand", "house", "garbage", "late", "double"],
         deals=3,
         games=["bid-euchre", "seep"],
+        game_options=WHOLE,
         move_deadline=duration_pb2.Duration(nanos=200_000_000),
     )
     scheduled = tournament.matches_total

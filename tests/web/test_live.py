@@ -27,7 +27,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service
 from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
-from tests.support.arena import Arena
+from tests.support.arena import WHOLE, Arena
 from tests.support.http import get, get_json
 from tests.support.real_arena import real_arena
 from tests.support.waiting import wait_until
@@ -57,7 +57,9 @@ def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> I
         pace_file = tmp_path_factory.mktemp("pace") / "pace"
         for name in ("slower-a", "slower-b"):  # for the games of hundreds of decisions
             real.arena.start_bot(name, "paced", "--delay-ms", "120", "--pace-file", str(pace_file))
-        tournament = real.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
+        tournament = real.arena.submit(
+            ["paced-a", "paced-b"], deals=1, games=["bid-euchre"], game_options=WHOLE
+        )
         yield Live(real.arena, tournament, web, pace_file)
 
 
@@ -220,7 +222,9 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
     """Selenium drives Debian's Chromium: a match of a tournament of its own, opened while
     it is still being played, followed to its result with every event shown once."""
     base = live.web.address
-    tournament = live.arena.submit(["paced-a", "paced-b"], deals=1, games=["bid-euchre"])
+    tournament = live.arena.submit(
+        ["paced-a", "paced-b"], deals=1, games=["bid-euchre"], game_options=WHOLE
+    )
     with browser.chromium() as driver:
         listed = running(live, tournament=tournament.id)
         t, m = tournament.id, listed["match_id"]
@@ -404,7 +408,9 @@ def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
     base = live.web.address
     pace = PACE.get(game, "slower")
     live.pace_file.touch()
-    tournament = live.arena.submit([f"{pace}-a", f"{pace}-b"], deals=1, games=[game])
+    tournament = live.arena.submit(
+        [f"{pace}-a", f"{pace}-b"], deals=1, games=[game], game_options=WHOLE
+    )
     seats = len(seats_json(game))
     with browser.chromium(1400, 900) as driver:
         listed = running(live, tournament=tournament.id)
