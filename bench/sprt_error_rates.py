@@ -127,14 +127,31 @@ def five_outcomes(args: argparse.Namespace) -> None:
             sim = simulate_outcomes(
                 chances, e0, e1, args.alpha, args.beta, runs, 10**7, args.seed + i
             )
-            line = f"{text:>9} {truth:>6g} "
-            if wrong:
-                rate = sim.rate(wrong)
-                line += f"{name:>5} {rate:7.4f} {se(rate, runs):6.4f} {nominal:7g} "
-            else:
-                line += f"{'':>5} {'':>7} {'':>6} {'':>7} "
-            line += f"{sim.units.mean():>10.0f}  {coverage_five(sim, truth, args, e0, e1)}"
-            print(line + f" ({time.perf_counter() - started:.0f} s)", flush=True)
+            covered = coverage_five(sim, truth, args, e0, e1)
+            print(row(text, truth, name, wrong, nominal, sim, runs, covered, started), flush=True)
+
+
+def row(
+    text: str,
+    truth: float,
+    name: str,
+    wrong: int | None,
+    nominal: float,
+    sim: Simulation,
+    runs: int,
+    covered: str,
+    started: float,
+) -> str:
+    """One line of a table: the bounds, the truth, the error rate where there is a wrong
+    verdict to count, the mean units and the estimate's coverage."""
+    line = f"{text:>9} {truth:>6g} "
+    if wrong:
+        rate = sim.rate(wrong)
+        line += f"{name:>5} {rate:7.4f} {se(rate, runs):6.4f} {nominal:7g} "
+    else:
+        line += f"{'':>5} {'':>7} {'':>6} {'':>7} "
+    line += f"{sim.units.mean():>10.0f}  {covered}"
+    return line + f" ({time.perf_counter() - started:.0f} s)"
 
 
 def fishtest_side(
@@ -227,14 +244,8 @@ def main() -> None:
             sim = simulate(
                 truth, args.draw_rate, e0, e1, args.alpha, args.beta, runs, 10**7, args.seed + i
             )
-            line = f"{text:>9} {truth:>6g} "
-            if wrong:
-                rate = sim.rate(wrong)
-                line += f"{name:>5} {rate:7.4f} {se(rate, runs):6.4f} {nominal:7g} "
-            else:
-                line += f"{'':>5} {'':>7} {'':>6} {'':>7} "
-            line += f"{sim.units.mean():>10.0f}  {coverage(sim, truth, args, e0, e1)}"
-            print(line + f" ({time.perf_counter() - started:.0f} s)", flush=True)
+            covered = coverage(sim, truth, args, e0, e1)
+            print(row(text, truth, name, wrong, nominal, sim, runs, covered, started), flush=True)
             if fish:
                 print(f"{'':>16}{fishtest_side(sim, truth, args, e0, e1, fish)}", flush=True)
                 if wrong and args.fishtest_runs:

@@ -78,18 +78,10 @@ def simulate(
         losses = counts[active, 0:1] + np.cumsum(u >= 1 - p_loss, axis=1)
         draws = done + np.arange(1, size + 1) - wins - losses
         ratio = llr_trinomial(losses, draws, wins, s0, s1)
-        o0, o1, last = corrections_along(ratio, ladders[active])
-        if not correct:
-            o0, o1 = np.zeros_like(o0), np.zeros_like(o1)
-        crossed_up, crossed_down = ratio >= upper - o1, ratio <= lower + o0
-        crossed = crossed_up | crossed_down
-        stopped = crossed.any(axis=1)
-        at = np.argmax(crossed, axis=1)
+        stopped, ends, last = _stops(
+            ratio, ladders[active], lower, upper, correct, verdicts, units, active, done
+        )
         rows = np.arange(active.size)
-        ends = np.where(stopped, at, size - 1)
-        finished = active[stopped]
-        verdicts[finished] = np.where(crossed_up[rows, at][stopped], H1, H0)
-        units[finished] = done + at[stopped] + 1
         counts[active, 0] = losses[rows, ends]
         counts[active, 1] = draws[rows, ends]
         counts[active, 2] = wins[rows, ends]
@@ -97,6 +89,39 @@ def simulate(
         active = active[~stopped]
         done += size
     return Simulation(verdicts, units, counts)
+
+
+Ints = npt.NDArray[np.intp]
+
+
+def _stops(
+    ratio: npt.NDArray[np.float64],
+    ladders: npt.NDArray[np.float64],
+    lower: float,
+    upper: float,
+    correct: bool,
+    verdicts: npt.NDArray[np.int8],
+    units: npt.NDArray[np.int64],
+    active: Ints,
+    done: int,
+) -> tuple[npt.NDArray[np.bool_], Ints, npt.NDArray[np.float64]]:
+    """One chunk's stopping rule, shared by both simulators: where each active run's
+    LLR path (``ratio``, one row a run) first crosses a bound (overshoot-corrected when
+    ``correct``), recorded in ``verdicts`` and ``units``. Returns which stopped, the
+    column each run's counts end at, and the runs' overshoot ladders after it."""
+    o0, o1, last = corrections_along(ratio, ladders)
+    if not correct:
+        o0, o1 = np.zeros_like(o0), np.zeros_like(o1)
+    crossed_up, crossed_down = ratio >= upper - o1, ratio <= lower + o0
+    crossed = crossed_up | crossed_down
+    stopped = np.asarray(crossed.any(axis=1))
+    at = np.argmax(crossed, axis=1)
+    rows = np.arange(active.size)
+    ends = np.where(stopped, at, ratio.shape[1] - 1)
+    finished = active[stopped]
+    verdicts[finished] = np.where(crossed_up[rows, at][stopped], H1, H0)
+    units[finished] = done + at[stopped] + 1
+    return stopped, ends, last
 
 
 def tilted(shape: Sequence[float], elo: float) -> list[float]:
@@ -157,16 +182,10 @@ def simulate_outcomes(
             drawn[..., None] == np.arange(k), axis=1, dtype=np.int64
         )
         ratio = llr_arrays(so_far, s0, s1)
-        o0, o1, last = corrections_along(ratio, ladders[active])
-        crossed_up, crossed_down = ratio >= upper - o1, ratio <= lower + o0
-        crossed = crossed_up | crossed_down
-        stopped = crossed.any(axis=1)
-        at = np.argmax(crossed, axis=1)
+        stopped, ends, last = _stops(
+            ratio, ladders[active], lower, upper, True, verdicts, units, active, done
+        )
         rows = np.arange(active.size)
-        ends = np.where(stopped, at, size - 1)
-        finished = active[stopped]
-        verdicts[finished] = np.where(crossed_up[rows, at][stopped], H1, H0)
-        units[finished] = done + at[stopped] + 1
         counts[active] = so_far[rows, ends]
         ladders[active] = last
         active = active[~stopped]
