@@ -17,7 +17,7 @@ from arena.processes import Service, arena_command, free_port, start_service
 from arena.store import MatchResult, TournamentStore, keys
 from arena.v1 import arena_pb2
 from tests import shipped
-from tests.support.arena import WORKER_ENV, Arena, assert_complete_once
+from tests.support.arena import WHOLE, WORKER_ENV, Arena, assert_complete_once
 from workers import capacity
 from workers.broker import UNACKED, UNACKED_INDEX, queued_matches
 
@@ -198,7 +198,7 @@ def test_a_match_longer_than_the_visibility_timeout_is_played_once(arena: Arena)
     arena.start_worker("w2")
     arena.start_bot("slow", "paced", "--delay-ms", "150")
     arena.start_bot("b", "house")
-    tournament = arena.submit(["slow", "b"], deals=1, games=["bid-euchre"])
+    tournament = arena.submit(["slow", "b"], deals=1, games=["bid-euchre"], game_options=WHOLE)
     finished = arena.wait_until(tournament.id)
     played = results(arena, tournament.id)
     longest = max(r.duration_ms for r in played) / 1000
