@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arena import wire
-from arena.cli.common import CliError, UsageError
+from arena.cli.common import CliError, UsageError, parse_options
 from arena.cli.connect import arena_api
 from arena.cli.tournament import FAIR_PLAY_CHOICES, progress_bar, summary
 from arena.ratings.compare import los
@@ -74,6 +74,7 @@ def version_test(args: argparse.Namespace) -> None:
     spec = arena_pb2.TournamentSpec(
         entries=[args.new, args.vs],
         games=[args.game],
+        game_options=_game_options(args),
         deals=1,
         move_deadline=wire.duration(args.deadline_ms / 1000),
         fair_play=FAIR_PLAY_CHOICES[args.fair_play],
@@ -99,10 +100,17 @@ def version_test(args: argparse.Namespace) -> None:
         raise CliError(f"{args.new} did not pass the test against {args.vs}")
 
 
+def _game_options(args: argparse.Namespace) -> dict[str, arena_pb2.GameOptions]:
+    """``--option`` flags as the spec's: the API checks them against the game's."""
+    options = parse_options(args.option)
+    return {args.game: arena_pb2.GameOptions(options=options)} if options else {}
+
+
 def local_test(args: argparse.Namespace) -> None:
     from google.protobuf import json_format
 
     from arena.bots.named import BotLoadError, bot_factory
+    from arena.games.api import OptionError
     from arena.tournament.formats.base import InvalidFormat
     from arena.tournament.local_sprt import BotFault, LocalTest, check, run
 
@@ -129,14 +137,17 @@ def local_test(args: argparse.Namespace) -> None:
         "beta": args.beta,
         "max_units": args.max_units,
     }
-    test = LocalTest(args.game, args.new, args.vs, seed, workers, params, args.games)
+    options = parse_options(args.option)
+    test = LocalTest(args.game, args.new, args.vs, seed, workers, params, args.games, options)
     try:
         check(test)
-    except (InvalidFormat, BotLoadError) as error:
+    except (InvalidFormat, BotLoadError, OptionError) as error:
         raise UsageError(str(error)) from None
+    named = ", ".join(f"{name}={value}" for name, value in sorted(options.items()))
+    played = f"{args.game} ({named})" if named else args.game
     pairs = "duplicate pairs" if args.games is None else count(args.games, "duplicate pair")
     print(
-        f"local test: {args.new} vs {args.vs} in {args.game}, {pairs}, seed {seed}, "
+        f"local test: {args.new} vs {args.vs} in {played}, {pairs}, seed {seed}, "
         f"{count(workers, 'worker')}",
         flush=True,
     )
@@ -293,6 +304,7 @@ def fixed_test(args: argparse.Namespace) -> None:
     spec = arena_pb2.TournamentSpec(
         entries=[args.new, args.vs],
         games=[args.game],
+        game_options=_game_options(args),
         deals=deals,
         move_deadline=wire.duration(args.deadline_ms / 1000),
         fair_play=FAIR_PLAY_CHOICES[args.fair_play],

@@ -35,6 +35,7 @@ from typing import Any, NoReturn
 from arena.bots.local import play_in_process
 from arena.bots.named import bot_factory
 from arena.bots.sdk import Bot
+from arena.games import get_game
 from arena.ratings.duplicate import DuplicateResult
 from arena.tournament.formats.base import Field, InvalidFormat, Played, State
 from arena.tournament.formats.sprt import MAX_UNITS, PENDING, Sprt
@@ -65,6 +66,8 @@ class LocalTest:
     """``elo0``, ``elo1``, ``alpha``, ``beta``, ``max_units``: the sprt format's."""
     games: int | None = None
     """Play exactly this many pairs and stop (no verdict); None: until the SPRT decides."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """The game's options every match plays with (``arena test --option``)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,7 @@ def check(test: LocalTest) -> Sprt:
     )
     for name in (test.new, test.old):
         bot_factory(name)
+    get_game(test.game).info.resolve_options(test.options)  # OptionError: what is allowed
     return fmt
 
 
@@ -131,7 +135,7 @@ def run(test: LocalTest, progress: Callable[[dict[str, Any]], None] | None = Non
             room = window - len(running) - len(done)  # done: out of order, kept till due
             state, matches = fmt.next(state, 2 * room) if room > 0 else (state, [])
             for first, second in zip(matches[::2], matches[1::2], strict=True):
-                job = (test.game, first, second)
+                job = (test.game, test.options, first, second)
                 running[pool.submit(_play_pair, job)] = first.deal
             if not running:
                 break
@@ -158,13 +162,15 @@ PairResult = list[Played] | str
 _names: dict[str, str] = {}
 
 
-def _play_pair(job: tuple[str, ScheduledMatch, ScheduledMatch]) -> PairResult:
-    game, *halves = job
+def _play_pair(
+    job: tuple[str, Mapping[str, str], ScheduledMatch, ScheduledMatch],
+) -> PairResult:
+    game, options, *halves = job
     played = []
     for match in halves:
         bots = [_Side(entry, _names[entry], match) for entry in match.entries]
         try:
-            state = play_in_process(game, bots, match.seed, match_id=match.match_id)
+            state = play_in_process(game, bots, match.seed, options, match_id=match.match_id)
         except _Fault as fault:
             return str(fault)
         a, b = match.entries

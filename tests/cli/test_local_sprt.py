@@ -106,6 +106,9 @@ def test_an_illegal_answer_stops_the_test_naming_the_bot_game_and_seed(tmp_path:
         (("random", "--vs", "house", "--deadline-ms", "5"), "--deadline-ms does not apply"),
         (("random", "--vs", "house", "--workers", "0"), "--workers is 1 or more, got 0"),
         (("random", "--vs", "house", "--elo0", "9"), "an SPRT needs elo0 < elo1"),
+        (("random", "--vs", "house", "--option", "hands=4"), "allowed options: ace_no_face,"),
+        (("random", "--vs", "house", "--option", "max_hands=x"), "takes a whole number, not 'x'"),
+        (("random", "--vs", "house", "--option", "max_hands"), "--option takes NAME=VALUE"),
     ],
 )
 def test_bad_local_inputs_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
@@ -114,6 +117,30 @@ def test_bad_local_inputs_exit_2_with_one_line(args: tuple[str, ...], message: s
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1, done.stderr
     assert message in done.stderr
+
+
+FIRST_HAND_ONLY = """
+from arena.bots import Bot
+
+
+class FirstHandOnly(Bot):
+    name = "first-hand-only"
+
+    def act(self, request):
+        assert request.bid_euchre.hand_number == 1, "a second hand"
+        return request.legal_actions[0].id
+"""
+
+
+def test_options_are_played_and_named(tmp_path: Path) -> None:
+    bot = tmp_path / "first_hand_only.py"
+    bot.write_text(FIRST_HAND_ONLY)
+    flags = ("--local", "--game", "bid-euchre", "--games", "2", "--seed", "3")
+    one = arena("test", str(bot), "--vs", "random", *flags, "--option", "max_hands=1")
+    assert one.returncode == 0, one.stderr
+    assert f"local test: {bot} vs random in bid-euchre (max_hands=1), 2 duplicate" in one.stdout
+    whole = arena("test", str(bot), "--vs", "random", *flags)
+    assert whole.returncode == 1 and "raised AssertionError: a second hand" in whole.stderr
 
 
 def test_local_flags_need_local() -> None:

@@ -63,6 +63,14 @@ def test(parser: argparse.ArgumentParser) -> None:
         "--deadline-ms", type=float, help="time per decision (default 1000; not with --local)"
     )
     parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option every match plays with, as `arena games` lists the game's "
+        "options; repeatable (default: the game's defaults)",
+    )
+    parser.add_argument(
         "--local",
         action="store_true",
         help="play here, in process, without the arena: NEW and OLD are local bots",
