@@ -128,7 +128,8 @@ def _open_lineup(tournament_id: str, spec: TournamentPlan) -> formats.Format:
     lineup = formats.get(spec.format).lineup
     entries = lineup(spec, BotRegistry(client()).all(), packages().version, RedisRoster(client()))
     tournaments().set_lineup(tournament_id, entries)
-    return formats.build(tournament_id, spec, {e.label: e.games for e in entries})
+    games = {e.label: e.games for e in entries}
+    return formats.build(tournament_id, spec, games, {e.label: e.author for e in entries})
 
 
 def _step(tournament_id: str) -> None:

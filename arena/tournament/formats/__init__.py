@@ -47,10 +47,13 @@ def build(
     tournament_id: str,
     spec: TournamentPlan,
     lineup: Mapping[str, Sequence[str]] | None = None,
+    authors: Mapping[str, str] | None = None,
 ) -> Format:
     """The format of a tournament's spec; a ladder's with its ``lineup`` as it stands
-    (entry -> the games it plays)."""
+    (entry -> the games it plays) and their ``authors``."""
     games_of = {e: x.games for e, x in spec.lineup.items()} if lineup is None else lineup
+    if authors is None:
+        authors = {e: x.author for e, x in spec.lineup.items() if x.author}
     field = Field(
         tournament_id=tournament_id,
         entries=spec.entries if lineup is None else tuple(sorted(lineup)),
@@ -60,6 +63,7 @@ def build(
         master_seed=spec.seed.value,
         paired=duplicate(spec.fair_play),
         game_options=spec.game_options,
+        authors=authors,
     )
     return FORMATS[spec.format](field, spec.format_params)
 

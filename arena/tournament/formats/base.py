@@ -82,6 +82,13 @@ class Field:
     game_options: Mapping[str, Mapping[str, str]] = dataclasses.field(default_factory=dict)
     """Each game's options as the spec gives them (``TournamentPlan.game_options``): every
     match of the game carries them (``unit_matches``); a game not here plays its defaults."""
+    authors: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each entry's author (``Entry.author``; none for a house bot). One author's entries
+    meet but are never rated against each other (``TournamentPlan.same_author``)."""
+
+    def same_author(self, a: str, b: str) -> bool:
+        author = self.authors.get(a, "")
+        return bool(author) and author == self.authors.get(b, "")
 
     def common_games(self, a: str, b: str) -> tuple[str, ...]:
         return tuple(g for g in self.games if g in self.games_of[a] and g in self.games_of[b])

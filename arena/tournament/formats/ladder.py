@@ -67,6 +67,38 @@ So a new version plays a burst of units first, against the measured field, and s
 provisional rating within minutes (``bench/competition_placement.py``), instead of
 sharing the window with pairings that would tell more about the field as a whole.
 
+New versions. An unmeasured entry sits at the pool's mean with the prior's 1000-Elo sd,
+so its pairings all look alike and its first units go to anyone, though its bot's
+previous version may be measured at +400. So a version (``name@version``) with no rated
+outcome of its own in a game (``SEEDED_BELOW``) is matched as its *predecessor* says:
+the same bot's version that joined the lineup last before it, among those with rated
+outcomes in that game against the current entries (it may have left: a competition
+retires an author's oldest active version). Matchmaking's fit then takes in the
+predecessor's counts too, and the new version's rating is conditioned on lying within
+``SEED_SD`` (250 Elo, sd) of the predecessor's: a Gaussian observation of their
+difference, 0 with variance ``SEED_SD``^2, one Kalman step like a unit in flight's; the
+predecessor, if it left, is then dropped. Its first window so goes mostly to opponents
+near the predecessor (a new version of a bot 300 above the field met the strongest one
+7 times as often as the weakest; unseeded, it met them about as often). Once its first
+result is in, it is matched from its own results as any entry. Only matchmaking sees
+the link: the counts, the board and every rating shown or stored come from its own
+results alone.
+Which version came first is not in the ``Field`` (labels only, and a retired predecessor
+is not in it at all), so the state records, for each version, the ``next`` call that
+first saw it (``JOINED``): the order of submission, as the lineup takes a version in at
+the step after it is submitted. Versions first seen in one call are not ordered, and
+none of them is the other's predecessor (nor, later, anyone's while they tie); a remote
+bot has no versions and is never linked, nor are two bots' versions.
+Measured (``bench/version_seeding.py``: 15 measured versions over ±500 Elo, a window of
+4 units, placement 10; 20 seeds), a version near its predecessor (within N(0, 100)) was
+provisional after 14.4 units instead of 16.6 for a bot at +400 (0.87) and 11.4 instead
+of 12.7 at -400 (0.90), its first 8 opponents 315 and 232 Elo from it instead of 390
+and 294; one 600 Elo from its predecessor took 0.97-1.16 times as many units (past the
+field's end it cannot be placed quickly either way; inside the field, its first window
+went to the wrong end). Seeding until 20 outcomes instead of the first gained nothing
+more and cost 1.25-1.30 times the units in that case, so only the first window is
+seeded.
+
 Leagues. With ``leagues`` in its parameters (a competition's rules:
 ``arena.tournament.leagues``), each league's boss joins the lineup and units are drawn
 only within a league, placement included (``arena.tournament.formats.ladder_leagues``).
@@ -74,19 +106,23 @@ only within a league, placement included (``arena.tournament.formats.ladder_leag
 The lineup. A ladder takes every registered bot; with ``competition`` in its parameters
 it takes only that competition's competitors' active versions
 (``arena.tournament.spec.competition_lineup``), ``max_entries_per_author`` of them each.
+One author's entries (``Field.authors``) are never paired: their results are not rated
+(``TournamentPlan.same_author``), so such a unit would tell nothing and cost two matches.
 
 The state is bounded by the entries, not the results: the counter, per game and pairing
-the W/D/L counts, the units in flight with the halves of them that have arrived, and the
-suspensions (``arena.tournament.formats.ladder_suspension``): an entry suspended for
-forfeiting or faulting all its latest matches is not paired until its Hello answers.
+the W/D/L counts, the units in flight with the halves of them that have arrived, when
+each version joined, and the suspensions (``arena.tournament.formats.ladder_suspension``):
+an entry suspended for forfeiting or faulting all its latest matches is not paired until
+its Hello answers.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -111,6 +147,19 @@ COMPETITION = "competition"
 """Parameter: the competition whose competitors' active versions are the lineup."""
 PLACEMENT = "placement"
 """Parameter: rated outcomes an entry plays first, in a burst, in each game."""
+SEED_SD = 250.0
+"""How far (sd, Elo) a new version's strength may be from its predecessor's, as its
+matchmaking assumes until its first result. Any sd from 150 to 400 did as well within a
+standard error (``bench/version_seeding.py``); 250 is the middle, and puts a version 600
+Elo from its predecessor 2.4 sd out, not beyond reach."""
+SEEDED_BELOW = 1
+"""A version with fewer rated outcomes of its own than this in a game is matched as its
+predecessor's rating says: only one with none. Weighing the predecessor in until 20
+outcomes gained nothing more when the version was near it, and placed one 600 Elo from
+it with 1.25-1.30 times the units of no seeding (``bench/version_seeding.py``)."""
+JOINED = "joined"
+"""The state's record of when each version (``name@version``) joined the lineup: the
+number of the ``next`` call that first saw it, counting only calls that saw a new one."""
 FLOOR = 0.8
 """An entry with fewer units than this share of the median entry's (plus one unit, in
 its game and league) is short: units go to short entries' pairings while there are any,
@@ -139,6 +188,11 @@ class Ladder(Format):
         self.leagues = ladder_leagues.read(self.params)
         self.floor = FLOOR
         """The floor's share of the median; 0 turns it off (the bench's *before*)."""
+        self.seed_sd = SEED_SD
+        """A new version's distance from its predecessor; 0 turns seeding off (the bench's
+        *before*)."""
+        self.seeded_below = SEEDED_BELOW
+        """Rated outcomes of its own below which a version is seeded (the bench varies it)."""
 
     def total(self) -> None:
         return None
@@ -164,6 +218,7 @@ class Ladder(Format):
         )
 
     def next(self, state: State, room: int) -> tuple[State, list[ScheduledMatch]]:
+        state = self.note_joined(state)
         units = room // 2  # whole units only
         playable = [g for g in self.field.games if len(self.players(g, state)) >= 2]
         if units < 1 or not playable:
@@ -197,22 +252,81 @@ class Ladder(Format):
                 return game, *pair
         return None
 
+    def note_joined(self, state: State) -> State:
+        """``state`` with the versions (``name@version``) it has not seen before, in the
+        lineup or the counts, recorded as joining now (``JOINED``); remote bots, never
+        linked to anything, are not recorded."""
+        joined: dict[str, int] = state.get(JOINED, {})
+        seen = set(self.field.entries)
+        for by_pair in state["counts"].values():
+            for a, by in by_pair.items():
+                seen |= {a, *by}
+        new = sorted(e for e in seen if _bot_of(e) is not None and e not in joined)
+        if not new:
+            return state
+        now = 1 + max(joined.values(), default=-1)
+        return {**state, JOINED: {**joined, **dict.fromkeys(new, now)}}
+
+    def predecessors(self, state: State, game: str, players: Sequence[str]) -> dict[str, str]:
+        """Each player of ``game`` with fewer than ``seeded_below`` rated outcomes in it
+        (against the other players) whose bot has an earlier version with rated outcomes
+        against them: that version, the one that joined last (none if two joined at once).
+        Only versions of one bot, by name, are linked; earlier is by when each joined."""
+        if self.seed_sd <= 0:
+            return {}
+        joined: Mapping[str, int] = state.get(JOINED, {})
+        current = set(players)
+        against = Counter[str]()  # each entry's rated outcomes against the players
+        for a, by in state["counts"].get(game, {}).items():
+            for b, row in by.items():
+                against[a] += sum(row) if b in current else 0
+                against[b] += sum(row) if a in current else 0
+        found: dict[str, str] = {}
+        for player in players:
+            bot = _bot_of(player)
+            if bot is None or player not in joined or against[player] >= self.seeded_below:
+                continue
+            earlier = [
+                e
+                for e, when in joined.items()
+                if _bot_of(e) == bot and when < joined[player] and against[e] > 0
+            ]
+            last = max((joined[e] for e in earlier), default=None)
+            at_last = [e for e in earlier if joined[e] == last]
+            if len(at_last) == 1:
+                found[player] = at_last[0]
+        return found
+
     def board(self, state: State, game: str) -> _Board:
         """``game``'s current entries, fitted, with the units in flight counted as played."""
         players = self.players(game, state)
         current = set(players)
+        by_pair = state["counts"].get(game, {})
         counts: Counts = {
             (a, b): (row[0], row[1], row[2])
-            for a, by in state["counts"].get(game, {}).items()
+            for a, by in by_pair.items()
             if a in current
             for b, row in by.items()
             if b in current
+        }
+        links = self.predecessors(state, game, players)
+        known = current | set(links.values())
+        with_predecessors: Counts = {
+            (a, b): (row[0], row[1], row[2])
+            for a, by in by_pair.items()
+            if a in known
+            for b, row in by.items()
+            if b in known
         }
         per_unit = 1 if self.field.paired else 2  # a duplicate pair, or two matches alone
         groups = None
         if self.leagues is not None:
             groups = ladder_leagues.groups(self.leagues, state, players)
-        board = _Board(players, counts, self.placement, per_unit, groups, self.floor)
+        seeds = _Seeds(links, with_predecessors, self.seed_sd) if links else None
+        board = _Board(players, counts, self.placement, per_unit, groups, self.floor, seeds)
+        for i, a in enumerate(players):  # never rated against each other: nothing to learn
+            for j in range(i + 1, len(players)):
+                board.open[i, j] &= not self.field.same_author(a, players[j])
         for key in sorted(state["out"], key=int):
             unit = state["out"][key]
             if unit["game"] == game and unit["a"] in current and unit["b"] in current:
@@ -350,16 +464,12 @@ class _Board:
         per_unit: int = 1,
         groups: Sequence[int] | None = None,
         floor: float = FLOOR,
+        seeds: _Seeds | None = None,
     ) -> None:
         self.players = list(players)
         self.index = {p: i for i, p in enumerate(self.players)}
-        table = fit_counts(counts, self.players)
-        elo = table.by_player()
-        self.cov: Matrix = np.array(
-            [[table.covariance[a, b] for b in self.players] for a in self.players]
-        )
-        r = np.array([elo[p].elo for p in self.players])
-        self.info = _information(r[:, None] - r[None, :], table.draw_elo)
+        r, self.cov, draw_elo = _fitted(self.players, counts, seeds)
+        self.info = _information(r[:, None] - r[None, :], draw_elo)
         size = len(self.players)
         self.open = np.triu(np.ones((size, size), dtype=bool), k=1)
         """Pairings not yet drawn in this call (i < j)."""
@@ -458,6 +568,53 @@ class _Board:
             if (mine & with_one).any():
                 keep &= ~mine | with_one
         return rows[keep], cols[keep]
+
+
+@dataclass(frozen=True)
+class _Seeds:
+    """New versions to match as their predecessors' ratings say (``Ladder.predecessors``)."""
+
+    links: Mapping[str, str]
+    """A new version -> its predecessor, which may have left the lineup."""
+    counts: Counts
+    """The counts among the players and the predecessors."""
+    sd: float
+    """How far (Elo) a new version may be from its predecessor (``SEED_SD``)."""
+
+
+def _fitted(
+    players: Sequence[str], counts: Counts, seeds: _Seeds | None
+) -> tuple[npt.NDArray[np.float64], Matrix, float]:
+    """The players' ratings, their covariance and the draw margin, as matchmaking sees
+    them: the fit of ``counts``; with ``seeds``, the fit of the counts with the
+    predecessors', each new version then conditioned on being its predecessor give or
+    take ``sd`` (a Gaussian observation of their difference, 0 with variance ``sd``^2,
+    its own results still in), and the predecessors that left dropped."""
+    if seeds is None:
+        names = list(players)
+        table = fit_counts(counts, names)
+    else:
+        names = [*players, *sorted(set(seeds.links.values()) - set(players))]
+        table = fit_counts(seeds.counts, names)
+    elo = table.by_player()
+    r = np.array([elo[p].elo for p in names])
+    cov: Matrix = np.array([[table.covariance[a, b] for b in names] for a in names])
+    if seeds is not None:
+        index = {p: i for i, p in enumerate(names)}
+        for new, old in sorted(seeds.links.items()):
+            i, j = index[new], index[old]
+            column = cov[:, i] - cov[:, j]
+            gain = column / (column[i] - column[j] + seeds.sd**2)
+            r = r - gain * (r[i] - r[j])
+            cov = cov - np.outer(column, gain)
+    size = len(players)
+    return r[:size], cov[:size, :size], table.draw_elo
+
+
+def _bot_of(label: str) -> str | None:
+    """The bot whose version ``label`` (``name@version``) is; None for a remote bot."""
+    name, at, version = label.partition("@")
+    return name if at and name and version else None
 
 
 def _information(delta: Matrix, draw_elo: float) -> Matrix:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from arena.ratings.duplicate import DuplicateResult
+from arena.ratings.elo import fit_counts
 from arena.tournament import formats
 from arena.tournament.formats.base import Field, InvalidFormat, Played, State
 from arena.tournament.formats.ladder import Ladder
@@ -30,11 +31,13 @@ def ladder(
     seed: int = 7,
     paired: bool = True,
     games_of: Mapping[str, tuple[str, ...]] | None = None,
+    authors: Mapping[str, str] | None = None,
 ) -> Ladder:
     """The ladder as the scheduler builds it at one step: from who is registered now."""
     names = tuple(entries)
     plays = {e: (games_of or {}).get(e, games) for e in names}
-    return Ladder(Field("t", names, games, plays, 1, seed, paired), {})
+    field = Field("t", names, games, plays, 1, seed, paired, authors=authors or {})
+    return Ladder(field, {})
 
 
 def played(match: ScheduledMatch, margin: int | None) -> Played:
@@ -303,3 +306,117 @@ def test_an_entry_below_the_floor_has_its_pairings_drawn_first() -> None:
     for e in sorted(pack):
         counts[e]["x"] = [0, 1, 16]  # 68 units, the pack's 77: above 0.8 x (77 + 1)
     assert with_x(fmt, state) < 150
+
+
+STRONG = dict(zip("abcdef", (0, 100, 200, 300, 400, 500), strict=True))
+
+
+def versions_state(
+    predecessor: str = "top@v1", strength: float = 800, game: str = "g"
+) -> tuple[State, dict[str, float]]:
+    """A measured field a-f and ``predecessor`` measured against it in ``game``, as a
+    ladder records them (the predecessor seen joining), then ``top@v2`` in its place."""
+    strengths = {**STRONG, predecessor: strength}
+    before = ladder(strengths)
+    state = {**before.start(), "counts": {game: measured(strengths, 20)}}
+    state, _ = before.next(state, 0)  # a step with no room: who is in is recorded
+    return state, {**STRONG, "top@v2": strength}
+
+
+def with_top(tally: Counter[frozenset[str]], opponents: str) -> int:
+    return sum(tally[frozenset({"top@v2", o})] for o in opponents)
+
+
+def test_one_authors_entries_are_never_paired() -> None:
+    """Their results would not be rated: ada's two versions meet nobody but bob and the
+    house bot, whose own pairing goes on; an author alone with her versions plays none."""
+    authors = {"ada@v1": "ada", "ada@v2": "ada", "bob@v1": "bob"}
+    fmt = ladder([*authors, "house"], authors=authors)
+    state = fmt.start()
+    tally = Counter[frozenset[str]]()
+    for _ in range(40):
+        state, matches = fmt.next(state, 2 * 3)
+        tally.update(frozenset(m.entries) for m in matches[::2])
+        state = fmt.absorb(state, [played(m, 1) for m in matches])
+    assert frozenset({"ada@v1", "ada@v2"}) not in tally
+    assert len(tally) == 5 and min(tally.values()) > 0, tally  # every other pairing
+    alone = ladder(["ada@v1", "ada@v2"], authors=authors)
+    assert alone.next(alone.start(), 2 * 3)[1] == []
+
+
+def test_a_new_version_is_matched_first_as_its_predecessors_rating_says() -> None:
+    """top@v1 measured 300 above the best of the field: top@v2, with no result yet, is
+    drawn against the strong end, where its units tell most (f 7 times as often as a),
+    where an unknown entry, at the prior's variance, is drawn against everyone about
+    evenly; the same from the same seed."""
+    state, strengths = versions_state()
+    seeded = ladder(strengths)
+    tally = draws(seeded, state, 600)
+    assert with_top(tally, "ef") > 3 * with_top(tally, "ab"), tally
+    unseeded = ladder(strengths)
+    unseeded.seed_sd = 0  # today's: at the pool's mean with the prior's variance
+    before = draws(unseeded, state, 600)
+    assert with_top(before, "ef") < 1.5 * with_top(before, "ab"), before  # about even
+    _, window = seeded.next(state, 2 * 3)
+    opponents = [set(m.entries) - {"top@v2"} for m in window[::2]]
+    assert opponents == [{"f"}, {"d"}, {"b"}]  # this seed's: the strongest first
+    assert ladder(strengths).next(state, 2 * 3)[1] == window
+
+
+def test_seeding_changes_no_rating_and_no_standings() -> None:
+    """Only matchmaking sees the predecessor: the counts the board is fitted from, and so
+    top@v2's rating, come from its own results alone, whichever pairings were drawn."""
+    state, strengths = versions_state()
+    seeded, unseeded = ladder(strengths), ladder(strengths)
+    unseeded.seed_sd = 0
+    state, matches = seeded.next(state, 2 * 8)
+    rng = random.Random(5)
+    results = [simulate(m, strengths, rng) for m in matches]
+    after = seeded.absorb(state, results)
+    assert after == unseeded.absorb(state, results)
+    assert seeded.standings(after) == unseeded.standings(after)
+    counts = {
+        (a, b): (r[0], r[1], r[2]) for a, by in after["counts"]["g"].items() for b, r in by.items()
+    }
+    whole = fit_counts(counts, sorted(strengths)).by_player()["top@v2"]
+    # The same record under an unrelated bot's name: the same rating to the last bit.
+    renamed = {
+        tuple(sorted(("old@v1" if e == "top@v1" else e) for e in p)): row
+        for p, row in counts.items()
+    }
+    assert whole == fit_counts(renamed, sorted(strengths)).by_player()["top@v2"]  # type: ignore[arg-type]
+    assert whole.games == sum("top@v2" in m.entries for m in matches[::2]) > 0
+
+
+def test_only_versions_of_the_same_bot_are_linked_by_when_they_joined() -> None:
+    for unrelated in ("topper@v1", "to@v1", "top"):
+        state, strengths = versions_state(unrelated)
+        fmt = ladder(strengths)
+        state = fmt.note_joined(state)
+        assert fmt.predecessors(state, "g", fmt.players("g", state)) == {}
+        assert "top" not in state["joined"]  # a remote bot is never recorded
+    # Earlier is by joining, not by the label's text: v10 joined before v9 here.
+    state, strengths = versions_state("top@v10")
+    fmt = ladder({**strengths, "top@v9": 0})
+    state = fmt.note_joined(state)
+    players = fmt.players("g", state)
+    assert fmt.predecessors(state, "g", players) == {"top@v2": "top@v10", "top@v9": "top@v10"}
+    # Two earlier versions that joined at once: which is the later is unknown, so neither.
+    two = {**STRONG, "top@v1": 800, "top@v0": 0}
+    before = ladder(two)
+    state = {**before.start(), "counts": {"g": measured(two, 20)}}
+    state, _ = before.next(state, 0)
+    fmt = ladder({**STRONG, "top@v2": 800})
+    state = fmt.note_joined(state)
+    assert fmt.predecessors(state, "g", fmt.players("g", state)) == {}
+
+
+def test_a_predecessor_without_results_in_the_game_changes_nothing() -> None:
+    """top@v1 played only game h: in game g top@v2 is matched as today, draw for draw."""
+    state, strengths = versions_state(game="h")
+    state["counts"]["g"] = measured(STRONG, 20)
+    seeded, unseeded = ladder(strengths), ladder(strengths)  # both play g only
+    unseeded.seed_sd = 0
+    assert seeded.predecessors(seeded.note_joined(state), "g", seeded.players("g")) == {}
+    for n in range(100):
+        assert seeded.next({**state, "units": n}, 8) == unseeded.next({**state, "units": n}, 8)
