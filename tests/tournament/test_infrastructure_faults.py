@@ -3,6 +3,7 @@ tournament completes with no match lost and none counted twice."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import arena_command, start_service
 from arena.store import TournamentStore
+from arena.v1 import arena_pb2
 from tests import shipped
 from tests.support.arena import WHOLE, Arena, assert_complete_once
 from tests.support.waiting import wait_until
@@ -71,6 +73,16 @@ def aof_arena(tmp_path: Path) -> Iterator[tuple[Arena, LocalRedis]]:
     redis_server.stop()
 
 
+def _just_started(arena: Arena, tournament_id: str) -> bool:
+    listed = arena.stub.ListLiveMatches(
+        arena_pb2.ListLiveMatchesRequest(tournament_id=tournament_id)
+    ).matches
+    now = time.time()
+    return any(
+        m.game == "bid-euchre" and now - m.started_at.ToNanoseconds() / 1e9 < 1 for m in listed
+    )
+
+
 def test_redis_killed_and_restarted_from_its_append_only_file(
     aof_arena: tuple[Arena, LocalRedis], tmp_path: Path
 ) -> None:
@@ -80,7 +92,11 @@ def test_redis_killed_and_restarted_from_its_append_only_file(
     arena.start_bot("a", "random", "--seed", "1")
     arena.start_bot("b", "house")
     tournament = arena.submit(["a", "b"], deals=8, games=["bid-euchre", "seep"], game_options=WHOLE)
-    before = arena.wait_until(tournament.id, done=4).matches_done
+    arena.wait_until(tournament.id, done=4)
+    # Redis goes while a match is surely being played: a Bid Euchre match at its defaults
+    # (thousands of decisions) that began under a second ago, not one being stored.
+    wait_until(lambda: _just_started(arena, tournament.id), 120, "a Bid Euchre match to start")
+    before = arena.get(tournament.id).matches_done
     replays = len(list(arena.replay_dir.glob("*.json")))
     redis_server.kill()
     # A match in flight finishes meanwhile (the referee keeps its replay) and must wait to

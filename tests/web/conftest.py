@@ -1,6 +1,6 @@
 """Fixtures shared by this directory's tests: one small tournament played by a real arena,
-with the leaderboard web server in front of its API (``played``), and the replay viewer
-served in process from recorded replays (``served``)."""
+with the leaderboard web server in front of its API (``played``, for a module), and the
+replay viewer served in process from recorded replays (``served``, for the session)."""
 
 from __future__ import annotations
 
@@ -39,8 +39,12 @@ def played(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) ->
         yield Played(arena, finished, stack.serve())
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    # Playing the matches is most of its cost, and no test changes them: played once
+    # for both modules that read them (test_viewer, test_browser). Idle, the server is a
+    # thread asleep in this process; ``played``, a real arena of several processes, stays
+    # per module rather than idle for the rest of the session.
     played = play_all(Path(tmp_path_factory.mktemp("viewer")))
     replays = dict(played.replays)
     newer = copy.deepcopy(replays["seep"])

@@ -27,7 +27,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service
 from arena.tournament.fair_play import PUBLIC_ID
 from arena.v1 import arena_pb2
-from tests.support.arena import WHOLE, Arena
+from tests.support.arena import Arena
 from tests.support.http import get, get_json
 from tests.support.real_arena import real_arena
 from tests.support.waiting import wait_until
@@ -35,6 +35,12 @@ from tests.web import browser
 from tests.web.dom import Document
 
 WAIT_S = 120.0  # a bound only: how long a step may take on a loaded machine before failing
+LISTED = {"bid-euchre": arena_pb2.GameOptions(options={"max_hands": "30"})}
+"""The module's own tournament: about 700 decisions of the paced bots (4 ms each), still
+being played when the first test lists it, and over in seconds rather than the 2,400
+decisions of a whole Bid Euchre match between random players."""
+WATCHED = {"bid-euchre": arena_pb2.GameOptions(options={"max_hands": "10"})}
+"""A browser's Bid Euchre: about 240 decisions, hundreds like every other game's."""
 
 
 @dataclass
@@ -58,7 +64,7 @@ def live(local_redis: LocalRedis, tmp_path_factory: pytest.TempPathFactory) -> I
         for name in ("slower-a", "slower-b"):  # for the games of hundreds of decisions
             real.arena.start_bot(name, "paced", "--delay-ms", "120", "--pace-file", str(pace_file))
         tournament = real.arena.submit(
-            ["paced-a", "paced-b"], deals=1, games=["bid-euchre"], game_options=WHOLE
+            ["paced-a", "paced-b"], deals=1, games=["bid-euchre"], game_options=LISTED
         )
         yield Live(real.arena, tournament, web, pace_file)
 
@@ -222,8 +228,9 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
     """Selenium drives Debian's Chromium: a match of a tournament of its own, opened while
     it is still being played, followed to its result with every event shown once."""
     base = live.web.address
+    live.pace_file.touch()
     tournament = live.arena.submit(
-        ["paced-a", "paced-b"], deals=1, games=["bid-euchre"], game_options=WHOLE
+        ["slower-a", "slower-b"], deals=1, games=["bid-euchre"], game_options=WATCHED
     )
     with browser.chromium() as driver:
         listed = running(live, tournament=tournament.id)
@@ -231,6 +238,12 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
         driver.get(f"{base}/live/{t}/{m}")
         stored = live.arena.stub.ListResults(arena_pb2.ListResultsRequest(tournament_id=t))
         assert m not in {r.match_id for r in stored.results}  # still being played
+        browser.wait_for(
+            driver,
+            "return document.getElementById('live-app').dataset.events > 5;",
+            timeout=WAIT_S,
+        )
+        live.pace_file.unlink()  # followed live: the rest comes as fast as it is played
         browser.wait_for(
             driver,
             "return document.getElementById('live-result').textContent.startsWith('Final: ')",
@@ -250,13 +263,11 @@ def test_a_browser_follows_a_running_match_to_its_end(live: Live) -> None:
 # ---- The table as the public sees it --------------------------------------------------
 
 GAMES = ["seep", "bid-euchre", "bridgette", "persian-rummy", "baloot"]
-PACE = {"bid-euchre": "paced"}
-"""Which bots play each game's live match: paced (4 ms a decision) for Bid Euchre's
-thousands of decisions, slower (120 ms) for the other games' hundreds, so that every
-match is still being played when the browser opens it, on a loaded machine too (25 ms
-was too fast there: a browser that took its time saw only the last 8 of 236 frames),
-and for a while after. The slower bots take their time only until the test has seen
-what it checks live (``Live.pace_file``)."""
+# The live matches a browser opens are played by the slower bots (120 ms a
+# decision) while the test looks, so that each is still being played when the browser
+# opens it, on a loaded machine too (25 ms was too fast there: a browser that took its time
+# saw only the last 8 of 236 frames), and for a while after. Once the test has seen what it
+# checks live it removes ``Live.pace_file`` and the rest is played at full speed.
 
 
 def seats_json(game: str, names: Sequence[str] = ("a", "b")) -> list[dict[str, Any]]:
@@ -406,11 +417,11 @@ def test_a_live_match_of_every_game_is_drawn_on_its_table_and_followed(
     back and forth, and follows again; once the match is over and its replay published,
     the table drawn at chosen events is the engine's at the same point."""
     base = live.web.address
-    pace = PACE.get(game, "slower")
     live.pace_file.touch()
     tournament = live.arena.submit(
-        [f"{pace}-a", f"{pace}-b"], deals=1, games=[game], game_options=WHOLE
-    )
+        ["slower-a", "slower-b"], deals=1, games=[game],
+        game_options={g: o for g, o in WATCHED.items() if g == game},
+    )  # fmt: skip
     seats = len(seats_json(game))
     with browser.chromium(1400, 900) as driver:
         listed = running(live, tournament=tournament.id)

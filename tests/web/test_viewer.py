@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from google.protobuf import json_format
+from selenium.webdriver.chrome.webdriver import WebDriver
 
 from arena.replay.frames import build_frames
 from arena.replay.record import seat_token
@@ -23,7 +25,7 @@ from arena.web.viewer import FramesCache
 from tests.replay.matches import FAULTY, SHORT
 from tests.support.fake_source import HOSTILE
 from tests.support.http import get
-from tests.support.screenshots import chromium
+from tests.support.screenshots import HEIGHT, WIDTH
 from tests.support.viewer import (
     TOURNAMENT,
     ReplaySource,
@@ -33,6 +35,7 @@ from tests.support.viewer import (
     frames_of,
     sent_of,
 )
+from tests.web.browser import MissingBrowser, chromium, wait_for
 from tests.web.dom import Document
 
 """A whole Seep match (its default options), whose deals 17 to 20 are thrown in: hands
@@ -197,30 +200,53 @@ class Drawn(Document):
             self._cards = None
 
 
-def drawn(tmp_path: Path, url: str) -> Drawn:
-    done = chromium(tmp_path / "profile", "--virtual-time-budget=5000", "--dump-dom", url)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return Drawn(done.stdout)
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    """One headless Chromium for the module's pages (starting one costs more CPU than
+    drawing a page): each page is loaded afresh all the same (``drawn``)."""
+    try:
+        with chromium(WIDTH, HEIGHT) as driver:
+            yield driver
+    except MissingBrowser as error:
+        pytest.fail(str(error))
+
+
+SETTLED = """
+const app = document.getElementById("viewer-app");
+return app !== null && app.hasAttribute("data-frame")
+  && document.getElementById("sent-loading") === null;
+"""
+"""The viewer has drawn a frame, and what the seat shown (if any) was sent has come."""
+
+
+def drawn(browser: WebDriver, url: str) -> Drawn:
+    """The page at ``url`` loaded afresh (not a move within the page it was on), once the
+    viewer has drawn it: its DOM, as ``chromium --dump-dom`` prints it."""
+    browser.get("about:blank")
+    browser.get(url)
+    wait_for(browser, SETTLED)
+    dom: str = browser.execute_script("return document.documentElement.outerHTML;")
+    return Drawn(dom)
 
 
 @pytest.mark.parametrize("match", [*SHORT, FAULTY])
 def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
-    served: Served, tmp_path: Path, match: str
+    served: Served, browser: WebDriver, match: str
 ) -> None:
     frames = frames_of(served, match)["frames"]
     page = f"{served.url}/replays/{TOURNAMENT}/{match}"
-    first = drawn(tmp_path / "first", page)
+    first = drawn(browser, page)
     assert first.app["data-frame"] == "0" and first.app["data-game"] == frames_game(served, match)
     assert first.rows == expected_rows(frames[0])
     assert first.cards and all(label.startswith(card_name(c)) for c, label in first.cards)
     # Names stay text: no image, and no script but the two the page loads.
     assert "img" not in first.tags and first.tags.count("script") == 2
-    last = drawn(tmp_path / "last", page + f"#d={len(frames) - 1}")
+    last = drawn(browser, page + f"#d={len(frames) - 1}")
     assert last.app["data-frame"] == str(len(frames) - 1)
     assert last.rows == expected_rows(frames[-1])
     middle = len(frames) // 2
     seat = frames[middle]["seat"]
-    shown = drawn(tmp_path / "middle", page + f"#d={middle}&seat={seat}")
+    shown = drawn(browser, page + f"#d={middle}&seat={seat}")
     assert shown.app["data-frame"] == str(middle)
     assert shown.app["data-seat-shown"] == str(seat)
     assert shown.rows == expected_rows(frames[middle])
@@ -229,7 +255,7 @@ def test_chromium_draws_the_frames_cards_first_last_and_by_fragment(
     faulted = next((f for f in frames if f["faults"]), None)
     assert (faulted is not None) == (match == FAULTY)
     if faulted is not None:
-        marked = drawn(tmp_path / "fault", page + f"#d={faulted['index']}")
+        marked = drawn(browser, page + f"#d={faulted['index']}")
         assert marked.faulted_seats == [faulted["seat"]]
         assert marked.faults == [faulted["faults"][0]["seat"]]
 

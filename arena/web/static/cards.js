@@ -49,6 +49,69 @@
     return node;
   }
 
+  // Redraws `parent` to hold `nodes` (freshly drawn, as replaceChildren would put them)
+  // by changing only what differs: a node like the one already there (same tag, and the
+  // same card for a card) is kept and brought up to date; a card that left or came is
+  // removed or inserted where it was, the cards after it kept. Stepping a frame changes
+  // a card or two, so the browser styles and lays out those alone rather than the whole
+  // table again at every step.
+  function keyOf(node) {
+    return node.nodeType === 1 ? node.getAttribute("data-card") : null;
+  }
+
+  function alike(a, b) {
+    return !!a && !!b && a.nodeType === b.nodeType && a.nodeName === b.nodeName && keyOf(a) === keyOf(b);
+  }
+
+  function update(old, fresh) {
+    if (old.isEqualNode(fresh)) return;
+    if (old.nodeType !== 1) {
+      old.nodeValue = fresh.nodeValue;
+      return;
+    }
+    for (const name of old.getAttributeNames()) {
+      if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+    }
+    for (const name of fresh.getAttributeNames()) {
+      const value = fresh.getAttribute(name);
+      if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    }
+    patch(old, [...fresh.childNodes]);
+  }
+
+  function patch(parent, nodes) {
+    const fresh = nodes.map((n) => (typeof n === "string" ? document.createTextNode(n) : n));
+    let old = parent.firstChild;
+    fresh.forEach((node, i) => {
+      if (old && !alike(old, node)) {
+        if (alike(old.nextSibling, node)) {
+          const gone = old; // left: the next one is this one
+          old = old.nextSibling;
+          gone.remove();
+        } else if (!alike(old, fresh[i + 1])) {
+          const gone = old; // changed: not the next one either
+          old = old.nextSibling;
+          parent.replaceChild(node, gone);
+          return;
+        } else {
+          parent.insertBefore(node, old); // came: the one there is the next one
+          return;
+        }
+      }
+      if (old) {
+        update(old, node);
+        old = old.nextSibling;
+      } else {
+        parent.append(node);
+      }
+    });
+    while (old) {
+      const gone = old;
+      old = old.nextSibling;
+      gone.remove();
+    }
+  }
+
   function cardName(code) {
     if (SPECIALS[code]) return SPECIALS[code];
     if (code[0] === "X") return "joker " + code.slice(1);
@@ -205,6 +268,7 @@
   }
 
   CA.el = el;
+  CA.patch = patch;
   CA.cardName = cardName;
   CA.card = card;
   CA.cards = cards;

@@ -10,6 +10,10 @@
   const FRAMES_FORMAT = "card-arena-replay-frames";
   const FRAMES_VERSION = 2;
   const PLAY_MS = 900;
+  // A held arrow key steps many frames a second: what a seat was sent is fetched once the
+  // viewer has stayed on a frame this long, for the frame it stopped at, not for each
+  // frame it passed (the site lets a client read at a person's pace).
+  const SETTLE_MS = 100;
   const CA = window.CardArena;
   const el = CA.el;
 
@@ -19,6 +23,8 @@
   let at = 0;
   let seatShown = -1; // -1: the full view only
   let timer = null;
+  let sentTimer = null; // the fetch of what the chosen seat was sent, due once settled
+  let fragmentDue = false; // the fragment's update, due once this task is done
   const ui = {};
   const sentCache = new Map(); // frame index -> {request} or {error}, or a pending fetch
 
@@ -189,10 +195,7 @@
       box.push(el("p", { class: "muted" }, "Choose a seat under \u201cView\u201d to see exactly what its bot was sent: its observation and legal actions."));
       return box;
     }
-    let shown = null;
-    for (let i = frame.index; i >= 0; i--) {
-      if (data.frames[i].seat === seatShown && data.frames[i].kind === "decision") { shown = data.frames[i]; break; }
-    }
+    const shown = lastRequest(frame);
     box.push(el("h3", {}, "What " + seatLabel(seatShown) + " was sent"));
     if (!shown) {
       box.push(el("p", { class: "muted", id: "sent-none" }, "Nothing yet: this seat has not acted so far."));
@@ -203,7 +206,7 @@
     }
     const got = sentCache.get(shown.index);
     if (!got || got.pending) {
-      fetchSent(shown.index);
+      if (!got) fetchSoon();
       box.push(el("p", { class: "muted", id: "sent-loading" }, "Loading the request of frame " + shown.index + "\u2026"));
       return box;
     }
@@ -228,6 +231,26 @@
     return box;
   }
 
+  // The frame whose request the chosen seat's view shows at `frame`: the seat's last
+  // decision so far, or null.
+  function lastRequest(frame) {
+    if (seatShown < 0) return null;
+    for (let i = frame.index; i >= 0; i--) {
+      if (data.frames[i].seat === seatShown && data.frames[i].kind === "decision") return data.frames[i];
+    }
+    return null;
+  }
+
+  // Fetches the request shown, once the viewer has settled on a frame.
+  function fetchSoon() {
+    clearTimeout(sentTimer);
+    sentTimer = setTimeout(() => {
+      sentTimer = null;
+      const shown = lastRequest(data.frames[at]);
+      if (shown) fetchSent(shown.index);
+    }, SETTLE_MS);
+  }
+
   function fetchSent(index) {
     if (sentCache.has(index)) return;
     sentCache.set(index, { pending: true });
@@ -239,7 +262,7 @@
       .catch((error) => ({ error: String(error) }))
       .then((got) => {
         sentCache.set(index, got);
-        if (seatShown >= 0) ui.sent.replaceChildren(...sentView(data.frames[at]));
+        if (seatShown >= 0) renew(ui.sent, sentView(data.frames[at]));
       });
   }
 
@@ -248,15 +271,35 @@
     ui.position.textContent = "Frame " + at + " of " + (data.frames.length - 1) + " \u00b7 hand " + frame.hand +
       (frame.kind === "decision" ? " \u00b7 decision " + frame.decision + ": " + seatLabel(frame.seat) + " to act" : " \u00b7 where the match stopped");
     ui.hand.value = String(frame.hand); // the hand the header names
-    ui.frame.replaceChildren(CA.board(view(frame)));
-    ui.info.replaceChildren(...infoView(frame));
-    ui.sent.replaceChildren(...sentView(frame));
-    ui.log.replaceChildren(...logView(frame));
+    // The table and the facts beside it change by a card or a number a frame: only what
+    // changed is redrawn. What a seat was sent and the log are drawn afresh when they
+    // change (their lists scroll, and start at the top), and left alone when they do not.
+    CA.patch(ui.frame, [CA.board(view(frame))]);
+    CA.patch(ui.info, infoView(frame));
+    renew(ui.sent, sentView(frame));
+    renew(ui.log, logView(frame));
     ui.views.classList.toggle("full", seatShown < 0);
     ui.app.setAttribute("data-frame", String(at));
     ui.app.setAttribute("data-seat-shown", String(seatShown));
-    const fragment = "#d=" + at + (seatShown >= 0 ? "&seat=" + seatShown : "");
-    if (location.hash !== fragment) history.replaceState(null, "", fragment);
+    // The fragment follows once the task that drew the frame is done (before any other
+    // task, such as a navigation, can run), so many frames drawn in one task, by a
+    // script, rewrite the address once: Chromium ignores history updates past 200 in 10
+    // seconds, and each costs the browser process work.
+    if (!fragmentDue) {
+      fragmentDue = true;
+      queueMicrotask(() => {
+        fragmentDue = false;
+        const fragment = "#d=" + at + (seatShown >= 0 ? "&seat=" + seatShown : "");
+        if (location.hash !== fragment) history.replaceState(null, "", fragment);
+      });
+    }
+  }
+
+  // `parent`'s children become `nodes`, unless they are already the same.
+  function renew(parent, nodes) {
+    const kids = parent.childNodes;
+    if (kids.length === nodes.length && nodes.every((n, i) => kids[i].isEqualNode(n))) return;
+    parent.replaceChildren(...nodes);
   }
 
   function go(index) {
