@@ -21,6 +21,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import arena_pb2, referee_pb2, referee_pb2_grpc
 from tests.api.hosted import OPERATOR, HostedApi, as_, python_bot, refusal, request, start_api
+from tests.support.waiting import wait_until
 
 OP = as_(OPERATOR)
 REFEREE_TOKEN = "referee-token-for-sizes"
@@ -161,8 +162,19 @@ def test_an_author_sends_one_package_at_a_time(api: HostedApi, tmp_path: Path) -
         target=lambda: outcome.append(api.stub.SubmitBot(slowly(), metadata=ann))
     )
     first.start()
+
+    def under_way() -> bool:
+        """Whether the API holds ann's first call: ``held`` says only that the client sent
+        its first message. An empty call is answered at once either way, storing nothing."""
+        code, said = refusal(api.stub.SubmitBot, iter([]), metadata=ann)
+        if code == grpc.StatusCode.INVALID_ARGUMENT and "got no message" in said:
+            return False
+        assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, (code, said)
+        return True
+
     try:
         assert held.wait(30)
+        wait_until(under_way, 30, "the API to hold ann's first SubmitBot")
         code, said = refusal(
             api.stub.SubmitBot, submission(request("slow", blob, "v2")), metadata=ann
         )
