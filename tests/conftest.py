@@ -32,10 +32,10 @@ HEAVY = frozenset(
 )
 """Test modules that load the whole machine with processes on deadlines (the demo, the
 soak, 64 matches at once, paced matches watched in a browser). ``make test`` runs the
-suite on one more pytest-xdist worker than the machine has cores (``--dist loadgroup``):
-many tests wait on a clock (a lease, a retry, a visibility timeout) and the extra worker
-plays meanwhile; measured on two cores, 17 minutes instead of 20. These modules share one
-worker, one after another, so no two of them compete for the cores."""
+suite on one pytest-xdist worker per core (``--dist loadgroup``); these share one worker,
+one after another, so no two of them compete for the cores. (One worker more than the
+cores plays while the others wait on a clock: 17 minutes instead of 19-20 on two cores,
+but then the load test and a season's ladder missed deadlines in two runs of three.)"""
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -4,8 +4,8 @@ CI machine missed enough deadlines to forfeit a match now and then.)
 
 The referee and the bots run ahead of the rest of the machine (``nice -n -10``, where
 the user may raise priority): this is the referee's own load, as on a referee host, while
-the suite's other workers share the cores (``make test`` runs one more than the cores)
-and would otherwise take the turns the clock is measured against."""
+the suite's other workers share the cores and would otherwise take turns the clock is
+measured against."""
 
 from __future__ import annotations
 
