@@ -302,22 +302,9 @@ class Ladder(Format):
         players = self.players(game, state)
         current = set(players)
         by_pair = state["counts"].get(game, {})
-        counts: Counts = {
-            (a, b): (row[0], row[1], row[2])
-            for a, by in by_pair.items()
-            if a in current
-            for b, row in by.items()
-            if b in current
-        }
+        counts = _among(by_pair, current)
         links = self.predecessors(state, game, players)
-        known = current | set(links.values())
-        with_predecessors: Counts = {
-            (a, b): (row[0], row[1], row[2])
-            for a, by in by_pair.items()
-            if a in known
-            for b, row in by.items()
-            if b in known
-        }
+        with_predecessors = _among(by_pair, current | set(links.values()))
         per_unit = 1 if self.field.paired else 2  # a duplicate pair, or two matches alone
         groups = None
         if self.leagues is not None:
@@ -609,6 +596,17 @@ def _fitted(
             cov = cov - np.outer(column, gain)
     size = len(players)
     return r[:size], cov[:size, :size], table.draw_elo
+
+
+def _among(by_pair: Mapping[str, Mapping[str, Sequence[int]]], names: Collection[str]) -> Counts:
+    """The stored W/D/L counts of the pairings between ``names``."""
+    return {
+        (a, b): (row[0], row[1], row[2])
+        for a, by in by_pair.items()
+        if a in names
+        for b, row in by.items()
+        if b in names
+    }
 
 
 def _bot_of(label: str) -> str | None:
