@@ -97,19 +97,21 @@ class Removal:
         sweep their packages."""
         name = seen.name
         versions_key = keys.hosted(name)
-        with self.redis.pipeline() as pipe:
-            try:
-                versions = _watch(pipe, seen)
-                if versions is None:
-                    return Gone.CHANGED
-                pipe.multi()
-                pipe.hdel(keys.bots(), name)
-                pipe.delete(versions_key, keys.hosted_removed(name))
-                if versions:
-                    pipe.sadd(keys.removed_packages(), *{v.sha256 for v in versions})
-                pipe.execute()
-            except redis.WatchError:
-                return Gone.CHANGED
+        while True:  # a WATCH fails on any bot's change
+            with self.redis.pipeline() as pipe:
+                try:
+                    versions = _watch(pipe, seen)
+                    if versions is None:
+                        return Gone.CHANGED
+                    pipe.multi()
+                    pipe.hdel(keys.bots(), name)
+                    pipe.delete(versions_key, keys.hosted_removed(name))
+                    if versions:
+                        pipe.sadd(keys.removed_packages(), *{v.sha256 for v in versions})
+                    pipe.execute()
+                    break
+                except redis.WatchError:
+                    continue
         return self._released(tuple(versions), bot_removed=True)
 
     def remove_version(self, seen: RegisteredBot, label: str) -> Removed | Gone:
@@ -118,35 +120,38 @@ class Removal:
         version goes with the bot."""
         name = seen.name
         versions_key = keys.hosted(name)
-        with self.redis.pipeline() as pipe:
-            try:
-                versions = _watch(pipe, seen)
-                if versions is None:
-                    return Gone.CHANGED
-                removed = next((v for v in versions if v.version == label), None)
-                if removed is None:
-                    return Gone.NO_VERSION
-                rest = [v for v in versions if v.version != label]
-                pipe.multi()
-                if rest:
-                    newest = max(rest, key=lambda v: (v.submitted_at, v.version))
-                    entry = replace(
-                        seen,
-                        games=newest.games,
-                        hello_name=newest.hello_name,
-                        version=newest.hello_version,
-                        registered_at=newest.submitted_at,
-                    )
-                    pipe.hdel(versions_key, label)
-                    pipe.sadd(keys.hosted_removed(name), label)
-                    pipe.hset(keys.bots(), name, entry.to_json())  # also tells sweeps: look again
-                else:
-                    pipe.hdel(keys.bots(), name)
-                    pipe.delete(versions_key, keys.hosted_removed(name))
-                pipe.sadd(keys.removed_packages(), removed.sha256)
-                pipe.execute()
-            except redis.WatchError:
-                return Gone.CHANGED
+        while True:  # a WATCH fails on any bot's change
+            with self.redis.pipeline() as pipe:
+                try:
+                    versions = _watch(pipe, seen)
+                    if versions is None:
+                        return Gone.CHANGED
+                    removed = next((v for v in versions if v.version == label), None)
+                    if removed is None:
+                        return Gone.NO_VERSION
+                    rest = [v for v in versions if v.version != label]
+                    pipe.multi()
+                    if rest:
+                        newest = max(rest, key=lambda v: (v.submitted_at, v.version))
+                        entry = replace(
+                            seen,
+                            games=newest.games,
+                            hello_name=newest.hello_name,
+                            version=newest.hello_version,
+                            registered_at=newest.submitted_at,
+                        )
+                        pipe.hdel(versions_key, label)
+                        pipe.sadd(keys.hosted_removed(name), label)
+                        # The entry changes too: that tells sweeps to look again.
+                        pipe.hset(keys.bots(), name, entry.to_json())
+                    else:
+                        pipe.hdel(keys.bots(), name)
+                        pipe.delete(versions_key, keys.hosted_removed(name))
+                    pipe.sadd(keys.removed_packages(), removed.sha256)
+                    pipe.execute()
+                    break
+                except redis.WatchError:
+                    continue
         return self._released((removed,), bot_removed=not rest)
 
     def _released(self, versions: tuple[HostedVersion, ...], bot_removed: bool) -> Removed:

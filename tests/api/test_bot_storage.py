@@ -10,6 +10,7 @@ import inspect
 import os
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
@@ -24,7 +25,7 @@ from arena.store import BotRegistry, RegisteredBot, TournamentStore
 from arena.store import keys as redis_keys
 from arena.store.bots import Published
 from arena.store.packages import HostedVersion, PackageStore
-from arena.store.removal import Removal
+from arena.store.removal import Gone, Removal
 from arena.store.tournaments import FINISHED
 from arena.tournament.schedule import ScheduledMatch
 from arena.tournament.spec import LADDER, Entry, HostedPackage
@@ -467,6 +468,43 @@ def test_the_quota_is_checked_again_in_the_transaction_that_stores_the_version(
     assert registry.publish(bot, version, b"x" * 10, None, AuthorQuotas()) is Published.DONE
     api.redis.delete(redis_keys.package("e" * 64), redis_keys.hosted("lou-bot"))
     api.redis.hdel(redis_keys.bots(), "lou-bot")
+
+
+def test_many_bots_stored_and_removed_at_once_all_go_through(api: HostedApi) -> None:
+    """Every transaction watches the registry hash all bots share, so one bot's change
+    fails another's WATCH: the store looks again rather than calling that a change to
+    the submitter's own bot (a competition's opening, four authors submitting at once,
+    had one refused ABORTED)."""
+    registry, removal = BotRegistry(api.redis), Removal(api.redis)
+    names = [f"rush-{i}" for i in range(24)]
+
+    def version(name: str) -> HostedVersion:
+        return HostedVersion(
+            name, "v1", "python3.11", "python3 bot.py", digest(name.encode()), 10, name, 0.0,
+            ("seep",), "random", "1",
+        )  # fmt: skip
+
+    def entry(name: str) -> RegisteredBot:
+        return RegisteredBot(name, "", ("seep",), "random", "1", 0.0, hosted=True, author=name)
+
+    def publish(name: str) -> Published:
+        return registry.publish(entry(name), version(name), name.encode(), None, AuthorQuotas())
+
+    def remove(name: str) -> object:
+        return removal.remove_bot(entry(name))
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        assert set(pool.map(publish, names)) == {Published.DONE}
+        assert {name for name in names if registry.get(name)} == set(names)
+        # Half of them removed while as many new ones are stored.
+        removed = [pool.submit(remove, name) for name in names[::2]]
+        added = [pool.submit(publish, f"{name}-again") for name in names[::2]]
+        assert not any(isinstance(done.result(), Gone) for done in removed)
+        assert {done.result() for done in added} == {Published.DONE}
+    left = {bot.name for bot in registry.all() if bot.name.startswith("rush-")}
+    assert left == set(names[1::2]) | {f"{name}-again" for name in names[::2]}
+    for name in left:
+        removal.remove_bot(entry(name))
 
 
 def test_the_lock_the_sweep_waits_for_is_the_one_the_scheduler_steps_under() -> None:
