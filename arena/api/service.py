@@ -14,7 +14,7 @@ import sys
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -47,7 +47,7 @@ from arena.bot_networks import DEFAULT, BotNetworks
 from arena.games import game_names
 from arena.grpc_server import abort, start_serving
 from arena.quotas import AuthorQuotas
-from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RANK_RULE, RATED
+from arena.ratings.board import EXCLUDED, INCOMPLETE, PROVISIONAL, RANK_RULE, RATED, Row
 from arena.ratings.collusion import FLAG_Z, MIN_OUTCOMES, PairReport, collusion_reports
 from arena.ratings.compare import CannotCompare, compare, los_matrix
 from arena.ratings.elo import PRIOR_SIGMA
@@ -55,6 +55,8 @@ from arena.ratings.history import Point, series
 from arena.ratings.leaderboard import Intervals, Leaderboard, leaderboard, scaled
 from arena.ratings.scale import BadScale, Scale
 from arena.ratings.skill import SkillTable, skill_table
+from arena.ratings.texts import every_row
+from arena.ratings.versions import Folded, across_versions, folded
 from arena.referee.requests import InvalidRequest, check_address
 from arena.replay.match_log import decode, replay_document
 from arena.replay.verify import ReplayMismatch
@@ -179,7 +181,12 @@ def tournament_message(record: TournamentRecord) -> arena_pb2.Tournament:
     )
 
 
-def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Leaderboard:
+def leaderboard_message(
+    board: Leaderboard, tournament_id: str, older: Mapping[str, tuple[Row, ...]] | None = None
+) -> arena_pb2.Leaderboard:
+    """The board as served; ``older``: what ``arena.ratings.versions.folded`` folded
+    under each bot's newest version."""
+    folded = older or {}
     return arena_pb2.Leaderboard(
         tournament_id=tournament_id,
         game=board.game,
@@ -187,27 +194,34 @@ def leaderboard_message(board: Leaderboard, tournament_id: str) -> arena_pb2.Lea
         matches=board.matches,
         caveats=board.caveats,
         rows=[
-            arena_pb2.LeaderboardRow(
-                rank=row.rank,
-                bot=row.bot,
-                elo=row.elo,
-                elo_ci95=row.elo_ci95,
-                pairs=row.pairs,
-                wins=row.wins,
-                draws=row.draws,
-                losses=row.losses,
-                matches=row.matches,
-                game_elo=row.game_elo,
-                status=STATUS_PROTO[row.status],
-                note=row.note,
-                group=row.group,
-                bound=BOUND_PROTO[row.bound],
-                elo_bound=row.elo_bound,
-                shared_partners=row.shared_partners,
-            )
+            _row_message(row, [_row_message(o) for o in folded.get(row.bot, ())])
             for row in board.rows
         ],
         min_pairs=board.min_pairs,
+    )
+
+
+def _row_message(
+    row: Row, older: list[arena_pb2.LeaderboardRow] | None = None
+) -> arena_pb2.LeaderboardRow:
+    return arena_pb2.LeaderboardRow(
+        rank=row.rank,
+        bot=row.bot,
+        elo=row.elo,
+        elo_ci95=row.elo_ci95,
+        pairs=row.pairs,
+        wins=row.wins,
+        draws=row.draws,
+        losses=row.losses,
+        matches=row.matches,
+        game_elo=row.game_elo,
+        status=STATUS_PROTO[row.status],
+        note=row.note,
+        group=row.group,
+        bound=BOUND_PROTO[row.bound],
+        elo_bound=row.elo_bound,
+        shared_partners=row.shared_partners,
+        older_versions=older,
     )
 
 
@@ -235,6 +249,7 @@ def point_message(point: Point) -> arena_pb2.RatingPoint:
         status=STATUS_PROTO.get(point.status, arena_pb2.RATING_STATUS_UNSPECIFIED),
         bound=BOUND_PROTO.get(point.bound, arena_pb2.RATING_BOUND_UNSPECIFIED),
         elo_bound=point.elo_bound,
+        version=point.version,
     )
 
 
@@ -489,17 +504,24 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             board, intervals = await self._scaled(
                 request.tournament_id, request.game, scale, context
             )
-        message = leaderboard_message(board, request.tournament_id)
+        fold = Folded(board)
+        if not request.every_version:
+            entries = [row.bot for row in board.rows]
+            fold = folded(board, await asyncio.to_thread(self.packages.submitted, entries))
+        message = leaderboard_message(fold.board, request.tournament_id, fold.older)
         message.anchor, message.anchor_elo = scale.anchor, scale.anchor_elo
         message.prior_sd, message.bootstrap = scale.prior_sd, scale.bootstrap
-        for row in message.rows:
-            if row.rank and row.bot in intervals:
+        ranked_before = {row.bot for row in board.rows if row.rank}
+        for row in every_row(message):
+            if row.bot in ranked_before and row.bot in intervals:
                 row.elo_low, row.elo_high = intervals[row.bot]
         if request.los and board.covariance:
-            message.los.extend(arena_pb2.LosRow(bot=bot, los=row) for bot, row in los_matrix(board))
+            message.los.extend(
+                arena_pb2.LosRow(bot=bot, los=row) for bot, row in los_matrix(fold.board)
+            )
         if request.openskill:
             skill = (await self._skill(request.tournament_id, request.game)).by_player()
-            for row in message.rows:
+            for row in every_row(message):
                 found = skill.get(row.bot)
                 if found is not None:
                     row.openskill_mu, row.openskill_sigma = found.mu, found.sigma
@@ -529,7 +551,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 context, grpc.StatusCode.INVALID_ARGUMENT, "name a bot: GetRatingHistory(bot=...)"
             )
         await self._check_game(request.game, context)
-        points = await asyncio.to_thread(self.history.points, request.bot)
+        points = await asyncio.to_thread(self._history, request.bot)
         if not points and await asyncio.to_thread(self.bots.get, request.bot) is None:
             await abort(
                 context,
@@ -545,6 +567,19 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 arena_pb2.RatingSeries(game=game, points=[point_message(p) for p in found])
                 for game, found in by_game.items()
             ],
+        )
+
+    def _history(self, bot: str) -> list[Point]:
+        """The points of ``bot`` as the leaderboard names it; a hosted bot's name has
+        its versions' points joined (``arena.ratings.versions.across_versions``)."""
+        points = self.history.points(bot)
+        labels = [] if "@" in bot else self.packages.labels(bot)
+        if points or not labels:
+            return points
+        entries = [f"{bot}@{label}" for label in labels]
+        return across_versions(
+            {entry: self.history.points(entry) for entry in entries},
+            self.packages.submitted(entries),
         )
 
     async def _check_game(self, game: str, context: Context) -> None:

@@ -8,7 +8,7 @@ import csv
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from google.protobuf import json_format
@@ -26,6 +26,7 @@ from arena.ratings.texts import (
     bootstrap_text,
     cell_text,
     elo_text,
+    every_row,
     interval_text,
     point_text,
     rank_text,
@@ -460,10 +461,10 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         "rank", "bot", "Elo", "± 95%", *boot, "pairs", "W-D-L", "matches", *skill, *games
     ):  # fmt: skip
         table.add_column(column, justify="left" if column == "bot" else "right")
-    for row in board.rows:
+    for row, folded_under in _rows_folded(board):
         table.add_row(
             rank_text(row),
-            row.bot,
+            f"  ↳ {row.bot}" if folded_under else row.bot,
             rating_text(row, board),
             interval_text(row).removeprefix("± "),
             *((bootstrap_text(row, board),) if boot else ()),
@@ -472,6 +473,7 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
             str(row.matches),
             *(_openskill(row, 2) if skill else ()),
             *(elo_text(row.game_elo[g]) if g in row.game_elo else "" for g in games),
+            style="dim" if folded_under else None,
         )
     console = Console(width=max(120, 70 + 15 * len(games) + 12 * len(skill) + 16 * len(boot)))
     console.print(table)
@@ -486,12 +488,31 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         )
 
 
+def _rows_folded(
+    board: arena_pb2.Leaderboard,
+) -> Iterator[tuple[arena_pb2.LeaderboardRow, str]]:
+    """Every row, each with the entry whose row it is folded under ("" for a row of its
+    own): a bot's older versions follow its newest one's row."""
+    for row in board.rows:
+        yield row, ""
+        for older in row.older_versions:
+            yield older, row.bot
+
+
 def _print_notes(console: Console, board: arena_pb2.Leaderboard) -> None:
     """Each row's note, the ranking rule, the caveats: a line each, however long (a note
     is one line in a pipe or a log; tables keep the width)."""
-    for row in board.rows:
+    for row in every_row(board):
         if row.note:
             console.print(f"{row.bot}: {row.note}.", markup=False, soft_wrap=True)
+    if folded := [row for row in board.rows if row.older_versions]:
+        console.print(
+            f"↳ older versions of {', '.join(row.bot.partition('@')[0] for row in folded)}, "
+            "rated on their own results and not ranked: a bot's newest version on the "
+            "board holds its place (--every-version ranks each).",
+            markup=False,
+            soft_wrap=True,
+        )
     if rule := ranking_text(board):
         console.print(rule, markup=False, soft_wrap=True)
     for caveat in board.caveats:
@@ -505,7 +526,7 @@ def print_game_boards(boards: Sequence[arena_pb2.Leaderboard], bots: Sequence[st
     table.add_column("bot")
     for board in boards:
         table.add_column(board.game)
-    rows = [{row.bot: row for row in board.rows} for board in boards]
+    rows = [{row.bot: row for row in every_row(board)} for board in boards]
 
     def cell(row: arena_pb2.LeaderboardRow) -> str:
         rank = f"#{rank_text(row)} " if row.rank else ""
@@ -540,6 +561,7 @@ def leaderboard(args: argparse.Namespace) -> None:
                 anchor_elo=args.anchor_elo,
                 bootstrap=args.bootstrap,
                 bootstrap_seed=args.seed,
+                every_version=args.every_version,
                 **({} if args.prior_sd is None else {"prior_sd": args.prior_sd}),
             ),
             timeout=120 if args.bootstrap else 60,
@@ -577,9 +599,10 @@ def leaderboard(args: argparse.Namespace) -> None:
                 ),
                 *(("elo_low", "elo_high") if board.bootstrap else ()),
                 *games,
+                "folded_under",
             ]
         )
-        for row in board.rows:
+        for row, folded_under in _rows_folded(board):
             out.writerow(
                 [
                     row.rank,
@@ -601,6 +624,7 @@ def leaderboard(args: argparse.Namespace) -> None:
                         else ()
                     ),
                     *(f"{row.game_elo[g]:.1f}" if g in row.game_elo else "" for g in games),
+                    folded_under,
                 ]
             )
     else:
@@ -621,7 +645,9 @@ def _compare(args: argparse.Namespace) -> None:
             print(json.dumps(json_format.MessageToDict(found, preserving_proto_field_name=True)))
             return
         board = api.GetLeaderboard(
-            arena_pb2.GetLeaderboardRequest(tournament_id=args.tournament, game=args.game),
+            arena_pb2.GetLeaderboardRequest(
+                tournament_id=args.tournament, game=args.game, every_version=True
+            ),
             timeout=60,
         )
     print(
@@ -671,9 +697,11 @@ def print_history(history: arena_pb2.RatingHistory) -> None:
         print(f"no ratings recorded for {history.bot} yet")
         return
     console = Console(width=120)
+    versions = any(p.version for s in history.series for p in s.points)
     for found in history.series:
         table = Table(title=f"Rating history of {history.bot}, {found.game or 'all games'}")
-        for column in ("time (UTC)", "event", "Elo ± 95%", "pairs", "status"):
+        columns = ("time (UTC)", "event", *(("version",) if versions else ()), "Elo ± 95%")
+        for column in (*columns, "pairs", "status"):
             table.add_column(
                 column, justify="right" if column in ("Elo ± 95%", "pairs") else "left"
             )
@@ -681,12 +709,13 @@ def print_history(history: arena_pb2.RatingHistory) -> None:
             table.add_row(
                 point.recorded_at.ToDatetime().strftime("%Y-%m-%d %H:%M:%S"),
                 point.event,
+                *((point.version,) if versions else ()),
                 point_text(point),
                 str(point.pairs),
                 status_text(point.status),
             )
         if not found.points:
-            table.add_row("", "(not rated on this board yet)", "", "", "")
+            table.add_row("", "(not rated on this board yet)", *[""] * len(columns))
         console.print(table)
 
 

@@ -7,7 +7,7 @@ is ``arena.store.history``; when they are taken, ``workers.scheduler``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.ratings.leaderboard import Leaderboard
@@ -30,6 +30,10 @@ class Point:
     status: str
     bound: str = ""
     elo_bound: float = 0.0
+    version: str = field(default="", compare=False)
+    """Which version of the bot the point rates, in a history joined across versions
+    (``arena.ratings.versions.across_versions``); never stored: a point is kept under
+    its version's own name."""
 
     def to_json(self) -> dict[str, Any]:
         """Short keys, and the bound only when there is one: a ladder writes thousands."""

@@ -6,6 +6,7 @@ lost every pair, and a word for a row with no rating on the board."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from arena.v1 import arena_pb2
 
@@ -89,6 +90,13 @@ def bootstrap_text(row: arena_pb2.LeaderboardRow, board: arena_pb2.Leaderboard) 
 def cell_text(row: arena_pb2.LeaderboardRow) -> str:
     """The rating with its interval in one cell: "+123? ± 210"."""
     return f"{rating_text(row, arena_pb2.Leaderboard())} {interval_text(row)}".strip()
+
+
+def every_row(board: arena_pb2.Leaderboard) -> Iterator[arena_pb2.LeaderboardRow]:
+    """The board's rows, each followed by the older versions folded under it."""
+    for row in board.rows:
+        yield row
+        yield from row.older_versions
 
 
 def rank_text(row: arena_pb2.LeaderboardRow) -> str:

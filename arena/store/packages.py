@@ -124,6 +124,28 @@ class PackageStore:
         found = [HostedVersion.from_json(v) for v in raw.values()]
         return sorted(found, key=lambda v: (v.submitted_at, v.version), reverse=True)
 
+    def submitted(self, entries: Iterable[str]) -> dict[str, float]:
+        """When each of ``entries`` (``name@version``) still stored was submitted: what
+        orders a bot's versions on a board (``arena.ratings.versions``)."""
+        names = sorted({e.partition("@")[0] for e in entries if "@" in e})
+        with self.redis.pipeline(transaction=False) as pipe:
+            for name in names:
+                pipe.hgetall(keys.hosted(name))
+            stored: list[dict[bytes, bytes]] = pipe.execute()
+        return {
+            f"{name}@{version.version}": version.submitted_at
+            for name, raw in zip(names, stored, strict=True)
+            for version in map(HostedVersion.from_json, raw.values())
+        }
+
+    def labels(self, name: str) -> list[str]:
+        """Every label ``name`` has had, kept or since removed: whose ratings it has."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hkeys(keys.hosted(name))
+            pipe.smembers(keys.hosted_removed(name))
+            kept, removed = pipe.execute()
+        return sorted({bytes(label).decode() for label in [*kept, *removed]})
+
     def version(self, name: str, label: str | None = None) -> HostedVersion | None:
         """Version ``label`` of ``name``, or its newest when ``label`` is None."""
         if label is None:

@@ -1915,6 +1915,7 @@ class GetLeaderboardRequest(_message.Message):
     PRIOR_SD_FIELD_NUMBER: _builtins.int
     BOOTSTRAP_FIELD_NUMBER: _builtins.int
     BOOTSTRAP_SEED_FIELD_NUMBER: _builtins.int
+    EVERY_VERSION_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     """Only this tournament's results; empty means every stored result."""
     game: _builtins.str
@@ -1949,6 +1950,11 @@ class GetLeaderboardRequest(_message.Message):
     """
     bootstrap_seed: _builtins.int
     """The resampling's seed: the same results, request and seed give the same intervals."""
+    every_version: _builtins.bool
+    """Every version of a hosted bot as a row of its own, ranked with the rest. Unset:
+    each bot has one row, its newest version's on this board, and its older versions
+    are folded under it (LeaderboardRow.older_versions), out of the ranking.
+    """
     def __init__(
         self,
         *,
@@ -1961,10 +1967,11 @@ class GetLeaderboardRequest(_message.Message):
         prior_sd: _builtins.float | None = ...,
         bootstrap: _builtins.int = ...,
         bootstrap_seed: _builtins.int = ...,
+        every_version: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd", "prior_sd", b"prior_sd"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd", "anchor", b"anchor", "anchor_elo", b"anchor_elo", "bootstrap", b"bootstrap", "bootstrap_seed", b"bootstrap_seed", "game", b"game", "los", b"los", "openskill", b"openskill", "prior_sd", b"prior_sd", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd", "anchor", b"anchor", "anchor_elo", b"anchor_elo", "bootstrap", b"bootstrap", "bootstrap_seed", b"bootstrap_seed", "every_version", b"every_version", "game", b"game", "los", b"los", "openskill", b"openskill", "prior_sd", b"prior_sd", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__prior_sd: _TypeAlias = _typing.Literal["prior_sd"]  # noqa: Y015
     _WhichOneofArgType__prior_sd: _TypeAlias = _typing.Literal["_prior_sd", b"_prior_sd"]  # noqa: Y015
@@ -2125,6 +2132,7 @@ class LeaderboardRow(_message.Message):
     SHARED_PARTNERS_FIELD_NUMBER: _builtins.int
     ELO_LOW_FIELD_NUMBER: _builtins.int
     ELO_HIGH_FIELD_NUMBER: _builtins.int
+    OLDER_VERSIONS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     """1 for the best of its group; 0 for a row that is not ranked (see status). Within
     a group, established rows (RATING_STATUS_RATED) come first by elo, then the
@@ -2201,6 +2209,16 @@ class LeaderboardRow(_message.Message):
     def game_elo(self) -> _containers.ScalarMap[_builtins.str, _builtins.float]:
         """Elo per game, for the games this bot was rated in (overall leaderboards only)."""
 
+    @_builtins.property
+    def older_versions(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
+        """The bot's older versions on this board, newest first, when this row is a hosted
+        bot's newest version here (and GetLeaderboardRequest.every_version is unset). Each
+        is rated from its own results, as a player of its own in the same fit; none is
+        ranked (rank 0): the newest version holds the bot's place. Versions are ordered by
+        when they were submitted; a removed version's time is not kept, so it counts as
+        older than every kept one.
+        """
+
     def __init__(
         self,
         *,
@@ -2225,10 +2243,11 @@ class LeaderboardRow(_message.Message):
         shared_partners: _builtins.int = ...,
         elo_low: _builtins.float = ...,
         elo_high: _builtins.float = ...,
+        older_versions: _abc.Iterable[Global___LeaderboardRow] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "elo_high", b"elo_high", "elo_low", b"elo_low", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "shared_partners", b"shared_partners", "status", b"status", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "bound", b"bound", "draws", b"draws", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "elo_high", b"elo_high", "elo_low", b"elo_low", "game_elo", b"game_elo", "group", b"group", "losses", b"losses", "matches", b"matches", "note", b"note", "older_versions", b"older_versions", "openskill_mu", b"openskill_mu", "openskill_ordinal", b"openskill_ordinal", "openskill_sigma", b"openskill_sigma", "pairs", b"pairs", "rank", b"rank", "shared_partners", b"shared_partners", "status", b"status", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2279,7 +2298,9 @@ class Leaderboard(_message.Message):
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardRow]:
         """Rows: the ranked ones group by group, established then provisional, best first in
-        each; then the unranked ones (rank 0): no rated pair yet, incomplete, excluded.
+        each; then the unranked ones (rank 0): no rated pair yet, incomplete, excluded. One
+        row a bot, its newest version's, with its older versions folded under it, unless
+        GetLeaderboardRequest.every_version asked for every version as a row.
         """
 
     @_builtins.property
@@ -2328,7 +2349,10 @@ class GetRatingHistoryRequest(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
     bot: _builtins.str
-    """The bot, as the leaderboard names it."""
+    """The bot, as the leaderboard names it: a remote bot's name, a hosted bot's version
+    ("name@version"), or a hosted bot's name for its history across its versions
+    (RatingPoint.version says whose each point is).
+    """
     game: _builtins.str
     """Only this game's board; empty means every board the bot is on, all games together
     (RatingSeries.game "") among them.
@@ -2421,6 +2445,7 @@ class RatingPoint(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     BOUND_FIELD_NUMBER: _builtins.int
     ELO_BOUND_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
     event: _builtins.str
     """What caused the refit: "tournament T finished", "ladder L at 400 results"."""
     elo: _builtins.float
@@ -2435,6 +2460,11 @@ class RatingPoint(_message.Message):
     """For a perfect record: which bound elo_bound is."""
     elo_bound: _builtins.float
     """The one-sided 95% bound shown instead of elo when bound is set; 0 otherwise."""
+    version: _builtins.str
+    """Which version of the bot the point rates, when the history asked for is a hosted
+    bot's by its name ("ada", not "ada@v2"): its versions' points are joined into one
+    series per board, at each refit the newest version rated then. Empty otherwise.
+    """
     @_builtins.property
     def recorded_at(self) -> _timestamp_pb2.Timestamp:
         """When the refit read the results the rating comes from."""
@@ -2450,10 +2480,11 @@ class RatingPoint(_message.Message):
         status: Global___RatingStatus.ValueType = ...,
         bound: Global___RatingBound.ValueType = ...,
         elo_bound: _builtins.float = ...,
+        version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["recorded_at", b"recorded_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bound", b"bound", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "event", b"event", "pairs", b"pairs", "recorded_at", b"recorded_at", "status", b"status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bound", b"bound", "elo", b"elo", "elo_bound", b"elo_bound", "elo_ci95", b"elo_ci95", "event", b"event", "pairs", b"pairs", "recorded_at", b"recorded_at", "status", b"status", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

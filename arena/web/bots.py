@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.ratings.texts import cell_text, point_text, rank_text, status_text
+from arena.ratings.texts import cell_text, every_row, point_text, rank_text, status_text
 from arena.tournament.fair_play import PARTNERS_CAVEAT, partnership_games
 from arena.v1 import arena_pb2
 from arena.web.chart import STYLE, ChartPoint, rating_chart
@@ -60,9 +60,11 @@ def board_name(game: str) -> str:
 def points_table(series: arena_pb2.RatingSeries, table_id: str) -> str:
     """The chart's points as a table, newest first: what the chart shows, to read or to
     reach by keyboard and screen reader."""
+    versions = any(p.version for p in series.points)  # a history across versions
     columns = [
         ("Time (UTC)", "text"),
         ("Event", "text"),
+        *((("Version", "text"),) if versions else ()),
         ("Elo ± 95%", "num"),
         ("Pairs", "num"),
         ("Status", "text"),
@@ -70,8 +72,8 @@ def points_table(series: arena_pb2.RatingSeries, table_id: str) -> str:
     rows = "".join(
         f'<tr data-time="{p.recorded_at.ToSeconds()}">'
         f"{td(p.recorded_at.ToDatetime().strftime('%Y-%m-%d %H:%M:%S'), 'text')}"
-        f"{td(p.event, 'text')}{td(point_text(p))}{td(p.pairs)}"
-        f"{td(status_text(p.status), 'text')}</tr>"
+        f"{td(p.event, 'text')}{td(p.version, 'text version') if versions else ''}"
+        f"{td(point_text(p))}{td(p.pairs)}{td(status_text(p.status), 'text')}</tr>"
         for p in reversed(series.points)
     )
     body = f"<tbody>{rows}</tbody>" if rows else empty_tbody(len(columns), "No ratings yet.")
@@ -81,7 +83,12 @@ def points_table(series: arena_pb2.RatingSeries, table_id: str) -> str:
 def _series_section(bot: str, series: arena_pb2.RatingSeries) -> str:
     key = series.game or "overall"
     points = [
-        ChartPoint(p.recorded_at.ToNanoseconds() / 1e9, p.elo, p.elo_ci95, p.event)
+        ChartPoint(
+            p.recorded_at.ToNanoseconds() / 1e9,
+            p.elo,
+            p.elo_ci95,
+            f"{bot}@{p.version}: {p.event}" if p.version else p.event,
+        )
         for p in series.points
         if charted(p)
     ]
@@ -261,7 +268,7 @@ def standing_section(bot: str, boards: Sequence[arena_pb2.Leaderboard], names: l
         f"{td(cell_text(row))}{td(row.pairs)}{td(status_text(row.status), 'text')}"
         f"{td(row.note, 'text note muted')}</tr>"
         for board in boards
-        for row in board.rows
+        for row in every_row(board)
         if row.bot in names
     )
     body = (
@@ -282,8 +289,8 @@ def _no_history(bot: str, names: list[str]) -> str:
     if names != [bot]:
         links = ", ".join(link(bot_url(name), name) for name in names)
         return (
-            f'<p id="no-history">{esc(bot)} is rated version by version, each under its own '
-            f"name: {links}.</p>"
+            f'<p id="no-history">{esc(bot)} has no rating recorded yet. Each version is '
+            f"rated on its own results, and its chart follows the newest one: {links}.</p>"
         )
     return (
         f'<p id="no-history">{esc(bot)} has no rating recorded yet: points are recorded '

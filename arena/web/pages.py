@@ -146,9 +146,27 @@ def _leaderboard_row(
     per_game = "".join(td(elo_text(row.game_elo[g]) if g in row.game_elo else "") for g in games)
     return (
         f'<tr data-bot="{esc(row.bot)}" data-status="{status}">{td(rank_text(row), "num rank")}'
-        f'<td class="text bot">{link(bot_url(row.bot), row.bot)}</td>'
+        f'<td class="text bot">{link(bot_url(row.bot), row.bot)}{_older(row, board)}</td>'
         f"{elo}{td(row.pairs)}{td(f'{row.wins}-{row.draws}-{row.losses}')}{td(row.matches)}"
         f"{per_game}{td(row.note, 'text note muted')}</tr>"
+    )
+
+
+def _older(row: arena_pb2.LeaderboardRow, board: arena_pb2.Leaderboard) -> str:
+    """The bot's older versions, folded under its newest one's name: each rated on its
+    own results, none ranked."""
+    if not row.older_versions:
+        return ""
+    count = len(row.older_versions)
+    items = "".join(
+        f'<li data-bot="{esc(o.bot)}">{link(bot_url(o.bot), o.bot)} '
+        f"{esc(rating_text(o, board))} {esc(interval_text(o))}, {o.pairs} "
+        f"pair{'s' if o.pairs != 1 else ''}</li>"
+        for o in row.older_versions
+    )
+    return (
+        f'<details class="older"><summary>{count} older version{"s" if count != 1 else ""}'
+        f"</summary><ul>{items}</ul></details>"
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from arena.ratings.texts import every_row
 from arena.tournament import formats
 from arena.tournament.formats.sprt import params_in_force as sprt_params
 from arena.tournament.progress import (
@@ -421,7 +422,7 @@ def ladder_board(
         return board
     marked = arena_pb2.Leaderboard()
     marked.CopyFrom(board)
-    for row in marked.rows:
+    for row in every_row(marked):
         if row.bot in held:
             row.note = "; ".join(n for n in (suspension_text(held[row.bot]), row.note) if n)
     return marked

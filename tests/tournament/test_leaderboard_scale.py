@@ -1,5 +1,6 @@
-"""A leaderboard on another scale, from a real API process and the CLI: an anchor, the
-prior's sd and bootstrap intervals on request, and what is refused."""
+"""What a leaderboard shows beyond the default, from a real API process, the CLI and the
+web's table: another scale (an anchor, the prior's sd and bootstrap intervals on
+request, and what is refused), and a hosted bot's versions as one bot."""
 
 from __future__ import annotations
 
@@ -12,15 +13,20 @@ from typing import Any
 import grpc
 import pytest
 
+from arena.ratings.history import Point
 from arena.ratings.leaderboard import scaled
 from arena.ratings.scale import Scale
 from arena.store import TournamentStore
+from arena.store.history import RatingHistoryStore
+from arena.store.packages import HostedVersion, PackageStore
 from arena.store.results import MatchResult
 from arena.v1 import arena_pb2
+from arena.web.pages import leaderboard_table
 from tests.records import spec
 from tests.support.arena import Arena
 from tests.support.cli import arena_cli
 from tests.support.rating_history import stored
+from tests.web.dom import Document
 
 SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
 
@@ -122,3 +128,81 @@ def test_a_scale_that_cannot_be_given_is_invalid_argument_saying_what_is_allowed
             arena.api.address, "leaderboard", "--tournament", TOURNAMENT, "--anchor", "zed"
         )
         assert shown.returncode != 0 and "ace, bee, cat" in shown.stderr
+
+
+def test_a_bots_versions_share_one_row_and_one_history(arena: Arena) -> None:
+    """Each version is rated on its own results; the board gives the bot one row, its
+    newest version's, the older folded under it and out of the ranking; the bot's name
+    asks for one history across its versions."""
+    tournament, bots = "t-versions", ["ada@v1", "ada@v2", "bob", "cy"]
+    store = TournamentStore(arena.redis)
+    store.create(tournament, spec(bots, ["seep"]), ["seep"], [])
+    strength = {"ada@v1": 2, "ada@v2": -1, "bob": 0, "cy": 0}
+    rng = random.Random(5)
+    for n in range(80):
+        a, b = rng.sample(bots, 2)
+        if a.startswith("ada") and b.startswith("ada"):
+            continue  # one author's versions: never rated against each other
+        margin = strength[a] - strength[b] + rng.choice([-2, -1, 0, 1, 2])
+        for r in (stored(n, 0, "seep", [a, b], 10 + margin), stored(n, 1, "seep", [b, a], 10)):
+            assert store.record_result(
+                tournament, replace(r, match_id=f"{tournament}-{r.match_id}"), b""
+            )
+    packages = PackageStore(arena.redis)
+    for label, when in (("v1", 100.0), ("v2", 200.0)):
+        packages.add_version(
+            HostedVersion("ada", label, "python3.11", "python3 bot.py", label[1] * 64, 10, "",
+                          when, ("seep",), "ada", label)
+        )  # fmt: skip
+
+    def board(**asked: Any) -> arena_pb2.Leaderboard:
+        request = arena_pb2.GetLeaderboardRequest(tournament_id=tournament, **asked)
+        return arena.stub.GetLeaderboard(request)
+
+    every = board(every_version=True)
+    assert sorted(r.bot for r in every.rows if r.rank) == sorted(bots)
+    assert not any(r.older_versions for r in every.rows)
+    shown = board(bootstrap=20)
+    assert [r.rank for r in shown.rows] == [1, 2, 3]
+    assert {r.bot for r in shown.rows} == {"ada@v2", "bob", "cy"}
+    (ada,) = [r for r in shown.rows if r.bot == "ada@v2"]
+    (v1,) = ada.older_versions
+    same = {r.bot: r for r in every.rows}["ada@v1"]
+    assert (v1.rank, v1.elo, v1.elo_ci95, v1.pairs) == (0, same.elo, same.elo_ci95, same.pairs)
+    assert v1.elo > ada.elo and v1.elo_low < v1.elo < v1.elo_high  # its own, bootstrapped too
+
+    history = RatingHistoryStore(arena.redis)
+    history.record("first", {"ada@v1": [Point(1000.0, "first", "", 10.0, 50.0, 5, "rated")]})
+    history.record("second", {
+        "ada@v1": [Point(2000.0, "second", "", 20.0, 40.0, 9, "rated")],
+        "ada@v2": [Point(2000.0, "second", "", -30.0, 90.0, 3, "provisional")],
+    })  # fmt: skip
+    joined = arena.stub.GetRatingHistory(arena_pb2.GetRatingHistoryRequest(bot="ada"))
+    assert [(p.version, p.elo) for p in joined.series[0].points] == [("v1", 10), ("v2", -30)]
+    own = arena.stub.GetRatingHistory(arena_pb2.GetRatingHistoryRequest(bot="ada@v1"))
+    assert [(p.version, p.elo) for p in own.series[0].points] == [("", 10), ("", 20)]
+
+    api = arena.api.address
+    printed = arena_cli(api, "leaderboard", "--tournament", tournament)
+    assert printed.returncode == 0, printed.stderr
+    lines = printed.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "ada@v2" in line)
+    assert "↳ ada@v1" in lines[at + 1]
+    assert "older versions of ada, rated on their own results and not ranked" in printed.stdout
+    exported = arena_cli(api, "leaderboard", "--tournament", tournament, "--csv").stdout
+    as_csv = {r["bot"]: r for r in csv.DictReader(io.StringIO(exported))}
+    assert (as_csv["ada@v1"]["rank"], as_csv["ada@v1"]["folded_under"]) == ("0", "ada@v2")
+    assert as_csv["bob"]["folded_under"] == ""
+    ranked = arena_cli(api, "leaderboard", "--tournament", tournament, "--every-version")
+    assert "↳" not in ranked.stdout and "ada@v1" in ranked.stdout
+    printed = arena_cli(api, "leaderboard", "--history", "ada")
+    assert printed.returncode == 0, printed.stderr
+    cells = [line.split("│") for line in printed.stdout.splitlines() if "│ 1970-01-01" in line]
+    assert [(c[2].strip(), c[3].strip()) for c in cells] == [("first", "v1"), ("second", "v2")]
+
+    # The web's table: the same rows, the older version folded under the newest.
+    web = Document(leaderboard_table(shown, "board"))
+    assert [r.attrs["data-bot"] for r in web.tables["board"]] == [r.bot for r in shown.rows]
+    folded = next(r for r in web.tables["board"] if r.attrs["data-bot"] == "ada@v2")
+    assert folded.links == ["/bots/ada%40v2", "/bots/ada%40v1"]
+    assert "1 older version" in folded.cells[1]

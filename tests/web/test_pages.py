@@ -406,7 +406,7 @@ def test_a_bot_page_charts_each_board_and_tables_its_points() -> None:
         "rand has no rating recorded yet: points are recorded when a tournament finishes "
         "and as a ladder plays on; the leaderboards show the ratings of every result so far."
     ) in empty_text
-    # A hosted bot is rated version by version: its page points to them.
+    # A hosted bot's versions are rated each on its own: its page points to them.
     source.registry["rand"] = BotFacts(
         "rand",
         arena_pb2.RegisteredBot(name="rand", hosted=True),
@@ -414,7 +414,8 @@ def test_a_bot_page_charts_each_board_and_tables_its_points() -> None:
     )
     hosted_text = site.get("/bots/rand").body.decode()
     assert (
-        '<p id="no-history">rand is rated version by version, each under its own name: '
+        '<p id="no-history">rand has no rating recorded yet. Each version is rated on its '
+        "own results, and its chart follows the newest one: "
         '<a href="/bots/rand%402">rand@2</a>, <a href="/bots/rand%401">rand@1</a>.</p>'
     ) in hosted_text
     hosted = Document(hosted_text)

@@ -279,6 +279,12 @@ def leaderboard(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=_seed, default=0, help="the bootstrap's seed, 0 to 2**64 - 1 (default 0)"
     )
+    parser.add_argument(
+        "--every-version",
+        action="store_true",
+        help="rank each version of a hosted bot as a row of its own (default: a bot's "
+        "newest version holds its place, its older ones folded under it)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--csv", action="store_true", help="print CSV")
     add_api_flag(parser)
