@@ -8,11 +8,13 @@ from pathlib import Path
 import grpc
 import pytest
 from hypothesis import settings
+from xdist.remote import Producer
 
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import referee_pb2_grpc
 from tests.support.bots import BotFactory, bot_command
+from tests.support.scheduling import HeavyTogether
 
 # The property tests that name no example count of their own, the long playout runs,
 # take it from here: 200 in the default run (CI's), a thousand with
@@ -21,28 +23,10 @@ settings.register_profile("default", max_examples=200)
 settings.register_profile("thorough", max_examples=1000)
 settings.load_profile("default")
 
-TESTS = Path(__file__).resolve().parent
-HEAVY = frozenset(
-    {
-        "test_demo.py",
-        "referee/test_load.py",
-        "tournament/test_soak.py",
-        "web/test_live.py",
-    }
-)
-"""Test modules that load the whole machine with processes on deadlines (the demo, the
-soak, 64 matches at once, paced matches watched in a browser). ``make test`` runs the
-suite on one pytest-xdist worker per core (``--dist loadgroup``); these share one worker,
-one after another, so no two of them compete for the cores. (One worker more than the
-cores plays while the others wait on a clock: 17 minutes instead of 19-20 on two cores,
-but then the load test and a season's ladder missed deadlines in two runs of three.)"""
 
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.relative_to(TESTS).as_posix() in HEAVY:
-            item.add_marker(pytest.mark.xdist_group("heavy"))
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> HeavyTogether:
+    """``make test``'s scheduling: one worker per core, the heavy modules on one."""
+    return HeavyTogether(config, log)
 
 
 @pytest.fixture(scope="session")
