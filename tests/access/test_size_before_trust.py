@@ -114,17 +114,26 @@ def test_a_package_larger_than_a_message_comes_in_pieces(api: HostedApi, tmp_pat
 
 def test_a_package_past_the_limit_is_refused_as_it_arrives(api: HostedApi) -> None:
     sent = 0
+    answered = threading.Event()
 
     def pieces() -> Iterator[arena_pb2.SubmitBotRequest]:
         nonlocal sent
         for message in anonymous_pieces():
             sent += len(message.package)
             yield message
-        for _ in range(16):  # 8 MiB more, if the server kept reading
+        # 8 MiB more if the server kept reading, a piece a second at most: the transport
+        # buffers megabytes the server has not read yet, and on a busy machine the server
+        # may take seconds to read up to the limit.
+        for _ in range(16):
+            if answered.wait(1.0):
+                return
             sent += PIECE_BYTES
             yield arena_pb2.SubmitBotRequest(package=os.urandom(PIECE_BYTES))
 
-    code, said = refusal(api.stub.SubmitBot, pieces(), metadata=OP)
+    try:
+        code, said = refusal(api.stub.SubmitBot, pieces(), metadata=OP)
+    finally:
+        answered.set()
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert said == (
         f"the package is more than {MAX_PACKAGE_BYTES:,} bytes; at most "

@@ -195,6 +195,15 @@ def test_stepping_through_each_games_replay_by_keyboard_draws_the_frames_cards(
         check_cards(at_frame(browser, second), frames[second])
 
 
+SENT_PANEL = """
+return {heading: document.querySelector("#sent h3").textContent,
+        chosen: [...document.querySelectorAll("section.seat.chosen")].map((s) => s.dataset.seat),
+        legal: [...document.querySelectorAll("#sent-legal li")].map((li) => li.dataset.id)};
+"""
+"""What the View selector shows: the sent panel's heading, the seats marked chosen and the
+legal actions listed, read in one script (the panel may be drawn again between reads)."""
+
+
 def test_the_viewer_works_with_the_keyboard_alone(
     served: Served,
     browser: WebDriver,
@@ -228,16 +237,15 @@ def test_the_viewer_works_with_the_keyboard_alone(
     assert "Choose a seat" in sent.text
     browser.find_element(By.ID, "seat-select").send_keys(Keys.ARROW_DOWN)
     wait_for(browser, "return document.getElementById('viewer-app').dataset.seatShown === '0';")
-    heading = browser.find_element(By.CSS_SELECTOR, "#sent h3").text
-    assert heading == f"What seat 0 ({seats[0]['name']}) was sent"
-    chosen = browser.find_elements(By.CSS_SELECTOR, "section.seat.chosen")
-    assert [c.get_attribute("data-seat") for c in chosen] == ["0"]
     # Fetched on demand: the legal actions of seat 0's last request, as the route has it.
+    # The panel is drawn again when they arrive: read it whole once they have, in one go.
     asked = max(f["index"] for f in frames[: second + 1] if f["seat"] == 0)
     wanted = [str(a["id"]) for a in sent_of(served, "bid-euchre", asked)[1]["legal_actions"]]
     wait_for(browser, "return document.querySelector('#sent-legal li') !== null;")
-    legal = browser.find_elements(By.CSS_SELECTOR, "#sent-legal li")
-    assert [li.get_attribute("data-id") for li in legal] == wanted
+    panel = browser.execute_script(SENT_PANEL)
+    assert panel["heading"] == f"What seat 0 ({seats[0]['name']}) was sent"
+    assert panel["chosen"] == ["0"]
+    assert panel["legal"] == wanted
 
     # Space (the focus on the page, not a control) plays and pauses.
     browser.find_element(By.TAG_NAME, "h1").click()
