@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.games.bid_euchre.actions import CALL_BASE, EFFECTIVE_SUIT, MOON, PASS, STRENGTH
-from arena.games.cards import Card
-from arena.games.tricks import cards_that_follow
+from arena.games.cards import SUITS, Card
 
 
 def may_call(call: int, high: int, stuck: bool) -> bool:
@@ -48,8 +47,21 @@ def returnable(dealt: list[Card], trump: str) -> list[Card]:
     return [max(trumps, key=STRENGTH[trump].__getitem__)]
 
 
+def _following(trump: str) -> dict[Card, frozenset[Card]]:
+    """For each card led under ``trump``, the cards of its effective suit (a led left bower
+    or joker is a trump lead)."""
+    suit_of = EFFECTIVE_SUIT[trump]
+    by_suit = {suit: frozenset(card for card in suit_of if suit_of[card] == suit) for suit in SUITS}
+    return {led: by_suit[suit] for led, suit in suit_of.items()}
+
+
+FOLLOWING: dict[str, dict[Card, frozenset[Card]]] = {trump: _following(trump) for trump in SUITS}
+"""By trump, then by the card led: the cards that follow it. One lookup a card, which keeps
+the engine's commonest step, the next seat's legal plays, short."""
+
+
 def follows(hand: list[Card], led: Card, trump: str) -> list[Card]:
     """Cards of ``hand`` that may follow ``led``: its effective suit (a led left bower or
     joker is a trump lead) if held, else any card."""
-    suit_of = EFFECTIVE_SUIT[trump]
-    return cards_that_follow(hand, suit_of[led], suit_of.__getitem__)
+    same_suit = FOLLOWING[trump][led]
+    return [card for card in hand if card in same_suit] or list(hand)

@@ -112,7 +112,7 @@ class BidEuchreState(PhaseState):
         )
         self.team_scores = list(deal.start_scores(GAME_INFO.num_teams))
         self.hand_number = self.hands_scored = deal.deal_number - 1
-        self._begin_hand([list(hand) for hand in deal.hands], deal)
+        self._begin_hand([sorted(hand, key=CARD_ORDER.__getitem__) for hand in deal.hands], deal)
 
     def _progress_problem(self, scores: tuple[int, ...], deal_number: int) -> str | None:
         """What keeps a chosen deal's scores and deal number from a match in progress."""
@@ -136,6 +136,18 @@ class BidEuchreState(PhaseState):
     def action_payload(self, action: int) -> tuple[str, object]:
         return ACTION_PAYLOADS[checked_action(action)]
 
+    def apply(self, action: int) -> None:
+        """``State.apply`` with its two checks in one test, and a play (most decisions)
+        sent straight to ``_play``, since every decision passes here. The legal list is
+        empty once the match is over, so whatever is not in it goes the base class's way,
+        to the same error, changing nothing."""
+        if action not in self._legal:
+            super().apply(action)
+        elif self.phase == PLAY:  # most decisions: straight there
+            self._play(ACTION_CARD[action])
+        else:
+            self._apply(action)
+
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == PLAY:
@@ -158,18 +170,21 @@ class BidEuchreState(PhaseState):
     def _deal(self) -> None:
         """Shuffle and deal one card at a time clockwise from the dealer's left; with the
         joker, the 25th card goes to the dealer last."""
-        deck = list(JOKER_CARDS if self.joker else CARDS)
+        # Shuffling card indices moves them exactly as it would move the cards (a shuffle
+        # depends only on the length), and sorted indices are the canonical order.
+        deck = list(range(len(JOKER_CARDS) if self.joker else len(CARDS)))
         self._rng.shuffle(deck)
-        hands: list[list[Card]] = [[] for _ in range(NUM_SEATS)]
+        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         for k in range(NUM_SEATS):
             hands[(self.dealer + 1 + k) % NUM_SEATS] = deck[k : len(CARDS) : NUM_SEATS]
         hands[self.dealer] += deck[len(CARDS) :]
-        self._begin_hand(hands)
+        self._begin_hand([[JOKER_CARDS[i] for i in sorted(hand)] for hand in hands])
 
     def _begin_hand(self, hands: list[list[Card]], chosen: Deal | None = None) -> None:
-        """Start a hand from dealt cards: reset the hand's record, then ask the first seat."""
+        """Start a hand from dealt cards, each hand in canonical order: reset the hand's
+        record, then ask the first seat."""
         self.hand_number += 1
-        self.hands = [sorted(hand, key=CARD_ORDER.__getitem__) for hand in hands]
+        self.hands = hands
         if self._first_deal is None:
             scores = None if chosen is None else chosen.scores
             hands_dealt = tuple(map(tuple, self.hands))
@@ -280,10 +295,10 @@ class BidEuchreState(PhaseState):
 
     def _call(self, call: int) -> None:
         seat = self.current
-        self.calls.append(BidEuchreCallMade(seat, CALLS[call]))
+        made, text = _CALLS_MADE[seat][call]
+        self.calls.append(made)
         if call > self.high_call:
             self.high_call, self.high_caller = call, seat
-        text = f"Seat {seat} passes" if call == PASS else f"Seat {seat} calls {CALL_SHOWN[call]}"
         self.events.append(Event("call", text, seat, {"call": CALLS[call]}))
         if seat != self.dealer:
             self.current = (seat + 1) % NUM_SEATS
@@ -366,19 +381,23 @@ class BidEuchreState(PhaseState):
         self.phase = PLAY
         self.current = self.declarer
         self._trick_size = NUM_SEATS if self.sitting_out is None else NUM_SEATS - 1
+        self._next_seat: list[int] = [
+            seat_after(seat, NUM_SEATS, self.sitting_out) for seat in range(NUM_SEATS)
+        ]
         self._legal = [PLAY_ACTION[card] for card in self.hands[self.declarer]]
 
     def _play(self, card: Card) -> None:
         seat = self.current
         self.hands[seat].remove(card)
         trick = self.trick
-        trick.append(PlayedCard(seat, card))
-        self.events.append(Event("play", f"Seat {seat} plays {pretty(card)}", seat, {"card": card}))
+        played, text = _PLAYS[seat][card]
+        trick.append(played)
+        self.events.append(Event("play", text, seat, {"card": card}))
         if len(trick) == self._trick_size:
             self._finish_trick()
             return
         assert self.trump is not None
-        following = seat_after(seat, NUM_SEATS, self.sitting_out)
+        following = self._next_seat[seat]
         self.current = following
         playable = follows(self.hands[following], trick[0].card, self.trump)
         self._legal = [PLAY_ACTION[c] for c in playable]
@@ -396,7 +415,7 @@ class BidEuchreState(PhaseState):
         self.events.append(
             Event(
                 "trick",
-                f"Seat {winner} takes the trick",
+                _TAKES[winner],
                 winner,
                 {
                     "leader": cards[0].seat,
@@ -562,3 +581,28 @@ class BidEuchreObservation:
     tricks_won: tuple[int, ...]
     scores: tuple[int, ...]
     hand_sizes: tuple[int, ...]
+
+
+# --- Made once -----------------------------------------------------------------------------
+
+_PLAYS: tuple[dict[Card, tuple[PlayedCard, str]], ...] = tuple(
+    {card: (PlayedCard(seat, card), f"Seat {seat} plays {pretty(card)}") for card in JOKER_CARDS}
+    for seat in range(NUM_SEATS)
+)
+"""Each seat's play of each card and its event's text, by seat and card. Played cards are
+frozen, so tricks share them; play is most of a match's decisions."""
+
+_CALLS_MADE: tuple[tuple[tuple[BidEuchreCallMade, str], ...], ...] = tuple(
+    tuple(
+        (
+            BidEuchreCallMade(seat, CALLS[call]),
+            f"Seat {seat} passes" if call == PASS else f"Seat {seat} calls {CALL_SHOWN[call]}",
+        )
+        for call in range(len(CALLS))
+    )
+    for seat in range(NUM_SEATS)
+)
+"""Each seat's each call and its event's text, by seat and call index, shared as ``_PLAYS``."""
+
+_TAKES = tuple(f"Seat {seat} takes the trick" for seat in range(NUM_SEATS))
+"""The text of a trick's event, by its winner."""

@@ -45,6 +45,7 @@ class FloorSums:
         "_capture",
         "_options",
         "_packable",
+        "_reaching",
         "fits",
         "groups",
         "required",
@@ -77,6 +78,21 @@ class FloorSums:
         self._packable: dict[int, list[int]] = {}
         self._capture: dict[int, list[int]] = {}
         self._options: dict[int, list[int]] = {}
+        self._reaching: dict[int, int] = {}
+
+    def reaching(self, reach: int) -> int:
+        """The card values v (bit v) for which v alone or v plus some loose cards make a
+        value of ``reach`` (``fits[v] & reach``), for a whole hand at once."""
+        found = self._reaching.get(reach)
+        if found is None:
+            found = reach  # v alone
+            rest = self.sums
+            while rest:  # v plus loose cards adding up to t: v + t in reach
+                low = rest & -rest
+                found |= reach >> (low.bit_length() - 1)
+                rest ^= low
+            found = self._reaching[reach] = found & ALL_VALUES
+        return found
 
     def packable(self, t: int) -> list[int]:
         found = self._packable.get(t)
@@ -223,8 +239,11 @@ HOUSES_IN: tuple[tuple[int, ...], ...] = tuple(
 """The house values in a set of them, ascending, indexed by the set's bits 9..13 (``>> 9``)."""
 
 
+VALUE_BIT: tuple[int, ...] = tuple(1 << value for value in VALUE)
+"""Per card index, the bit of its capture value in a set of values."""
+
 BIG_FLOOR = 6
-"""Above this many loose cards, ``Turn.ids`` reads card masks from byte tables."""
+"""Above this many loose cards, ``Turn.add_ids`` reads card masks from byte tables."""
 
 
 def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
@@ -257,9 +276,8 @@ class Turn:
         "floor",
         "held",
         "held_twice",
+        "housing",
         "ours",
-        "reach",
-        "retained",
         "standing",
         "throwers",
         "unbuilt",
@@ -267,41 +285,50 @@ class Turn:
 
     def __init__(self, state: SeepPlays) -> None:
         seat = state.current
-        me, partner = 1 << seat, 1 << ((seat + 2) % NUM_SEATS)
         held = held_twice = 0
         for card in state.hands[seat]:
-            bit = 1 << VALUE[card]
+            bit = VALUE_BIT[card]
             held_twice |= held & bit
             held |= bit
         self.held = held  # values the mover holds
         self.held_twice = held_twice  # values he holds two or more cards of
         standing = own = ours = breakable = 0
-        for value, house in state.houses.items():
-            bit = 1 << value
-            standing |= bit
-            mine = house.owners & me
-            if mine:
-                own |= bit
-            if mine or house.owners & partner:
-                ours |= bit  # his side's
-            if may_break(house.total > value, bool(mine)):
-                breakable |= bit
+        if state.houses:
+            me, partner = 1 << seat, 1 << ((seat + 2) % NUM_SEATS)
+            for value, house in state.houses.items():
+                bit = 1 << value
+                standing |= bit
+                mine = house.owners & me
+                if mine:
+                    own |= bit
+                if mine or house.owners & partner:
+                    ours |= bit  # his side's
+                if may_break(house.total > value, bool(mine)):
+                    breakable |= bit
         self.standing = standing  # every house
         self.ours = ours
         self.breakable = breakable
         takers = opening_values(state.bid if state.play_number == 0 else None)
-        self.unbuilt = free_values(standing, takers)
+        self.unbuilt = unbuilt = free_values(standing, takers)
         loose = state.loose
-        values = tuple(map(VALUE.__getitem__, loose))
-        self.floor = floor = floor_sums(values)
+        self.floor = floor = floor_sums(tuple(map(VALUE.__getitem__, loose)))
         self._loose = loose
         self._tables: tuple[list[int], list[int]] | None = None
         self.capturers = capturing_values(takers, standing, floor.sums)
         self.throwers = throwing_values(takers, standing, floor.sums)
-        self.retained = retained_values(own, held_twice)
-        self.reach = (held | ours) & (self.unbuilt | standing)
-        """House values a card might make or join: free or standing, and held by the
-        mover or his side's house (a first sieve for ``may_house``)."""
+        self.housing = self._housing(floor, held, unbuilt, retained_values(own, held_twice))
+
+    def _housing(self, floor: FloorSums, held: int, unbuilt: int, retained: int) -> int:
+        """A quick sieve that spares most cards the three house plays: the values v whose
+        card might BUILD, ADD or BREAK. v alone or with loose cards must make a free value
+        that the mover holds or the value of a standing house (who may add to it is
+        ``add_values``' to say), or v must raise a house he may break to a value he holds;
+        and retention must not hold v."""
+        reach = (held & unbuilt) | self.standing
+        housing = floor.reaching(reach)
+        for house in HOUSES_IN[self.breakable >> 9]:
+            housing |= held >> house  # house + v is a value he holds
+        return housing & ~retained
 
     def plays_of(self, v: int) -> list[int]:
         """Every legal play of a card of value v, in kind order, as ids without the card.
@@ -310,49 +337,49 @@ class Turn:
         capture); it may also build, add or break, unless retention holds it back.
         """
         bit = 1 << v
-        housing = not self.retained & bit and self.may_house(v)
-        if self.throwers & bit and not housing:
-            return [THROW_BASE]  # the most common case: a card that can only be thrown
-        floor = self.floor
+        plays: list[int] = []
         # CAPTURE: S is v-packable and maximal; empty only when nothing adds up to v and
         # the house of v stands (every capture by v takes it along).
-        plays = self.ids(CAPTURE_BASE, floor.captures(v)) if self.capturers & bit else []
-        if housing:
-            kept = held_after(self.held, self.held_twice, v)
-            fits = floor.fits[v]
-            for value in HOUSES_IN[build_values(self.unbuilt, fits, kept) >> 9]:
-                plays += self.ids(BUILD_BASE[value], house_sets(floor, value, value - v, True))
-            for value in HOUSES_IN[add_values(self.standing, fits, kept, self.ours) >> 9]:
-                plays += self.ids(ADD_BASE[value], house_sets(floor, value, value - v, False))
-            for house in HOUSES_IN[break_values(self.breakable, kept, v) >> 9]:
-                plays += self.ids(BREAK_BASE[house], house_sets(floor, house + v, 0, False))
+        if self.capturers & bit:
+            self.add_ids(plays, CAPTURE_BASE, self.floor.captures(v))
+        if self.housing & bit:
+            self.house_plays(plays, v)
         if self.throwers & bit:
             plays.append(THROW_BASE)
         return plays
 
-    def may_house(self, v: int) -> bool:
-        """A quick test that spares most cards the three house plays: false when a card of
-        value v can neither BUILD, nor ADD, nor BREAK, because v alone or with loose cards
-        makes no value that is free or standing and that the mover holds or his side has a
-        house of, and no house may be broken by him."""
-        return bool(self.floor.fits[v] & self.reach or self.breakable)
+    def house_plays(self, plays: list[int], v: int) -> None:
+        """Append the BUILD, ADD and BREAK plays of a card of value v."""
+        floor = self.floor
+        kept = held_after(self.held, self.held_twice, v)
+        fits = floor.fits[v]
+        # Each clause is asked only when its houses exist: a free value v can make, a
+        # standing house, a house the mover may break.
+        if self.unbuilt & fits:
+            for value in HOUSES_IN[build_values(self.unbuilt, fits, kept) >> 9]:
+                self.add_ids(plays, BUILD_BASE[value], house_sets(floor, value, value - v, True))
+        if self.standing:
+            for value in HOUSES_IN[add_values(self.standing, fits, kept, self.ours) >> 9]:
+                self.add_ids(plays, ADD_BASE[value], house_sets(floor, value, value - v, False))
+        if self.breakable:
+            for house in HOUSES_IN[break_values(self.breakable, kept, v) >> 9]:
+                self.add_ids(plays, BREAK_BASE[house], house_sets(floor, house + v, 0, False))
 
     # -- ids ---------------------------------------------------------------------------------
 
-    def ids(self, base: int, sets: list[int]) -> list[int]:
-        """``base`` (kind and slot) plus the rank part of the id of each set of loose cards,
-        by the closed form of the module docstring. The card mask ``M`` of a set is summed
-        card by card on a small floor; on a big one (where the lists are long) it comes
-        from two byte tables, the masks of every subset of the first 8 loose cards and of
-        the next 8, made at the first use."""
+    def add_ids(self, plays: list[int], base: int, sets: list[int]) -> None:
+        """Append ``base`` (kind and slot) plus the rank part of the id of each set of
+        loose cards, by the closed form of the module docstring. The card mask ``M`` of a
+        set is summed card by card on a small floor; on a big one (where the lists are
+        long) it comes from two byte tables, the masks of every subset of the first 8
+        loose cards and of the next 8, made at the first use."""
         loose = self._loose
         tables = self._tables
         if tables is None and len(loose) > BIG_FLOOR:
             tables = self._tables = _mask_tables(loose)
-        found = []
         for s in sets:
             if not s:
-                found.append(base)  # the empty set's rank is 0
+                plays.append(base)  # the empty set's rank is 0
                 continue
             if tables is not None:
                 m = tables[0][s & 255] + tables[1][s >> 8]
@@ -363,5 +390,4 @@ class Turn:
                     low = rest & -rest
                     m += MASK_WEIGHT[loose[low.bit_length() - 1]]
                     rest ^= low
-            found.append(base + FULL + s.bit_count() - m - (m & -m))
-        return found
+            plays.append(base + FULL + s.bit_count() - m - (m & -m))

@@ -22,6 +22,7 @@ from arena.games.seep.actions import (
     SWEEP_LAST,
     SWEEP_NORMAL,
     SWEEP_OPENING,
+    THROW_BASE,
     VALUE,
     card_codes,
 )
@@ -92,14 +93,19 @@ class SeepPlays(PhaseState):
         """Every legal play of the seat to act, as ascending ids; ``Turn`` holds the rules.
 
         Cards of one value have the same plays (only the card in the id differs), so the
-        plays are found once per value and then stamped with each card.
+        plays are found once per value and then stamped with each card; a card that can
+        only be thrown (the most common case) is stamped at once.
         """
         turn = Turn(self)
+        throw_only = turn.throwers & ~turn.housing
         ids: list[int] = []
         plays: list[int] = []
         previous = 0
         for card in self.hands[self.current]:
             v = VALUE[card]
+            if throw_only >> v & 1:
+                ids.append(THROW_BASE + CARD_OFFSET[card])
+                continue
             if v != previous:
                 previous, plays = v, turn.plays_of(v)
             offset = CARD_OFFSET[card]
