@@ -22,22 +22,25 @@ The model, game by game the same:
   options by name (a game's option limiting the hands makes quick rollouts).
 * **Returns.** Terminal only: +1 to every seat of the winning team, -1 to the others, 0
   each for a draw (zero-sum: two teams of equal size in every game).
-* **Information state** (a string; no tensor): the seat's observation (its repr)
+* **Information state**, a string: the seat's observation (its repr)
   and the texts of the events of the current hand it may see, from the last ``deal``
   event on. Earlier hands reach the seat only through the scores and hand number the
   observation shows, and do not change what is legal or what can be won later, so the
   string stops at the hand; strictly it is therefore not perfect recall across hands.
+  The information state tensor is the environments' (``arena.envs.infostate``): the
+  observation tensor and a memory of what the seat saw this hand, folded over the
+  observations it was sent, which stops at the hand too.
   The observation string is the observation's repr alone; the observation tensor is
   the environments' tensor of the observation a bot is sent (``arena.envs.layouts``),
   so a network trained on ``arena.envs`` reads OpenSpiel's tensors unchanged.
-* **Resampling** (``resample_from_infostate``, what ISMCTS needs): games whose part has
-  a ``resample`` function. It re-deals the current hand with the seat's own cards fixed
-  and every unseen card shuffled among the other seats (``arena.games.Deal``), replays
-  the hand's public record from the observation, and ``determinize`` keeps the first
-  sample whose information state matches (rejection, so voids shown in play are
-  respected). Other games raise ``NotImplementedError``: MCTS runs on them, but plain
-  MCTS searches the true state, hidden cards included, so it is a demonstration, not a
-  fair player.
+* **Resampling** (``resample_from_infostate``, what ISMCTS needs): every game with a
+  ``worlds`` part (``arena.games.worlds``). The seat's observation becomes a random world
+  it cannot tell from the real one: the cards it cannot see dealt consistently with all
+  it knows (its cards, the cards played, the voids play revealed, what was passed or
+  discarded), the current hand's public record replayed, hidden decisions of others
+  drawn at random. The clone keeps the seat's own view of the event log (the events it
+  saw, and the hands' boundaries without their cards), so its information state is the
+  original's whenever the observation is; ``determinize`` checks that, as a safety net.
 """
 
 from __future__ import annotations
@@ -51,12 +54,13 @@ import numpy as np
 import pyspiel
 
 from arena import wire
-from arena.envs import layouts
-from arena.games import GameError, State, game_names, get_game
+from arena.envs import infostate, layouts
+from arena.games import State, game_names, get_game, worlds
+from arena.games.api import Event, InconsistentView
 from arena.games.registry import part
 
 DEFAULT_SEEDS = 1000
-RESAMPLE_TRIES = 200
+RESAMPLE_TRIES = 20
 PREFIX = "card_arena_"
 
 
@@ -191,8 +195,6 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: object = None) -> ArenaState:
         """A state the seat cannot tell from this one, its hidden cards drawn afresh."""
         assert self.engine is not None
-        if not hasattr(_facts(self._arena_game.name), "resample"):
-            raise NotImplementedError(f"no resampling for {self._arena_game.name}")
         rng = random.Random(self._arena_game.rng.getrandbits(64))
         engine = determinize(
             self._arena_game.name,
@@ -200,6 +202,8 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
             self._arena_game.options,
             rng,
             information_state(self.engine, player),
+            actor=self.engine.current_seat(),
+            events=seen_events(self.engine, player),
         )
         clone = ArenaState(self._arena_game)
         clone.engine = engine
@@ -213,25 +217,30 @@ class ArenaState(pyspiel.State):  # type: ignore[misc]
 
 class _Observer:
     """What OpenSpiel's C++ side reads a Python game's views from. With perfect recall:
-    the information state, a string only. Without: the observation, as its string and
-    as the tensor ``arena.envs.layouts`` documents, the one the environments give, with
-    ``dict`` naming its blocks."""
+    the information state, as its string and as the tensor ``arena.envs.infostate``
+    documents. Without: the observation, as its string and as the tensor
+    ``arena.envs.layouts`` documents. Both tensors are the environments'; ``dict`` names
+    their blocks."""
 
     def __init__(self, game: str, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else layouts.tensor_size(game)
+        if perfect_recall:
+            size, blocks = infostate.information_state_tensor_size(game), infostate.layout(game)
+        else:
+            size, blocks = layouts.tensor_size(game), layouts.layout(game)
         self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, Any] = {}
-        if not perfect_recall:
-            for name, offset, width in layouts.layout(game):
-                self.dict[name] = self.tensor[offset : offset + width]
+        self.dict: dict[str, Any] = {
+            name: self.tensor[offset : offset + width] for name, offset, width in blocks
+        }
 
     def set_from(self, state: ArenaState, player: int) -> None:
-        if self.perfect_recall:
-            return
         self.tensor.fill(0.0)
-        if state.engine is not None:  # before the deal there is nothing to see
+        if state.engine is None:  # before the deal there is nothing to see
+            return
+        if self.perfect_recall:
+            self.tensor[:] = infostate.encode_state(state.engine, player)
+        else:
             message = wire.observation(self.game, state.engine.observation(player))
             self.tensor[:] = layouts.encode(self.game, player, message)
 
@@ -280,7 +289,7 @@ def _game_type(name: str) -> Any:
         max_num_players=info.num_seats,
         min_num_players=info.num_seats,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -335,25 +344,40 @@ def load(game: str, **params: int) -> ArenaGame:
 # -- determinization: an engine state a seat cannot tell from the one it is in
 
 
+def seen_events(state: State, seat: int) -> list[Event]:
+    """The event log as ``seat`` knows it: the events it may see, and each hand's
+    ``deal`` event without its cards (it marks where a hand starts)."""
+    seen = []
+    for event in state.events:
+        if event.visible_to is None or seat in event.visible_to:
+            seen.append(event)
+        elif event.kind == "deal":
+            seen.append(Event(event.kind, event.text, event.seat, {}, event.visible_to))
+    return seen
+
+
 def determinize(
     game: str,
     observation: Any,
     options: dict[str, Any],
     rng: random.Random,
     target: str | None = None,
+    *,
+    actor: int | None = None,
+    events: list[Event] | None = None,
 ) -> State:
     """An engine state for ``observation``'s seat, the cards it cannot see dealt at
-    random among the other seats, its current hand replayed from the observation's
-    public record. With ``target``, only a state whose information state string for that
-    seat equals it. Raises ``GameError`` if no sample fits in ``RESAMPLE_TRIES``."""
-    sample = getattr(_facts(game), "resample", None)
-    if sample is None:
-        raise NotImplementedError(f"no determinization for {game}")
+    random consistently with what it knows (``arena.games.worlds.determinize``; ``actor``
+    is the seat to act, when known). With ``events`` (``seen_events`` of the real
+    state) the state takes them as its log; with ``target`` as well, a state whose
+    information state for the seat differs is drawn again, up to ``RESAMPLE_TRIES``
+    times. ``InconsistentView`` when the observation fits no world."""
     for _ in range(RESAMPLE_TRIES):
-        try:
-            state: State = sample(observation, options, rng)
-        except GameError:
-            continue
+        state = worlds.determinize(game, observation, options, rng, actor)
+        if events is not None:
+            state.events = list(events)
         if target is None or information_state(state, observation.seat) == target:
             return state
-    raise GameError(f"{game}: no deal fits seat {observation.seat}'s view")
+    raise InconsistentView(
+        f"{game}: no world drawn gives seat {observation.seat} its information state"
+    )

@@ -8,7 +8,7 @@ import csv
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from google.protobuf import json_format
@@ -32,6 +32,7 @@ from arena.ratings.texts import (
     rank_text,
     ranking_text,
     rating_text,
+    rows_under,
     standing_text,
     status_text,
 )
@@ -461,7 +462,7 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
         "rank", "bot", "Elo", "± 95%", *boot, "pairs", "W-D-L", "matches", *skill, *games
     ):  # fmt: skip
         table.add_column(column, justify="left" if column == "bot" else "right")
-    for row, folded_under in _rows_folded(board):
+    for row, folded_under in rows_under(board):
         table.add_row(
             rank_text(row),
             f"  ↳ {row.bot}" if folded_under else row.bot,
@@ -486,17 +487,6 @@ def print_leaderboard(board: arena_pb2.Leaderboard) -> None:
             markup=False,
             soft_wrap=True,
         )
-
-
-def _rows_folded(
-    board: arena_pb2.Leaderboard,
-) -> Iterator[tuple[arena_pb2.LeaderboardRow, str]]:
-    """Every row, each with the entry whose row it is folded under ("" for a row of its
-    own): a bot's older versions follow its newest one's row."""
-    for row in board.rows:
-        yield row, ""
-        for older in row.older_versions:
-            yield older, row.bot
 
 
 def _print_notes(console: Console, board: arena_pb2.Leaderboard) -> None:
@@ -602,7 +592,7 @@ def leaderboard(args: argparse.Namespace) -> None:
                 "folded_under",
             ]
         )
-        for row, folded_under in _rows_folded(board):
+        for row, folded_under in rows_under(board):
             out.writerow(
                 [
                     row.rank,

@@ -2,10 +2,11 @@
 
 ``arena.envs.env(name)`` is a wrapped environment, ``raw_env`` the bare
 ``CardArenaEnv``; ``arena.envs.aec`` says what observations, actions and rewards are,
-``arena.envs.layouts`` how an observation becomes a tensor. Nothing else in ``arena``
-imports this package, and PettingZoo loads only when an environment is asked for:
-``arena.envs.layouts`` needs numpy alone (the OpenSpiel adapter's observation tensors are
-these same tensors).
+``arena.envs.layouts`` how an observation becomes a tensor, ``arena.envs.infostate`` the
+information state tensor (the observation tensor and a memory of the hand). Nothing else
+in ``arena`` imports this package, and PettingZoo loads only when an environment is asked
+for: ``arena.envs.layouts`` and ``arena.envs.infostate`` need numpy alone (the OpenSpiel
+adapter's observation tensors are these same tensors).
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ referee sends that seat's bot (``MessageToDict(..., preserving_proto_field_name=
 of the game's field of ``ActRequest.observation``), is ``observe_dict(agent)``; the
 whole ``ActRequest`` of the seat to act is ``act_request()``.
 
+With ``information_state=True`` the dict has a third entry, ``"information_state"``:
+the seat's information state tensor (``arena.envs.infostate``), the observation tensor
+followed by the memory of what the seat has seen this hand, folded over the observations
+it was sent when it was to act, as a bot would keep it.
+
 Actions: games with dense ids take the engine's stable action ids; games whose ids are
 too large for a mask take an index into the legal list (``action_id(index)`` is the id).
 ``layouts`` says why. ``infos[agent]`` of the agent to act holds ``legal_action_ids``,
@@ -44,7 +49,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from arena import wire
-from arena.envs import layouts
+from arena.envs import infostate, layouts
 from arena.games import GameError, IllegalActionError, State, get_game
 from arena.v1 import bot_pb2
 
@@ -71,6 +76,7 @@ class CardArenaEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         hand_rewards: bool = True,
         match_reward: float = 1.0,
+        information_state: bool = False,
     ) -> None:
         super().__init__()
         self.game = get_game(game)
@@ -88,19 +94,22 @@ class CardArenaEnv(AECEnv):  # type: ignore[misc]
         self._num_actions = layouts.action_space_size(self.game_name)
         self._uses_ids = layouts.uses_ids(self.game_name)
         size = layouts.tensor_size(self.game_name)
+        entries: dict[str, spaces.Space[Any]] = {
+            "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+        }
+        self.information_state = information_state
+        if information_state:
+            wide = infostate.information_state_tensor_size(self.game_name)
+            entries["information_state"] = spaces.Box(-np.inf, np.inf, (wide,), np.float32)
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: spaces.Dict(dict(entries)) for agent in self.possible_agents
         }
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
         }
         self._seeds = random.Random()
+        self._memories: list[infostate.Memory] = []
         self.state: State | None = None
         self.decision_index = 0
         self._rendered = 0
@@ -129,6 +138,8 @@ class CardArenaEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._last_scores = self.state.scores()
         self._events_seen = len(self.state.events)
+        if self.information_state:
+            self._memories = [infostate.start(self.game_name, s) for s in range(len(self.agents))]
         self._rendered = 0
         self.decision_index = 0
         self._select()
@@ -144,10 +155,14 @@ class CardArenaEnv(AECEnv):  # type: ignore[misc]
                 mask[legal] = 1
             else:
                 mask[: len(legal)] = 1
-        return {
+        observed = {
             "observation": layouts.encode(self.game_name, seat, message),
             "action_mask": mask,
         }
+        if self.information_state:
+            memory = infostate.update(self._memories[seat], message)
+            observed["information_state"] = infostate.tensor(memory)
+        return observed
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -264,8 +279,12 @@ class CardArenaEnv(AECEnv):  # type: ignore[misc]
                 f"{self.game_name}: {len(legal)} legal actions, more than the "
                 f"{self._num_actions} the environment's action space indexes"
             )
-        self.agent_selection = self.possible_agents[state.current_seat()]
+        seat = state.current_seat()
+        self.agent_selection = self.possible_agents[seat]
         self.infos[self.agent_selection] = {"legal_action_ids": legal}
+        if self.information_state:  # the seat is sent this observation: it remembers it
+            message = wire.observation(self.game_name, state.observation(seat))
+            self._memories[seat] = infostate.update(self._memories[seat], message)
 
 
 def raw_env(game: str, options: Mapping[str, object] | None = None, **kwargs: Any) -> CardArenaEnv:

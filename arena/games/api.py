@@ -42,6 +42,12 @@ class UnknownGameError(GameError):
     """No game is registered under that name."""
 
 
+class InconsistentView(GameError):
+    """One seat's information cannot come from any real match: a determinization
+    (``arena.games.worlds``) was asked of a corrupted observation; the message names what
+    does not fit."""
+
+
 class DealError(GameError):
     """A chosen deal (``Game.new_state(..., deal=...)``) does not fit the game."""
 

@@ -3,11 +3,13 @@
 Every sub-package of ``arena.games`` is a game: importing it registers its ``Game``. Its
 folder holds, beside the rules, the parts the rest of the arena asks for by name
 (``part``): ``why`` explains an illegal move, ``table`` lays out the viewer's table,
-``layout`` gives the environments' pack and action space, ``openspiel`` the facts of
-its OpenSpiel model, ``docs`` its reference page's examples, ``bot`` an example bot,
-``screen`` how its values read on the play screen, ``messages`` its proto messages
-when ``bot.proto`` has none. Generic code asks here and never imports a game by name,
-so a new game is a new folder (docs/adding-a-game.md).
+``layout`` gives the environments' pack and action space, ``infostate`` what a seat's
+information state tensor remembers of the hand, ``openspiel`` the facts of
+its OpenSpiel model, ``worlds`` random worlds that one seat's observation cannot tell
+from the real one (determinization, for ISMCTS), ``docs`` its reference page's
+examples, ``bot`` an example bot, ``screen`` how its values read on the play screen,
+``messages`` its proto messages when ``bot.proto`` has none. Generic code asks here
+and never imports a game by name, so a new game is a new folder (docs/adding-a-game.md).
 """
 
 from __future__ import annotations

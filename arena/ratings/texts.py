@@ -92,11 +92,18 @@ def cell_text(row: arena_pb2.LeaderboardRow) -> str:
     return f"{rating_text(row, arena_pb2.Leaderboard())} {interval_text(row)}".strip()
 
 
+def rows_under(board: arena_pb2.Leaderboard) -> Iterator[tuple[arena_pb2.LeaderboardRow, str]]:
+    """The board's rows, each followed by the older versions folded under it, with the
+    bot each is folded under ("" for a row of its own)."""
+    for row in board.rows:
+        yield row, ""
+        for older in row.older_versions:
+            yield older, row.bot
+
+
 def every_row(board: arena_pb2.Leaderboard) -> Iterator[arena_pb2.LeaderboardRow]:
     """The board's rows, each followed by the older versions folded under it."""
-    for row in board.rows:
-        yield row
-        yield from row.older_versions
+    return (row for row, _ in rows_under(board))
 
 
 def rank_text(row: arena_pb2.LeaderboardRow) -> str:

@@ -7,8 +7,10 @@ import hashlib
 import secrets
 
 import redis
+from redis.client import Pipeline
 
 from arena.store import keys
+from arena.store.transaction import watching
 
 
 def token_hash(token: str) -> str:
@@ -29,21 +31,18 @@ class AuthorStore:
         """A new token for ``name``, replacing (and revoking) any earlier one."""
         token = new_token()
         new = token_hash(token)
-        while True:
-            with self.redis.pipeline() as pipe:
-                try:
-                    # WATCH: two adds at once must not both keep a working token.
-                    pipe.watch(keys.authors())  # type: ignore[no-untyped-call]
-                    old = pipe.hget(keys.authors(), name)
-                    pipe.multi()  # both maps change together
-                    if old is not None:
-                        pipe.hdel(keys.author_tokens(), old)
-                    pipe.hset(keys.authors(), name, new)
-                    pipe.hset(keys.author_tokens(), new, name)
-                    pipe.execute()
-                    return token
-                except redis.WatchError:
-                    continue
+
+        def body(pipe: Pipeline) -> None:
+            old = pipe.hget(keys.authors(), name)
+            pipe.multi()  # both maps change together
+            if old is not None:
+                pipe.hdel(keys.author_tokens(), old)
+            pipe.hset(keys.authors(), name, new)
+            pipe.hset(keys.author_tokens(), new, name)
+
+        # WATCH: two adds at once must not both keep a working token.
+        watching(self.redis, [keys.authors()], body)
+        return token
 
     def who(self, token: str) -> str | None:
         """The author holding ``token``, if any."""

@@ -15,12 +15,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import redis
+from redis.client import Pipeline
 
 from arena.competition.daily import WINDOW_S, DailyLimit
 from arena.quotas import AuthorQuotas, OverQuota, Usage
 from arena.records import Fields, check_version, current, parse
 from arena.store import keys
 from arena.store.packages import HostedVersion
+from arena.store.transaction import watching
 
 KIND = "registered bot"
 VERSION = 2
@@ -97,19 +99,16 @@ class BotRegistry:
     def put_remote(self, bot: RegisteredBot) -> RegisteredBot | None:
         """Register (or re-register) a remote bot unless its name is a hosted bot's;
         returns that hosted bot (and writes nothing) if it is."""
-        while True:
-            with self.redis.pipeline() as pipe:
-                try:
-                    pipe.watch(keys.bots())  # type: ignore[no-untyped-call]
-                    current = _parse(pipe.hget(keys.bots(), bot.name))
-                    if current is not None and current.hosted:
-                        return current
-                    pipe.multi()
-                    pipe.hset(keys.bots(), bot.name, bot.to_json())
-                    pipe.execute()
-                    return None
-                except redis.WatchError:
-                    continue  # another bot changed meanwhile: look again
+
+        def body(pipe: Pipeline) -> RegisteredBot | None:
+            current = _parse(pipe.hget(keys.bots(), bot.name))
+            if current is not None and current.hosted:
+                return current
+            pipe.multi()
+            pipe.hset(keys.bots(), bot.name, bot.to_json())
+            return None
+
+        return watching(self.redis, [keys.bots()], body)
 
     def publish(
         self,
@@ -130,44 +129,40 @@ class BotRegistry:
         past the limit, and otherwise records the submission in the same transaction."""
         versions = keys.hosted(bot.name)
         log = keys.submissions(daily[0]) if daily is not None else None
-        while True:  # a WATCH fails on any bot's change: look again, decide on this one
-            with self.redis.pipeline() as pipe:
-                try:
-                    watched = [keys.bots(), versions, keys.hosted_removed(bot.name)]
-                    pipe.watch(*watched, *([log] if log else []))  # type: ignore[no-untyped-call]
-                    if _parse(pipe.hget(keys.bots(), bot.name)) != seen:
-                        return Published.CHANGED
-                    if pipe.hexists(versions, version.version) or pipe.sismember(
-                        keys.hosted_removed(bot.name), version.version
-                    ):
-                        return Published.LABEL_TAKEN
-                    if quotas is not None and bot.author:
-                        usage = _usage(pipe, bot.author)
-                        why = quotas.refusal(
-                            bot.author, usage, bot.name, version.sha256, version.size
-                        )
-                        if why is not None:
-                            raise OverQuota(why)
-                    if daily is not None and log is not None:
-                        author, limit = daily
-                        found: list[tuple[bytes, float]] = pipe.zrangebyscore(  # type: ignore[assignment]
-                            log, limit.since, "+inf", withscores=True
-                        )
-                        why = limit.refusal(author, [t for _, t in found])
-                        if why is not None:
-                            raise OverQuota(why)
-                    pipe.multi()
-                    pipe.set(keys.package(version.sha256), blob, nx=True)
-                    pipe.hset(versions, version.version, version.to_json())
-                    pipe.hset(keys.bots(), bot.name, bot.to_json())
-                    if daily is not None and log is not None:
-                        pipe.zadd(log, {version.label: version.submitted_at})
-                        pipe.zremrangebyscore(log, "-inf", f"({daily[1].since}")
-                        pipe.expire(log, int(2 * WINDOW_S))
-                    pipe.execute()
-                    return Published.DONE
-                except redis.WatchError:
-                    continue
+        watched = [keys.bots(), versions, keys.hosted_removed(bot.name), *([log] if log else [])]
+
+        def body(pipe: Pipeline) -> Published:
+            if _parse(pipe.hget(keys.bots(), bot.name)) != seen:
+                return Published.CHANGED
+            if pipe.hexists(versions, version.version) or pipe.sismember(
+                keys.hosted_removed(bot.name), version.version
+            ):
+                return Published.LABEL_TAKEN
+            if quotas is not None and bot.author:
+                usage = _usage(pipe, bot.author)
+                why = quotas.refusal(bot.author, usage, bot.name, version.sha256, version.size)
+                if why is not None:
+                    raise OverQuota(why)
+            if daily is not None and log is not None:
+                author, limit = daily
+                found: list[tuple[bytes, float]] = pipe.zrangebyscore(  # type: ignore[assignment]
+                    log, limit.since, "+inf", withscores=True
+                )
+                why = limit.refusal(author, [t for _, t in found])
+                if why is not None:
+                    raise OverQuota(why)
+            pipe.multi()
+            pipe.set(keys.package(version.sha256), blob, nx=True)
+            pipe.hset(versions, version.version, version.to_json())
+            pipe.hset(keys.bots(), bot.name, bot.to_json())
+            if daily is not None and log is not None:
+                pipe.zadd(log, {version.label: version.submitted_at})
+                pipe.zremrangebyscore(log, "-inf", f"({daily[1].since}")
+                pipe.expire(log, int(2 * WINDOW_S))
+            return Published.DONE
+
+        # A WATCH fails on any bot's change: the body looks again and decides on this one.
+        return watching(self.redis, watched, body)
 
     def usage(self, author: str) -> Usage:
         """What ``author``'s hosted bots hold, for their quotas (``arena.quotas``)."""

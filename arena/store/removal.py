@@ -36,11 +36,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 import redis
+from redis.client import Pipeline
 
 from arena.store import keys
 from arena.store.bots import RegisteredBot
 from arena.store.packages import HostedVersion, PackageStore
 from arena.store.tournaments import RUNNING, TournamentRecord, TournamentStore
+from arena.store.transaction import watching
 from arena.tournament import formats
 
 STEP_WAITS_S = (0.05, 0.1, 0.2, 0.4, 0.8)
@@ -78,13 +80,17 @@ class Removed:
     kept_for: tuple[str, ...] = ()
 
 
-def _watch(pipe: redis.client.Pipeline, seen: RegisteredBot) -> list[HostedVersion] | None:
-    """Watch the bot ``seen`` and its versions; its versions, or None where it is no
-    longer what the caller saw."""
-    pipe.watch(keys.bots(), keys.hosted(seen.name))  # type: ignore[no-untyped-call]
+def _versions_if_unchanged(pipe: Pipeline, seen: RegisteredBot) -> list[HostedVersion] | None:
+    """The versions of the bot ``seen``, or None where it is no longer what the caller saw."""
     if _parse(pipe.hget(keys.bots(), seen.name)) != seen:
         return None
     return _versions(pipe.hgetall(keys.hosted(seen.name)))
+
+
+def _watched(seen: RegisteredBot) -> list[str]:
+    """What a removal reads: the registry (any bot's change makes it look again) and the
+    bot's versions."""
+    return [keys.bots(), keys.hosted(seen.name)]
 
 
 class Removal:
@@ -96,63 +102,60 @@ class Removal:
         """Remove the bot ``seen`` (as the caller decided on it) with its versions, then
         sweep their packages."""
         name = seen.name
-        versions_key = keys.hosted(name)
-        while True:  # a WATCH fails on any bot's change
-            with self.redis.pipeline() as pipe:
-                try:
-                    versions = _watch(pipe, seen)
-                    if versions is None:
-                        return Gone.CHANGED
-                    pipe.multi()
-                    pipe.hdel(keys.bots(), name)
-                    pipe.delete(versions_key, keys.hosted_removed(name))
-                    if versions:
-                        pipe.sadd(keys.removed_packages(), *{v.sha256 for v in versions})
-                    pipe.execute()
-                    break
-                except redis.WatchError:
-                    continue
-        return self._released(tuple(versions), bot_removed=True)
+
+        def body(pipe: Pipeline) -> tuple[HostedVersion, ...] | None:
+            versions = _versions_if_unchanged(pipe, seen)
+            if versions is None:
+                return None
+            pipe.multi()
+            pipe.hdel(keys.bots(), name)
+            pipe.delete(keys.hosted(name), keys.hosted_removed(name))
+            if versions:
+                pipe.sadd(keys.removed_packages(), *{v.sha256 for v in versions})
+            return tuple(versions)
+
+        removed = watching(self.redis, _watched(seen), body)
+        return Gone.CHANGED if removed is None else self._released(removed, bot_removed=True)
 
     def remove_version(self, seen: RegisteredBot, label: str) -> Removed | Gone:
         """Remove version ``label`` of the hosted bot ``seen``, then sweep its package.
         The entry takes what its newest remaining version said at its Hello; the last
         version goes with the bot."""
         name = seen.name
-        versions_key = keys.hosted(name)
-        while True:  # a WATCH fails on any bot's change
-            with self.redis.pipeline() as pipe:
-                try:
-                    versions = _watch(pipe, seen)
-                    if versions is None:
-                        return Gone.CHANGED
-                    removed = next((v for v in versions if v.version == label), None)
-                    if removed is None:
-                        return Gone.NO_VERSION
-                    rest = [v for v in versions if v.version != label]
-                    pipe.multi()
-                    if rest:
-                        newest = max(rest, key=lambda v: (v.submitted_at, v.version))
-                        entry = replace(
-                            seen,
-                            games=newest.games,
-                            hello_name=newest.hello_name,
-                            version=newest.hello_version,
-                            registered_at=newest.submitted_at,
-                        )
-                        pipe.hdel(versions_key, label)
-                        pipe.sadd(keys.hosted_removed(name), label)
-                        # The entry changes too: that tells sweeps to look again.
-                        pipe.hset(keys.bots(), name, entry.to_json())
-                    else:
-                        pipe.hdel(keys.bots(), name)
-                        pipe.delete(versions_key, keys.hosted_removed(name))
-                    pipe.sadd(keys.removed_packages(), removed.sha256)
-                    pipe.execute()
-                    break
-                except redis.WatchError:
-                    continue
-        return self._released((removed,), bot_removed=not rest)
+
+        def body(pipe: Pipeline) -> tuple[HostedVersion, bool] | Gone:
+            versions = _versions_if_unchanged(pipe, seen)
+            if versions is None:
+                return Gone.CHANGED
+            removed = next((v for v in versions if v.version == label), None)
+            if removed is None:
+                return Gone.NO_VERSION
+            rest = [v for v in versions if v.version != label]
+            pipe.multi()
+            if rest:
+                newest = max(rest, key=lambda v: (v.submitted_at, v.version))
+                entry = replace(
+                    seen,
+                    games=newest.games,
+                    hello_name=newest.hello_name,
+                    version=newest.hello_version,
+                    registered_at=newest.submitted_at,
+                )
+                pipe.hdel(keys.hosted(name), label)
+                pipe.sadd(keys.hosted_removed(name), label)
+                # The entry changes too: that tells sweeps to look again.
+                pipe.hset(keys.bots(), name, entry.to_json())
+            else:
+                pipe.hdel(keys.bots(), name)
+                pipe.delete(keys.hosted(name), keys.hosted_removed(name))
+            pipe.sadd(keys.removed_packages(), removed.sha256)
+            return removed, not rest
+
+        outcome = watching(self.redis, _watched(seen), body)
+        if isinstance(outcome, Gone):
+            return outcome
+        removed, last = outcome
+        return self._released((removed,), bot_removed=last)
 
     def _released(self, versions: tuple[HostedVersion, ...], bot_removed: bool) -> Removed:
         """Sweep, and say what became of the removed versions' packages: whichever sweep

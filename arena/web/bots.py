@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena import wording
 from arena.ratings.texts import cell_text, every_row, point_text, rank_text, status_text
 from arena.tournament.fair_play import PARTNERS_CAVEAT, partnership_games
 from arena.v1 import arena_pb2
@@ -114,7 +115,7 @@ def _series_section(bot: str, series: arena_pb2.RatingSeries) -> str:
         chart = f'<p class="muted" id="rating-chart-{esc(key)}">{esc(why)}</p>'
     return (
         f'<section data-game="{esc(series.game)}"><h2>{heading}</h2>{chart}'
-        f'<details class="points"><summary>Its {count} recorded point{"s" if count != 1 else ""} '
+        f'<details class="points"><summary>Its {wording.count(count, "recorded point")} '
         "as a table</summary>"
         f"{points_table(series, 'rating-history-' + key)}</details></section>"
     )

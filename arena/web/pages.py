@@ -27,6 +27,7 @@ from arena.v1 import arena_pb2
 from arena.web import viewer
 from arena.web.data import Match, Replay
 from arena.web.errors import HttpError
+from arena.wording import count
 
 REFRESH_S = 30
 INDEX_TOURNAMENTS = 10
@@ -157,17 +158,13 @@ def _older(row: arena_pb2.LeaderboardRow, board: arena_pb2.Leaderboard) -> str:
     own results, none ranked."""
     if not row.older_versions:
         return ""
-    count = len(row.older_versions)
     items = "".join(
         f'<li data-bot="{esc(o.bot)}">{link(bot_url(o.bot), o.bot)} '
-        f"{esc(rating_text(o, board))} {esc(interval_text(o))}, {o.pairs} "
-        f"pair{'s' if o.pairs != 1 else ''}</li>"
+        f"{esc(rating_text(o, board))} {esc(interval_text(o))}, {count(o.pairs, 'pair')}</li>"
         for o in row.older_versions
     )
-    return (
-        f'<details class="older"><summary>{count} older version{"s" if count != 1 else ""}'
-        f"</summary><ul>{items}</ul></details>"
-    )
+    older = count(len(row.older_versions), "older version")
+    return f'<details class="older"><summary>{older}</summary><ul>{items}</ul></details>'
 
 
 def leaderboard_table(board: arena_pb2.Leaderboard, table_id: str) -> str:

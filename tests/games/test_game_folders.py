@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GENERIC = (ROOT / "arena", ROOT / "workers")
 GAME_OWNED = (ROOT / "arena" / "games", ROOT / "arena" / "v1")
 """The games' folders, and the code protoc generates from ``proto/``."""
-PARTS = ("why", "table", "layout", "openspiel", "bot", "docs")
+PARTS = ("why", "table", "layout", "openspiel", "bot", "docs", "worlds", "infostate")
 
 
 def name_pattern() -> re.Pattern[str]:
