@@ -13,7 +13,7 @@ from xdist.remote import Producer
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import referee_pb2_grpc
-from tests.support.bots import BotFactory, bot_command
+from tests.support.bots import POOL, BotFactory, bot_command, poolable
 from tests.support.scheduling import HeavyTogether
 
 # The property tests that name no example count of their own, the long playout runs,
@@ -60,8 +60,13 @@ def referee_stub(referee: Service) -> Iterator[referee_pb2_grpc.RefereeStub]:
 def start_bot() -> Iterator[BotFactory]:
     """Start a bot process for this test; ``start_bot("chaos", "--mode", "hang")``."""
     started: list[Service] = []
+    pooled: list[str] = []
 
     def start(name: str, *flags: str) -> Service:
+        if poolable(name, flags):  # the test's n-th such bot: the pool's n-th
+            same = [f"{name} {flags}" == asked for asked in pooled]
+            pooled.append(f"{name} {flags}")
+            return POOL.get(f"#{sum(same)}", name, *flags)
         service = start_service(bot_command(name, *flags))
         started.append(service)
         return service
@@ -69,6 +74,13 @@ def start_bot() -> Iterator[BotFactory]:
     yield start
     for service in started:
         service.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bot_pool() -> Iterator[None]:
+    """Stops the pooled bots (``tests.support.bots``) when this pytest process is done."""
+    yield
+    POOL.stop()
 
 
 @pytest.fixture(scope="session")

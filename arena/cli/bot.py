@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.cli.common import CliError, UsageError
+from arena.cli.common import CliError, UsageError, loading
 from arena.cli.connect import arena_api
 from arena.v1 import arena_pb2
 from arena.wording import printable
@@ -18,10 +18,11 @@ SUBMIT_TIMEOUT_S = 120
 
 
 def serve(args: argparse.Namespace) -> None:
-    from arena.bots import serve
-    from arena.bots.examples import EXAMPLES, ChaosBot, PacedBot, RandomBot
-    from arena.bots.examples.chaos import serve as serve_chaos
-    from arena.cli.services import tls_from_flags
+    with loading():
+        from arena.bots import serve
+        from arena.bots.examples import EXAMPLES, ChaosBot, PacedBot, RandomBot
+        from arena.bots.examples.chaos import serve as serve_chaos
+        from arena.cli.services import tls_from_flags
 
     factory = EXAMPLES.get(args.name)
     if factory is None:

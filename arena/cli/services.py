@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from arena.access import API, REFEREE
 from arena.bot_networks import ALLOW_ENV, DENY_ENV, BotNetworks, parse_networks
-from arena.cli.common import CliError, UsageError
+from arena.cli.common import CliError, UsageError, loading
 from arena.cli.connect import token_from_flags
 from arena.cli.parsers import READ_TOKEN_ENV
 from arena.quotas import BOTS_ENV, BYTES_ENV, VERSIONS_ENV, AuthorQuotas, parse_count, parse_size
@@ -108,7 +108,8 @@ def _serve_referee(
     siblings: Siblings | None = None,
     on_ready: Callable[[int], None] | None = None,
 ) -> None:
-    from arena.referee.service import serve
+    with loading():
+        from arena.referee.service import serve
 
     _check_limits(args)
     launcher = _launcher(args)
@@ -198,8 +199,9 @@ def _launcher(args: argparse.Namespace) -> Launcher:
 
 def api_serve(args: argparse.Namespace) -> None:
     os.environ["ARENA_REDIS_URL"] = args.redis  # the Celery app that queues matches reads it
-    from arena.api.service import serve
-    from arena.throttle import Throttle
+    with loading():
+        from arena.api.service import serve
+        from arena.throttle import Throttle
 
     tls, bot_credentials = tls_from_flags(args)
     token = token_from_flags(args.token_file, API)
@@ -306,8 +308,9 @@ def worker(args: argparse.Namespace) -> None:
             multiproc.prepare()
         except (OSError, RuntimeError) as error:
             raise CliError(f"cannot set up the metrics directory: {error}") from None
-    from workers import metrics
-    from workers.app import app
+    with loading():
+        from workers import metrics
+        from workers.app import app
 
     if args.metrics_port is not None:
         try:

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena import wire
-from arena.cli.common import CliError, UsageError
+from arena.cli.common import CliError, UsageError, loading
 from arena.cli.connect import arena_api, token_from_flags
 from arena.cli.parsers import READ_TOKEN_ENV
 from arena.cli.parsers import game as game_name
@@ -732,7 +732,8 @@ def serve(args: argparse.Namespace) -> None:
         raise UsageError(
             "--game, --tournament, --history, --json and --csv do not apply to leaderboard serve"
         )
-    from arena.web import serve
+    with loading():
+        from arena.web import serve
 
     read_token = token_from_flags(args.read_token_file, READ_TOKEN_ENV)
     try:

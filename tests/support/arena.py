@@ -24,6 +24,7 @@ from arena.local_redis import LocalRedis
 from arena.processes import Service, arena_command, start_service
 from arena.store import TournamentStore, keys
 from arena.v1 import arena_pb2, arena_pb2_grpc
+from tests.support.bots import POOL, poolable
 from tests.support.database import next_database
 
 # Short enough that a killed worker's task, a lapsed lease, a lost match and a hung
@@ -101,7 +102,11 @@ class Arena:
         return worker
 
     def start_bot(self, name: str, example: str, *flags: str) -> Service:
-        bot = start_service(arena_command("bot", "serve", example, "--port", "0", *flags))
+        """Registered as ``name``; the pool's process where the example is stateless."""
+        if poolable(example, flags):
+            bot = POOL.get(name, example, *flags)
+        else:
+            bot = start_service(arena_command("bot", "serve", example, "--port", "0", *flags))
         self.bots[name] = bot
         self.stub.RegisterBot(arena_pb2.RegisterBotRequest(name=name, address=bot.address))
         return bot
@@ -146,7 +151,8 @@ class Arena:
             self.channel.close()
         for worker in self.workers:  # a warm shutdown waits for its matches: seconds a test
             worker.kill()
-        for service in [*self.bots.values(), *([] if self.shared else [self.api, self.referee])]:
+        bots = [bot for bot in self.bots.values() if not POOL.owns(bot)]
+        for service in [*bots, *([] if self.shared else [self.api, self.referee])]:
             service.stop()
 
 
