@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,10 @@ from examples.learned_bid_euchre.model import Policy
 
 HIDDEN = [96, 64]
 """Two hidden layers: enough to copy the teacher closely, small enough to check in."""
+EVAL_SEEDS = 1_000_000
+"""Training deals use seeds from here up; seeds below are kept for evaluation."""
+Gradients = Callable[[Policy, np.ndarray], tuple[float, list[np.ndarray]]]
+"""A batch's loss and gradient (weights then biases) given the batch's row indices."""
 
 
 @dataclass
@@ -53,7 +58,7 @@ def collect(episodes: int, seed: int, explore: float) -> Data:
     masks: list[np.ndarray] = []
     ys: list[int] = []
     for _ in range(episodes):
-        env.reset(seed=pick.randrange(2**31))
+        env.reset(seed=pick.randrange(EVAL_SEEDS, 2**31))
         while not all(env.terminations.values()):
             agent = env.agent_selection
             request = env.act_request()
@@ -75,23 +80,48 @@ def standardizer(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fit(
-    data: Data, epochs: int, seed: int, lr: float = 2e-3, batch: int = 256
+    data: Data,
+    epochs: int,
+    seed: int,
+    lr: float = 2e-3,
+    batch: int = 256,
+    start: Policy | None = None,
 ) -> tuple[Policy, list[float]]:
-    """Adam on the masked cross-entropy; returns the policy and each epoch's mean loss."""
+    """Adam on the masked cross-entropy, from ``start`` or from fresh weights; returns the
+    policy and each epoch's mean loss."""
     rng = np.random.default_rng(seed)
-    mean, scale = standardizer(data.x)
-    policy = Policy.initial([features.SIZE, *HIDDEN, features.NUM_ACTIONS], rng, mean, scale)
+    if start is None:
+        mean, scale = standardizer(data.x)
+        sizes = [features.SIZE, *HIDDEN, features.NUM_ACTIONS]
+        start = Policy.initial(sizes, rng, mean, scale)
+
+    def gradients(policy: Policy, rows: np.ndarray) -> tuple[float, list[np.ndarray]]:
+        return _gradients(policy, data.x[rows], data.mask[rows], data.y[rows])
+
+    return start, adam(start, len(data.y), gradients, epochs, rng, lr, batch)
+
+
+def adam(
+    policy: Policy,
+    size: int,
+    gradients: Gradients,
+    epochs: int,
+    rng: np.random.Generator,
+    lr: float,
+    batch: int,
+) -> list[float]:
+    """Minibatch Adam on ``policy`` in place over ``size`` rows; each epoch's mean loss."""
     params = [*policy.weights, *policy.biases]
     moments = [np.zeros_like(p) for p in params]
     squares = [np.zeros_like(p) for p in params]
     beta1, beta2, step = 0.9, 0.999, 0
     losses: list[float] = []
     for _ in range(epochs):
-        order = rng.permutation(len(data.y))
+        order = rng.permutation(size)
         total = 0.0
-        for start in range(0, len(order), batch):
-            rows = order[start : start + batch]
-            loss, grads = _gradients(policy, data.x[rows], data.mask[rows], data.y[rows])
+        for begin in range(0, size, batch):
+            rows = order[begin : begin + batch]
+            loss, grads = gradients(policy, rows)
             total += loss * len(rows)
             step += 1
             for p, g, m, v in zip(params, grads, moments, squares, strict=True):
@@ -102,8 +132,8 @@ def fit(
                 m_hat = m / (1 - beta1**step)
                 v_hat = v / (1 - beta2**step)
                 p -= (lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
-        losses.append(total / len(order))
-    return policy, losses
+        losses.append(total / max(size, 1))
+    return losses
 
 
 def _gradients(
@@ -117,6 +147,12 @@ def _gradients(
     delta = p
     delta[rows, y] -= 1.0
     delta /= len(y)
+    return loss, backward(policy, outputs, delta)
+
+
+def backward(policy: Policy, outputs: list[np.ndarray], delta: np.ndarray) -> list[np.ndarray]:
+    """The gradient, weights then biases, given each layer's output (``Policy.hidden``)
+    and the loss's gradient with respect to the last one."""
     w_grads: list[np.ndarray] = []
     b_grads: list[np.ndarray] = []
     for i in reversed(range(len(policy.weights))):
@@ -124,7 +160,7 @@ def _gradients(
         b_grads.insert(0, delta.sum(axis=0))
         if i:
             delta = (delta @ policy.weights[i].T) * (outputs[i] > 0)
-    return loss, [*w_grads, *b_grads]
+    return [*w_grads, *b_grads]
 
 
 def accuracy(policy: Policy, data: Data) -> float:

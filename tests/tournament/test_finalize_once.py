@@ -28,6 +28,8 @@ HOLD = """
 import time
 from arena.store import keys
 from workers.stores import exclusive
+
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
 with exclusive(keys.scheduling("t1"), 0.6) as held:
     print("held" if held else "not held", flush=True)
     time.sleep(2.5)  # four lives of the lock

@@ -19,6 +19,8 @@ from arena.v1 import arena_pb2
 from tests.support.arena import Arena
 from tests.tournament.lineup import registry
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 INT32 = st.integers(-(2**31), 2**31 - 1)
 names = st.one_of(
     st.text(max_size=20),

@@ -24,6 +24,8 @@ from arena.tournament.schedule import ScheduledMatch
 from workers.stores import client
 from workers.watchdog import Watchdog
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 watchdog, marks = Watchdog(), []
 for _ in range(3):
     watchdog.round()

@@ -40,6 +40,8 @@ from tests.tournament.formats.drive import drive, field, random_results
 from workers import capacity
 from workers.broker import PLAY_MATCH
 
+SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
+
 
 def formats(paired: bool) -> list[Format]:
     """One of each format that decides, small enough to play out."""
