@@ -27,7 +27,7 @@ from arena import wire
 from arena.games import State, get_game
 from arena.games.bid_euchre.actions import ACTION_CARD
 from arena.games.bid_euchre.bot import RIGHT_BOWER, BidEuchreBasicBot, effective_suit, strength
-from arena.games.bid_euchre.bot import _rank as rank
+from arena.games.bid_euchre.bot import card_rank as rank
 from arena.v1 import bot_pb2
 from examples.learned_bid_euchre import features
 from examples.learned_bid_euchre.train import EVAL_SEEDS

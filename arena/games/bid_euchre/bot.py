@@ -58,7 +58,7 @@ def expected_tricks(hand: list[str], trump: str) -> float:
     return tricks
 
 
-def _rank(card: str) -> int:
+def card_rank(card: str) -> int:
     """Printed rank, 9 lowest; the joker above the ace."""
     return len(PLAIN_ORDER) if card == JOKER_CARD else PLAIN_ORDER.index(card[0])
 
@@ -91,7 +91,7 @@ class BidEuchreBasicBot(Bot):
                 by_kind["discard"],
                 key=lambda a: (
                     strength(a.bid_euchre.discard.code, best, best),
-                    _rank(a.bid_euchre.discard.code),
+                    card_rank(a.bid_euchre.discard.code),
                 ),
             ).id
         trump = _suit_letter(obs.trump)
@@ -100,13 +100,13 @@ class BidEuchreBasicBot(Bot):
                 by_kind["give"],
                 key=lambda a: (
                     strength(a.bid_euchre.give.code, trump, trump) >= 100,
-                    _rank(a.bid_euchre.give.code),
+                    card_rank(a.bid_euchre.give.code),
                 ),
             ).id
         if "return_card" in by_kind:  # forced when partner holds trump
             return max(
                 by_kind["return_card"],
-                key=lambda a: _rank(a.bid_euchre.return_card.code),
+                key=lambda a: card_rank(a.bid_euchre.return_card.code),
             ).id
         return self._play(obs, trump, {a.bid_euchre.play.code: a.id for a in by_kind["play"]})
 
@@ -141,7 +141,7 @@ class BidEuchreBasicBot(Bot):
         led = effective_suit(obs.trick[0].card.code, trump)
         winner = max(obs.trick, key=lambda p: strength(p.card.code, trump, led))
         best = strength(winner.card.code, trump, led)
-        cheapest = min(cards, key=lambda c: (strength(c, trump, led), _rank(c)))
+        cheapest = min(cards, key=lambda c: (strength(c, trump, led), card_rank(c)))
         if winner.seat % 2 == obs.seat % 2:
             return cards[cheapest]  # partner is winning the trick
         beaters = [c for c in cards if strength(c, trump, led) > best]

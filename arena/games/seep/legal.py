@@ -81,11 +81,11 @@ class FloorSums:
         self._reaching: dict[int, int] = {}
 
     def reaching(self, reach: int) -> int:
-        """The card values v (bit v) for which v alone or v plus some loose cards make a
-        value of ``reach`` (``fits[v] & reach``), for a whole hand at once."""
+        """The card values v (bit v) that some loose cards raise to a value of ``reach``
+        (v + t in ``reach`` for a sum t of loose cards), for a whole hand at once."""
         found = self._reaching.get(reach)
         if found is None:
-            found = reach  # v alone
+            found = 0
             rest = self.sums
             while rest:  # v plus loose cards adding up to t: v + t in reach
                 low = rest & -rest
@@ -320,12 +320,20 @@ class Turn:
 
     def _housing(self, floor: FloorSums, held: int, unbuilt: int, retained: int) -> int:
         """A quick sieve that spares most cards the three house plays: the values v whose
-        card might BUILD, ADD or BREAK. v alone or with loose cards must make a free value
-        that the mover holds or the value of a standing house (who may add to it is
-        ``add_values``' to say), or v must raise a house he may break to a value he holds;
-        and retention must not hold v."""
-        reach = (held & unbuilt) | self.standing
-        housing = floor.reaching(reach)
+        card might BUILD, ADD or BREAK. With loose cards, v must make a value the mover
+        may build or add to if he keeps what he holds now; alone, v must be such a value
+        that he holds twice (the card leaves his hand) or may add to without keeping one.
+        Or v must raise a house he may break to a value he holds. And retention must not
+        hold v. The clauses are asked with every value in reach (``HOUSE_BITS``) and the
+        most he can keep, so they stay the only judges of each card's plays."""
+        standing, ours, twice = self.standing, self.ours, self.held_twice
+        reach = build_values(unbuilt, HOUSE_BITS, held) | add_values(
+            standing, HOUSE_BITS, held, ours
+        )
+        alone = build_values(unbuilt, HOUSE_BITS, twice) | add_values(
+            standing, HOUSE_BITS, twice, ours
+        )
+        housing = floor.reaching(reach) | alone
         for house in HOUSES_IN[self.breakable >> 9]:
             housing |= held >> house  # house + v is a value he holds
         return housing & ~retained

@@ -26,7 +26,7 @@ from arena.games.seep.actions import (
     VALUE,
     card_codes,
 )
-from arena.games.seep.legal import Turn
+from arena.games.seep.legal import VALUE_BIT, Turn
 from arena.games.seep.observation import SeepPlay, SeepTeamPile
 
 # Phases, named as the proto's SeepPhase values (lower case, without the prefix).
@@ -48,6 +48,10 @@ PRETTY: tuple[str, ...] = tuple(pretty(card) for card in CARDS)
 
 def pretty_indices(cards: list[int] | tuple[int, ...]) -> str:
     return " ".join([PRETTY[c] for c in cards])
+
+
+THROW_ID: tuple[int, ...] = tuple(THROW_BASE + offset for offset in CARD_OFFSET)
+"""The id of throwing each card index."""
 
 
 # --- State ---------------------------------------------------------------------------------
@@ -102,10 +106,10 @@ class SeepPlays(PhaseState):
         plays: list[int] = []
         previous = 0
         for card in self.hands[self.current]:
-            v = VALUE[card]
-            if throw_only >> v & 1:
-                ids.append(THROW_BASE + CARD_OFFSET[card])
+            if throw_only & VALUE_BIT[card]:
+                ids.append(THROW_ID[card])
                 continue
+            v = VALUE[card]
             if v != previous:
                 previous, plays = v, turn.plays_of(v)
             offset = CARD_OFFSET[card]
