@@ -434,6 +434,14 @@ class PhaseState(State):
     def legal_actions(self) -> list[int]:
         return list(self._legal)
 
+    def apply(self, action: int) -> None:
+        """``State.apply`` without copying the legal list: every decision passes here.
+        Anything else goes the base class's way, to the same error, changing nothing."""
+        if self.phase != GAME_OVER and action in self._legal:
+            self._apply(action)
+        else:
+            super().apply(action)
+
     def is_terminal(self) -> bool:
         return self.phase == GAME_OVER
 
