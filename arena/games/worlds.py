@@ -273,6 +273,22 @@ def _weighted(choices: list[int], rooms: list[int], rng: random.Random) -> int:
 # -- helpers the games' parts share
 
 
+def trick_seats(
+    game: str, pack: Sequence[str], observation: Any, plays: Sequence[tuple[int, str]]
+) -> Knowledge:
+    """The knowledge trick games start from: place ``s`` is seat ``s``'s cards of the
+    hand (``observation.hand_sizes`` still held, and its ``plays``), the observing seat's
+    own hand and every play known."""
+    knowledge = Knowledge(game, pack)
+    for seat, held in enumerate(observation.hand_sizes):
+        knowledge.place(f"seat {seat}", held + sum(1 for s, _ in plays if s == seat))
+    me = observation.seat
+    knowledge.know_all(me, observation.hand, f"it is in seat {me}'s own hand")
+    for seat, card in plays:
+        knowledge.know(seat, card, f"seat {seat} is shown playing it")
+    return knowledge
+
+
 def voids(played: str, unseen: Iterable[str], legal: Callable[[list[str]], list[str]]) -> set[str]:
     """The unseen cards a seat cannot have held when it played ``played``: those with
     which ``played`` would not have been legal. ``legal(hand)`` gives the cards of a

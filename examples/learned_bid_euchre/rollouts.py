@@ -26,8 +26,7 @@ import numpy as np
 from arena import wire
 from arena.games import State, get_game
 from arena.games.bid_euchre.actions import ACTION_CARD
-from arena.games.bid_euchre.bot import RIGHT_BOWER, BidEuchreBasicBot, effective_suit, strength
-from arena.games.bid_euchre.bot import card_rank as rank
+from arena.games.bid_euchre.bot import BidEuchreBasicBot, play_card
 from arena.v1 import bot_pb2
 from examples.learned_bid_euchre import features
 from examples.learned_bid_euchre.train import EVAL_SEEDS
@@ -99,30 +98,9 @@ def fast_teacher(state: State) -> int:
     for every other decision."""
     if state.phase != PLAY:  # type: ignore[attr-defined]
         return teacher_action(state)
-    trump: str = state.trump  # type: ignore[attr-defined]
     cards = {ACTION_CARD[a]: a for a in state.legal_actions()}
-    trick = state.trick  # type: ignore[attr-defined]
-    if not trick:
-        trumps = sorted(
-            (c for c in cards if effective_suit(c, trump) == trump),
-            key=lambda c: strength(c, trump, trump),
-        )
-        if trumps and (len(trumps) >= 3 or strength(trumps[-1], trump, trump) == RIGHT_BOWER):
-            return cards[trumps[-1]]
-        aces = [c for c in cards if c[0] == "A" and effective_suit(c, trump) != trump]
-        if aces:
-            return cards[aces[0]]
-        return cards[min(cards, key=lambda c: (strength(c, trump, c[1]), c))]
-    led = effective_suit(trick[0].card, trump)
-    winner = max(trick, key=lambda p: strength(p.card, trump, led))
-    best = strength(winner.card, trump, led)
-    cheapest = min(cards, key=lambda c: (strength(c, trump, led), rank(c)))
-    if winner.seat % 2 == state.current_seat() % 2:
-        return cards[cheapest]
-    beaters = [c for c in cards if strength(c, trump, led) > best]
-    if beaters:
-        return cards[min(beaters, key=lambda c: strength(c, trump, led))]
-    return cards[cheapest]
+    trick = [(p.seat, p.card) for p in state.trick]  # type: ignore[attr-defined]
+    return play_card(state.trump, trick, state.current_seat(), cards)  # type: ignore[attr-defined]
 
 
 def hand_value(state: State, action: int, seat: int) -> int:

@@ -24,7 +24,7 @@ from arena.games.api import Deal, InconsistentView, State
 from arena.games.baloot.actions import CARDS, GAME_INFO, PROJECT_SHOWN, PROJECTS
 from arena.games.baloot.rules import playable
 from arena.games.registry import get_game
-from arena.games.worlds import Knowledge, replay, voids
+from arena.games.worlds import Knowledge, replay, trick_seats, voids
 
 SEATS = 4
 BEFORE_THE_REST = ("bidding", "claim_window", "second_turn", "contract_choice")
@@ -68,15 +68,9 @@ def _plays(observation: Any) -> list[tuple[int, str]]:
 
 
 def _knowledge(observation: Any) -> tuple[Knowledge, int | None]:
-    knowledge = Knowledge("baloot", CARDS)
     plays = _plays(observation)
-    for seat in range(SEATS):
-        played = sum(1 for s, _ in plays if s == seat)
-        knowledge.place(f"seat {seat}", observation.hand_sizes[seat] + played)
+    knowledge = trick_seats("baloot", CARDS, observation, plays)
     me = observation.seat
-    knowledge.know_all(me, observation.hand, f"it is in seat {me}'s own hand")
-    for seat, card in plays:
-        knowledge.know(seat, card, f"seat {seat} is shown playing it")
     for project in observation.projects:
         if project.seat != me:
             for card in project.cards:

@@ -4,6 +4,8 @@ strongest suit, and in play wins as cheaply as it can or throws its lowest card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.bots.sdk import Bot
 from arena.v1 import bid_euchre_pb2 as be
 from arena.v1 import bot_pb2
@@ -108,7 +110,10 @@ class BidEuchreBasicBot(Bot):
                 by_kind["return_card"],
                 key=lambda a: card_rank(a.bid_euchre.return_card.code),
             ).id
-        return self._play(obs, trump, {a.bid_euchre.play.code: a.id for a in by_kind["play"]})
+        trick = [(p.seat, p.card.code) for p in obs.trick]
+        return play_card(
+            trump, trick, obs.seat, {a.bid_euchre.play.code: a.id for a in by_kind["play"]}
+        )
 
     def _call(self, hand: list[str], calls: list[bot_pb2.LegalAction]) -> int:
         alone = max(expected_tricks(hand, s) for s in SUITS)
@@ -126,28 +131,34 @@ class BidEuchreBasicBot(Bot):
             return options[be.BID_EUCHRE_CALL_PASS]
         return options[min(options)]  # the dealer is stuck: the cheapest call
 
-    def _play(self, obs: be.BidEuchreObservation, trump: str, cards: dict[str, int]) -> int:
-        if not obs.trick:
-            trumps = sorted(
-                (c for c in cards if effective_suit(c, trump) == trump),
-                key=lambda c: strength(c, trump, trump),
-            )
-            if trumps and (len(trumps) >= 3 or strength(trumps[-1], trump, trump) == RIGHT_BOWER):
-                return cards[trumps[-1]]
-            aces = [c for c in cards if c[0] == "A" and effective_suit(c, trump) != trump]
-            if aces:
-                return cards[aces[0]]
-            return cards[min(cards, key=lambda c: (strength(c, trump, c[1]), c))]
-        led = effective_suit(obs.trick[0].card.code, trump)
-        winner = max(obs.trick, key=lambda p: strength(p.card.code, trump, led))
-        best = strength(winner.card.code, trump, led)
-        cheapest = min(cards, key=lambda c: (strength(c, trump, led), card_rank(c)))
-        if winner.seat % 2 == obs.seat % 2:
-            return cards[cheapest]  # partner is winning the trick
-        beaters = [c for c in cards if strength(c, trump, led) > best]
-        if beaters:
-            return cards[min(beaters, key=lambda c: strength(c, trump, led))]
-        return cards[cheapest]
+
+def play_card(
+    trump: str, trick: Sequence[tuple[int, str]], seat: int, cards: dict[str, int]
+) -> int:
+    """The card play of ``BidEuchreBasicBot``: ``trick`` the cards played so far as (seat,
+    code), ``cards`` the playable codes with their action ids. A function of its own, so
+    that a caller holding an engine state (the learned bot's playouts) plays the same."""
+    if not trick:
+        trumps = sorted(
+            (c for c in cards if effective_suit(c, trump) == trump),
+            key=lambda c: strength(c, trump, trump),
+        )
+        if trumps and (len(trumps) >= 3 or strength(trumps[-1], trump, trump) == RIGHT_BOWER):
+            return cards[trumps[-1]]
+        aces = [c for c in cards if c[0] == "A" and effective_suit(c, trump) != trump]
+        if aces:
+            return cards[aces[0]]
+        return cards[min(cards, key=lambda c: (strength(c, trump, c[1]), c))]
+    led = effective_suit(trick[0][1], trump)
+    winner_seat, winner_card = max(trick, key=lambda p: strength(p[1], trump, led))
+    best = strength(winner_card, trump, led)
+    cheapest = min(cards, key=lambda c: (strength(c, trump, led), card_rank(c)))
+    if winner_seat % 2 == seat % 2:
+        return cards[cheapest]  # partner is winning the trick
+    beaters = [c for c in cards if strength(c, trump, led) > best]
+    if beaters:
+        return cards[min(beaters, key=lambda c: strength(c, trump, led))]
+    return cards[cheapest]
 
 
 BOT = BidEuchreBasicBot

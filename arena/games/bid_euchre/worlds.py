@@ -38,7 +38,7 @@ from arena.games.bid_euchre.actions import (
 )
 from arena.games.bid_euchre.rules import follows, returnable
 from arena.games.registry import get_game
-from arena.games.worlds import Knowledge, replay, voids
+from arena.games.worlds import Knowledge, replay, trick_seats, voids
 
 SEATS = 4
 
@@ -95,15 +95,8 @@ def _plays(observation: Any) -> list[tuple[int, str]]:
 
 def _knowledge(observation: Any, joker: bool) -> tuple[Knowledge, int | None]:
     """The seat's knowledge, and the index of the dealer's unseen discard, if any."""
-    knowledge = Knowledge("bid-euchre", JOKER_CARDS if joker else CARDS)
     plays = _plays(observation)
-    for seat in range(SEATS):
-        played = sum(1 for s, _ in plays if s == seat)
-        knowledge.place(f"seat {seat}", observation.hand_sizes[seat] + played)
-    me = observation.seat
-    knowledge.know_all(me, observation.hand, f"it is in seat {me}'s own hand")
-    for seat, card in plays:
-        knowledge.know(seat, card, f"seat {seat} is shown playing it")
+    knowledge = trick_seats("bid-euchre", JOKER_CARDS if joker else CARDS, observation, plays)
     _exchange_known(observation, knowledge)
     discard = None
     if joker and observation.phase != "discard":
