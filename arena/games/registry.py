@@ -1,7 +1,7 @@
 """Games by name, each from its own folder.
 
-Every sub-package of ``arena.games`` is a game: importing it registers its ``Game``. Its
-folder holds, beside the rules, the parts the rest of the arena asks for by name
+Every sub-package of ``arena.games`` is a game: its ``game`` module registers its ``Game``.
+Its folder holds, beside the rules, the parts the rest of the arena asks for by name
 (``part``): ``why`` explains an illegal move, ``table`` lays out the viewer's table,
 ``layout`` gives the environments' pack and action space, ``infostate`` what a seat's
 information state tensor remembers of the hand, ``openspiel`` the facts of
@@ -15,6 +15,7 @@ and never imports a game by name, so a new game is a new folder (docs/adding-a-g
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import pkgutil
 from pathlib import Path
@@ -49,9 +50,12 @@ def get_game(name: str) -> Game:
 def part(name: str, kind: str) -> ModuleType | None:
     """The module ``kind`` of the folder of game ``name`` (see the module's docstring), or
     None when that game has no such part."""
-    package = type(get_game(name)).__module__.rpartition(".")[0]
-    if not package:  # a game defined in a top-level module has no folder
-        return None
+    if name in builtin_game_names():  # found without loading its rules or any other game's
+        package = f"{__package__}.{name.replace('-', '_')}"
+    else:
+        package = type(get_game(name)).__module__.rpartition(".")[0]
+        if not package:  # a game defined in a top-level module has no folder
+            return None
     module = f"{package}.{kind}"
     try:
         return importlib.import_module(module)
@@ -92,14 +96,26 @@ def game_names() -> list[str]:
     return sorted(_GAMES)
 
 
+def names_unloaded() -> list[str]:
+    """``game_names()`` without loading any folder's rules: the folders' games and any
+    game registered since. For a bot saying which games it plays as it starts."""
+    return sorted({*builtin_game_names(), *_GAMES})
+
+
 def all_games() -> list[Game]:
     return [_GAMES[n] for n in game_names()]
 
 
 def builtin_game_packages() -> list[str]:
     """The game folders under ``arena/games``, as module names."""
+    return list(_folders())
+
+
+@functools.cache
+def _folders() -> tuple[str, ...]:
+    """Read once: the folders ship with the code and do not change while it runs."""
     here = [str(Path(__file__).parent)]
-    return [f"arena.games.{m.name}" for m in pkgutil.iter_modules(here) if m.ispkg]
+    return tuple(f"arena.games.{m.name}" for m in pkgutil.iter_modules(here) if m.ispkg)
 
 
 def builtin_game_names() -> list[str]:
@@ -112,5 +128,5 @@ def _load_builtin_games() -> None:
     global _loaded
     if not _loaded:
         for package in builtin_game_packages():
-            importlib.import_module(package)
+            importlib.import_module(f"{package}.game")
         _loaded = True

@@ -85,6 +85,22 @@ def test_the_whole_parser_loads_nothing_its_commands_run() -> None:
     assert loaded(modules, NEVER_FOR_HELP) == []
 
 
+def test_the_house_and_random_bots_start_without_any_games_rules() -> None:
+    """A hosted house bot starts afresh in a sandbox for every match: it loads each game's
+    example bot, never the engines (a third of its start-up once)."""
+    probe = (
+        "import json, sys; from arena.bots.examples import EXAMPLES; "
+        "house = EXAMPLES['house'](); EXAMPLES['random'](); "
+        "print(json.dumps([sorted(house.games), sorted(sys.modules)]))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    games, modules = json.loads(done.stdout)
+    assert games == sorted(game_names())
+    assert {f"{package}.bot" for package in ENGINES} <= set(modules)
+    assert [m for m in modules if m.endswith((".game", ".state", ".rules"))] == []
+
+
 @pytest.fixture
 def api(local_redis: LocalRedis) -> Iterator[Service]:
     url = local_redis.url(next_database())

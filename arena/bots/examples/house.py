@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from arena.bots.examples.random_bot import RandomBot
 from arena.bots.sdk import Bot
-from arena.games import game_names
-from arena.games.registry import part
+from arena.games.registry import names_unloaded, part
 from arena.v1 import bot_pb2
 
 
 def rule_based() -> list[type[Bot]]:
-    """Every game's example bot, from the game's own folder."""
-    found = (part(game, "bot") for game in game_names())
+    """Every game's example bot, from the game's own folder (its rules stay unloaded: a
+    hosted house bot starts in a fresh sandbox for every match)."""
+    found = (part(game, "bot") for game in names_unloaded())
     return [module.BOT for module in found if module is not None]
 
 
@@ -26,7 +26,7 @@ class HouseBot(Bot):
             for game in bot.games:
                 self.by_game[game] = bot
         self.fallback = RandomBot(seed=0)
-        self.games = tuple(game_names())
+        self.games = tuple(names_unloaded())
 
     def act(self, request: bot_pb2.ActRequest) -> int:
         return self.by_game.get(request.game, self.fallback).act(request)

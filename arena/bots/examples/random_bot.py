@@ -9,7 +9,7 @@ import hashlib
 import random
 
 from arena.bots.sdk import Bot
-from arena.games import game_names
+from arena.games.registry import names_unloaded
 from arena.v1 import bot_pb2
 
 
@@ -18,7 +18,7 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self.games = tuple(game_names())
+        self.games = tuple(names_unloaded())
 
     def act(self, request: bot_pb2.ActRequest) -> int:
         field = request.WhichOneof("observation")
