@@ -25,7 +25,8 @@ settings.load_profile("default")
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> HeavyTogether:
-    """``make test``'s scheduling: one worker per core, the heavy modules on one."""
+    """``make test``'s scheduling (``tests/support/scheduling.py``): the heavy modules on one
+    worker, a module sharing a module fixture on one."""
     return HeavyTogether(config, log)
 
 
