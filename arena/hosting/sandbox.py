@@ -227,9 +227,12 @@ class Sandbox:
         return sandbox
 
     async def _listening(self, socket: Path, timeout_s: float) -> None:
+        """Until the bot accepts a connection: its socket's file appears as it binds, a
+        moment before it listens, and a connection in between is refused (seen on a
+        loaded host)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
-        while not socket.exists():
+        while not await _accepts(socket):
             if self.process.returncode is not None:
                 await self._drain
                 raise SandboxError(f"the bot exited with {self.describe_exit()}", self.tail())
@@ -621,3 +624,17 @@ def _own_processes() -> int:
                 if entry.stat().st_uid == me:
                     count += len(os.listdir(entry / "task"))
     return count
+
+
+async def _accepts(socket: Path) -> bool:
+    """Whether something listens on the Unix socket ``socket`` (connected to, then left)."""
+    if not socket.exists():
+        return False
+    try:
+        _, writer = await asyncio.open_unix_connection(str(socket))
+    except OSError:  # refused: bound, not listening yet
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True

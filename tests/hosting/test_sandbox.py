@@ -140,6 +140,34 @@ def test_a_bot_that_never_listens_is_stopped_and_its_output_quoted(tmp_path: Pat
     assert processes_of(tmp_path) == []  # this test's; another worker's may be running
 
 
+def test_a_bot_is_started_once_it_listens_not_once_it_binds(tmp_path: Path) -> None:
+    """Binding makes the socket's file; a connection before ``listen`` is refused. A bot
+    slow between the two (a loaded host) is ready only once it listens."""
+    pkg = package(
+        tmp_path / "slow",
+        """
+        import os, socket, time
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(os.environ["ARENA_BOT_ADDRESS"].removeprefix("unix:"))
+        print("bound", flush=True)
+        time.sleep(1.5)
+        server.listen(1)
+        while True:
+            server.accept()[0].close()
+        """,
+    )
+
+    async def connect_once_started() -> None:
+        box = await start(pkg, tmp_path / "slow.log")
+        try:
+            _, writer = await asyncio.open_unix_connection(box.address.removeprefix("unix:"))
+            writer.close()
+        finally:
+            await box.close()
+
+    asyncio.run(connect_once_started())
+
+
 def test_a_cpu_burner_is_killed_by_its_cpu_limit(tmp_path: Path) -> None:
     pkg = package(tmp_path / "burn", "while True:\n    pass\n")
     failed = start_fails(pkg, tmp_path / "burn.log", limits=Limits(cpu_s=1, start_s=30))
