@@ -21,6 +21,25 @@ from arena.games.seep.observation import EMPTY_PILE, SeepDealResult, SeepPlay
 from arena.games.seep.plays import BIDDING, PLAY, House, SeepPlays, pretty_indices
 from arena.games.seep.position import SeepPosition
 
+_DRAWS: tuple[tuple[int, int, int], ...] = tuple(
+    (i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, 52))
+)
+"""``random.shuffle``'s draws for a pack: each position from the last down to the second,
+the number of cards it draws among (up to it) and that number's bit length."""
+
+
+def _shuffle(rng: random.Random, deck: list[int]) -> None:
+    """``rng.shuffle(deck)`` for the 52 cards, the same draws from ``rng`` in the same
+    order (``random.Random``'s rejection sampling over ``getrandbits``), without its two
+    method calls a card, which cost more than the cards' own work; the fingerprints of
+    the engine's matches check that the deals are the same."""
+    getrandbits = rng.getrandbits
+    for i, count, bits in _DRAWS:
+        j = getrandbits(bits)
+        while j >= count:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+
 
 class SeepDeals(SeepPlays):
     """The start of each deal, for ``SeepState``: the shuffle, the four cards of the bidder
@@ -41,7 +60,7 @@ class SeepDeals(SeepPlays):
             return
         while True:
             deck = list(range(52))
-            self._rng.shuffle(deck)
+            _shuffle(self._rng, deck)
             if self._begin_deal(deck):
                 return
 
@@ -88,6 +107,7 @@ class SeepDeals(SeepPlays):
             self._first_deal = Deal(
                 tuple(map(tuple, hands)), self.dealer, rest, self._chosen_scores, self.deal_number
             )
+        self._count_hands()
         self.phase = BIDDING
         self.current = self.bidder
         values = {VALUE[c] for c in shown}
@@ -150,6 +170,7 @@ class SeepDeals(SeepPlays):
                     visible_to=(seat,),
                 )
             )
+        self._count_hands()
 
     # -- a position ------------------------------------------------------------------------
 
@@ -191,6 +212,7 @@ class SeepDeals(SeepPlays):
         self.play_number = p.play_number
         self.plays = []
         self.current = p.to_move
+        self._count_hands()
         if p.bid is None:
             self.phase = BIDDING
             values = {VALUE[c] for c in self.hands[self.bidder]}

@@ -7,6 +7,7 @@ and whose docstring explains the bitmasks.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from arena.games.seep.actions import (
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 
 # --- Floor analysis: groups and packable sets as bitmasks over the loose cards ------------
 
+SUM_BITS: tuple[int, ...] = tuple(1 << t for t in range(MAX_SUM + 1))
+"""Bit t of a set of sums, by t,"""
+BITS_BELOW: tuple[int, ...] = tuple(1 << (MAX_SUM - t) for t in range(MAX_SUM + 1))
+"""and bit 13 - t, for the sums' mirror image."""
+
 
 class FloorSums:
     """What a multiset of loose values allows, as bitmasks over the loose cards listed in
@@ -46,10 +52,11 @@ class FloorSums:
         "_options",
         "_packable",
         "_reaching",
-        "fits",
+        "addends",
         "groups",
         "required",
         "sums",
+        "sums_below",
     )
 
     def __init__(self, values: tuple[int, ...]) -> None:
@@ -66,11 +73,14 @@ class FloorSums:
                 groups[subtotal].append(grown)
                 stack.append((i + 1, grown, subtotal))
         self.groups = groups
-        sums = sum(1 << t for t in range(MAX_SUM + 1) if groups[t])
+        sums = sum(compress(SUM_BITS, groups))
         self.sums = sums
         """Bit t set when some loose cards add up to t."""
-        self.fits = [((sums << v) | 1 << v) & ~((1 << v) - 1) for v in range(MAX_SUM + 1)]
-        """Per card value v: bit V set when v alone or v plus some loose cards make V."""
+        self.sums_below = sum(compress(BITS_BELOW, groups))
+        """Bit 13 - t set when some loose cards add up to t."""
+        self.addends = sums | 1
+        """Bit t set when a card may have loose cards adding up to t beside it (0: alone):
+        ``addends << v`` is ``fits[v]``."""
         required = [0] * (MAX_SUM + 1)
         for i, value in enumerate(values):
             required[value] |= 1 << i
@@ -80,25 +90,39 @@ class FloorSums:
         self._options: dict[int, list[int]] = {}
         self._reaching: dict[int, int] = {}
 
+    @property
+    def fits(self) -> list[int]:
+        """Per card value v: bit V set when v alone or v plus some loose cards make V."""
+        return [self.addends << v for v in range(MAX_SUM + 1)]
+
     def reaching(self, reach: int) -> int:
         """The card values v (bit v) that some loose cards raise to a value of ``reach``
         (v + t in ``reach`` for a sum t of loose cards), for a whole hand at once."""
         found = self._reaching.get(reach)
         if found is None:
             found = 0
-            rest = self.sums
-            while rest:  # v plus loose cards adding up to t: v + t in reach
-                low = rest & -rest
-                found |= reach >> (low.bit_length() - 1)
-                rest ^= low
+            if reach & ~HOUSE_BITS:
+                rest = self.sums
+                while rest:  # v plus loose cards adding up to t: v + t in reach
+                    low = rest & -rest
+                    found |= reach >> (low.bit_length() - 1)
+                    rest ^= low
+            else:  # the same, by the (fewer) values in reach: v = value - t
+                below = self.sums_below
+                for value in HOUSES_IN[reach >> 9]:
+                    found |= below >> (MAX_SUM - value)
             found = self._reaching[reach] = found & ALL_VALUES
         return found
 
     def packable(self, t: int) -> list[int]:
         found = self._packable.get(t)
         if found is None:
+            groups = self.groups[t]
+            if len(groups) < 2:  # most sums: none or one group, nothing to unite
+                found = self._packable[t] = [0, *groups]
+                return found
             unions = {0}
-            for group in self.groups[t]:
+            for group in groups:
                 unions.update([u | group for u in unions if not u & group])
             found = self._packable[t] = list(unions)
         return found
@@ -110,6 +134,9 @@ class FloorSums:
         found = self._capture.get(value)
         if found is None:
             groups = self.groups[value]
+            if len(groups) < 2:  # none: the empty set; one: that group
+                found = self._capture[value] = groups[:] or [0]
+                return found
             found = self._capture[value] = [
                 s for s in self.packable(value) if all(s & g for g in groups)
             ]
@@ -126,11 +153,15 @@ class FloorSums:
         found = self._options.get(key)
         if found is None:
             need = self.required[target]
-            packs = [p for p in self.packable(target) if p & need == need]
-            if short:
-                found = list({g | p for g in self.groups[short] for p in packs if not g & p})
-            else:
+            packs = self.packable(target)
+            if need:
+                packs = [p for p in packs if p & need == need]
+            if not short:
                 found = packs
+            elif packs == [0]:  # often nothing adds up to the target: the groups alone
+                found = self.groups[short]
+            else:
+                found = list({g | p for g in self.groups[short] for p in packs if not g & p})
             self._options[key] = found
         return found
 
@@ -245,6 +276,22 @@ VALUE_BIT: tuple[int, ...] = tuple(1 << value for value in VALUE)
 BIG_FLOOR = 6
 """Above this many loose cards, ``Turn.add_ids`` reads card masks from byte tables."""
 
+STEP: tuple[int, ...] = tuple(1 - weight for weight in MASK_WEIGHT)
+"""Per card index, what the card adds to the rank part of a set's id (module docstring:
+``FULL + |S| - M - low(M)``) unless it is the set's last card,"""
+LAST_RANK: tuple[int, ...] = tuple(FULL + 1 - 2 * weight for weight in MASK_WEIGHT)
+"""and the rank part of a set that ends with it, before its other cards' ``STEP``s."""
+
+
+def held_values(hand: list[int]) -> tuple[int, int]:
+    """The values a hand holds, and those it holds two or more cards of (bit V for V)."""
+    held = held_twice = 0
+    for card in hand:
+        bit = VALUE_BIT[card]
+        held_twice |= held & bit
+        held |= bit
+    return held, held_twice
+
 
 def _mask_tables(loose: list[int]) -> tuple[list[int], list[int]]:
     """The card mask ``M`` of every subset of the first 8 loose cards, and of the next 8."""
@@ -283,13 +330,11 @@ class Turn:
         "unbuilt",
     )
 
-    def __init__(self, state: SeepPlays) -> None:
+    def __init__(self, state: SeepPlays, holding: tuple[int, int] | None = None) -> None:
+        """``holding``: the mover's ``held_values``, when the state keeps them (else they
+        are read from his hand)."""
         seat = state.current
-        held = held_twice = 0
-        for card in state.hands[seat]:
-            bit = VALUE_BIT[card]
-            held_twice |= held & bit
-            held |= bit
+        held, held_twice = held_values(state.hands[seat]) if holding is None else holding
         self.held = held  # values the mover holds
         self.held_twice = held_twice  # values he holds two or more cards of
         standing = own = ours = breakable = 0
@@ -338,8 +383,9 @@ class Turn:
             housing |= held >> house  # house + v is a value he holds
         return housing & ~retained
 
-    def plays_of(self, v: int) -> list[int]:
-        """Every legal play of a card of value v, in kind order, as ids without the card.
+    def plays_of(self, v: int, part: int = 0) -> list[int]:
+        """Every legal play of a card of value v, in kind order, as ids without the card
+        or, given its part of the ids (``CARD_OFFSET``), with it.
 
         A card captures or is thrown, never both (it is thrown only when it cannot
         capture); it may also build, add or break, unless retention holds it back.
@@ -349,53 +395,69 @@ class Turn:
         # CAPTURE: S is v-packable and maximal; empty only when nothing adds up to v and
         # the house of v stands (every capture by v takes it along).
         if self.capturers & bit:
-            self.add_ids(plays, CAPTURE_BASE, self.floor.captures(v))
+            self.add_ids(plays, CAPTURE_BASE + part, self.floor.captures(v))
         if self.housing & bit:
-            self.house_plays(plays, v)
+            self.house_plays(plays, v, part)
         if self.throwers & bit:
-            plays.append(THROW_BASE)
+            plays.append(THROW_BASE + part)
         return plays
 
-    def house_plays(self, plays: list[int], v: int) -> None:
-        """Append the BUILD, ADD and BREAK plays of a card of value v."""
+    def house_plays(self, plays: list[int], v: int, part: int) -> None:
+        """Append the BUILD, ADD and BREAK plays of a card of value v (its part of the ids
+        ``part``)."""
         floor = self.floor
         kept = held_after(self.held, self.held_twice, v)
-        fits = floor.fits[v]
+        fits = floor.addends << v  # floor.fits[v]
         # Each clause is asked only when its houses exist: a free value v can make, a
         # standing house, a house the mover may break.
         if self.unbuilt & fits:
             for value in HOUSES_IN[build_values(self.unbuilt, fits, kept) >> 9]:
-                self.add_ids(plays, BUILD_BASE[value], house_sets(floor, value, value - v, True))
+                sets = house_sets(floor, value, value - v, True)
+                self.add_ids(plays, BUILD_BASE[value] + part, sets)
         if self.standing:
             for value in HOUSES_IN[add_values(self.standing, fits, kept, self.ours) >> 9]:
-                self.add_ids(plays, ADD_BASE[value], house_sets(floor, value, value - v, False))
+                sets = house_sets(floor, value, value - v, False)
+                self.add_ids(plays, ADD_BASE[value] + part, sets)
         if self.breakable:
             for house in HOUSES_IN[break_values(self.breakable, kept, v) >> 9]:
-                self.add_ids(plays, BREAK_BASE[house], house_sets(floor, house + v, 0, False))
+                sets = house_sets(floor, house + v, 0, False)
+                self.add_ids(plays, BREAK_BASE[house] + part, sets)
 
     # -- ids ---------------------------------------------------------------------------------
 
     def add_ids(self, plays: list[int], base: int, sets: list[int]) -> None:
         """Append ``base`` (kind and slot) plus the rank part of the id of each set of
-        loose cards, by the closed form of the module docstring. The card mask ``M`` of a
-        set is summed card by card on a small floor; on a big one (where the lists are
-        long) it comes from two byte tables, the masks of every subset of the first 8
-        loose cards and of the next 8, made at the first use."""
+        loose cards (module docstring). Written as ``LAST_RANK`` of the set's last card
+        plus ``STEP`` of each other card, it costs one addition a card on these 60-bit
+        numbers where the closed form takes several; most sets hold one or two cards."""
         loose = self._loose
-        tables = self._tables
-        if tables is None and len(loose) > BIG_FLOOR:
-            tables = self._tables = _mask_tables(loose)
+        if len(loose) > BIG_FLOOR:
+            self._add_big_floor_ids(plays, base, sets)
+            return
         for s in sets:
             if not s:
                 plays.append(base)  # the empty set's rank is 0
                 continue
-            if tables is not None:
-                m = tables[0][s & 255] + tables[1][s >> 8]
-            else:
-                m = 0
-                rest = s
-                while rest:
-                    low = rest & -rest
-                    m += MASK_WEIGHT[loose[low.bit_length() - 1]]
-                    rest ^= low
+            top = s.bit_length() - 1
+            rank = base + LAST_RANK[loose[top]]
+            rest = s ^ 1 << top
+            while rest:
+                low = rest & -rest
+                rank += STEP[loose[low.bit_length() - 1]]
+                rest ^= low
+            plays.append(rank)
+
+    def _add_big_floor_ids(self, plays: list[int], base: int, sets: list[int]) -> None:
+        """``add_ids`` on a big floor, where the lists are long: each set's card mask
+        ``M`` from two byte tables, the masks of every subset of the first 8 loose cards
+        and of the next 8, made at the first use, and its rank by the closed form."""
+        tables = self._tables
+        if tables is None:
+            tables = self._tables = _mask_tables(self._loose)
+        low_byte, high_byte = tables
+        for s in sets:
+            if not s:
+                plays.append(base)
+                continue
+            m = low_byte[s & 255] + high_byte[s >> 8]
             plays.append(base + FULL + s.bit_count() - m - (m & -m))

@@ -16,6 +16,7 @@ from arena.games.seep.actions import (
     CARDS,
     FULL,
     GAME_INFO,
+    MAX_HEAD,
     MIN_DEAL_SCORE,
     NUM_SEATS,
     PLAYS_PER_DEAL,
@@ -38,6 +39,13 @@ from arena.games.seep.observation import (
 )
 from arena.games.seep.plays import BIDDING, pretty_indices, team_of
 from arena.games.seep.position import PlacedHouse, SeepPosition
+
+HEADS: tuple[tuple[int, int, int], ...] = tuple(
+    (*divmod(head // 5, 52), head % 5) for head in range(MAX_HEAD + 1)
+)
+"""Kind, card and slot of each head of an id (``action >> RANK_BITS``)."""
+RANK_MASK = FULL - 1
+"""The rank part of an id."""
 
 
 class SeepState(SeepDeals):
@@ -151,12 +159,10 @@ class SeepState(SeepDeals):
         if self.phase == BIDDING:
             self._bid(9 + (action >> RANK_BITS))
             return
-        head = action >> RANK_BITS
-        slot, kind_card = head % 5, head // 5
-        kind, card = divmod(kind_card, 52)
+        kind, card, slot = HEADS[action >> RANK_BITS]
         seat = self.current
-        self.hands[seat].remove(card)
-        rank = action & (FULL - 1)
+        self._let_go(seat, card)
+        rank = action & RANK_MASK
         taken = loose_cards(rank) if rank else []
         if taken:
             self.loose = [c for c in self.loose if c not in taken]
