@@ -107,7 +107,6 @@ class SeepDeals(SeepPlays):
             self._first_deal = Deal(
                 tuple(map(tuple, hands)), self.dealer, rest, self._chosen_scores, self.deal_number
             )
-        self._count_hands()
         self.phase = BIDDING
         self.current = self.bidder
         values = {VALUE[c] for c in shown}
@@ -170,7 +169,6 @@ class SeepDeals(SeepPlays):
                     visible_to=(seat,),
                 )
             )
-        self._count_hands()
 
     # -- a position ------------------------------------------------------------------------
 
@@ -212,7 +210,6 @@ class SeepDeals(SeepPlays):
         self.play_number = p.play_number
         self.plays = []
         self.current = p.to_move
-        self._count_hands()
         if p.bid is None:
             self.phase = BIDDING
             values = {VALUE[c] for c in self.hands[self.bidder]}

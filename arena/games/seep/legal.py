@@ -330,11 +330,9 @@ class Turn:
         "unbuilt",
     )
 
-    def __init__(self, state: SeepPlays, holding: tuple[int, int] | None = None) -> None:
-        """``holding``: the mover's ``held_values``, when the state keeps them (else they
-        are read from his hand)."""
+    def __init__(self, state: SeepPlays) -> None:
         seat = state.current
-        held, held_twice = held_values(state.hands[seat]) if holding is None else holding
+        held, held_twice = held_values(state.hands[seat])
         self.held = held  # values the mover holds
         self.held_twice = held_twice  # values he holds two or more cards of
         standing = own = ours = breakable = 0

@@ -26,7 +26,7 @@ from arena.games.seep.actions import (
     VALUE,
     card_codes,
 )
-from arena.games.seep.legal import VALUE_BIT, Turn, held_values
+from arena.games.seep.legal import VALUE_BIT, Turn
 from arena.games.seep.observation import SeepPlay, SeepTeamPile
 
 # Phases, named as the proto's SeepPhase values (lower case, without the prefix).
@@ -90,32 +90,6 @@ class SeepPlays(PhaseState):
     last_capture_team: int | None
     play_number: int
     plays: list[SeepPlay]
-    held: list[int]
-    held_twice: list[int]
-    value_counts: list[list[int]]
-
-    # -- hands ------------------------------------------------------------------------------
-
-    def _count_hands(self) -> None:
-        """Each seat's ``held_values`` and cards per value, read from the hands afresh
-        whenever cards are dealt; each play then updates its one card (``_let_go``), so
-        that a decision need not walk the mover's hand."""
-        self.held, self.held_twice = map(list, zip(*map(held_values, self.hands), strict=True))
-        self.value_counts = counts = [[0] * 14 for _ in range(NUM_SEATS)]
-        for seat, hand in enumerate(self.hands):
-            for card in hand:
-                counts[seat][VALUE[card]] += 1
-
-    def _let_go(self, seat: int, card: int) -> None:
-        """A card leaves the seat's hand: his held values follow."""
-        self.hands[seat].remove(card)
-        v = VALUE[card]
-        counts = self.value_counts[seat]
-        left = counts[v] = counts[v] - 1
-        if left == 1:
-            self.held_twice[seat] ^= 1 << v  # he held two, now one
-        elif not left:
-            self.held[seat] ^= 1 << v
 
     # -- legal plays ------------------------------------------------------------------------
 
@@ -128,7 +102,7 @@ class SeepPlays(PhaseState):
         at once.
         """
         seat = self.current
-        turn = Turn(self, (self.held[seat], self.held_twice[seat]))
+        turn = Turn(self)
         throw_only = turn.throwers & ~turn.housing
         if not turn.held & ~throw_only:  # every card is thrown: ascending as the hand
             self._legal = list(map(THROW_ID.__getitem__, self.hands[seat]))

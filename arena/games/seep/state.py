@@ -161,7 +161,7 @@ class SeepState(SeepDeals):
             return
         kind, card, slot = HEADS[action >> RANK_BITS]
         seat = self.current
-        self._let_go(seat, card)
+        self.hands[seat].remove(card)
         rank = action & RANK_MASK
         taken = loose_cards(rank) if rank else []
         if taken:
