@@ -56,7 +56,7 @@ from arena.hosting.elf import check_program
 from arena.hosting.package import InvalidPackage, command_argv, digest, members
 from arena.hosting.referee_calls import call_with_packages_async
 from arena.hosting.runtimes import Runtime, RuntimeUnavailable
-from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained
+from arena.hosting.sandbox import Sandbox, SandboxError, Uncontained
 from arena.hosting.store import PackageStore as UnpackedPackages
 from arena.hosting.transfer import assemble
 from arena.quotas import AuthorQuotas, OverQuota
@@ -79,9 +79,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 HELLO_TIMEOUT_S = 5.0
-CHECK_LIMITS = Limits(start_s=10.0)
-"""The sandbox's usual limits, but a bot that has not listened within 10 s is refused:
-the caller is waiting for the answer."""
 CHECKS_AT_ONCE = 4
 """Submissions started in sandboxes at once; more wait their turn, so a burst of them
 cannot take the API's host."""
@@ -400,9 +397,9 @@ class HostedBots:
                     raise CheckFailed(grpc.StatusCode.INVALID_ARGUMENT, str(error)) from None
                 log = workdir / "bot.log"
                 try:
-                    box = await Sandbox.start(
-                        unpacked.path(sha256), runtime, argv, log, CHECK_LIMITS
-                    )
+                    # the limits it plays under: a stricter check (it was 10 s to listen
+                    # against a match's 20) refused, on a busy host, bots that play fine
+                    box = await Sandbox.start(unpacked.path(sha256), runtime, argv, log)
                 except SandboxError as error:
                     raise NotStarted(str(error)) from None
                 except Uncontained as error:

@@ -12,8 +12,8 @@ entropy) and host paths (``/proc/self/mountinfo``), so two boxes could talk thro
 the runtimes need neither.
 
 Run as root, bubblewrap sets the box up as root and then starts, under a host user id
-of the box's own from ``UIDS`` (locked across processes) with no capabilities, a second
-bubblewrap that makes the user namespace, forbids any further one, installs the
+of the box's own from ``UIDS`` (leased host-wide, ``uid_locks``) with no capabilities, a
+second bubblewrap that makes the user namespace, forbids any further one, installs the
 seccomp filter (``arena.hosting.seccomp``) and starts the bot. Nothing keyed by user id
 (keyrings, IPC, locks) is shared with another box or outlives it. Run as another user,
 one unprivileged bubblewrap does all of it in its own user namespace.
@@ -55,6 +55,17 @@ DRAIN_S = 2.0
 sandbox could hold it open longer, and nothing waits on it for ever."""
 UIDS = range(61000, 62000)
 """User ids for sandboxes; no account on the host should use them."""
+
+
+def uid_locks() -> Path:
+    """The one directory of this host whose lock files hand out ``UIDS``, whatever state
+    directory a sandbox keeps its files in: two referees on different state directories
+    that leased from their own would start boxes under one user id, and the kernel's
+    per-user limits (processes: bubblewrap then fails with EAGAIN) and keys would join
+    them."""
+    return state_root() / "uids"
+
+
 MiB = 1 << 20
 T = TypeVar("T")
 
@@ -190,7 +201,7 @@ class Sandbox:
         limits = limits or Limits()
         root = private_directory(root or default_root())
         _check_socket_fits(root)
-        uid = _UidLease(root / "uids") if os.geteuid() == 0 else None
+        uid = _UidLease(uid_locks()) if os.geteuid() == 0 else None
         workdir = Path(tempfile.mkdtemp(prefix=f"sandbox-{os.getpid()}-", dir=root))
         info, info_w = os.pipe()
         os.set_blocking(info, False)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.hosting import cgroups, seccomp
+from arena.hosting import cgroups, sandbox, seccomp
 from arena.hosting.example_packages import HOUSE_BOT
 from arena.hosting.pool import Bubblewrap
 from arena.hosting.private import UnsafeDirectory, private_directory
@@ -181,16 +181,49 @@ def test_the_processes_of_a_box_share_one_memory_limit(tmp_path: Path) -> None:
 
 
 @as_root
-def test_a_lock_file_planted_as_a_link_is_not_followed(tmp_path: Path) -> None:
+def test_a_lock_file_planted_as_a_link_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     victim = tmp_path / "victim"
     victim.write_text("root's own\n")
     with short_directory() as short:
-        root = private_directory(short / "state")
-        private_directory(root / "uids")
-        (root / "uids" / "61000.lock").symlink_to(victim)
-        report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log", root=root)
+        locks = private_directory(short / "uids")
+        # Ids no other test's sandbox leases from the host's directory meanwhile.
+        monkeypatch.setattr(sandbox, "UIDS", range(61990, 62000))
+        monkeypatch.setattr(sandbox, "uid_locks", lambda: locks)
+        (locks / "61990.lock").symlink_to(victim)
+        report = serve_and_report(hostile_package(tmp_path / "p"), tmp_path / "p.log")
     assert victim.read_text() == "root's own\n"
-    assert report["host_uid_map"][1] != "61000"  # type: ignore[index]
+    assert report["host_uid_map"][1] == "61991"  # type: ignore[index]
+
+
+@as_root
+def test_sandboxes_on_different_state_directories_never_share_a_user_id(tmp_path: Path) -> None:
+    """The kernel counts processes per user id: two boxes under one would share a
+    process limit (bubblewrap refused one with EAGAIN) and each other's keys."""
+    package = hostile_package(tmp_path / "p")
+
+    async def run(roots: list[Path]) -> list[str]:
+        boxes = [
+            await Sandbox.start(
+                package,
+                runtime("python3.11"),
+                ["python3", "bot.py"],
+                tmp_path / f"{n}.log",
+                None,
+                root,
+            )
+            for n, root in enumerate(roots)
+        ]
+        try:
+            return [str(seen_from_the_host(box)["host_uid_map"][1]) for box in boxes]  # type: ignore[index]
+        finally:
+            for box in boxes:
+                await box.close()
+
+    with short_directory() as one, short_directory() as two:
+        uids = asyncio.run(run([private_directory(one / "s"), private_directory(two / "s")]))
+    assert len(set(uids)) == 2, uids
 
 
 def test_a_state_directory_too_deep_for_a_socket_is_refused_before_any_bot_starts(
