@@ -2,11 +2,10 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Test processes: one per core. One more plays while the others wait on a clock (a
-# deadline, a competition's timeline, a paced bot): 17 minutes instead of 19-20 on two
-# cores, but two clean-clone runs of three failed on sandboxes started at once
-# (TEST_WORKERS=3 to try it; see tests/support/scheduling.py).
-TEST_WORKERS ?= $(shell nproc)
+# Test processes: one per core and one more, which plays while the others wait on a clock
+# (a deadline, a competition's timeline, a paced bot). Each worker starts its `python -m`
+# processes from a warm fork server (tests/support/forkserver.py).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 STAMP := $(VENV)/.installed
 
 .PHONY: install bytecode redis sandbox promtool chromium node demo test lint proto bench clean

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from subprocess import Popen
 
 import grpc
 import pytest
@@ -13,8 +15,11 @@ from xdist.remote import Producer
 from arena.local_redis import LocalRedis, start_redis
 from arena.processes import Service, arena_command, start_service
 from arena.v1 import referee_pb2_grpc
+from tests.support import forkserver
 from tests.support.bots import POOL, BotFactory, bot_command, poolable
 from tests.support.scheduling import HeavyTogether
+
+FORK_SERVER: pytest.StashKey[Popen[bytes] | None] = pytest.StashKey()
 
 # The property tests that name no example count of their own, the long playout runs,
 # take it from here: 200 in the default run (CI's), a thousand with
@@ -22,6 +27,19 @@ from tests.support.scheduling import HeavyTogether
 settings.register_profile("default", max_examples=200)
 settings.register_profile("thorough", max_examples=1000)
 settings.load_profile("default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A fork server for the processes of this test process (``tests/support/forkserver.py``):
+    in each xdist worker, or in a run without workers; the xdist controller starts none."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None):
+        config.stash[FORK_SERVER] = forkserver.start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    server = config.stash.get(FORK_SERVER, None)
+    if server is not None:
+        forkserver.stop(server)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> HeavyTogether:
