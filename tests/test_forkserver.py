@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -48,6 +49,7 @@ def test_a_forked_process_sees_what_an_execd_one_does(tmp_path: Path) -> None:
         assert report["argv"] == ["a", "b c"] and report["main"], (how, report)
         assert report["cwd"] == str(tmp_path) == report["path0"], (how, report)
         assert report["probe_env"] == "x" and report["own_session"], (how, report)
+        assert report["grpc_verbosity"] == "ERROR", (how, report)
         assert report["sigint"] and report["sigterm"], (how, report)
     assert forked[1]["random"] != run(forkserver.ForkedPopen)[1]["random"]  # reseeded
 
@@ -55,18 +57,21 @@ def test_a_forked_process_sees_what_an_execd_one_does(tmp_path: Path) -> None:
 def test_the_server_starts_python_m_commands_and_nothing_else() -> None:
     forked = subprocess.Popen([*PROBE], stdout=subprocess.DEVNULL)
     execd = subprocess.Popen([sys.executable, "-c", "pass"])
-    asked = subprocess.Popen([*PROBE], stdout=subprocess.DEVNULL, preexec_fn=lambda: None)
+    kept, other_end = os.pipe()
+    asked = subprocess.Popen([*PROBE], stdout=subprocess.DEVNULL, pass_fds=[kept])
+    for fd in (kept, other_end):
+        os.close(fd)
     own = subprocess.Popen(
         [*PROBE], stdout=subprocess.DEVNULL, env={"PYTHONHASHSEED": "7", "PATH": "/usr/bin"}
     )
-    for process in (forked, execd, asked, own):
-        assert process.wait(60) == 0
-    assert [getattr(p, "_forked", None) is not None for p in (forked, execd, asked, own)] == [
+    started = (forked, execd, asked, own)
+    assert [p.wait(60) for p in started] == [0, 0, 0, 0]
+    assert [getattr(p, "_forked", None) is not None for p in started] == [
         True,
         False,
         False,
         False,
-    ]
+    ], os.path.exists(os.environ.get(forkserver.ENV, ""))
 
 
 def test_without_its_server_a_command_starts_the_usual_way(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -51,9 +52,13 @@ PRELOAD = (
     "arena.v1.arena_pb2_grpc",
     "arena.v1.referee_pb2_grpc",
     "arena.v1.bot_pb2_grpc",
+    "arena.store.tournaments",
+    "arena.games.registry",
 )
-"""Imported once by the server: libraries that read nothing of the environment at
-import (``prometheus_client`` does, its multiprocess directory, so it is not here)."""
+"""Imported once by the server (and the games' rules, through the registry): modules that
+read nothing of the environment at import. ``prometheus_client`` does (its multiprocess
+directory), so nothing here imports it; ``arena`` itself sets a default for gRPC's log
+level, so each process imports it again."""
 
 ENV = "ARENA_TEST_FORKSERVER"
 """``0`` turns the fork server off; otherwise the server's socket once it runs."""
@@ -70,6 +75,8 @@ def serve(path: str) -> None:
     """Listen on ``path``; fork a process for each request, report each one's end."""
     for name in PRELOAD:
         __import__(name)
+    sys.modules["arena.games.registry"].game_names()
+    assert "prometheus_client" not in sys.modules, "it would keep the server's environment"
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)
@@ -175,6 +182,7 @@ def _become(request: dict[str, Any], stdin: int, stdout: int, stderr: int) -> in
     os.environ.update(request["env"])
     extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     sys.path[:1] = [os.getcwd(), *extra]
+    importlib.reload(sys.modules["arena"])  # its import-time defaults, in this environment
     _standard_streams()
     return _run(request["module"], request["args"])
 

@@ -9,6 +9,8 @@ import random
 import signal
 import sys
 
+import arena  # noqa: F401  # its import sets gRPC's log level where unset
+
 if __name__ == "__main__":
     said = sys.stdin.read() if "--read" in sys.argv else ""
     print(
@@ -19,6 +21,7 @@ if __name__ == "__main__":
                 "cwd": os.getcwd(),
                 "path0": sys.path[0],
                 "probe_env": os.environ.get("PROBE"),
+                "grpc_verbosity": os.environ.get("GRPC_VERBOSITY"),
                 "own_session": os.getsid(0) == os.getpid(),
                 "stdin": said,
                 "random": random.random(),
