@@ -66,7 +66,8 @@ def test_spec_validation_plans_or_says_what_is_wrong(spec: arena_pb2.TournamentS
 
 def snapshot(arena: Arena) -> dict[bytes | str, object]:
     """Every arena key's contents (not its encoding, which Redis may change at will), but
-    the workers' liveness (``workers.capacity``), which they renew as they run."""
+    what the workers keep of themselves as they run: their liveness (``workers.capacity``)
+    and the watchdog's lock, taken and let go every round (a key listed, then gone)."""
     r = arena.redis
     read: dict[bytes | str, Callable[[bytes | str], object]] = {
         b"hash": r.hgetall,
@@ -75,7 +76,8 @@ def snapshot(arena: Arena) -> dict[bytes | str, object]:
         b"zset": lambda key: r.zrange(key, 0, -1, withscores=True),
         b"list": lambda key: r.lrange(key, 0, -1),
     }
-    keys = [k for k in r.keys(redis_keys.pattern()) if k != redis_keys.workers().encode()]
+    theirs = {redis_keys.workers().encode(), redis_keys.watchdog().encode()}
+    keys = [k for k in r.keys(redis_keys.pattern()) if k not in theirs]
     return {key: read[r.type(key)](key) for key in keys}
 
 
