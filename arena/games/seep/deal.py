@@ -82,7 +82,7 @@ class SeepDeals(SeepPlays):
         self.last_capture_team: int | None = None
         self.play_number = 0
         self.plays: list[SeepPlay] = []
-        hands = [[CARDS[c] for c in hand] for hand in self.hands]
+        hands = [list(map(CARDS.__getitem__, hand)) for hand in self.hands]
         self.events.append(
             Event(
                 "deal",
@@ -91,7 +91,7 @@ class SeepDeals(SeepPlays):
                 {
                     "dealer": self.dealer,
                     "hands": hands,
-                    "floor": [CARDS[c] for c in self.face_down],
+                    "floor": list(map(CARDS.__getitem__, self.face_down)),
                 },
                 visible_to=(),
             )
@@ -165,7 +165,7 @@ class SeepDeals(SeepPlays):
                     "deal_rest",
                     f"Seat {seat} receives {pretty_indices(got[seat])}",
                     None,
-                    {"seat": seat, "cards": [CARDS[c] for c in got[seat]]},
+                    {"seat": seat, "cards": list(map(CARDS.__getitem__, got[seat]))},
                     visible_to=(seat,),
                 )
             )

@@ -7,7 +7,6 @@ and whose docstring explains the bitmasks.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
 from typing import TYPE_CHECKING
 
 from arena.games.seep.actions import (
@@ -32,10 +31,10 @@ if TYPE_CHECKING:
 
 # --- Floor analysis: groups and packable sets as bitmasks over the loose cards ------------
 
-SUM_BITS: tuple[int, ...] = tuple(1 << t for t in range(MAX_SUM + 1))
-"""Bit t of a set of sums, by t,"""
 BITS_BELOW: tuple[int, ...] = tuple(1 << (MAX_SUM - t) for t in range(MAX_SUM + 1))
-"""and bit 13 - t, for the sums' mirror image."""
+"""Bit 13 - t by t, for the sums' mirror image."""
+SUMS = (1 << (MAX_SUM + 1)) - 1
+"""Every sum a group may have, 0..13."""
 
 
 class FloorSums:
@@ -60,31 +59,33 @@ class FloorSums:
     )
 
     def __init__(self, values: tuple[int, ...]) -> None:
-        groups: list[list[int]] = [[] for _ in range(MAX_SUM + 1)]
-        count = len(values)
-        stack = [(0, 0, 0)]
-        while stack:
-            start, mask, total = stack.pop()
-            for i in range(start, count):
-                subtotal = total + values[i]
-                if subtotal > MAX_SUM:
-                    break  # values ascend: no later card fits either
-                grown = mask | 1 << i
-                groups[subtotal].append(grown)
-                stack.append((i + 1, grown, subtotal))
-        self.groups = groups
-        sums = sum(compress(SUM_BITS, groups))
-        self.sums = sums
-        """Bit t set when some loose cards add up to t."""
-        self.sums_below = sum(compress(BITS_BELOW, groups))
-        """Bit 13 - t set when some loose cards add up to t."""
-        self.addends = sums | 1
+        """Built from the analysis of all but the last value (cached too): the last card
+        has the highest bit, so every group of the others keeps its mask, and the new
+        groups are those of sum up to 13 - its value with its bit added, and the card
+        alone. Lists of groups that gain nothing are shared with that analysis."""
+        if not values:
+            self.groups: list[list[int]] = [[] for _ in range(MAX_SUM + 1)]
+            self.sums = self.sums_below = 0
+            self.required = [0] * (MAX_SUM + 1)
+        else:
+            rest, value = floor_sums(values[:-1]), values[-1]
+            bit = 1 << (len(values) - 1)
+            before = rest.groups
+            self.groups = groups = before[:]
+            for t in range(MAX_SUM - value, 0, -1):
+                if before[t]:  # values ascend: the others' groups below 14 - value
+                    groups[t + value] = [*groups[t + value], *map(bit.__or__, before[t])]
+            groups[value] = [*groups[value], bit]
+            self.sums = rest.sums | (rest.sums << value | 1 << value) & SUMS
+            """Bit t set when some loose cards add up to t."""
+            self.sums_below = rest.sums_below | rest.sums_below >> value | BITS_BELOW[value]
+            """Bit 13 - t set when some loose cards add up to t."""
+            self.required = rest.required[:]
+            """Per value t, the mask of the loose cards of value t."""
+            self.required[value] |= bit
+        self.addends = self.sums | 1
         """Bit t set when a card may have loose cards adding up to t beside it (0: alone):
         ``addends << v`` is ``fits[v]``."""
-        required = [0] * (MAX_SUM + 1)
-        for i, value in enumerate(values):
-            required[value] |= 1 << i
-        self.required = required
         self._packable: dict[int, list[int]] = {}
         self._capture: dict[int, list[int]] = {}
         self._options: dict[int, list[int]] = {}
@@ -284,12 +285,16 @@ LAST_RANK: tuple[int, ...] = tuple(FULL + 1 - 2 * weight for weight in MASK_WEIG
 
 
 def held_values(hand: list[int]) -> tuple[int, int]:
-    """The values a hand holds, and those it holds two or more cards of (bit V for V)."""
-    held = held_twice = 0
-    for card in hand:
+    """The values a hand in canonical order holds, and those it holds two or more cards
+    of (bit V for V)."""
+    held = held_twice = last = 0
+    for card in hand:  # in canonical order, as hands are kept: a value's cards adjoin
         bit = VALUE_BIT[card]
-        held_twice |= held & bit
-        held |= bit
+        if bit == last:
+            held_twice |= bit
+        else:
+            held |= bit
+            last = bit
     return held, held_twice
 
 
@@ -359,27 +364,24 @@ class Turn:
         self._tables: tuple[list[int], list[int]] | None = None
         self.capturers = capturing_values(takers, standing, floor.sums)
         self.throwers = throwing_values(takers, standing, floor.sums)
-        self.housing = self._housing(floor, held, unbuilt, retained_values(own, held_twice))
-
-    def _housing(self, floor: FloorSums, held: int, unbuilt: int, retained: int) -> int:
-        """A quick sieve that spares most cards the three house plays: the values v whose
-        card might BUILD, ADD or BREAK. With loose cards, v must make a value the mover
-        may build or add to if he keeps what he holds now; alone, v must be such a value
-        that he holds twice (the card leaves his hand) or may add to without keeping one.
-        Or v must raise a house he may break to a value he holds. And retention must not
-        hold v. The clauses are asked with every value in reach (``HOUSE_BITS``) and the
-        most he can keep, so they stay the only judges of each card's plays."""
-        standing, ours, twice = self.standing, self.ours, self.held_twice
+        # HOUSING, a quick sieve that spares most cards the three house plays: the values
+        # v whose card might BUILD, ADD or BREAK. With loose cards, v must make a value the
+        # mover may build or add to if he keeps what he holds now; alone, v must be such a
+        # value that he holds twice (the card leaves his hand) or may add to without
+        # keeping one. Or v must raise a house he may break to a value he holds. And
+        # retention must not hold v. The clauses are asked with every value in reach
+        # (``HOUSE_BITS``) and the most he can keep, so they stay the only judges of each
+        # card's plays.
         reach = build_values(unbuilt, HOUSE_BITS, held) | add_values(
             standing, HOUSE_BITS, held, ours
         )
-        alone = build_values(unbuilt, HOUSE_BITS, twice) | add_values(
-            standing, HOUSE_BITS, twice, ours
+        alone = build_values(unbuilt, HOUSE_BITS, held_twice) | add_values(
+            standing, HOUSE_BITS, held_twice, ours
         )
         housing = floor.reaching(reach) | alone
-        for house in HOUSES_IN[self.breakable >> 9]:
-            housing |= held >> house  # house + v is a value he holds
-        return housing & ~retained
+        for value in HOUSES_IN[breakable >> 9]:
+            housing |= held >> value  # the house's value + v is a value he holds
+        self.housing = housing & ~retained_values(own, held_twice)
 
     def plays_of(self, v: int, part: int = 0) -> list[int]:
         """Every legal play of a card of value v, in kind order, as ids without the card

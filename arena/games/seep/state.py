@@ -164,12 +164,12 @@ class SeepState(SeepDeals):
         self.hands[seat].remove(card)
         rank = action & RANK_MASK
         taken = loose_cards(rank) if rank else []
-        if taken:
-            self.loose = [c for c in self.loose if c not in taken]
-        if kind == CAPTURE:
-            self._capture(seat, card, taken)
-        elif kind == THROW:
+        for c in taken:
+            self.loose.remove(c)
+        if kind == THROW:
             self._throw(seat, card)
+        elif kind == CAPTURE:
+            self._capture(seat, card, taken)
         elif kind == BREAK:
             self._break(seat, card, 9 + slot, taken)
         else:
