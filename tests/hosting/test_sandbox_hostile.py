@@ -24,6 +24,7 @@ from arena.hosting.sandbox import Limits, Sandbox, SandboxError, Uncontained, sw
 from arena.referee.hosted import Hosting
 from tests.support.sandbox import (
     assert_at_chance,
+    beyond_chance,
     channel_package,
     decoded,
     hello,
@@ -369,16 +370,12 @@ def test_a_second_local_user_squatting_the_referees_paths_gets_a_refusal_and_wri
         shutil.rmtree(shared, ignore_errors=True)
 
 
-"""The most a decoder may make of a signal measured for 60 slots (30 decisions) or more. By chance alone a score this high
-comes about once in ten thousand runs (the Kolmogorov-Smirnov tail); the channels this
-arena had before boxes took turns and lost /proc decoded 84-90% of bits, and a box
-signalling to itself scores 0.8 or more here."""
-
-
 @as_root
 def test_a_receiver_decodes_a_channel_that_exists(tmp_path: Path) -> None:
     """The decoder's own check: one box that both loads itself and measures its work
-    reads the pattern back, so a receiver that reads nothing elsewhere would have."""
+    reads the pattern back better than chance ever would, so a receiver that reads
+    nothing elsewhere would have. (A loaded host blurs its signal: 0.75 of 81 bits at
+    four test workers, where an idle one gives 0.8 or more.)"""
     log = tmp_path / "self.log"
 
     async def run() -> None:
@@ -387,9 +384,9 @@ def test_a_receiver_decodes_a_channel_that_exists(tmp_path: Path) -> None:
                                   command, log)  # fmt: skip
         try:
             # Enough of its slots to decode (a loaded machine gives it fewer a second).
-            for _ in range(60):
+            for _ in range(120):
                 await asyncio.sleep(0.5)
-                if slots(log)["work"][0] >= 80:
+                if slots(log)["work"][0] >= 160:
                     break
             box.freeze()  # its slots from serving to here, none from its end
         finally:
@@ -400,7 +397,8 @@ def test_a_receiver_decodes_a_channel_that_exists(tmp_path: Path) -> None:
 
     asyncio.run(run())
     found = slots(log)
-    assert found["work"][0] >= 60 and found["work"][1] >= 0.8, found
+    slots_seen, score = found["work"]
+    assert slots_seen >= 60 and score > beyond_chance(slots_seen), found
     assert found["runnable"][1] == 0.5  # no /proc: nothing to read
 
 

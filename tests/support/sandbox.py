@@ -4,6 +4,7 @@ hostile bot got out of its sandbox."""
 from __future__ import annotations
 
 import contextlib
+import math
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -65,6 +66,17 @@ def decoded(matches: list[list[str]]) -> dict[str, tuple[int, float]]:
 
 
 AT_CHANCE = 0.75
+"""The most a decoder may make of a signal measured for 60 slots (30 decisions) or more.
+By chance alone a score this high comes about once in ten thousand runs (the
+Kolmogorov-Smirnov tail); the channels this arena had before boxes took turns and lost
+/proc decoded 84-90% of bits."""
+
+
+def beyond_chance(slots: int, odds: float = 1e-4) -> float:
+    """The score that chance alone passes in ``odds`` of runs, for a signal measured over
+    ``slots`` slots, half of them 1-bits: one half plus half the Kolmogorov-Smirnov
+    distance two samples of ``slots / 2`` exceed that rarely."""
+    return 0.5 + 0.5 * math.sqrt(math.log(2 / odds) / 2 * 4 / slots)
 
 
 def assert_at_chance(matches: list[list[str]]) -> None:
