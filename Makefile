@@ -2,10 +2,12 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Test processes: two per core, so that one plays while the other waits on a clock (a
-# deadline, a competition's timeline, a paced bot). Each worker starts its `python -m`
-# processes from a warm fork server (tests/support/forkserver.py).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# Test processes: one per core and one more, which plays while the others wait on a clock
+# (a deadline, a competition's timeline, a paced bot). Each worker starts its `python -m`
+# processes from a warm fork server (tests/support/forkserver.py). Two per core took 13-14
+# minutes instead of 15.5 but starved sandboxed bots past their deadlines (two runs, two
+# different tests).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 STAMP := $(VENV)/.installed
 
 .PHONY: install bytecode redis sandbox promtool chromium node demo test lint proto bench clean

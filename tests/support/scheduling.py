@@ -20,7 +20,7 @@ HEAVY = frozenset(
 )
 """Test modules that load the whole machine with processes on deadlines (the demo, the
 soak, 64 matches at once, paced matches watched in a browser). ``make test`` runs the
-suite on two workers per core; these go to one worker as one unit, one after
+suite on one worker per core and one more; these go to one worker as one unit, one after
 another, so no two of them compete for the cores."""
 
 _MODULE_FIXTURE = re.compile(r'@pytest\.fixture\(scope="module"\)\s*def (\w+)')
