@@ -30,9 +30,9 @@ from arena.store import keys
 from workers.stores import exclusive
 
 SHARED = True  # one referee and API for the module (tests/tournament/conftest.py)
-with exclusive(keys.scheduling("t1"), 0.6) as held:
+with exclusive(keys.scheduling("t1"), 3.0) as held:
     print("held" if held else "not held", flush=True)
-    time.sleep(2.5)  # four lives of the lock
+    time.sleep(6.5)  # two lives of the lock and more
 print("released", flush=True)
 """
 
@@ -52,7 +52,9 @@ def test_a_lock_held_past_its_life_is_renewed_and_no_one_else_takes_it(url: str)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         client = redis.Redis.from_url(url)
-        time.sleep(1.5)  # past the lock's 0.6 s: only renewal keeps it
+        # Past the lock's 3 s: only renewal keeps it. (A life of 0.6 s, renewed every
+        # 0.2 s, lapsed once on a loaded host; the workers' lock lives 30 s.)
+        time.sleep(4.0)
         assert not client.lock(keys.scheduling("t1"), blocking=False).acquire()
         assert holder.stdout.readline().strip() == "released"
         assert client.lock(keys.scheduling("t1"), blocking=False).acquire()
